@@ -1,0 +1,24 @@
+// Vitest projects: node for lib and server code, happy-dom for React islands (DESIGN.md "tests").
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/lib/**/*.test.ts', 'src/worker/**/*.test.ts', 'server/**/*.test.ts'],
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'dom',
+          environment: 'happy-dom',
+          include: ['src/islands/**/*.test.{ts,tsx}'],
+        },
+      },
+    ],
+  },
+});
