@@ -12,7 +12,6 @@ export default defineConfig({
         },
       },
       {
-        esbuild: { jsx: 'automatic' },
         test: {
           name: 'dom',
           environment: 'happy-dom',

@@ -1,0 +1,14 @@
+// Astro site configuration: a static export (every route pre-rendered) with React islands (DESIGN.md).
+import { defineConfig } from 'astro/config';
+import react from '@astrojs/react';
+
+export default defineConfig({
+  output: 'static',
+  trailingSlash: 'ignore',
+  build: { format: 'directory' },
+  integrations: [react()],
+  // Astro hashes every inline script and style into a CSP <meta>; the server adds the rest of the policy.
+  security: { csp: true },
+  vite: { worker: { format: 'es' } },
+  devToolbar: { enabled: false },
+});

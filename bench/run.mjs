@@ -1,0 +1,15 @@
+// `npm run bench`: builds the site if stale, runs every benchmark and prints its figures as tables.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pageWeights } from './page-weight.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+// Each benchmark returns rows (or a promise of rows) for one table.
+const benchmarks = [{ name: 'Page weight (built site)', run: async () => pageWeights() }];
+for (const bench of benchmarks) {
+  console.log(`\n## ${bench.name}`);
+  console.table(await bench.run());
+}

@@ -1,0 +1,44 @@
+// Builds the static site with Astro; with --if-stale, only when its sources or PUBLIC_* settings changed.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outDir = path.join(root, 'dist');
+const stampFile = path.join(outDir, '.build-hash');
+const inputs = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+
+function* filesUnder(entry) {
+  const full = path.join(root, entry);
+  if (!existsSync(full)) return;
+  if (statSync(full).isFile()) {
+    yield entry;
+    return;
+  }
+  for (const name of readdirSync(full).sort()) yield* filesUnder(path.join(entry, name));
+}
+
+/** A hash of every input file and build-time setting: the site is stale when it changes. */
+function sourceHash() {
+  const hash = createHash('sha256');
+  for (const entry of inputs) {
+    for (const file of filesUnder(entry)) {
+      hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+    }
+  }
+  for (const [name, value] of Object.entries(process.env).filter(([k]) => k.startsWith('PUBLIC_')).sort()) {
+    hash.update(`${name}=${value}\0`);
+  }
+  return hash.digest('hex');
+}
+
+const wanted = sourceHash();
+if (process.argv.includes('--if-stale') && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) {
+  console.log('Site is up to date (dist/).');
+  process.exit(0);
+}
+console.log('Building the site…');
+const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root, stdio: 'inherit' });
+if (result.status !== 0) process.exit(result.status ?? 1);
+writeFileSync(stampFile, wanted);

@@ -1,0 +1,51 @@
+// Starts the API host: configuration, database and migrations, listen, and a graceful shutdown.
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { migrateToLatest, openDatabase } from './db';
+import { createLogger } from './log';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const database = await openDatabase(config.databaseUrl);
+  const migration = await migrateToLatest(database);
+  log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });
+
+  const app = createApp({ config, database, log });
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+    log.info('listening', { port: info.port });
+    const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
+    process.stdout.write(`\n  DreamAPI is running at ${base}/playground\n\n`);
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    // Stop accepting connections, let in-flight requests finish, then close the database.
+    const forced = setTimeout(() => {
+      log.warn('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    forced.unref();
+    server.close(async () => {
+      await database.close();
+      log.info('stopped');
+      process.exit(0);
+    });
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

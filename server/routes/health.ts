@@ -1,0 +1,26 @@
+// GET /healthz: whether the process and its database answer, for load balancers and operators.
+import { Hono } from 'hono';
+import { sql } from 'kysely';
+import type { AppDeps } from '../deps';
+import { envelope } from '../http/errors';
+
+const startedAt = Date.now();
+
+export function healthRoutes({ database }: AppDeps) {
+  const app = new Hono();
+  app.get('/healthz', async (c) => {
+    let databaseUp = true;
+    try {
+      await sql`select 1`.execute(database.db);
+    } catch {
+      databaseUp = false;
+    }
+    const data = {
+      status: databaseUp ? 'ok' : 'degraded',
+      database: { engine: database.engine, up: databaseUp },
+      uptimeS: Math.round((Date.now() - startedAt) / 1000),
+    };
+    return c.json(envelope(databaseUp ? 0 : 50003, databaseUp ? 'ok' : 'database unavailable', data), databaseUp ? 200 : 503);
+  });
+  return app;
+}

@@ -1,0 +1,8 @@
+// Entry point of src/lib/spec, the single source of truth for constants, prices, validation rules and messages.
+
+export * from './constants';
+export * from './messages';
+export * from './charge';
+export * from './prices';
+export * from './validation';
+export * from './quote';

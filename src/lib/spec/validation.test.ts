@@ -1,0 +1,349 @@
+// Pins the SPEC.md §5 validation rules with tables of accepted and rejected input.
+
+import { describe, expect, it } from 'vitest';
+import {
+  TRACKING_ACTIONS,
+  TRACKING_ACTION_NAMES,
+  actionCode,
+  isMobileUserAgent,
+  isValidAction,
+  isValidAppKey,
+  isValidChannel,
+  isValidCodeDigit,
+  isValidCompany,
+  isValidDomain,
+  isValidEmail,
+  isValidEventId,
+  isValidEventPrefix,
+  isValidInvitationCode,
+  isValidLoginCode,
+  isValidLogmap,
+  maskUserId,
+} from './validation';
+
+describe('§5 email shape: word characters, dots or hyphens, @, dotted domain', () => {
+  it.each([
+    'a@b.co',
+    'user@example.com',
+    'first.last@example.com',
+    'first-last@example.com',
+    'user_name@example.com',
+    'USER123@Example.COM',
+    'user@mail.example.co.uk',
+    'user@my-domain.com',
+    '.dot@example.com',
+  ])('accepts %j', (email) => {
+    expect(isValidEmail(email)).toBe(true);
+  });
+
+  it.each([
+    '',
+    'plainaddress',
+    '@example.com',
+    'user@',
+    'user@example',
+    'user@@example.com',
+    'user@example.',
+    'user@.example.com',
+    'user@example..com',
+    'user name@example.com',
+    'user+tag@example.com',
+    ' user@example.com',
+    'user@example.com ',
+    'user@exa_mple.com@x.com',
+    'üser@example.com',
+    'user@example.com\n',
+  ])('rejects %j', (email) => {
+    expect(isValidEmail(email)).toBe(false);
+  });
+
+  it.each([undefined, null, 42, {}])('rejects non-string %j', (value) => {
+    expect(isValidEmail(value)).toBe(false);
+  });
+});
+
+describe('§5 login code digit box takes exactly 1 digit', () => {
+  it.each(['0', '5', '9'])('accepts %j', (digit) => {
+    expect(isValidCodeDigit(digit)).toBe(true);
+  });
+
+  it.each(['', '12', 'a', ' ', '٣', '-', undefined, 7])('rejects %j', (digit) => {
+    expect(isValidCodeDigit(digit)).toBe(false);
+  });
+});
+
+describe('§4/§9 login code is exactly 4 digits', () => {
+  it.each(['0000', '1234', '9876'])('accepts %j', (code) => {
+    expect(isValidLoginCode(code)).toBe(true);
+  });
+
+  it.each(['', '123', '12345', '12a4', ' 1234', '1234 ', '12 4', '١٢٣٤', undefined, 1234])('rejects %j', (code) => {
+    expect(isValidLoginCode(code)).toBe(false);
+  });
+});
+
+describe('§5 invitation code must not be empty', () => {
+  it.each(['ABC123', 'x', ' padded '])('accepts %j', (code) => {
+    expect(isValidInvitationCode(code)).toBe(true);
+  });
+
+  it.each(['', ' ', '\t\n', undefined, null, 123])('rejects %j', (code) => {
+    expect(isValidInvitationCode(code)).toBe(false);
+  });
+});
+
+describe('§5 channel text is at most 500 characters', () => {
+  it.each([
+    ['empty (the field is optional)', ''],
+    ['short text', 'A friend told me'],
+    ['exactly 500 characters', 'x'.repeat(500)],
+  ])('accepts %s', (_case, channel) => {
+    expect(isValidChannel(channel)).toBe(true);
+  });
+
+  it.each([
+    ['501 characters', 'x'.repeat(501)],
+    ['1000 characters (the old counter figure)', 'x'.repeat(1000)],
+    ['a number', 42],
+    ['undefined', undefined],
+  ])('rejects %s', (_case, channel) => {
+    expect(isValidChannel(channel)).toBe(false);
+  });
+});
+
+describe('§3 company name is required and at most 200 characters', () => {
+  it.each([
+    ['a name', 'Acme Inc.'],
+    ['one character', 'A'],
+    ['exactly 200 characters', 'c'.repeat(200)],
+  ])('accepts %s', (_case, company) => {
+    expect(isValidCompany(company)).toBe(true);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', '   '],
+    ['201 characters', 'c'.repeat(201)],
+    ['null', null],
+    ['a number', 7],
+  ])('rejects %s', (_case, company) => {
+    expect(isValidCompany(company)).toBe(false);
+  });
+});
+
+describe('§5 tracking appKey is a non-empty string', () => {
+  it.each(['k', 'app-key-123'])('accepts %j', (key) => {
+    expect(isValidAppKey(key)).toBe(true);
+  });
+
+  it.each(['', undefined, null, 0, 123, {}, ['key']])('rejects %j', (key) => {
+    expect(isValidAppKey(key)).toBe(false);
+  });
+});
+
+describe('§5 event id: 3 or 5 underscore-separated segments, or 2 when a prefix is set', () => {
+  it.each([
+    ['3 segments', 'home_banner_click'],
+    ['5 segments', 'app_home_banner_item_click'],
+    ['digits in segments', 'p1_m2_e3'],
+  ])('without prefix accepts %s (%j)', (_case, id) => {
+    expect(isValidEventId(id)).toBe(true);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['1 segment', 'click'],
+    ['2 segments', 'banner_click'],
+    ['4 segments', 'a_b_c_d'],
+    ['6 segments', 'a_b_c_d_e_f'],
+    ['an empty segment', 'a__c'],
+    ['a leading underscore', '_a_b_c'],
+    ['a trailing underscore', 'a_b_c_'],
+    ['only underscores', '__'],
+    ['a number', 123],
+    ['undefined', undefined],
+  ])('without prefix rejects %s', (_case, id) => {
+    expect(isValidEventId(id)).toBe(false);
+  });
+
+  it.each([
+    ['2 segments', 'banner_click'],
+  ])('with a prefix accepts %s (%j)', (_case, id) => {
+    expect(isValidEventId(id, 'app_home_page')).toBe(true);
+  });
+
+  it.each([
+    ['1 segment', 'click'],
+    ['3 segments', 'home_banner_click'],
+    ['5 segments', 'app_home_banner_item_click'],
+    ['an empty segment', 'banner_'],
+    ['empty', ''],
+  ])('with a prefix rejects %s', (_case, id) => {
+    expect(isValidEventId(id, 'app_home_page')).toBe(false);
+  });
+
+  it('an empty prefix counts as no prefix', () => {
+    expect(isValidEventId('home_banner_click', '')).toBe(true);
+    expect(isValidEventId('banner_click', '')).toBe(false);
+  });
+});
+
+describe('§5 event prefix is empty or 3 segments', () => {
+  it.each([
+    ['not set', undefined],
+    ['empty', ''],
+    ['3 segments', 'app_home_page'],
+  ])('accepts %s', (_case, prefix) => {
+    expect(isValidEventPrefix(prefix)).toBe(true);
+  });
+
+  it.each([
+    ['1 segment', 'app'],
+    ['2 segments', 'app_home'],
+    ['4 segments', 'a_b_c_d'],
+    ['5 segments', 'a_b_c_d_e'],
+    ['an empty segment', 'app__page'],
+    ['a number', 3],
+    ['null', null],
+  ])('rejects %s', (_case, prefix) => {
+    expect(isValidEventPrefix(prefix)).toBe(false);
+  });
+});
+
+describe('§5 tracking actions and their §3 numeric codes', () => {
+  it.each([
+    ['click', 1],
+    ['slide', 2],
+    ['show', 3],
+    ['hover', 4],
+    ['stay', 5],
+    ['dis', 6],
+    ['pull', 7],
+    ['dclick', 8],
+    ['start', 9],
+    ['press', 10],
+  ])('action %s is valid and has code %i', (name, code) => {
+    expect(isValidAction(name)).toBe(true);
+    expect(actionCode(name)).toBe(code);
+    expect(TRACKING_ACTIONS[name as keyof typeof TRACKING_ACTIONS]).toBe(code);
+  });
+
+  it('lists exactly the ten actions in §5 order', () => {
+    expect(TRACKING_ACTION_NAMES).toEqual([
+      'click',
+      'slide',
+      'show',
+      'hover',
+      'stay',
+      'dis',
+      'pull',
+      'dclick',
+      'start',
+      'press',
+    ]);
+  });
+
+  it('codes are 1 to 10 in §5 order, so each is distinct', () => {
+    expect(Object.values(TRACKING_ACTIONS)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it.each(['', 'Click', 'CLICK', 'tap', 'scroll', 'dblclick', 'toString', '__proto__', 'constructor', 'hasOwnProperty'])(
+    'unknown action %j is rejected and has no code',
+    (name) => {
+      expect(isValidAction(name)).toBe(false);
+      expect(actionCode(name)).toBeUndefined();
+    },
+  );
+
+  it.each([1, undefined, null, {}])('non-string action %j is rejected', (value) => {
+    expect(isValidAction(value)).toBe(false);
+  });
+});
+
+describe('§5 domain must be a string if present', () => {
+  it.each([
+    ['absent', undefined],
+    ['empty string', ''],
+    ['a host', 'track.example.com'],
+  ])('accepts %s', (_case, domain) => {
+    expect(isValidDomain(domain)).toBe(true);
+  });
+
+  it.each([
+    ['null', null],
+    ['a number', 8443],
+    ['an object', { host: 'x' }],
+    ['a boolean', true],
+  ])('rejects %s', (_case, domain) => {
+    expect(isValidDomain(domain)).toBe(false);
+  });
+});
+
+describe('§5 logmap must be an object', () => {
+  it.each([
+    ['an empty object', {}],
+    ['key/value extras', { page: 'home', index: 3 }],
+    ['a null-prototype object', Object.create(null) as object],
+  ])('accepts %s', (_case, logmap) => {
+    expect(isValidLogmap(logmap)).toBe(true);
+  });
+
+  it.each([
+    ['null', null],
+    ['undefined', undefined],
+    ['an array', ['a']],
+    ['an empty array', []],
+    ['a string', 'page=home'],
+    ['a number', 1],
+    ['a function', () => ({})],
+    ['a Date', new Date(0)],
+    ['a Map', new Map([['a', 1]])],
+  ])('rejects %s', (_case, logmap) => {
+    expect(isValidLogmap(logmap)).toBe(false);
+  });
+});
+
+describe('§5 mobile is detected by user-agent keywords', () => {
+  it.each([
+    ['Android phone', 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36'],
+    ['iPhone', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1'],
+    ['iPad', 'Mozilla/5.0 (iPad; CPU OS 16_0 like Mac OS X) AppleWebKit/605.1.15'],
+    ['iPod', 'Mozilla/5.0 (iPod touch; CPU iPhone OS 12_0 like Mac OS X)'],
+    ['Windows Phone', 'Mozilla/5.0 (Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia 950)'],
+    ['BlackBerry', 'BlackBerry9700/5.0.0.351 Profile/MIDP-2.1'],
+    ['Opera Mini', 'Opera/9.80 (J2ME/MIDP; Opera Mini/9.80 (S60; SymbOS; Opera Mobi/23.348; U; en) Presto/2.5.25'],
+    ['a generic Mobile token', 'SomeBrowser/1.0 Mobile'],
+  ])('%s is mobile', (_case, ua) => {
+    expect(isMobileUserAgent(ua)).toBe(true);
+  });
+
+  it.each([
+    ['Windows desktop', 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/126.0 Safari/537.36'],
+    ['macOS desktop', 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 Version/17.5 Safari/605.1.15'],
+    ['Linux desktop', 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0'],
+    ['empty', ''],
+    ['missing', undefined],
+    ['null', null],
+  ])('%s is not mobile', (_case, ua) => {
+    expect(isMobileUserAgent(ua)).toBe(false);
+  });
+});
+
+describe('§9 user id display is masked from 16 characters', () => {
+  it.each([
+    ['length 0', '', ''],
+    ['length 15 is shown as is', 'abcdefghijklmno', 'abcdefghijklmno'],
+    ['length 16 is masked', 'abcdefghijklmnop', 'abcd****mnop'],
+    ['length 20 is masked', 'abcdefghijklmnopqrst', 'abcd****qrst'],
+  ])('%s', (_case, id, shown) => {
+    expect(maskUserId(id)).toBe(shown);
+  });
+
+  it('a masked id hides everything but the first and last 4 characters', () => {
+    const id = '1234567890ABCDEFGHIJ';
+    const masked = maskUserId(id);
+    expect(masked.startsWith('1234')).toBe(true);
+    expect(masked.endsWith('GHIJ')).toBe(true);
+    expect(masked).not.toContain('567890ABCDEF');
+  });
+});

@@ -1,0 +1,57 @@
+// Playwright configuration: real Chromium from the system against the real server started for the run.
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  // Never skip silently: the end-to-end suite is part of `npm test`.
+  throw new Error(
+    `Chromium was not found at ${chromium}. Install it with "apt-get update && apt-get install -y chromium" ` +
+      '(as root) or point CHROMIUM_PATH at a Chromium binary. Do not use "playwright install".',
+  );
+}
+
+const port = Number(process.env.E2E_PORT || 8797);
+const baseURL = `http://localhost:${port}`;
+const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), 'dreamapi-e2e-'));
+const root = path.resolve(import.meta.dirname, '../..');
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: path.join(root, 'test-results/e2e'),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: path.join(root, 'test-results/e2e-results.json') }]],
+  use: {
+    baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node scripts/build-site.mjs --if-stale && tsx server/main.ts',
+    cwd: root,
+    url: `${baseURL}/healthz`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL },
+  },
+});
