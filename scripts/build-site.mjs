@@ -5,7 +5,8 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const outDir = path.join(root, 'dist');
+// SITE_DIR lets parallel test runs build into their own folders; the server reads the same variable.
+const outDir = path.resolve(root, process.env.SITE_DIR || 'dist');
 const stampFile = path.join(outDir, '.build-hash');
 const inputs = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
@@ -39,6 +40,6 @@ if (process.argv.includes('--if-stale') && existsSync(stampFile) && readFileSync
   process.exit(0);
 }
 console.log('Building the site…');
-const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 writeFileSync(stampFile, wanted);

@@ -17,6 +17,7 @@ const port = Number(process.env.E2E_PORT || 8797);
 const baseURL = `http://localhost:${port}`;
 const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), 'dreamapi-e2e-'));
 const root = path.resolve(import.meta.dirname, '../..');
+const siteDir = process.env.SITE_DIR || path.join(root, 'dist');
 
 export default defineConfig({
   testDir: '.',
@@ -52,6 +53,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL },
+    env: { PORT: String(port), DATA_DIR: dataDir, SITE_DIR: siteDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL },
   },
 });

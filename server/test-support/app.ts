@@ -1,0 +1,21 @@
+// Builds the real app on a fresh in-memory SQLite database for route tests (requests go through app.request()).
+import { createApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { createLogger } from '../log';
+
+export interface TestApp {
+  app: ReturnType<typeof createApp>;
+  database: AppDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', ...env });
+  const database = await openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  const app = createApp({ config, database, log: createLogger(config.logLevel) });
+  return { app, database, config, close: () => database.close() };
+}
