@@ -1,0 +1,111 @@
+// The site shell in Chromium: every SPEC.md §2 route renders cleanly and accessibly; navigation works by
+// mouse, keyboard and touch; the mobile menu folds and unfolds.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { PRODUCTS } from '../../src/lib/site/products';
+
+const ROUTES = [
+  '/playground',
+  ...PRODUCTS.map((p) => `/playground/${p.slug}`),
+  '/dashboard',
+  '/dashboard?type=key',
+  '/dashboard?type=billing',
+  '/pricing',
+  '/payment',
+  '/payment?status=success',
+  '/reference',
+  '/docs',
+  '/api-reference',
+  '/contact-us',
+];
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test.beforeEach(async ({ page }) => {
+  // Dismiss the cookie banner up front so it does not cover what the tests click.
+  await page.addInitScript(() => localStorage.setItem('cookie-accpet', 'declined'));
+});
+
+for (const route of ROUTES) {
+  test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({ page }) => {
+    const errors = collectErrors(page);
+    const response = await page.goto(route);
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle(/\S+ · DreamAPI$/);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
+
+test('/foo/bar lands on / and from there on /playground', async ({ page }) => {
+  await page.goto('/foo/bar');
+  await page.waitForURL((url) => url.pathname === '/playground');
+});
+
+test('the Products dropdown opens by mouse and closes by a click elsewhere', async ({ page }) => {
+  await page.goto('/pricing');
+  const products = page.locator('details.nav__dropdown', { has: page.getByText('Products', { exact: true }) });
+  await products.locator('summary').click();
+  await expect(products.getByRole('link', { name: /Text to Speech/ })).toBeVisible();
+  await page.getByRole('heading', { level: 1 }).click();
+  await expect(products.getByRole('link', { name: /Text to Speech/ })).toBeHidden();
+});
+
+test('dropdowns work by keyboard: Enter opens, Escape closes and returns focus, links follow', async ({ page }) => {
+  await page.goto('/pricing');
+  const apis = page.locator('summary', { hasText: 'APIs' });
+  await apis.focus();
+  await page.keyboard.press('Enter');
+  const reference = page.getByRole('link', { name: /API Reference/ }).first();
+  await expect(reference).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(reference).toBeHidden();
+  await expect(apis).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/reference');
+});
+
+test('only one dropdown is open at a time', async ({ page }) => {
+  await page.goto('/pricing');
+  await page.locator('summary', { hasText: 'Products' }).click();
+  await page.locator('summary', { hasText: 'Company' }).click();
+  await expect(page.locator('details.nav__dropdown[open]')).toHaveCount(1);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+
+  test('the menu folds behind a Menu button and opens by touch', async ({ page }) => {
+    await page.goto('/pricing');
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    const toggle = page.getByRole('button', { name: 'Menu' });
+    await expect(menu).toBeHidden();
+    await toggle.tap();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(menu).toBeVisible();
+    await menu.locator('summary', { hasText: 'Products' }).tap();
+    await menu.getByRole('link', { name: /Lip Sync/ }).tap();
+    await page.waitForURL('**/playground/lipSync');
+  });
+
+  test('pages fit the screen without sideways scrolling', async ({ page }) => {
+    for (const route of ['/playground', '/pricing', '/contact-us', '/payment']) {
+      await page.goto(route);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, route).toBeLessThanOrEqual(0);
+    }
+  });
+});
