@@ -1,6 +1,7 @@
 // `npm run bench`: builds the site if stale, runs every benchmark and prints its figures as tables.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { lighthouseScores } from './lighthouse.mjs';
 import { pageWeights } from './page-weight.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -8,7 +9,10 @@ const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.m
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 // Each benchmark returns rows (or a promise of rows) for one table.
-const benchmarks = [{ name: 'Page weight (built site)', run: async () => pageWeights() }];
+const benchmarks = [
+  { name: 'Page weight (built site)', run: async () => pageWeights() },
+  { name: 'Lighthouse, mobile (goals: performance ≥ 95, accessibility 100, CLS 0)', run: () => lighthouseScores() },
+];
 for (const bench of benchmarks) {
   console.log(`\n## ${bench.name}`);
   console.table(await bench.run());

@@ -1,0 +1,24 @@
+// Starts the real server (built site, fresh data folder) on a free port for a benchmark, and stops it.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export async function startServer(env = {}) {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')), LOG_LEVEL: 'error', ...env },
+  });
+  const url = `http://localhost:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ok) return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start within 20 s');
+}
