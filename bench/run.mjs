@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { lighthouseScores } from './lighthouse.mjs';
 import { pageWeights } from './page-weight.mjs';
+import { accountThroughput } from './accounts.mjs';
+import { taskBenchmarks } from './tasks.mjs';
+import { browserFigures, collectorIngest, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
@@ -12,6 +15,11 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const benchmarks = [
   { name: 'Page weight (built site)', run: async () => pageWeights() },
   { name: 'Lighthouse, mobile (goals: performance ≥ 95, accessibility 100, CLS 0)', run: () => lighthouseScores() },
+  { name: 'Tracking stub size (main thread, gzip; target ≤ 3 KB)', run: async () => stubSize() },
+  { name: 'Tracking in Chromium (report() cost, worker throughput)', run: browserFigures },
+  { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
+  { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
+  { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },
 ];
 for (const bench of benchmarks) {
   console.log(`\n## ${bench.name}`);

@@ -1,7 +1,11 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
+import { TRACKING } from '../src/lib/spec/constants';
+import { TRACKING_BROWSER, TRACKING_LIMITS } from '../src/lib/spec/tracking';
 import type { LogLevel } from './log';
+import { taskConfig, taskEnvShape, type TaskConfig } from './tasks/config';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
@@ -19,7 +23,41 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-});
+  // Tracking collector (issue 3): registered app keys, token secret, the batch timing track_config hands out.
+  TRACKING_APP_KEYS: csv.optional(),
+  TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  TRACKING_BATCH_SIZE: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries).default(TRACKING.batchSize),
+  TRACKING_BUFFER_S: z.coerce.number().min(TRACKING_LIMITS.minBufferS).max(TRACKING_LIMITS.maxBufferS).default(TRACKING.bufferMs / 1000),
+  // Accounts (issue 4): server secret, mail, where OAuth sends the browser, identity providers.
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  SMTP_URL: z.url().optional(),
+  MAIL_FROM: z.string().min(3).default('DreamAPI <no-reply@localhost>'),
+  SITE_URL: z.url().optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+  GOOGLE_AUTHORIZATION_ENDPOINT: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_ENDPOINT: z.url().default('https://oauth2.googleapis.com/token'),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_AUTHORIZATION_ENDPOINT: z.url().default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_ENDPOINT: z.url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  // Payments (issue 10): Stripe keys; without them Buy explains that payments are not configured.
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_… or rk_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  STRIPE_API_BASE: z.url().optional(),
+  // Contact form (issue 5): where messages from /contact-us are mailed when SMTP_URL is set.
+  SUPPORT_EMAIL: z.email().optional(),
+}).extend(taskEnvShape);
+
+/** One identity provider's client registration and endpoints; null clientId means the provider is off. */
+export interface OAuthProviderConfig {
+  clientId: string | null;
+  clientSecret: string | null;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+}
 
 export interface Config {
   port: number;
@@ -35,6 +73,30 @@ export interface Config {
   trustProxy: boolean;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
+  /** Tasks, engines, media, public API limits and webhooks (issue 6; server/tasks/config.ts). */
+  tasks: TaskConfig;
+  tracking: {
+    /** App keys the collector accepts besides those registered with the CLI. */
+    appKeys: string[];
+    /** Signs tokens and derives batch keys; random per process when unset (tokens then die on restart). */
+    secret: string;
+    /** What track_config hands out (SPEC.md §7 batchSize, bufferS). */
+    batchSize: number;
+    bufferS: number;
+  };
+  /** Server secret for API key encryption and code hashing; unset means "generate and keep in dataDir". */
+  secretKey: string | null;
+  /** nodemailer SMTP URL; null prints login codes to the server log instead. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Where the site lives; OAuth callbacks on the API host send the browser to its root (SPEC.md §4). */
+  siteUrl: string;
+  google: OAuthProviderConfig & { issuer: string };
+  github: OAuthProviderConfig & { apiUrl: string };
+  /** Inbox for contact-form messages; null keeps them only in the database. */
+  supportEmail: string | null;
+  /** Stripe Checkout; null when STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is unset. */
+  stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
 }
 
 export class ConfigError extends Error {
@@ -63,5 +125,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    tasks: taskConfig(e, path.resolve(e.DATA_DIR)),
+    tracking: {
+      appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
+      secret: e.TRACKING_SECRET ?? randomBytes(32).toString('hex'),
+      batchSize: e.TRACKING_BATCH_SIZE,
+      bufferS: e.TRACKING_BUFFER_S,
+    },
+    secretKey: e.SECRET_KEY ?? null,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    siteUrl: (e.SITE_URL ?? publicUrl).replace(/\/$/, ''),
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID ?? null,
+      clientSecret: e.GOOGLE_CLIENT_SECRET ?? null,
+      issuer: e.GOOGLE_ISSUER,
+      authorizationEndpoint: e.GOOGLE_AUTHORIZATION_ENDPOINT,
+      tokenEndpoint: e.GOOGLE_TOKEN_ENDPOINT,
+    },
+    github: {
+      clientId: e.GITHUB_CLIENT_ID ?? null,
+      clientSecret: e.GITHUB_CLIENT_SECRET ?? null,
+      authorizationEndpoint: e.GITHUB_AUTHORIZATION_ENDPOINT,
+      tokenEndpoint: e.GITHUB_TOKEN_ENDPOINT,
+      apiUrl: e.GITHUB_API_URL.replace(/\/$/, ''),
+    },
+    supportEmail: e.SUPPORT_EMAIL ?? null,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE ?? null }
+        : null,
   };
 }

@@ -2,9 +2,15 @@
 import type { Config } from './config';
 import type { AppDatabase } from './db';
 import type { Logger } from './log';
+import type { Mailer } from './accounts/mailer';
+import type { TaskSystem } from './tasks';
 
 export interface AppDeps {
   config: Config;
   database: AppDatabase;
   log: Logger;
+  /** Sends login codes; tests pass one that records mail, otherwise it is built from config (SMTP_URL). */
+  mailer?: Mailer;
+  /** Tasks, queue, media and engines; main.ts builds and starts it, tests may pass their own (issue 6). */
+  tasks?: TaskSystem;
 }

@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { createLogger } from './log';
+import { createTaskSystem } from './tasks';
 
 async function main() {
   const config = loadConfig();
@@ -12,7 +13,10 @@ async function main() {
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });
 
-  const app = createApp({ config, database, log });
+  // Tasks: workers, webhook delivery and media cleanup run only here, never in tests that build the app (issue 6).
+  const tasks = createTaskSystem({ config, database, log });
+  const app = createApp({ config, database, log, tasks });
+  await tasks.start();
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info('listening', { port: info.port });
     const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
@@ -31,6 +35,7 @@ async function main() {
     }, config.shutdownTimeoutMs);
     forced.unref();
     server.close(async () => {
+      await tasks.stop();
       await database.close();
       log.info('stopped');
       process.exit(0);

@@ -27,14 +27,31 @@ interface Target {
 
 const EXPECTED_TABLES = [
   'api_keys',
+  'contact_messages',
   'credit_ledger',
   'invitation_redemptions',
   'invitations',
   'login_codes',
+  'media',
+  'payments',
   'schema_version',
   'sessions',
+  'stripe_events',
+  'tasks',
+  'tracking_app_keys',
+  'tracking_events',
+  'tracking_messages',
+  'tracking_monitor',
+  'upload_policies',
   'users',
+  'webhook_deliveries',
+  'webhook_secrets',
 ];
+
+/** What this build knows: every migration's name and the latest version. */
+const KNOWN_NAMES = migrations.map((m) => m.name);
+const LATEST = migrations.length;
+const ALL_VERSIONS = migrations.map((m) => m.version);
 
 const tempRoot = mkdtempSync(join(tmpdir(), 'db-test-'));
 afterAll(() => rmSync(tempRoot, { recursive: true, force: true }));
@@ -175,41 +192,42 @@ describe.each(targets)('database on $label', (target) => {
 
     const result = await migrateToLatest(app);
 
-    expect(result).toEqual({ applied: ['001_initial'], version: 1 });
+    expect(result).toEqual({ applied: KNOWN_NAMES, version: LATEST });
     expect(await tableNames(app)).toEqual(EXPECTED_TABLES);
     expect(await indexNames(app)).toEqual(
       expect.arrayContaining(['sessions_user_id_idx', 'login_codes_email_idx', 'credit_ledger_user_id_id_idx']),
     );
-    expect(await versionRows(app)).toEqual([1]);
+    expect(await versionRows(app)).toEqual(ALL_VERSIONS);
   });
 
   it('applies nothing when run again, also from a new connection', async () => {
     const first = await fixture.open();
     await migrateToLatest(first);
 
-    expect(await migrateToLatest(first)).toEqual({ applied: [], version: 1 });
+    expect(await migrateToLatest(first)).toEqual({ applied: [], version: LATEST });
     const second = await fixture.open();
-    expect(await migrateToLatest(second)).toEqual({ applied: [], version: 1 });
-    expect(await versionRows(second)).toEqual([1]);
+    expect(await migrateToLatest(second)).toEqual({ applied: [], version: LATEST });
+    expect(await versionRows(second)).toEqual(ALL_VERSIONS);
   });
 
   it('refuses a database whose schema is newer than this build knows', async () => {
     const app = await fixture.open();
     await migrateToLatest(app);
-    await app.db.insertInto('schema_version').values({ version: 7, name: '007_future', applied_at: Date.now() }).execute();
+    const future = LATEST + 3;
+    await app.db.insertInto('schema_version').values({ version: future, name: 'future', applied_at: Date.now() }).execute();
 
     const refusal = migrateToLatest(app);
 
     await expect(refusal).rejects.toBeInstanceOf(SchemaTooNewError);
-    await expect(refusal).rejects.toThrow('database schema is at version 7 but this build knows up to 1; upgrade the server');
-    await expect(refusal).rejects.toMatchObject({ databaseVersion: 7, knownVersion: 1 });
+    await expect(refusal).rejects.toThrow(`database schema is at version ${future} but this build knows up to ${LATEST}; upgrade the server`);
+    await expect(refusal).rejects.toMatchObject({ databaseVersion: future, knownVersion: LATEST });
   });
 
   it('refuses a newer database before changing anything in it', async () => {
     const app = await fixture.open();
     // An empty list only creates the version table, standing in for a database made by a future build.
     expect(await migrateToLatest(app, [])).toEqual({ applied: [], version: 0 });
-    await app.db.insertInto('schema_version').values({ version: 3, name: '003_future', applied_at: Date.now() }).execute();
+    await app.db.insertInto('schema_version').values({ version: LATEST + 1, name: 'future', applied_at: Date.now() }).execute();
 
     await expect(migrateToLatest(app)).rejects.toBeInstanceOf(SchemaTooNewError);
     expect(await tableNames(app)).toEqual(['schema_version']);
@@ -231,7 +249,7 @@ describe.each(targets)('database on $label', (target) => {
     );
 
     expect(await tableNames(app)).toEqual(EXPECTED_TABLES);
-    expect(await versionRows(app)).toEqual([1]);
+    expect(await versionRows(app)).toEqual(ALL_VERSIONS);
   });
 
   it('applies each migration exactly once when two servers migrate at the same time', { timeout: 30_000 }, async () => {
@@ -244,9 +262,9 @@ describe.each(targets)('database on $label', (target) => {
 
     const results = await Promise.all(runs);
 
-    expect(results.flatMap((r) => r.applied).sort()).toEqual(['001_initial', '002_slow']);
-    expect(results.map((r) => r.version)).toEqual([2, 2]);
-    expect(await versionRows(app)).toEqual([1, 2]);
+    expect(results.flatMap((r) => r.applied).sort()).toEqual([...KNOWN_NAMES, 'slow'].sort());
+    expect(results.map((r) => r.version)).toEqual([LATEST + 1, LATEST + 1]);
+    expect(await versionRows(app)).toEqual([...ALL_VERSIONS, LATEST + 1]);
     expect(await tableNames(app)).toEqual([...EXPECTED_TABLES, 'slow_table'].sort());
   });
 

@@ -20,6 +20,7 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(root, '404.html'), '<!doctype html><title>missing</title>');
   writeFileSync(path.join(root, '_astro', 'app.abc123.js'), 'console.log(1)');
+  writeFileSync(path.join(root, '_astro', 'big.abc123.js'), 'console.log("a fairly long line of script");\n'.repeat(200));
   writeFileSync(path.join(os.tmpdir(), 'secret-outside-site.txt'), 'secret');
   t = await createTestApp({ SITE_DIR: root });
 });
@@ -44,6 +45,13 @@ describe('static site', () => {
   it('caches hashed assets for a year and pages not at all', async () => {
     expect((await t.app.request('/_astro/app.abc123.js')).headers.get('cache-control')).toContain('immutable');
     expect((await t.app.request('/pricing')).headers.get('cache-control')).toContain('max-age=0');
+  });
+
+  it('gzips text assets for clients that accept it', async () => {
+    const res = await t.app.request('/_astro/big.abc123.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const raw = new Uint8Array(await res.arrayBuffer());
+    expect(raw.length).toBeLessThan(1000);
   });
 
   it('answers a matching If-None-Match with 304', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { accountsServerEnv } from './support/accounts-env';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -16,6 +17,8 @@ if (!existsSync(chromium)) {
 const port = Number(process.env.E2E_PORT || 8797);
 const baseURL = `http://localhost:${port}`;
 const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), 'dreamapi-e2e-'));
+// Test workers re-read this file: sharing the folder lets specs read the server's database (tracking export).
+process.env.E2E_DATA_DIR = dataDir;
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = process.env.SITE_DIR || path.join(root, 'dist');
 
@@ -53,6 +56,17 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: dataDir, SITE_DIR: siteDir, LOG_LEVEL: 'warn', PUBLIC_URL: baseURL },
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      SITE_DIR: siteDir,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: baseURL,
+      // Short tracking batches (handed out by track_config) so tracking specs need not wait the 20 s default.
+      TRACKING_BUFFER_S: '1',
+      TRACKING_BATCH_SIZE: '5',
+      // Account specs: a real SMTP server and local identity providers the specs start on these ports.
+      ...accountsServerEnv(port),
+    },
   },
 });

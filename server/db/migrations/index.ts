@@ -1,7 +1,19 @@
 // The ordered list of schema migrations; append new ones here with the next version number, never reorder.
 import type { Migration } from './migration.ts';
 import * as initial from './001_initial.ts';
+import * as tracking from './002_tracking.ts';
+import * as accounts from './003_accounts.ts';
+import * as tasks from './004_tasks.ts';
+import * as payments from './005_payments.ts';
+import * as contact from './006_contact.ts';
 
 export type { Migration } from './migration.ts';
 
-export const migrations: readonly Migration[] = [{ version: 1, name: initial.name, up: initial.up }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: initial.name, up: initial.up },
+  { version: 2, name: tracking.name, up: tracking.up },
+  { version: 3, name: accounts.name, up: accounts.up },
+  { version: 4, name: tasks.name, up: tasks.up },
+  { version: 5, name: payments.name, up: payments.up },
+  { version: 6, name: contact.name, up: contact.up },
+];

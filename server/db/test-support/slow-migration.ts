@@ -1,10 +1,10 @@
-// Test-only: a second migration that holds the migration lock for a while, so two concurrent runs overlap.
+// Test-only: one more migration after the real ones that holds the migration lock for a while, so two concurrent runs overlap.
 import type { Migration } from '../migrations/index.ts';
 import { migrations } from '../migrations/index.ts';
 
 export const slowMigration: Migration = {
   version: migrations.length + 1,
-  name: '002_slow',
+  name: 'slow',
   async up(db) {
     await db.schema.createTable('slow_table').addColumn('id', 'integer').execute();
     await new Promise((done) => setTimeout(done, 300));

@@ -6,3 +6,8 @@ export * from './charge';
 export * from './prices';
 export * from './validation';
 export * from './quote';
+export * from './accounts';
+export * from './tracking';
+export * from './tasks';
+export * from './payments';
+export * from './contact';

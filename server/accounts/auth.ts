@@ -1,0 +1,64 @@
+// Who is calling: the `token` session header or an `Authorization: Bearer` API key (SPEC.md §7); 40001 otherwise.
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Kysely } from 'kysely';
+import type { Schema, User } from '../db';
+import { AppError } from '../http/errors';
+import { API_CODES, MESSAGES, ACCOUNT_MESSAGES } from '../../src/lib/spec';
+import { userByApiKey } from './api-keys';
+import { sessionUser } from './sessions';
+
+export interface AuthVariables {
+  user: User;
+  /** The session token when the caller used one; null for API-key calls. */
+  sessionToken: string | null;
+}
+
+export type AuthEnv = { Variables: AuthVariables };
+
+export function notLoggedIn(): AppError {
+  return new AppError(401, API_CODES.notLoggedIn, MESSAGES.notLoggedIn);
+}
+
+function bearer(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/** Resolves the caller from the session token first, then the Bearer key; undefined when neither is valid. */
+export async function authenticate(db: Kysely<Schema>, c: Context): Promise<AuthVariables | undefined> {
+  const token = c.req.header('token')?.trim();
+  if (token) {
+    const user = await sessionUser(db, token);
+    if (user) return { user, sessionToken: token };
+  }
+  const key = bearer(c);
+  if (key) {
+    const user = await userByApiKey(db, key);
+    if (user) return { user, sessionToken: null };
+  }
+  return undefined;
+}
+
+/** For product API routes: a session or an API key (SPEC.md §7 sends both); 40001 when neither works. */
+export function requireUser(db: Kysely<Schema>): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const auth = await authenticate(db, c);
+    if (!auth) throw notLoggedIn();
+    c.set('user', auth.user);
+    c.set('sessionToken', auth.sessionToken);
+    await next();
+  };
+}
+
+/** For the public API (later /api/* routes): only `Authorization: Bearer <key>` counts. */
+export function requireApiKey(db: Kysely<Schema>): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    const key = bearer(c);
+    const user = key ? await userByApiKey(db, key) : undefined;
+    if (!user) throw new AppError(401, API_CODES.notLoggedIn, ACCOUNT_MESSAGES.invalidApiKey);
+    c.set('user', user);
+    c.set('sessionToken', null);
+    await next();
+  };
+}

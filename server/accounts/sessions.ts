@@ -1,0 +1,36 @@
+// Sessions: random tokens given to the browser, stored only as hashes, with an expiry and revocation.
+import type { Kysely } from 'kysely';
+import type { Schema, User } from '../db';
+import { SESSIONS } from '../../src/lib/spec';
+import { randomToken, sha256Hex } from './crypto';
+
+export async function createSession(db: Kysely<Schema>, userId: string, now = Date.now()): Promise<string> {
+  const token = randomToken(32);
+  await db
+    .insertInto('sessions')
+    .values({ token_hash: sha256Hex(token), user_id: userId, created_at: now, expires_at: now + SESSIONS.ttlMs })
+    .execute();
+  return token;
+}
+
+/** The user a live session token belongs to, or undefined for an unknown, expired or revoked token. */
+export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<User | undefined> {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .where('sessions.token_hash', '=', sha256Hex(token))
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Kysely<Schema>, token: string, now = Date.now()): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', sha256Hex(token)).execute();
+}
+
+/** Whether the user has signed in before (more than the one session asking). */
+export async function hasEarlierSession(db: Kysely<Schema>, userId: string): Promise<boolean> {
+  const rows = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2).execute();
+  return rows.length > 1;
+}

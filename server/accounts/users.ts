@@ -1,0 +1,87 @@
+// Users: find or create by email at sign-in (with sign-up attribution), and the SPEC.md §3 user info shape.
+import type { Kysely } from 'kysely';
+import type { Schema, User } from '../db';
+import { randomToken } from './crypto';
+
+export interface SignUpAttribution {
+  referer?: string | undefined;
+  refererUrl?: string | undefined;
+  countryCode?: string | undefined;
+}
+
+function newUserId(): string {
+  // 16+ characters, so SPEC.md §9 masking applies on the dashboard; URL-safe for logs and CLIs.
+  return 'u' + randomToken(12).replace(/[-_]/g, 'x');
+}
+
+/** The user for this email, created on first sign-in; `created` tells sign-up from sign-in. */
+export async function findOrCreateUserByEmail(
+  db: Kysely<Schema>,
+  email: string,
+  attribution: SignUpAttribution & { name?: string },
+): Promise<{ user: User; created: boolean }> {
+  const existing = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  if (existing) return { user: existing, created: false };
+  const now = Date.now();
+  try {
+    const user = await db
+      .insertInto('users')
+      .values({
+        id: newUserId(),
+        email,
+        name: attribution.name ?? email.split('@')[0]!,
+        country_code: attribution.countryCode ?? null,
+        referer: attribution.referer || null,
+        referer_url: attribution.refererUrl || null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { user, created: true };
+  } catch (error) {
+    // Two first sign-ins at once: the unique email index lets one insert win; the other reads it.
+    const winner = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    if (winner) return { user: winner, created: false };
+    throw error;
+  }
+}
+
+export async function findUser(db: Kysely<Schema>, idOrEmail: string): Promise<User | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb.or([eb('id', '=', idOrEmail), eb('email', '=', idOrEmail)]))
+    .executeTakeFirst();
+}
+
+/** SPEC.md §3 "User info" plus token, isOld and countryCode. */
+export interface UserInfo {
+  userId: string;
+  userEmail: string;
+  userName: string;
+  userPoints: number;
+  company: string;
+  channel: string;
+  /** SPEC.md §3 "valid (suspension flag)": 1 when suspended, so the client shows the §4 suspension modal. */
+  valid: 0 | 1;
+  token: string;
+  /** True when the user had signed in before the current session. */
+  isOld: boolean;
+  countryCode: string;
+}
+
+export function toUserInfo(user: User, extra: { token: string; isOld: boolean; countryCode: string }): UserInfo {
+  return {
+    userId: user.id,
+    userEmail: user.email ?? '',
+    userName: user.name,
+    userPoints: user.credits,
+    company: user.company ?? '',
+    channel: user.channel ?? '',
+    valid: user.suspended ? 1 : 0,
+    token: extra.token,
+    isOld: extra.isOld,
+    countryCode: extra.countryCode || user.country_code || '',
+  };
+}

@@ -1,0 +1,112 @@
+// The credits ledger: every balance change is one ledger row, made inside the caller's transaction, never below zero.
+import type { Kysely, Transaction } from 'kysely';
+import type { Schema } from '../db';
+import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/spec';
+
+export interface CreditChange {
+  userId: string;
+  /** Signed: positive grants and refunds, negative charges. Zero is refused (it would record nothing). */
+  delta: number;
+  /** Why, e.g. 'invitation', 'grant', 'task'. */
+  reason: string;
+  /** What it is about, e.g. an invitation code or task id. */
+  reference?: string | null;
+}
+
+export class InsufficientCreditsError extends Error {
+  constructor(
+    readonly balance: number,
+    readonly needed: number,
+  ) {
+    super(ACCOUNT_MESSAGES.insufficientCredits);
+    this.name = 'InsufficientCreditsError';
+  }
+}
+
+export class UnknownUserError extends Error {
+  constructor(readonly userId: string) {
+    super(`No user with id ${userId}`);
+    this.name = 'UnknownUserError';
+  }
+}
+
+/**
+ * Changes a balance and writes its ledger row (DESIGN.md "Nothing is lost"). Takes a transaction so the
+ * change commits or rolls back with whatever caused it. The guarded UPDATE is atomic on both engines, so
+ * concurrent charges can never take a balance below zero.
+ */
+export async function applyCreditChange(trx: Transaction<Schema>, change: CreditChange): Promise<{ balance: number; entryId: number }> {
+  const { userId, delta, reason } = change;
+  if (!Number.isSafeInteger(delta) || delta === 0) throw new RangeError('delta must be a non-zero integer');
+  if (reason.trim() === '') throw new RangeError('reason must not be empty');
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({ credits: eb('credits', '+', delta), updated_at: Date.now() }))
+    .where('id', '=', userId)
+    .where((eb) => eb(eb('credits', '+', delta), '>=', 0))
+    .returning('credits')
+    .executeTakeFirst();
+  if (!updated) {
+    const user = await trx.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new UnknownUserError(userId);
+    throw new InsufficientCreditsError(user.credits, -delta);
+  }
+  const entry = await trx
+    .insertInto('credit_ledger')
+    .values({ user_id: userId, delta, balance_after: updated.credits, reason, reference: change.reference ?? null, created_at: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { balance: updated.credits, entryId: Number(entry.id) };
+}
+
+export interface LedgerEntry {
+  id: number;
+  delta: number;
+  /** The running balance right after this change. */
+  balanceAfter: number;
+  reason: string;
+  reference: string | null;
+  createdAt: number;
+}
+
+export interface LedgerPage {
+  list: LedgerEntry[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** One page of a user's ledger, newest first (the dashboard's Billing tab). */
+export async function creditHistory(
+  db: Kysely<Schema>,
+  userId: string,
+  page = 1,
+  pageSize: number = CREDIT_HISTORY.defaultPageSize,
+): Promise<LedgerPage> {
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  const { total } = await db
+    .selectFrom('credit_ledger')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return {
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      delta: r.delta,
+      balanceAfter: r.balance_after,
+      reason: r.reason,
+      reference: r.reference,
+      createdAt: r.created_at,
+    })),
+    total: Number(total),
+    page,
+    pageSize,
+  };
+}

@@ -1,0 +1,167 @@
+// The media area: stores uploads and results, checks uploads by content, signs expiring URLs, removes expired files.
+import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { MediaRow, Schema } from '../db';
+import { AppError } from '../http/errors';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { MEDIA_LIMITS, UPLOAD_LIMITS, type MediaKind } from '../../src/lib/spec/tasks';
+import { sniffMedia } from './sniff';
+import type { MediaStore } from './store';
+
+export { localMediaStore } from './store';
+export type { MediaStore } from './store';
+export { sniffMedia, wavDuration } from './sniff';
+
+const EXTENSIONS: Record<string, string> = {
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+};
+
+export interface MediaInfo {
+  id: string;
+  kind: MediaKind;
+  mime: string;
+  size: number;
+  durationS: number | null;
+  url: string;
+  expiresAt: number;
+}
+
+export interface MediaServiceOptions {
+  db: Kysely<Schema>;
+  store: MediaStore;
+  /** Absolute base of signed URLs, e.g. http://localhost:8787 */
+  publicUrl: string;
+  retentionMs: number;
+  /** Secret the URL signatures are derived from (resolved lazily so tests never write a secret file). */
+  secret: () => Buffer;
+}
+
+function unsupported(message: string): AppError {
+  return new AppError(415, ERROR_CODES.unsupportedMediaType, message);
+}
+
+export function createMediaService(o: MediaServiceOptions) {
+  let signingKey: Buffer | undefined;
+  const key = () => (signingKey ??= Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32)));
+  const sign = (id: string, exp: number) => createHmac('sha256', key()).update(`${id}.${exp}`).digest('base64url');
+
+  function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now()): string {
+    // A link never outlives the file it points to.
+    const exp = Math.min(now + MEDIA_LIMITS.signedUrlTtlMs, row.expires_at);
+    const ext = EXTENSIONS[row.mime] ?? 'bin';
+    return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp)}`;
+  }
+
+  function info(row: MediaRow): MediaInfo {
+    return {
+      id: row.id,
+      kind: row.kind as MediaKind,
+      mime: row.mime,
+      size: row.size,
+      durationS: row.duration_ms === null ? null : row.duration_ms / 1000,
+      url: signedUrl(row),
+      expiresAt: row.expires_at,
+    };
+  }
+
+  async function save(userId: string, taskId: string | null, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
+    const id = randomUUID().replaceAll('-', '');
+    const now = Date.now();
+    const storageKey = `${id}.${EXTENSIONS[mime] ?? 'bin'}`;
+    await o.store.put(storageKey, data);
+    const row: MediaRow = {
+      id,
+      user_id: userId,
+      task_id: taskId,
+      kind,
+      mime,
+      size: data.byteLength,
+      duration_ms: durationS === null ? null : Math.round(durationS * 1000),
+      storage_key: storageKey,
+      created_at: now,
+      expires_at: now + o.retentionMs,
+    };
+    await o.db.insertInto('media').values(row).execute();
+    return info(row);
+  }
+
+  return {
+    signedUrl,
+    info,
+
+    /**
+     * Checks an upload by its bytes (issue 6: "by content, not by name"): an accepted format, one of the
+     * allowed kinds, under the size cap and, for audio and video, under the duration cap.
+     */
+    checkUpload(data: Uint8Array, allowed: readonly MediaKind[], field = 'file') {
+      if (data.byteLength === 0) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: the file is empty`);
+      const sniffed = sniffMedia(data);
+      const accepted = allowed.flatMap((k) => UPLOAD_LIMITS[k].mimes).join(', ');
+      if (!sniffed) throw unsupported(`${field}: the content is not a recognised media file (accepted: ${accepted}); the file name does not matter`);
+      if (!allowed.includes(sniffed.kind)) throw unsupported(`${field}: this is ${sniffed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
+      const limits = UPLOAD_LIMITS[sniffed.kind];
+      if (data.byteLength > limits.maxBytes) {
+        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${sniffed.kind} files may be at most ${limits.maxBytes / (1024 * 1024)} MB`);
+      }
+      if (limits.maxDurationS !== null && sniffed.durationS !== null && sniffed.durationS > limits.maxDurationS) {
+        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${sniffed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(sniffed.durationS)} s`);
+      }
+      return sniffed;
+    },
+
+    /** Checks and stores an upload; answers with its signed URL. */
+    async saveUpload(userId: string, data: Uint8Array, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
+      const sniffed = this.checkUpload(data, allowed, field);
+      return save(userId, null, sniffed.kind, sniffed.mime, data, sniffed.durationS);
+    },
+
+    /** Stores a task's result. */
+    saveOutput(userId: string, taskId: string, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
+      return save(userId, taskId, kind, mime, data, durationS);
+    },
+
+    async byId(id: string) {
+      return o.db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** Verifies a signed URL's expiry and signature and returns the bytes; null when anything is off. */
+    async open(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()) {
+      if (!exp || !sig || !/^\d{1,15}$/.test(exp)) return null;
+      const expMs = Number(exp);
+      if (expMs < now) return null;
+      const expected = Buffer.from(sign(id, expMs));
+      const given = Buffer.from(sig);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+      const row = await this.byId(id);
+      if (!row || row.expires_at < now) return null;
+      const data = await o.store.get(row.storage_key);
+      return data ? { row, data } : null;
+    },
+
+    /** Removes a task's media (history delete). */
+    async deleteForTask(taskId: string) {
+      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();
+      for (const row of rows) await o.store.delete(row.storage_key);
+      await o.db.deleteFrom('media').where('task_id', '=', taskId).execute();
+    },
+
+    /** The cleanup job's one pass: files past their retention are removed, then their rows. */
+    async cleanup(now = Date.now()): Promise<number> {
+      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('expires_at', '<', now).execute();
+      for (const row of rows) {
+        await o.store.delete(row.storage_key);
+        await o.db.deleteFrom('media').where('id', '=', row.id).execute();
+      }
+      return rows.length;
+    },
+  };
+}
+
+export type MediaService = ReturnType<typeof createMediaService>;

@@ -1,0 +1,85 @@
+// Email-code sign-in, sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/exit/login (SPEC.md §7).
+import { Hono } from 'hono';
+import { requireUser, type AuthEnv } from '../accounts';
+import { consumeLoginCode, issueLoginCode, withdrawLoginCode } from '../accounts/codes';
+import { createSession, hasEarlierSession, revokeSession } from '../accounts/sessions';
+import { findOrCreateUserByEmail, toUserInfo } from '../accounts/users';
+import type { AppDeps } from '../deps';
+import { clientIp } from '../http/client-ip';
+import { AppError, envelope } from '../http/errors';
+import { validBody } from '../http/input';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { MESSAGES } from '../../src/lib/spec';
+import { emailLoginBody, infoUpdateBody, sendCodeBody } from './account-schemas';
+import { accountsContext, countryCode, type AccountsContext } from './accounts-context';
+import { creditRoutes } from './credits';
+import { keyRoutes } from './keys';
+import { oauthRoutes } from './oauth';
+
+function sessionRoutes(ctx: AccountsContext) {
+  const { db, config, log } = ctx;
+  const app = new Hono<AuthEnv>();
+
+  app.post('/user/code', async (c) => {
+    const { email } = await validBody(c, sendCodeBody);
+    const startedAt = Date.now();
+    const code = await issueLoginCode(db, ctx.keys().hashing, { email, ip: clientIp(c, config.trustProxy), now: startedAt });
+    try {
+      await ctx.mailer.sendLoginCode(email, code);
+    } catch (error) {
+      log.error('login code mail failed', { error: error instanceof Error ? error.message : String(error) });
+      await withdrawLoginCode(db, email, startedAt);
+      // SPEC.md §8 'Sent Failed'; 503 because the mail server, not the request, is at fault.
+      throw new AppError(503, ERROR_CODES.unavailable, MESSAGES.sentFailed);
+    }
+    return c.json(envelope(0, MESSAGES.sentSuccessfully, null));
+  });
+
+  app.post('/user/email/login', async (c) => {
+    const body = await validBody(c, emailLoginBody);
+    await consumeLoginCode(db, ctx.keys().hashing, { email: body.email, code: body.code });
+    const { user } = await findOrCreateUserByEmail(db, body.email, {
+      referer: body.referer,
+      refererUrl: body.refererUrl,
+      countryCode: countryCode(c, config),
+    });
+    const token = await createSession(db, user.id);
+    return c.json(envelope(0, MESSAGES.successfully, { userId: user.id, token }));
+  });
+
+  app.post('/user/info', requireUser(db), async (c) => {
+    const user = c.get('user');
+    const token = c.get('sessionToken') ?? '';
+    const isOld = await hasEarlierSession(db, user.id);
+    return c.json(envelope(0, MESSAGES.successfully, toUserInfo(user, { token, isOld, countryCode: countryCode(c, config) })));
+  });
+
+  app.post('/user/infoUpdate', requireUser(db), async (c) => {
+    const body = await validBody(c, infoUpdateBody);
+    await db
+      .updateTable('users')
+      .set({ company: body.company.trim(), channel: body.channel ?? null, updated_at: Date.now() })
+      .where('id', '=', c.get('user').id)
+      .execute();
+    return c.json(envelope(0, MESSAGES.submitSuccessfully, null));
+  });
+
+  app.post('/user/exit/login', requireUser(db), async (c) => {
+    const token = c.get('sessionToken');
+    if (token) await revokeSession(db, token);
+    return c.json(envelope(0, MESSAGES.successfully, null));
+  });
+
+  return app;
+}
+
+/** Every account route, mounted at the root by app.ts. */
+export function accountRoutes(deps: AppDeps) {
+  const ctx = accountsContext(deps);
+  const app = new Hono();
+  app.route('/', sessionRoutes(ctx));
+  app.route('/', keyRoutes(ctx));
+  app.route('/', creditRoutes(ctx));
+  app.route('/', oauthRoutes(ctx));
+  return app;
+}

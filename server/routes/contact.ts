@@ -1,0 +1,37 @@
+// POST /contact/message: the contact form on /contact-us, stored and mailed to support (issue 5).
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { CONTACT, CONTACT_MESSAGES, MESSAGES } from '../../src/lib/spec';
+import { authenticate } from '../accounts';
+import { createSupportMailer, submitContactMessage } from '../contact/messages';
+import type { AppDeps } from '../deps';
+import { envelope } from '../http/errors';
+import { clientIp } from '../http/client-ip';
+import { validBody } from '../http/input';
+
+const contactBody = z.object({
+  name: z.string({ error: CONTACT_MESSAGES.nameRequired }).trim().min(1, CONTACT_MESSAGES.nameRequired).max(CONTACT.nameMaxLength),
+  email: z.string({ error: MESSAGES.invalidEmail }).trim().pipe(z.email(MESSAGES.invalidEmail)),
+  topic: z.enum(CONTACT.topics).default('other'),
+  message: z
+    .string({ error: CONTACT_MESSAGES.messageTooShort })
+    .trim()
+    .min(CONTACT.messageMinLength, CONTACT_MESSAGES.messageTooShort)
+    .max(CONTACT.messageMaxLength, CONTACT_MESSAGES.messageTooLong),
+});
+
+export function contactRoutes({ config, database, log }: AppDeps) {
+  const app = new Hono();
+  const mailer = createSupportMailer(config);
+  app.post('/contact/message', async (c) => {
+    const body = await validBody(c, contactBody);
+    const caller = await authenticate(database.db, c);
+    const result = await submitContactMessage(database.db, mailer, log, {
+      ...body,
+      ip: clientIp(c, config.trustProxy),
+      userId: caller?.user.id ?? null,
+    });
+    return c.json(envelope(0, CONTACT_MESSAGES.sent, result));
+  });
+  return app;
+}

@@ -1,0 +1,36 @@
+// API key routes: POST /apply/playground returns the key (SPEC.md §7), POST /apply/playground/regenerate replaces it.
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { requireUser, type AuthEnv } from '../accounts';
+import { getOrCreateApiKey, regenerateApiKey } from '../accounts/api-keys';
+import { AppError, envelope } from '../http/errors';
+import { validBody } from '../http/input';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { ACCOUNT_MESSAGES, MESSAGES } from '../../src/lib/spec';
+import { applyKeyBody } from './account-schemas';
+import type { AccountsContext } from './accounts-context';
+
+/** The body names the user (SPEC.md §7 payload userId); it must be the caller, or nobody could trust it. */
+async function ownUserId(c: Context<AuthEnv>): Promise<string> {
+  const { userId } = await validBody(c, applyKeyBody);
+  const user = c.get('user');
+  if (userId !== user.id) throw new AppError(403, ERROR_CODES.forbidden, ACCOUNT_MESSAGES.userIdMismatch);
+  return user.id;
+}
+
+export function keyRoutes(ctx: AccountsContext) {
+  const { db } = ctx;
+  const app = new Hono<AuthEnv>();
+
+  app.post('/apply/playground', requireUser(db), async (c) => {
+    const key = await getOrCreateApiKey(db, ctx.keys().encryption, await ownUserId(c));
+    return c.json(envelope(0, MESSAGES.successfully, { key }));
+  });
+
+  app.post('/apply/playground/regenerate', requireUser(db), async (c) => {
+    const key = await regenerateApiKey(db, ctx.keys().encryption, await ownUserId(c));
+    return c.json(envelope(0, MESSAGES.successfully, { key }));
+  });
+
+  return app;
+}

@@ -1,0 +1,25 @@
+// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs (issue 6 "served by expiring signed URLs").
+import { Hono } from 'hono';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { TASK_MESSAGES } from '../../src/lib/spec/tasks';
+import { taskSystem } from './task-context';
+
+export function mediaRoutes(deps: AppDeps) {
+  const system = taskSystem(deps);
+  const app = new Hono();
+  app.get('/media/:file', async (c) => {
+    const id = /^([A-Za-z0-9]{1,64})(\.[a-z0-9]+)?$/.exec(c.req.param('file'))?.[1];
+    const found = id ? await system.media.open(id, c.req.query('exp'), c.req.query('sig')) : null;
+    if (!found) throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.mediaExpired);
+    return c.body(new Uint8Array(found.data), 200, {
+      'Content-Type': found.row.mime,
+      'Content-Length': String(found.data.length),
+      'Cache-Control': 'private, max-age=3600',
+      // The signed URL is the capability; media may be embedded by the site (audio/video elements).
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
+  });
+  return app;
+}

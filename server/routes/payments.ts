@@ -1,0 +1,60 @@
+// Payment routes: the credit packs, a Checkout Session for the signed-in user, and Stripe's signed webhook.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type Stripe from 'stripe';
+import { CREDIT_PACKS, PAYMENT_MESSAGES, creditPack } from '../../src/lib/spec';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { requireUser, type AuthEnv } from '../accounts';
+import type { AppDeps } from '../deps';
+import { AppError, envelope } from '../http/errors';
+import { validBody } from '../http/input';
+import { createStripeClient, handleStripeEvent, startCheckout } from '../payments';
+
+const checkoutBody = z.object({
+  packId: z.string({ error: 'choose a credit pack' }).min(1, 'choose a credit pack').max(64),
+});
+
+function notConfigured(): AppError {
+  return new AppError(503, ERROR_CODES.unavailable, PAYMENT_MESSAGES.notConfigured);
+}
+
+export function paymentRoutes({ config, database, log }: AppDeps) {
+  const db = database.db;
+  const app = new Hono<AuthEnv>();
+  const stripe: Stripe | null = config.stripe ? createStripeClient(config.stripe) : null;
+
+  app.get('/payment/packs', (c) => c.json(envelope(0, 'ok', { enabled: stripe !== null, packs: CREDIT_PACKS })));
+
+  app.post('/payment/checkout', requireUser(db), async (c) => {
+    const { packId } = await validBody(c, checkoutBody);
+    const pack = creditPack(packId);
+    if (!pack) throw new AppError(400, ERROR_CODES.invalidInput, `packId: ${PAYMENT_MESSAGES.unknownPack}`);
+    if (!stripe) throw notConfigured();
+    try {
+      const checkout = await startCheckout(db, stripe, c.get('user'), pack, config.siteUrl);
+      return c.json(envelope(0, 'ok', checkout));
+    } catch (error) {
+      log.error('checkout session failed', { error: String(error) });
+      throw new AppError(502, ERROR_CODES.unavailable, PAYMENT_MESSAGES.checkoutFailed);
+    }
+  });
+
+  app.post('/payment/webhook', async (c) => {
+    // Without a signing secret nothing can be verified, so the endpoint behaves as if it did not exist.
+    if (!stripe || !config.stripe) throw new AppError(404, ERROR_CODES.notFound, PAYMENT_MESSAGES.notConfigured);
+    const payload = await c.req.text();
+    const signature = c.req.header('stripe-signature') ?? '';
+    let event: Stripe.Event;
+    try {
+      // Checks the HMAC and the timestamp (5-minute tolerance), so forged and replayed-late events fail.
+      event = await stripe.webhooks.constructEventAsync(payload, signature, config.stripe.webhookSecret);
+    } catch {
+      throw new AppError(400, ERROR_CODES.invalidInput, PAYMENT_MESSAGES.badSignature);
+    }
+    const outcome = await handleStripeEvent(db, event);
+    log.info('stripe event', { id: event.id, type: event.type, outcome });
+    return c.json(envelope(0, 'ok', { received: true, outcome }));
+  });
+
+  return app;
+}

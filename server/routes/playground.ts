@@ -1,0 +1,127 @@
+// Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
+import { Hono, type Context } from 'hono';
+import { requireUser, type AuthEnv } from '../accounts';
+import type { AppDeps } from '../deps';
+import { envelope } from '../http/errors';
+import { parseInput, validBody } from '../http/input';
+import { mediaByTask, taskView, webhookSecret, type TaskSystem } from '../tasks';
+import { MESSAGES } from '../../src/lib/spec';
+import { SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec/tasks';
+import {
+  animateBody,
+  clothesBody,
+  dialogueBody,
+  listBody,
+  rotateBody,
+  talkingFaceBody,
+  taskIdBody,
+  translateBody,
+  ttsBody,
+  ttsCloneBody,
+  uploadSceneBody,
+  voiceCloneBody,
+} from './task-schemas';
+import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+
+const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
+
+export function playgroundRoutes(deps: AppDeps) {
+  const system: TaskSystem = taskSystem(deps);
+  const db = system.db;
+  const app = new Hono<AuthEnv>();
+  app.use('/api-playground/*', requireUser(db));
+
+  async function view(id: string) {
+    const task = (await system.tasks.byId(id))!;
+    return taskView(task, (await mediaByTask(db, [id])).get(id) ?? [], system.media);
+  }
+
+  async function submit(c: Context<AuthEnv>, feature: Feature, input: Record<string, unknown>) {
+    const { task } = await system.tasks.submit({ userId: c.get('user').id, feature, input, source: 'playground' });
+    return c.json(envelope(0, MESSAGES.submitSuccessfully, await view(task.id)));
+  }
+
+  // Speech: TTS (Common or Pro), voice clone, TTS with a cloned voice, dialogue.
+  app.post('/api-playground/speech/v1/tts', async (c) => {
+    const b = await validBody(c, ttsBody);
+    return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', { text: b.text, voice: b.voiceId, ...(b.speed ? { speed: b.speed } : {}) });
+  });
+  app.post('/api-playground/speech/v1/voice_clone', async (c) => submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }));
+  app.post('/api-playground/speech/v1/tts_clone', async (c) => submit(c, 'tts-clone', { ...(await validBody(c, ttsCloneBody)) }));
+  app.post('/api-playground/speech/v1/dialogue', async (c) => {
+    const b = await validBody(c, dialogueBody);
+    return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...(b.speed ? { speed: b.speed } : {}) });
+  });
+  app.get('/api-playground/speech/v1/voice_list', (c) =>
+    c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })),
+  );
+
+  // Video tools: image/text/character to video, translation, talking face, clothes changer.
+  app.post('/api-playground/video_tools/v1/animate_video', async (c) => {
+    const b = await validBody(c, animateBody);
+    const feature: Feature = b.type === 'image' ? 'image-to-video' : b.type === 'character' ? 'character-to-video' : 'text-to-video';
+    return submit(c, feature, { prompt: b.prompt, imageUrl: b.imageUrl, modelId: b.modelId, resolution: b.resolution, durationS: b.duration });
+  });
+  for (const [path, feature] of [
+    ['/api-playground/did_video_task/v1/translate_lip_submit', 'video-translate-lip-sync'],
+    ['/api-playground/did_video_task/v1/translate_submit', 'video-translate-voice-only'],
+  ] as const) {
+    app.post(path, async (c) => {
+      const b = await validBody(c, translateBody);
+      return submit(c, feature, { ...b, seconds: await mediaSeconds(system, c.get('user').id, b.videoUrl) });
+    });
+  }
+  app.post('/api-playground/talking_face/v1/create_task', async (c) => {
+    const b = await validBody(c, talkingFaceBody);
+    return submit(c, b.videoUrl ? 'talking-face' : 'talking-image', { ...b, seconds: await mediaSeconds(system, c.get('user').id, b.audioUrl) });
+  });
+  app.post('/api-playground/clothes_changer/v1/create_task', async (c) => submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }));
+
+  // Task history: poll, cancel, delete, list (newest first).
+  app.post('/api-playground/video_tools/v1/poll', async (c) => {
+    const { taskId } = await validBody(c, taskIdBody);
+    await system.tasks.get(c.get('user').id, taskId);
+    return c.json(ok(await view(taskId)));
+  });
+  app.post('/api-playground/video_tools/v1/cancel', async (c) => {
+    const { taskId } = await validBody(c, taskIdBody);
+    await system.tasks.cancel(c.get('user').id, taskId);
+    system.queue.abort(taskId);
+    return c.json(ok(await view(taskId)));
+  });
+  app.post('/api-playground/video_tools/v1/delete', async (c) => {
+    const { taskId } = await validBody(c, taskIdBody);
+    system.queue.abort(taskId);
+    await system.tasks.remove(c.get('user').id, taskId);
+    return c.json(ok(null));
+  });
+  app.post('/api-playground/video_tools/v1/get_list', async (c) => {
+    const { page, pageSize, feature } = await validBody(c, listBody);
+    const { rows, total } = await system.tasks.list(c.get('user').id, page, pageSize, feature);
+    const media = await mediaByTask(db, rows.map((r) => r.id));
+    return c.json(ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }));
+  });
+
+  // Which features this server can run (the UI greys out the others and shows why).
+  app.get('/api-playground/task/v1/features', (c) =>
+    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.config.tasks.engines[f] ?? null })) })),
+  );
+
+  // SPEC.md §3 sample models.
+  app.get('/api-playground/vih_model/v1/model_list', (c) => c.json(ok({ list: SAMPLE_MODELS })));
+
+  // Uploads checked by content; the answer carries a signed URL to pass to a task.
+  app.post('/api-playground/file/v1/upload', uploadBodyLimit(), async (c) => {
+    const { bytes, form } = await uploadedFile(c);
+    const { scene } = parseInput(uploadSceneBody, { scene: form.scene });
+    return c.json(ok(await system.media.saveUpload(c.get('user').id, bytes, UPLOAD_SCENES[scene]!)));
+  });
+
+  // Standard Webhooks signing secret for callbackUrl deliveries.
+  app.post('/api-playground/account/v1/webhook_secret', async (c) => {
+    const { rotate } = await validBody(c, rotateBody);
+    return c.json(ok({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
+  });
+
+  return app;
+}

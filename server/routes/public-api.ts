@@ -1,0 +1,255 @@
+// Public API compatible with DreamAPI (RESEARCH.md): Bearer key, /api/async/<tool>, getAsyncResult, credits, three-step upload.
+import { createHash, createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { clientIp } from '../http/client-ip';
+import { describeIssue, parseInput, readBody } from '../http/input';
+import type { Logger } from '../log';
+import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret, type TaskSystem } from '../tasks';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
+import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
+import {
+  dreamImg2Video,
+  dreamLipsync,
+  dreamTalkingImage,
+  dreamText2Video,
+  dreamTryon,
+  dreamTts,
+  dreamTtsClone,
+  dreamVideoTranslate,
+  dreamVoiceClone,
+  dreamWanImage,
+  dreamWanText,
+  reqIdBody,
+  rotateBody,
+  taskIdBody,
+  uploadSceneBody,
+} from './task-schemas';
+import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+
+/** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
+function answer(code: number, message: string, data: unknown = null) {
+  return { code, message, msg: message, data };
+}
+const success = (data: unknown) => answer(0, 'success', data);
+
+function publicErrors(log: Logger) {
+  return (err: Error, c: Context) => {
+    if (err instanceof AppError) {
+      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+      return c.json(answer(err.code, err.message), err.status);
+    }
+    log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
+    return c.json(answer(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
+  };
+}
+
+/** Fixed-window limit per API key (or per IP without one); the three X-RateLimit headers go on every answer. */
+function rateLimit(limit: number, windowMs: number, trustProxy: boolean): MiddlewareHandler {
+  const windows = new Map<string, { start: number; count: number }>();
+  return async (c, next) => {
+    const now = Date.now();
+    const auth = c.req.header('authorization');
+    const who = auth ? createHash('sha256').update(auth).digest('base64url') : `ip:${clientIp(c, trustProxy)}`;
+    let w = windows.get(who);
+    if (!w || now - w.start >= windowMs) {
+      w = { start: now, count: 0 };
+      windows.set(who, w);
+      // Forget finished windows now and then so the map does not grow without bound.
+      if (windows.size > 10_000) for (const [k, v] of windows) if (now - v.start >= windowMs) windows.delete(k);
+    }
+    w.count++;
+    const resetS = Math.ceil((w.start + windowMs) / 1000);
+    const headers = {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(Math.max(0, limit - w.count)),
+      'X-RateLimit-Reset': String(resetS),
+    };
+    if (w.count > limit) {
+      throw new AppError(429, ERROR_CODES.rateLimited, TASK_MESSAGES.rateLimited, { ...headers, 'Retry-After': String(Math.max(1, resetS - Math.floor(now / 1000))) });
+    }
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+}
+
+/** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
+const ILLEGAL_PARAMETER = 10192;
+function body<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${describeIssue(result.error)}`);
+  return result.data;
+}
+
+type ToolInput = { feature: Feature; input: Record<string, unknown>; callbackUrl?: string };
+
+/** Turns a tool's DreamAPI fields into a feature and its stored input. */
+async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, raw: unknown): Promise<ToolInput> {
+  switch (tool) {
+    case 'do_tts_common':
+    case 'do_tts_pro': {
+      const b = body(dreamTts, raw);
+      const voice = b.audioId ? voiceById(b.audioId) : voiceForLanguage(b.lan ?? 'en-US');
+      if (!voice) {
+        const problem = b.audioId ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}` : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
+        throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${problem}`);
+      }
+      return { feature: PUBLIC_TOOLS[tool], input: { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}) }, callbackUrl: b.callbackUrl };
+    }
+    case 'voice_clone': {
+      const { callbackUrl, ...input } = body(dreamVoiceClone, raw);
+      return { feature: 'voice-clone', input, callbackUrl };
+    }
+    case 'do_tts_clone': {
+      const { callbackUrl, ...input } = body(dreamTtsClone, raw);
+      return { feature: 'tts-clone', input, callbackUrl };
+    }
+    case 'talking_face':
+    case 'lipsync': {
+      const { callbackUrl, ...input } = body(dreamLipsync, raw);
+      return { feature: PUBLIC_TOOLS[tool], input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
+    }
+    case 'talking_image': {
+      const { callbackUrl, ...input } = body(dreamTalkingImage, raw);
+      return { feature: 'talking-image', input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
+    }
+    case 'video_translate/2.0': {
+      const { callbackUrl, ...input } = body(dreamVideoTranslate, raw);
+      const feature = input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
+      return { feature, input: { ...input, seconds: await mediaSeconds(system, userId, input.videoUrl) }, callbackUrl };
+    }
+    case 'wan/text_to_video/2.1': {
+      const { callbackUrl, ...input } = body(dreamWanText, raw);
+      return { feature: 'wan-text-to-video', input, callbackUrl };
+    }
+    case 'wan/image_to_video/2.1': {
+      const { callbackUrl, ...input } = body(dreamWanImage, raw);
+      return { feature: 'wan-image-to-video', input, callbackUrl };
+    }
+    case 'img2video': {
+      const { callbackUrl, ...input } = body(dreamImg2Video, raw);
+      return { feature: 'image-to-video', input, callbackUrl };
+    }
+    case 'text2video': {
+      const { callbackUrl, ...input } = body(dreamText2Video, raw);
+      return { feature: 'text-to-video', input, callbackUrl };
+    }
+    case 'tryon_clothes': {
+      const { callbackUrl, ...input } = body(dreamTryon, raw);
+      return { feature: 'tryon-clothes', input, callbackUrl };
+    }
+  }
+}
+
+function idempotencyKey(c: Context): string | null {
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return null;
+  if (key.length === 0 || key.length > IDEMPOTENCY.maxKeyLength || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: Idempotency-Key must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters`);
+  }
+  return key;
+}
+
+export function publicApiRoutes(deps: AppDeps) {
+  const system = taskSystem(deps);
+  const { db } = system;
+  const { config } = deps;
+  const keys = lazyServerKeys(config);
+  let policyKey: Buffer | undefined;
+  const policySignature = (reqId: string) =>
+    createHmac('sha256', (policyKey ??= Buffer.from(hkdfSync('sha256', keys().hashing, 'dreamapi-upload', 'policy', 32)))).update(reqId).digest('base64url');
+
+  const app = new Hono<AuthEnv>();
+  app.onError(publicErrors(deps.log));
+  app.use('/api/*', rateLimit(config.tasks.rateLimitPerMinute, 60_000, config.trustProxy));
+
+  // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
+  // (like a presigned storage URL), so it is registered before the Bearer-key check.
+  app.post('/api/file/v1/upload', uploadBodyLimit(), async (c) => {
+    const { bytes, form } = await uploadedFile(c);
+    const reqId = typeof form.reqId === 'string' ? form.reqId : '';
+    const signature = typeof form.signature === 'string' ? form.signature : '';
+    const expected = Buffer.from(policySignature(reqId));
+    const given = Buffer.from(signature);
+    const policy = reqId ? await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).executeTakeFirst() : undefined;
+    if (!policy || policy.expires_at < Date.now() || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.uploadPolicyUnknown);
+    }
+    const saved = await system.media.saveUpload(policy.user_id, bytes, UPLOAD_SCENES[policy.scene] ?? UPLOAD_SCENES.any!);
+    await db.updateTable('upload_policies').set({ media_id: saved.id }).where('req_id', '=', reqId).execute();
+    return c.json(success({ reqId }));
+  });
+
+  app.use('/api/*', requireApiKey(db));
+
+  const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
+    const user = c.get('user');
+    const key = idempotencyKey(c);
+    const { feature, input, callbackUrl } = await toolInput(system, user.id, tool, await readBody(c));
+    if (callbackUrl !== undefined) {
+      const problem = callbackUrlProblem(callbackUrl, config.tasks.webhookAllowPrivate);
+      if (problem) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: callbackUrl: ${problem}`);
+    }
+    const { task, replayed } = await system.tasks.submit({ userId: user.id, feature, input, source: 'api', idempotencyKey: key, callbackUrl: callbackUrl ?? null });
+    if (replayed) c.header('Idempotent-Replayed', 'true');
+    return c.json(success({ taskId: task.id, status: task.status, credits: task.credits_held }));
+  };
+  for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) app.post(`/api/async/${tool}`, (c) => submitted(c, tool));
+
+  async function result(userId: string, taskId: string) {
+    const task = await system.tasks.get(userId, taskId);
+    return dreamView(task, (await mediaByTask(db, [taskId])).get(taskId) ?? [], system.media);
+  }
+
+  app.post('/api/getAsyncResult', async (c) => {
+    const { taskId } = body(taskIdBody, await readBody(c));
+    return c.json(success(await result(c.get('user').id, taskId)));
+  });
+  app.post('/api/cancelAsyncTask', async (c) => {
+    const { taskId } = body(taskIdBody, await readBody(c));
+    await system.tasks.cancel(c.get('user').id, taskId);
+    system.queue.abort(taskId);
+    return c.json(success(await result(c.get('user').id, taskId)));
+  });
+  app.post('/api/remaining_credits', async (c) => {
+    await readBody(c);
+    const row = await db.selectFrom('users').select('credits').where('id', '=', c.get('user').id).executeTakeFirstOrThrow();
+    return c.json(success({ remainingCredits: row.credits }));
+  });
+  app.post('/api/webhook_secret', async (c) => {
+    const { rotate } = parseInput(rotateBody, await readBody(c));
+    return c.json(success({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
+  });
+
+  app.post('/api/file/v1/get_policy', async (c) => {
+    const { scene } = body(uploadSceneBody, await readBody(c));
+    const reqId = randomUUID();
+    const now = Date.now();
+    const expiresAt = now + MEDIA_LIMITS.uploadPolicyTtlMs;
+    await db.insertInto('upload_policies').values({ req_id: reqId, user_id: c.get('user').id, scene, created_at: now, expires_at: expiresAt }).execute();
+    return c.json(
+      success({
+        reqId,
+        host: `${config.publicUrl}/api/file/v1/upload`,
+        expireAt: expiresAt,
+        // Send these as form fields beside the file field "file".
+        fields: { reqId, signature: policySignature(reqId) },
+        accept: UPLOAD_SCENES[scene],
+      }),
+    );
+  });
+  app.post('/api/file/v1/policy_upload_finish', async (c) => {
+    const { reqId } = body(reqIdBody, await readBody(c));
+    const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', c.get('user').id).executeTakeFirst();
+    if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
+    const media = policy.media_id ? await system.media.byId(policy.media_id) : undefined;
+    if (!media) throw new AppError(409, ERROR_CODES.conflict, TASK_MESSAGES.uploadMissing);
+    const info = system.media.info(media);
+    return c.json(success({ url: info.url, fileId: info.id, mime: info.mime, size: info.size, durationS: info.durationS }));
+  });
+
+  return app;
+}

@@ -1,0 +1,65 @@
+// What the task routes share: the task system from deps, media-length lookup for inputs, and the uploads' own body cap.
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { createTaskSystem, type TaskSystem } from '../tasks';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { UPLOAD_LIMITS } from '../../src/lib/spec/tasks';
+
+const systems = new WeakMap<AppDeps, TaskSystem>();
+
+/** The task system main.ts (or a test) built, or one built here that runs no background work. */
+export function taskSystem(deps: AppDeps): TaskSystem {
+  if (deps.tasks) return deps.tasks;
+  let system = systems.get(deps);
+  if (!system) {
+    system = createTaskSystem(deps);
+    systems.set(deps, system);
+  }
+  return system;
+}
+
+/** Paths whose bodies are files: they skip the general JSON body cap and use the upload cap instead. */
+export const UPLOAD_PATHS = ['/api-playground/file/v1/upload', '/api/file/v1/upload'];
+
+/** The largest upload of any kind, plus room for the multipart framing and form fields. */
+export const MAX_UPLOAD_BODY = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes)) + 64 * 1024;
+
+export function uploadBodyLimit(): MiddlewareHandler {
+  return bodyLimit({
+    maxSize: MAX_UPLOAD_BODY,
+    onError: () => {
+      throw new AppError(413, ERROR_CODES.payloadTooLarge, `file: uploads may be at most ${Math.round(MAX_UPLOAD_BODY / (1024 * 1024))} MB`);
+    },
+  });
+}
+
+/**
+ * Seconds of a media URL this server issued (the user's own upload), so per-second features can hold an
+ * estimate at submit; undefined for other URLs (settled on the real output length then).
+ */
+export async function mediaSeconds(system: TaskSystem, userId: string, url: string | undefined): Promise<number | undefined> {
+  if (!url || !url.startsWith(`${system.config.publicUrl}/media/`)) return undefined;
+  const id = /\/media\/([A-Za-z0-9]+)\./.exec(new URL(url).pathname)?.[1];
+  const row = id ? await system.media.byId(id) : undefined;
+  return row && row.user_id === userId && row.duration_ms !== null ? row.duration_ms / 1000 : undefined;
+}
+
+/** Reads the uploaded file field of a multipart body, refusing anything that is not a file. */
+export async function uploadedFile(c: Context, field = 'file'): Promise<{ bytes: Uint8Array; form: Record<string, unknown> }> {
+  const type = c.req.header('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    throw new AppError(415, ERROR_CODES.unsupportedMediaType, 'Send the upload as multipart/form-data with the file in the "file" field');
+  }
+  let form: Record<string, unknown>;
+  try {
+    form = (await c.req.parseBody({ all: false })) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError(400, ERROR_CODES.invalidInput, 'Request body is not valid multipart/form-data');
+  }
+  const file = form[field];
+  if (!(file instanceof File)) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: attach the file in the "${field}" field`);
+  return { bytes: new Uint8Array(await file.arrayBuffer()), form };
+}

@@ -1,0 +1,107 @@
+// Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
+import { z } from 'zod';
+import { FEATURES, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES } from '../../src/lib/spec/tasks';
+
+const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
+const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
+export const mediaUrl = z.url('must be an http(s) URL').max(2048).refine((u) => /^https?:/i.test(u), 'must be an http(s) URL');
+const prompt = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxPromptChars, `must be at most ${TASK_LIMITS.maxPromptChars} characters`);
+const speed = z.coerce.number().int().min(80, 'must be 80 to 450 words per minute').max(450, 'must be 80 to 450 words per minute').optional();
+const language = z.string().trim().min(2).max(20);
+export const taskId = z.string().trim().min(1, 'is required').max(64);
+
+// ── Playground (JSON, session token) ──
+
+export const ttsBody = z.object({
+  text,
+  voiceId: z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` }),
+  quality: z.enum(['common', 'pro']).default('common'),
+  speed,
+});
+
+export const dialogueBody = z
+  .object({
+    lines: z.array(z.object({ speaker: z.string().trim().min(1).max(40), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
+    voices: z.record(z.string().trim().min(1).max(40), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
+    speed,
+  })
+  .superRefine((b, ctx) => {
+    const speakers = new Set(b.lines.map((l) => l.speaker));
+    if (speakers.size > TASK_LIMITS.maxDialogueSpeakers) ctx.addIssue({ code: 'custom', path: ['lines'], message: `must have at most ${TASK_LIMITS.maxDialogueSpeakers} speakers` });
+    for (const s of speakers) if (!b.voices[s]) ctx.addIssue({ code: 'custom', path: ['voices', s], message: `speaker "${s}" needs a voice` });
+  });
+
+export const voiceCloneBody = z.object({ voiceUrl: mediaUrl });
+export const ttsCloneBody = z.object({ cloneId: z.string().trim().min(1).max(100), text, lan: language.optional() });
+
+export const clothesBody = z
+  .object({ modelImageUrl: mediaUrl, upperUrl: mediaUrl.optional(), lowerUrl: mediaUrl.optional(), onePieceUrl: mediaUrl.optional() })
+  .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), { message: 'give upperUrl, lowerUrl or onePieceUrl', path: ['upperUrl'] });
+
+const modelIds = SAMPLE_MODELS.map((m) => m.id) as [string, ...string[]];
+const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [string, ...string[]];
+
+export const animateBody = z
+  .object({
+    type: z.enum(['image', 'text', 'character']),
+    prompt,
+    imageUrl: mediaUrl.optional(),
+    modelId: z.enum(modelIds).optional(),
+    resolution: z.enum(resolutions).default('720p'),
+    duration: z.coerce.number().int().refine((d) => d === 4 || d === 8, 'must be 4 or 8').default(4),
+  })
+  .superRefine((b, ctx) => {
+    if (!TEXT_TO_VIDEO_OPTIONS.some((o) => o.durationS === b.duration && o.resolution === b.resolution)) {
+      ctx.addIssue({ code: 'custom', path: ['resolution'], message: `offered: ${TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s ${o.resolution}`).join(', ')}` });
+    }
+    if (b.type === 'image' && !b.imageUrl) ctx.addIssue({ code: 'custom', path: ['imageUrl'], message: 'is required for type image' });
+    if (b.type === 'character' && !b.imageUrl && !b.modelId) ctx.addIssue({ code: 'custom', path: ['modelId'], message: 'give modelId or imageUrl for type character' });
+  });
+
+export const translateBody = z.object({ videoUrl: mediaUrl, sourceLanguage: language.optional(), targetLanguage: language });
+
+export const talkingFaceBody = z
+  .object({ audioUrl: mediaUrl, imageUrl: mediaUrl.optional(), videoUrl: mediaUrl.optional(), modelId: z.enum(modelIds).optional() })
+  .refine((b) => Boolean(b.imageUrl || b.videoUrl || b.modelId), { message: 'give imageUrl, videoUrl or modelId', path: ['imageUrl'] });
+
+export const taskIdBody = z.object({ taskId });
+export const listBody = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(TASK_LIMITS.maxPageSize).default(TASK_LIMITS.defaultPageSize),
+  feature: z.enum(FEATURES).optional(),
+});
+export const rotateBody = z.object({ rotate: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false) });
+export const uploadSceneBody = z.object({ scene: z.enum(Object.keys(UPLOAD_SCENES) as [string, ...string[]]).default('any') });
+
+// ── Public API (DreamAPI field names, RESEARCH.md) ──
+
+const callbackUrl = { callbackUrl: z.string().max(2048).optional() };
+
+export const dreamTts = z.object({ audioId: z.string().trim().max(64).optional(), text, lan: language.optional(), speed, ...callbackUrl });
+export const dreamVoiceClone = z.object({ voiceUrl: mediaUrl, ...callbackUrl });
+export const dreamTtsClone = z.object({ cloneId: z.string().trim().min(1).max(100), text, lan: language.optional(), ...callbackUrl });
+const videoParams = z
+  .object({
+    video_width: z.coerce.number().int().min(0).max(4096).optional(),
+    video_height: z.coerce.number().int().min(0).max(4096).optional(),
+    video_enhance: z.coerce.number().int().min(0).max(1).optional(),
+    fps: z.union([z.literal('original'), z.coerce.number().int().min(1).max(60)]).optional(),
+  })
+  .optional();
+export const dreamLipsync = z.object({ srcVideoUrl: mediaUrl, audioUrl: mediaUrl, vocalAudioUrl: mediaUrl.optional(), videoParams, ...callbackUrl });
+export const dreamTalkingImage = z.object({ photoUrl: mediaUrl, audioUrl: mediaUrl, ...callbackUrl });
+export const dreamVideoTranslate = z.object({
+  videoUrl: mediaUrl,
+  sourceLanguage: language.optional(),
+  targetLanguage: language,
+  enableLipSync: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
+  ...callbackUrl,
+});
+export const dreamWanText = z.object({ prompt, negativePrompt: z.string().max(TASK_LIMITS.maxPromptChars).optional(), resolution: z.enum(['480p', '720p']).default('480p'), seed: z.coerce.number().int().optional(), ...callbackUrl });
+export const dreamWanImage = z.object({ image: mediaUrl, prompt, resolution: z.enum(['480p', '720p']).default('480p'), ...callbackUrl });
+export const dreamImg2Video = z.object({ prompt, imgUrl: mediaUrl, ...callbackUrl });
+export const dreamText2Video = z.object({ prompt, style: z.enum(['general', 'anime']).default('general'), ...callbackUrl });
+export const dreamTryon = z
+  .object({ modelImageUrl: mediaUrl, upperUrl: mediaUrl.optional(), lowerUrl: mediaUrl.optional(), onePieceUrl: mediaUrl.optional(), ...callbackUrl })
+  .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), { message: 'give upperUrl, lowerUrl or onePieceUrl', path: ['upperUrl'] });
+export const reqIdBody = z.object({ reqId: z.string().trim().min(1, 'is required').max(100) });

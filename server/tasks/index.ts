@@ -1,0 +1,80 @@
+// Public surface of the tasks area: builds the task service, queue, media, engines and webhooks; starts and stops background work.
+import type { AppDatabase } from '../db';
+import type { Config } from '../config';
+import { lazyServerKeys } from '../accounts';
+import { createEngineRegistry, type Engine } from '../engines';
+import type { Logger } from '../log';
+import { createMediaService, localMediaStore, type MediaStore } from '../media';
+import { MEDIA_LIMITS } from '../../src/lib/spec/tasks';
+import { inProcessQueue, type TaskQueue } from './queue';
+import { createTaskService } from './service';
+import { webhookDispatcher, webhookRecorder } from './webhooks';
+
+export type { TaskQueue } from './queue';
+export type { TaskService, SubmitRequest } from './service';
+export { LEDGER_REASONS, estimateCredits } from './service';
+export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
+export { taskView, dreamView, mediaByTask } from './views';
+
+export interface TaskSystemOptions {
+  config: Config;
+  database: AppDatabase;
+  log: Logger;
+  /** Engines beyond the built-in ones, by name (a deployment's provider adapters, or a test's). */
+  extraEngines?: Engine[];
+  /** Another media store (e.g. S3); the local directory under DATA_DIR/media by default. */
+  store?: MediaStore;
+  /** Another queue built on the task service (e.g. distributed); in-process workers by default. */
+  queue?: (tasks: ReturnType<typeof createTaskService>) => TaskQueue;
+}
+
+/** Everything the task routes need. Building it starts nothing: call start() (main.ts) to run workers and jobs. */
+export function createTaskSystem(o: TaskSystemOptions) {
+  const { config, log } = o;
+  const db = o.database.db;
+  const keys = lazyServerKeys(config);
+  const engines = createEngineRegistry(config.tasks.engines, o.extraEngines);
+  const media = createMediaService({
+    db,
+    store: o.store ?? localMediaStore(config.tasks.mediaDir),
+    publicUrl: config.publicUrl,
+    retentionMs: config.tasks.retentionMs,
+    secret: () => keys().hashing,
+  });
+  // The service tells the queue about submits, and the queue is built on the service: a holder breaks the cycle.
+  const holder: { queue?: TaskQueue } = {};
+  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
+  const queue = (holder.queue = o.queue ? o.queue(tasks) : inProcessQueue({ tasks, log, workers: config.tasks.workers, pollMs: config.tasks.pollMs, runTimeoutMs: config.tasks.runTimeoutMs }));
+  const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts });
+  let cleanupTimer: NodeJS.Timeout | undefined;
+
+  return {
+    db,
+    config,
+    engines,
+    media,
+    tasks,
+    queue: queue,
+    webhooks,
+    /** Starts workers (after recovering stranded tasks), webhook delivery and the media cleanup job. */
+    async start() {
+      await queue.start();
+      webhooks.start();
+      const cleanup = () =>
+        media.cleanup().then(
+          (removed) => removed > 0 && log.info('expired media removed', { removed }),
+          (error: unknown) => log.error('media cleanup failed', { error: error instanceof Error ? error.message : String(error) }),
+        );
+      void cleanup();
+      cleanupTimer = setInterval(cleanup, MEDIA_LIMITS.cleanupIntervalMs);
+      cleanupTimer.unref();
+    },
+    async stop() {
+      clearInterval(cleanupTimer);
+      await queue.stop();
+      await webhooks.stop();
+    },
+  };
+}
+
+export type TaskSystem = ReturnType<typeof createTaskSystem>;

@@ -1,0 +1,329 @@
+// The task service: submit (hold the estimate), run on an engine, settle, fail and refund, cancel, list, delete, recover.
+import { createHash, randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Schema, TaskRow } from '../db';
+import { applyCreditChange, InsufficientCreditsError } from '../credits';
+import type { EngineRegistry, EngineResult } from '../engines';
+import { AppError } from '../http/errors';
+import type { Logger } from '../log';
+import type { MediaService } from '../media';
+import { quote } from '../../src/lib/spec/quote';
+import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
+import type { TaskConfig } from './config';
+import { priceInputOf } from './inputs';
+
+export interface SubmitRequest {
+  userId: string;
+  feature: Feature;
+  /** The normalised input (validated by the route); stored as JSON and handed to the engine. */
+  input: Record<string, unknown>;
+  source: 'playground' | 'api';
+  idempotencyKey?: string | null;
+  callbackUrl?: string | null;
+}
+
+export interface StoredOutput {
+  media: string[];
+  cloneId?: string;
+}
+
+/** Ledger reasons of task credit movements; the reference is always the task id. */
+export const LEDGER_REASONS = { hold: 'task-hold', settle: 'task-settle', refund: 'task-refund' } as const;
+
+export interface TaskServiceOptions {
+  db: Kysely<Schema>;
+  engines: EngineRegistry;
+  media: MediaService;
+  config: TaskConfig;
+  log: Logger;
+  /** Told after a submit commits, so an idle queue picks the task up at once. */
+  onSubmitted?: () => void;
+  /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
+  onFinished?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
+}
+
+const ACTIVE: TaskStatus[] = ['queued', 'running'];
+
+function requestHash(req: SubmitRequest): string {
+  return createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
+}
+
+function notFound(): AppError {
+  return new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
+}
+
+/** The estimate held at submit: the §9 price of the input's measures. */
+export function estimateCredits(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
+  const { itemId, params } = featurePrice(feature, measures);
+  return { itemId, credits: quote(itemId, params) };
+}
+
+export function createTaskService(o: TaskServiceOptions) {
+  const { db, log } = o;
+
+  async function byId(id: string) {
+    return db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async function replay(req: SubmitRequest, hash: string, now: number): Promise<TaskRow | undefined> {
+    if (!req.idempotencyKey) return undefined;
+    const existing = await db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('user_id', '=', req.userId)
+      .where('idempotency_key', '=', req.idempotencyKey)
+      .executeTakeFirst();
+    if (!existing) return undefined;
+    if (existing.created_at < now - IDEMPOTENCY.ttlMs) {
+      // Past its lifetime the key is free again; the old task keeps its record without it.
+      await db.updateTable('tasks').set({ idempotency_key: null }).where('id', '=', existing.id).execute();
+      return undefined;
+    }
+    if (existing.request_hash !== hash) throw new AppError(409, TASK_ERROR_CODES.conflict, TASK_MESSAGES.idempotencyConflict);
+    return existing;
+  }
+
+  /** Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not active. */
+  async function finish(
+    id: string,
+    outcome: { status: 'succeeded'; output: StoredOutput; charge: number } | { status: 'failed' | 'canceled'; error: string },
+    from: TaskStatus[] = ACTIVE,
+  ): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const now = Date.now();
+      const task = await trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+      if (!task) return false;
+      const held = task.credits_held;
+      let charged = 0;
+      if (outcome.status === 'succeeded') {
+        charged = outcome.charge;
+        const diff = held - charged;
+        if (diff > 0) await applyCreditChange(trx, { userId: task.user_id, delta: diff, reason: LEDGER_REASONS.settle, reference: id });
+        if (diff < 0) {
+          // The real output cost more than the estimate: charge the rest if the balance allows, else keep what was held.
+          try {
+            await applyCreditChange(trx, { userId: task.user_id, delta: diff, reason: LEDGER_REASONS.settle, reference: id });
+          } catch (error) {
+            if (!(error instanceof InsufficientCreditsError)) throw error;
+            charged = held;
+          }
+        }
+      } else if (held > 0) {
+        await applyCreditChange(trx, { userId: task.user_id, delta: held, reason: LEDGER_REASONS.refund, reference: id });
+      }
+      const updated = await trx
+        .updateTable('tasks')
+        .set({
+          status: outcome.status,
+          output: outcome.status === 'succeeded' ? JSON.stringify(outcome.output) : null,
+          error: outcome.status === 'succeeded' ? null : outcome.error,
+          progress: outcome.status === 'succeeded' ? 100 : task.progress,
+          credits_charged: charged,
+          finished_at: now,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .where('status', '=', task.status)
+        .returningAll()
+        .executeTakeFirst();
+      // Another writer finished it between our read and write (PostgreSQL): roll everything back.
+      if (!updated) throw new FinishRace();
+      await o.onFinished?.(trx, updated);
+      return true;
+    }).catch((error: unknown) => {
+      if (error instanceof FinishRace) return false;
+      throw error;
+    });
+  }
+
+  return {
+    byId,
+
+    /** Holds the estimate and stores the task (or returns the earlier task for a replayed Idempotency-Key). */
+    async submit(req: SubmitRequest): Promise<{ task: TaskRow; replayed: boolean }> {
+      const engine = o.engines.forFeature(req.feature);
+      const { itemId, credits } = estimateCredits(req.feature, priceInputOf(req.feature, req.input));
+      const hash = requestHash(req);
+      const now = Date.now();
+      const earlier = await replay(req, hash, now);
+      if (earlier) return { task: earlier, replayed: true };
+
+      const id = randomUUID();
+      try {
+        const task = await db.transaction().execute(async (trx) => {
+          // Touching the user row first serialises one user's submits on PostgreSQL (row lock) so the
+          // concurrency count below cannot be raced; SQLite runs transactions one at a time anyway.
+          await trx.updateTable('users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', req.userId).execute();
+          const { active } = await trx
+            .selectFrom('tasks')
+            .select((eb) => eb.fn.countAll<number>().as('active'))
+            .where('user_id', '=', req.userId)
+            .where('status', 'in', ACTIVE)
+            .executeTakeFirstOrThrow();
+          if (Number(active) >= o.config.perUserConcurrent) {
+            throw new AppError(429, TASK_ERROR_CODES.tooManyTasks, `${TASK_MESSAGES.tooManyTasks} (limit ${o.config.perUserConcurrent})`, {
+              'Retry-After': String(TASK_LIMITS.retryAfterS),
+            });
+          }
+          const row = await trx
+            .insertInto('tasks')
+            .values({
+              id,
+              user_id: req.userId,
+              feature: req.feature,
+              status: 'queued',
+              source: req.source,
+              input: JSON.stringify(req.input),
+              engine: engine.name,
+              price_item: itemId,
+              credits_held: credits,
+              idempotency_key: req.idempotencyKey ?? null,
+              request_hash: req.idempotencyKey ? hash : null,
+              callback_url: req.callbackUrl ?? null,
+              created_at: now,
+              updated_at: now,
+            })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          if (credits > 0) await applyCreditChange(trx, { userId: req.userId, delta: -credits, reason: LEDGER_REASONS.hold, reference: id });
+          return row;
+        });
+        o.onSubmitted?.();
+        return { task, replayed: false };
+      } catch (error) {
+        if (error instanceof InsufficientCreditsError) {
+          throw new AppError(402, TASK_ERROR_CODES.insufficientCredits, `${TASK_MESSAGES.insufficientCredits}: it needs ${credits}, the balance is ${error.balance}`);
+        }
+        // Two requests with one Idempotency-Key raced (PostgreSQL): the loser answers like a replay.
+        if (req.idempotencyKey && !(error instanceof AppError)) {
+          const winner = await replay(req, hash, now);
+          if (winner) return { task: winner, replayed: true };
+        }
+        throw error;
+      }
+    },
+
+    /** Claims the oldest queued task for a worker; null when none is waiting. */
+    async claimNext(): Promise<TaskRow | null> {
+      for (let tries = 0; tries < 5; tries++) {
+        const next = await db.selectFrom('tasks').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+        if (!next) return null;
+        const now = Date.now();
+        const claimed = await db
+          .updateTable('tasks')
+          .set((eb) => ({ status: 'running', started_at: now, updated_at: now, attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', next.id)
+          .where('status', '=', 'queued')
+          .returningAll()
+          .executeTakeFirst();
+        if (claimed) return claimed;
+      }
+      return null;
+    },
+
+    /** Runs a claimed task on its engine and settles it; never throws (a failure is the task's outcome). */
+    async run(task: TaskRow, signal: AbortSignal): Promise<void> {
+      const feature = task.feature as Feature;
+      let result: EngineResult;
+      try {
+        const engine = o.engines.byName(task.engine);
+        if (!engine) throw new Error(`engine ${task.engine} is no longer configured`);
+        result = await engine.run(feature, JSON.parse(task.input), {
+          signal,
+          progress: async (percent) => {
+            const p = Math.max(0, Math.min(99, Math.round(percent)));
+            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+          },
+        });
+        if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+      } catch (error) {
+        const reason = error instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${error instanceof Error ? error.message : String(error)}`;
+        log.warn('task failed', { taskId: task.id, feature, error: error instanceof Error ? error.message : String(error) });
+        await finish(task.id, { status: 'failed', error: reason }, ['running']);
+        return;
+      }
+      const media: string[] = [];
+      let seconds = 0;
+      for (const out of result.outputs) {
+        const saved = await o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS);
+        media.push(saved.id);
+        seconds += out.durationS ?? 0;
+      }
+      // SPEC.md §9 per-second items are settled on the real output length; others on the estimate's measures.
+      const measures = { ...priceInputOf(feature, JSON.parse(task.input)), seconds, ...result.measured };
+      const charge = estimateCredits(feature, measures).credits;
+      const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}) };
+      const done = await finish(task.id, { status: 'succeeded', output, charge }, ['running']);
+      // Canceled (or timed out) while the engine worked: the result is not kept.
+      if (!done) await o.media.deleteForTask(task.id);
+    },
+
+    /** Fails and refunds a task the platform could not run (restart, timeout). */
+    fail(id: string, reason: string, from: TaskStatus[] = ACTIVE) {
+      return finish(id, { status: 'failed', error: reason }, from);
+    },
+
+    /** The owner cancels a queued or running task; its hold is refunded. */
+    async cancel(userId: string, id: string): Promise<TaskRow> {
+      const task = await byId(id);
+      if (!task || task.user_id !== userId) throw notFound();
+      const done = await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
+      if (!done) throw new AppError(409, TASK_ERROR_CODES.conflict, `${TASK_MESSAGES.notCancelable}; this task is ${(await byId(id))?.status}`);
+      return (await byId(id))!;
+    },
+
+    async get(userId: string, id: string): Promise<TaskRow> {
+      const task = await byId(id);
+      if (!task || task.user_id !== userId) throw notFound();
+      return task;
+    },
+
+    /** History, newest first (get_list). */
+    async list(userId: string, page: number, pageSize: number, feature?: Feature) {
+      let q = db.selectFrom('tasks').where('user_id', '=', userId);
+      if (feature) q = q.where('feature', '=', feature);
+      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return { rows, total: Number(total) };
+    },
+
+    /** Removes a task and its media; an active one is canceled (and refunded) first. */
+    async remove(userId: string, id: string): Promise<void> {
+      const task = await byId(id);
+      if (!task || task.user_id !== userId) throw notFound();
+      if (ACTIVE.includes(task.status as TaskStatus)) await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
+      await o.media.deleteForTask(id);
+      await db.deleteFrom('webhook_deliveries').where('task_id', '=', id).execute();
+      await db.deleteFrom('tasks').where('id', '=', id).execute();
+    },
+
+    /**
+     * After a restart (issue 6: "a restart loses nothing"): tasks left running are queued again to resume,
+     * or failed and refunded once they have used their attempts. Call before workers start.
+     */
+    async recover(maxAttempts: number = TASK_LIMITS.maxAttempts): Promise<{ resumed: number; failed: number }> {
+      const stranded = await db.selectFrom('tasks').select(['id', 'attempts']).where('status', '=', 'running').execute();
+      let resumed = 0;
+      let failed = 0;
+      for (const task of stranded) {
+        if (task.attempts < maxAttempts) {
+          await db.updateTable('tasks').set({ status: 'queued', progress: 0, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+          await o.media.deleteForTask(task.id);
+          resumed++;
+        } else if (await finish(task.id, { status: 'failed', error: TASK_MESSAGES.interrupted }, ['running'])) {
+          failed++;
+        }
+      }
+      return { resumed, failed };
+    },
+  };
+}
+
+export type TaskService = ReturnType<typeof createTaskService>;
+
+class FinishRace extends Error {}
+
+/** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
+export class TaskTimeout extends Error {
+  override name = 'TaskTimeout';
+}

@@ -1,0 +1,97 @@
+// How a task is shown: the playground's task object and DreamAPI's getAsyncResult shape, both with credits and signed URLs.
+import type { Kysely } from 'kysely';
+import type { MediaRow, Schema, TaskRow } from '../db';
+import type { MediaService } from '../media';
+import { DREAM_STATUS, toolOfFeature, type Feature } from '../../src/lib/spec/tasks';
+import type { StoredOutput } from './service';
+
+export interface TaskOutputView {
+  kind: string;
+  url: string;
+  mime: string;
+  durationS: number | null;
+  size: number;
+}
+
+/** The playground's task object (poll, get_list, create answers). */
+export interface TaskView {
+  taskId: string;
+  feature: string;
+  status: string;
+  progress: number;
+  /** Credits this task costs: the settled charge once finished, the held estimate before. */
+  credits: number;
+  creditsHeld: number;
+  creditsCharged: number | null;
+  priceItem: string;
+  engine: string;
+  error: string | null;
+  input: unknown;
+  outputs: TaskOutputView[];
+  cloneId: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Milliseconds from start to finish; null until finished. */
+  executionTime: number | null;
+}
+
+/** Media rows of several tasks in one query, grouped by task id. */
+export async function mediaByTask(db: Kysely<Schema>, taskIds: string[]): Promise<Map<string, MediaRow[]>> {
+  const map = new Map<string, MediaRow[]>();
+  if (taskIds.length === 0) return map;
+  const rows = await db.selectFrom('media').selectAll().where('task_id', 'in', taskIds).orderBy('created_at').execute();
+  for (const row of rows) map.set(row.task_id!, [...(map.get(row.task_id!) ?? []), row]);
+  return map;
+}
+
+function output(task: TaskRow): StoredOutput | null {
+  return task.output ? (JSON.parse(task.output) as StoredOutput) : null;
+}
+
+export function taskView(task: TaskRow, media: MediaRow[], service: MediaService): TaskView {
+  return {
+    taskId: task.id,
+    feature: task.feature,
+    status: task.status,
+    progress: task.progress,
+    credits: task.credits_charged ?? task.credits_held,
+    creditsHeld: task.credits_held,
+    creditsCharged: task.credits_charged,
+    priceItem: task.price_item,
+    engine: task.engine,
+    error: task.error,
+    input: JSON.parse(task.input),
+    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size })),
+    cloneId: output(task)?.cloneId ?? null,
+    createdAt: task.created_at,
+    startedAt: task.started_at,
+    finishedAt: task.finished_at,
+    executionTime: task.finished_at && task.started_at ? task.finished_at - task.started_at : null,
+  };
+}
+
+/** DreamAPI's getAsyncResult `data` (RESEARCH.md), plus our status name, progress and credits. */
+export function dreamView(task: TaskRow, media: MediaRow[], service: MediaService) {
+  const typeOf = (m: MediaRow) => m.mime.split('/')[1] ?? m.mime;
+  const files = (kind: string) => media.filter((m) => m.kind === kind);
+  return {
+    task: {
+      taskId: task.id,
+      status: DREAM_STATUS[task.status as keyof typeof DREAM_STATUS],
+      statusName: task.status,
+      reason: task.error ?? '',
+      taskType: toolOfFeature(task.feature as Feature),
+      executionTime: task.finished_at && task.started_at ? task.finished_at - task.started_at : 0,
+      progress: task.progress,
+      credits: task.credits_charged ?? task.credits_held,
+      creditsHeld: task.credits_held,
+      creditsCharged: task.credits_charged,
+      createdAt: task.created_at,
+    },
+    images: files('image').map((m) => ({ imageUrl: service.signedUrl(m), imageType: typeOf(m) })),
+    videos: files('video').map((m) => ({ videoUrl: service.signedUrl(m), videoType: typeOf(m) })),
+    audios: files('audio').map((m) => ({ audioUrl: service.signedUrl(m), audioType: typeOf(m), duration: m.duration_ms === null ? null : m.duration_ms / 1000 })),
+    cloneId: output(task)?.cloneId ?? null,
+  };
+}

@@ -1,0 +1,64 @@
+// Builds the app on in-memory SQLite with a mailer that records login codes, plus helpers that sign a user in.
+import { createApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import type { Mailer } from '../accounts';
+import { createLogger } from '../log';
+
+export interface AccountsTestApp {
+  app: ReturnType<typeof createApp>;
+  database: AppDatabase;
+  config: Config;
+  /** Codes mailed so far, newest last. */
+  mail: Array<{ email: string; code: string }>;
+  /** Makes the next sends fail, as an unreachable mail server would. */
+  failMail: { on: boolean };
+  close(): Promise<void>;
+}
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+
+export async function createAccountsTestApp(env: Record<string, string> = {}): Promise<AccountsTestApp> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: TEST_SECRET, ...env });
+  const database = await openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  const mail: AccountsTestApp['mail'] = [];
+  const failMail = { on: false };
+  const mailer: Mailer = {
+    async sendLoginCode(email, code) {
+      if (failMail.on) throw new Error('connect ECONNREFUSED');
+      mail.push({ email, code });
+    },
+  };
+  const app = createApp({ config, database, log: createLogger(config.logLevel), mailer });
+  return { app, database, config, mail, failMail, close: () => database.close() };
+}
+
+type Body = Record<string, string | number | undefined>;
+
+/** POSTs a form-encoded body (SPEC.md §7 default) and returns status and envelope. */
+export async function post(app: AccountsTestApp['app'], path: string, body: Body = {}, headers: Record<string, string> = {}) {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) if (v !== undefined) form.set(k, String(v));
+  const res = await app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: form.toString(),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export async function postJson(app: AccountsTestApp['app'], path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Signs in by email code and returns the session token and user id. */
+export async function signIn(t: AccountsTestApp, email = 'person@example.com'): Promise<{ token: string; userId: string }> {
+  const sent = await post(t.app, '/user/code', { email, type: 'login' });
+  if (sent.body.code !== 0) throw new Error(`code not sent: ${sent.body.msg}`);
+  const code = t.mail.filter((m) => m.email === email).at(-1)!.code;
+  const login = await post(t.app, '/user/email/login', { email, code });
+  if (login.body.code !== 0) throw new Error(`login failed: ${login.body.msg}`);
+  return login.body.data as { token: string; userId: string };
+}

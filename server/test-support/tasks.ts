@@ -1,0 +1,151 @@
+// Builds the app with its task system on SQLite (or PostgreSQL when TEST_DATABASE_URL is set), plus users with credits, keys and sessions.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createApp } from '../app';
+import { lazyServerKeys } from '../accounts';
+import { getOrCreateApiKey } from '../accounts/api-keys';
+import { createSession } from '../accounts/sessions';
+import { loadConfig, type Config } from '../config';
+import { applyCreditChange } from '../credits';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import type { Engine } from '../engines';
+import { createLogger } from '../log';
+import { createTaskSystem, type TaskSystem } from '../tasks';
+
+export const TASKS_TEST_SECRET = 'tasks-test-secret-tasks-test-secret-0123';
+
+export interface TasksTestApp {
+  app: ReturnType<typeof createApp>;
+  database: AppDatabase;
+  config: Config;
+  system: TaskSystem;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TasksTestOptions {
+  env?: Record<string, string>;
+  engines?: Engine[];
+  /** Use PostgreSQL (a fresh schema) instead of in-memory SQLite; needs TEST_DATABASE_URL. */
+  postgres?: boolean;
+}
+
+async function openTestDatabase(postgres: boolean): Promise<{ database: AppDatabase; dispose(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!postgres || !url) {
+    const database = await openDatabase('sqlite::memory:');
+    return { database, dispose: () => database.close() };
+  }
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  const schema = `tasks_${randomBytes(6).toString('hex')}`;
+  await admin.query(`create schema ${schema}`);
+  const database = await openDatabase(url, { searchPath: schema });
+  return {
+    database,
+    async dispose() {
+      await database.close();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    },
+  };
+}
+
+export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<TasksTestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tasks-test-'));
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    SITE_DIR: './dist',
+    DATA_DIR: dataDir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    PUBLIC_URL: 'http://localhost:8787',
+    TASK_POLL_MS: '50',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...o.env,
+  });
+  const { database, dispose } = await openTestDatabase(o.postgres ?? false);
+  await migrateToLatest(database);
+  const log = createLogger(config.logLevel);
+  const system = createTaskSystem({ config, database, log, extraEngines: o.engines });
+  const app = createApp({ config, database, log, tasks: system });
+  return {
+    app,
+    database,
+    config,
+    system,
+    dataDir,
+    async close() {
+      await system.stop();
+      await dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestUser {
+  id: string;
+  token: string;
+  apiKey: string;
+}
+
+/** A user granted `credits` through the ledger (so ledger sum = balance holds), with a session and an API key. */
+export async function createUser(t: Pick<TasksTestApp, 'database' | 'config'>, credits: number): Promise<TestUser> {
+  const db = t.database.db;
+  const id = randomUUID().replaceAll('-', '').slice(0, 16);
+  const now = Date.now();
+  await db.insertInto('users').values({ id, email: `${id}@example.com`, company: null, channel: null, country_code: null, referer: null, referer_url: null, created_at: now, updated_at: now }).execute();
+  if (credits > 0) await db.transaction().execute((trx) => applyCreditChange(trx, { userId: id, delta: credits, reason: 'grant', reference: 'test' }));
+  const token = await createSession(db, id);
+  const apiKey = await getOrCreateApiKey(db, lazyServerKeys(t.config)().encryption, id);
+  return { id, token, apiKey };
+}
+
+/** Balance and ledger sum of a user; equal whenever nothing was lost. */
+export async function creditState(t: Pick<TasksTestApp, 'database'>, userId: string) {
+  const db = t.database.db;
+  const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('credit_ledger').select(['delta', 'reason', 'reference']).where('user_id', '=', userId).orderBy('id').execute();
+  return { balance: user.credits, ledgerSum: rows.reduce((n, r) => n + r.delta, 0), ledger: rows };
+}
+
+/** Waits until a task reaches a finished status (polling the database). */
+export async function waitForTask(t: Pick<TasksTestApp, 'database'>, id: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const task = await t.database.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    if (['succeeded', 'failed', 'canceled'].includes(task.status)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** An engine for tests: waits for a gate (or a delay), then returns a tiny WAV; optionally fails. */
+export function testEngine(o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void> } = {}): Engine {
+  return {
+    name: o.name ?? 'test',
+    features: ['tts-common', 'tts-pro', 'dialogue'],
+    async run(_feature, _input, ctx) {
+      if (o.gate) await o.gate;
+      if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
+      if (ctx.signal.aborted) throw new Error('aborted');
+      if (o.fail) throw new Error(o.fail);
+      const pcm = Buffer.alloc(22050 * 2);
+      const header = Buffer.alloc(44);
+      header.write('RIFF', 0);
+      header.writeUInt32LE(36 + pcm.length, 4);
+      header.write('WAVEfmt ', 8);
+      header.writeUInt32LE(16, 16);
+      header.writeUInt16LE(1, 20);
+      header.writeUInt16LE(1, 22);
+      header.writeUInt32LE(22050, 24);
+      header.writeUInt32LE(44100, 28);
+      header.writeUInt16LE(2, 32);
+      header.writeUInt16LE(16, 34);
+      header.write('data', 36);
+      header.writeUInt32LE(pcm.length, 40);
+      return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: Buffer.concat([header, pcm]), durationS: 1 }] };
+    },
+  };
+}

@@ -1,0 +1,102 @@
+// Operator CLI: `npm run tracking:export` writes stored events as NDJSON; `npm run tracking:keys` registers app keys.
+import { loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from '../db';
+
+const USAGE = `Usage:
+  npm run tracking:export [-- --since <epoch ms>] [--app-key <key>] [--table events|messages|monitor]
+  npm run tracking:keys -- list | add <appKey> [label] | revoke <appKey>
+The database is the server's (DATABASE_URL, or DATA_DIR/app.db).`;
+
+const PAGE = 1000;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  if (command !== 'export' && command !== 'keys') {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfig();
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    await migrateToLatest(database);
+    const { db } = database;
+    if (command === 'export') {
+      const since = Number(option(args, '--since') ?? 0);
+      const appKey = option(args, '--app-key');
+      const table = option(args, '--table') ?? 'events';
+      if (!Number.isFinite(since) || !['events', 'messages', 'monitor'].includes(table)) {
+        process.stderr.write(`${USAGE}\n`);
+        return 2;
+      }
+      if (table === 'events') {
+        // Keyset paging in (received_at, entry_id) order: constant memory for any number of events.
+        let after: { at: number; id: string } = { at: since - 1, id: '\uffff' };
+        for (;;) {
+          let query = db
+            .selectFrom('tracking_events')
+            .selectAll()
+            .where((eb) => eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('entry_id', '>', after.id)])]))
+            .where('received_at', '>=', since)
+            .orderBy('received_at')
+            .orderBy('entry_id')
+            .limit(PAGE);
+          if (appKey) query = query.where('app_key', '=', appKey);
+          const rows = await query.execute();
+          for (const row of rows) process.stdout.write(JSON.stringify({ ...row, logmap: JSON.parse(row.logmap) as unknown }) + '\n');
+          if (rows.length < PAGE) break;
+          const last = rows[rows.length - 1]!;
+          after = { at: last.received_at, id: last.entry_id };
+        }
+      } else {
+        const name = table === 'messages' ? 'tracking_messages' : 'tracking_monitor';
+        let lastId = 0;
+        for (;;) {
+          let query = db.selectFrom(name).selectAll().where('id', '>', lastId).where('received_at', '>=', since).orderBy('id').limit(PAGE);
+          if (appKey) query = query.where('app_key', '=', appKey);
+          const rows = await query.execute();
+          for (const row of rows) process.stdout.write(JSON.stringify(row) + '\n');
+          if (rows.length < PAGE) break;
+          lastId = rows[rows.length - 1]!.id;
+        }
+      }
+      return 0;
+    }
+    const [action, key, label] = args;
+    if (action === 'list') {
+      const rows = await db.selectFrom('tracking_app_keys').selectAll().orderBy('created_at').execute();
+      for (const k of config.tracking.appKeys) process.stdout.write(`${k}\t(configuration: TRACKING_APP_KEYS)\n`);
+      for (const r of rows) process.stdout.write(`${r.app_key}\t${r.revoked_at ? 'revoked' : 'active'}\t${r.label}\n`);
+      return 0;
+    }
+    if ((action === 'add' || action === 'revoke') && key && key.trim() === key && key.length > 0 && key.length <= 256) {
+      if (action === 'add') {
+        await db
+          .insertInto('tracking_app_keys')
+          .values({ app_key: key, label: label ?? '', created_at: Date.now(), revoked_at: null })
+          .onConflict((oc) => oc.column('app_key').doUpdateSet({ revoked_at: null }))
+          .execute();
+      } else {
+        await db.updateTable('tracking_app_keys').set({ revoked_at: Date.now() }).where('app_key', '=', key).execute();
+      }
+      process.stdout.write(`${action === 'add' ? 'registered' : 'revoked'} ${key}\n`);
+      return 0;
+    }
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`tracking CLI failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

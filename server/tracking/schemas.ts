@@ -1,0 +1,79 @@
+// zod schemas of every collector body and of one decrypted entry (SPEC.md §3, §7; caps from src/lib/spec/tracking.ts).
+import { z } from 'zod';
+import { TRACKING, TRACKING_ACTIONS } from '../../src/lib/spec';
+import { TRACKING_LIMITS } from '../../src/lib/spec/tracking';
+
+const text = (max: number = TRACKING_LIMITS.fieldMaxLength) => z.string().max(max, `must be at most ${max} characters`);
+const required = (max: number = TRACKING_LIMITS.fieldMaxLength) => text(max).min(1, 'must not be empty');
+const actionCodes = new Set<number>(Object.values(TRACKING_ACTIONS));
+
+/** SPEC.md §7: access_token keys are snake_case; camelCase is accepted too so either client spelling works. */
+export const accessTokenBody = z
+  .object({
+    app_key: z.string().optional(),
+    appKey: z.string().optional(),
+    device_id: text().optional(),
+    deviceId: text().optional(),
+    app_version: text().optional(),
+    appVersion: text().optional(),
+    platform: text().optional(),
+    platform_version: text().optional(),
+    platformVersion: text().optional(),
+    log_version: text().optional(),
+    logVersion: text().optional(),
+  })
+  .transform((b) => ({
+    appKey: b.app_key ?? b.appKey ?? '',
+    deviceId: b.device_id ?? b.deviceId ?? '',
+  }));
+
+export const trackConfigBody = z.object({ token: required(1024), sign: required(128) });
+
+export const trackInfoBody = z.object({
+  msgEncrypt: required(TRACKING_LIMITS.batchBodyMaxBytes),
+  token: required(1024),
+  produceId: required(),
+  queueId: z.string().regex(new RegExp(`^[0-9]{${TRACKING.queueIdMinDigits},${TRACKING.queueIdMaxDigits}}$`), 'must be 9 or 10 digits'),
+  sign: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'),
+  sendTime: z.coerce.number().int().nonnegative(),
+  batchCount: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries, `must be at most ${TRACKING_LIMITS.batchMaxEntries}`),
+});
+
+export const messageBody = z.object({
+  deviceId: text().default(''),
+  appKey: z.string().default(''),
+  sign: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'),
+  appVersion: text().default(''),
+  platform: text().default(''),
+  platformVersion: text().default(''),
+  message: required(TRACKING_LIMITS.messageMaxLength),
+});
+
+export const monitorBody = z.object({
+  appKey: z.string().default(''),
+  deviceId: text().default(''),
+  kind: z.enum(['perf', 'error']),
+  name: required(64),
+  value: z.number().optional(),
+  rating: text(32).optional(),
+  page: text(1024).default(''),
+  message: text(TRACKING_LIMITS.messageMaxLength).optional(),
+});
+
+/** One decrypted entry: every §3 field, the unique entryId, and a logmap object under the size cap. */
+export const entrySchema = z.object({
+  entryId: required(),
+  coldStartId: required(),
+  seqId: z.number().int().min(1).max(TRACKING.seqIdWrap),
+  uid: text(),
+  time: z.number().int().nonnegative(),
+  oid: required(),
+  action: z.number().int().refine((n) => actionCodes.has(n), 'must be a known action code (1–10)'),
+  foid: text(),
+  ffid: text(),
+  logmap: z
+    .record(z.string(), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= TRACKING_LIMITS.logmapMaxBytes, `must serialize to at most ${TRACKING_LIMITS.logmapMaxBytes} bytes`),
+});
+
+export type WireEntry = z.infer<typeof entrySchema>;

@@ -1,0 +1,85 @@
+// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages, monitoring.
+import type { AppDatabase } from '../db';
+import type { WireEntry } from './schemas';
+
+export interface BatchMeta {
+  appKey: string;
+  produceId: string;
+  deviceId: string;
+  queueId: string;
+  receivedAt: number;
+}
+
+export function trackingStore(database: AppDatabase, configuredKeys: readonly string[]) {
+  const { db } = database;
+  const fromConfig = new Set(configuredKeys);
+  return {
+    /** Registered in configuration or with the CLI, and not revoked. */
+    async appKeyRegistered(appKey: string): Promise<boolean> {
+      if (appKey === '') return false;
+      if (fromConfig.has(appKey)) return true;
+      const row = await db.selectFrom('tracking_app_keys').select('app_key').where('app_key', '=', appKey).where('revoked_at', 'is', null).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Inserts every entry in one transaction; an entry id already held is skipped. Answers how many were new. */
+    async storeBatch(entries: readonly WireEntry[], meta: BatchMeta): Promise<{ stored: number; duplicates: number }> {
+      const rows = entries.map((e) => ({
+        entry_id: e.entryId,
+        app_key: meta.appKey,
+        produce_id: meta.produceId,
+        device_id: meta.deviceId,
+        cold_start_id: e.coldStartId,
+        seq_id: e.seqId,
+        uid: e.uid,
+        time: e.time,
+        oid: e.oid,
+        action: e.action,
+        foid: e.foid,
+        ffid: e.ffid,
+        logmap: JSON.stringify(e.logmap),
+        queue_id: meta.queueId,
+        received_at: meta.receivedAt,
+      }));
+      const stored = await db.transaction().execute(async (trx) => {
+        const result = await trx.insertInto('tracking_events').values(rows).onConflict((oc) => oc.column('entry_id').doNothing()).executeTakeFirst();
+        return Number(result.numInsertedOrUpdatedRows ?? 0);
+      });
+      return { stored, duplicates: rows.length - stored };
+    },
+
+    async storeMessage(row: { appKey: string; deviceId: string; appVersion: string; platform: string; platformVersion: string; message: string; receivedAt: number }) {
+      await db
+        .insertInto('tracking_messages')
+        .values({
+          app_key: row.appKey,
+          device_id: row.deviceId,
+          app_version: row.appVersion,
+          platform: row.platform,
+          platform_version: row.platformVersion,
+          message: row.message,
+          received_at: row.receivedAt,
+        })
+        .execute();
+    },
+
+    async storeMonitor(row: { appKey: string; deviceId: string; kind: string; name: string; value?: number | undefined; rating?: string | undefined; page: string; message?: string | undefined; receivedAt: number }) {
+      await db
+        .insertInto('tracking_monitor')
+        .values({
+          app_key: row.appKey,
+          device_id: row.deviceId,
+          kind: row.kind,
+          name: row.name,
+          value: row.value ?? null,
+          rating: row.rating ?? null,
+          page: row.page,
+          message: row.message ?? null,
+          received_at: row.receivedAt,
+        })
+        .execute();
+    },
+  };
+}
+
+export type TrackingStore = ReturnType<typeof trackingStore>;

@@ -1,0 +1,74 @@
+// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing): overview, API key and billing history.
+import { useEffect, useSyncExternalStore } from 'react';
+import { useStore } from '@nanostores/react';
+import { openModal } from '../../lib/stores/modals';
+import { $user } from '../../lib/stores/session';
+import BillingTab from './BillingTab';
+import KeyTab from './KeyTab';
+import OverviewTab from './OverviewTab';
+import styles from './Dashboard.module.css';
+
+const TABS = [
+  { type: 'dashboard', label: 'Overview' },
+  { type: 'key', label: 'API key' },
+  { type: 'billing', label: 'Billing' },
+] as const;
+type TabType = (typeof TABS)[number]['type'];
+
+const TAB_EVENT = 'dashboard-tab';
+
+function subscribe(onChange: () => void) {
+  addEventListener('popstate', onChange);
+  addEventListener(TAB_EVENT, onChange);
+  return () => {
+    removeEventListener('popstate', onChange);
+    removeEventListener(TAB_EVENT, onChange);
+  };
+}
+
+function tabFromUrl(): TabType {
+  const type = new URLSearchParams(location.search).get('type');
+  return TABS.find((t) => t.type === type)?.type ?? 'dashboard';
+}
+
+export default function Dashboard() {
+  const user = useStore($user);
+  // The tab lives in the URL (?type=…); the pre-rendered HTML shows the overview until hydration reads it.
+  const tab = useSyncExternalStore(subscribe, tabFromUrl, () => 'dashboard' as TabType);
+
+  // A guest gets the login modal (issue 4); undefined means the session is still loading.
+  useEffect(() => {
+    if (user === null) openModal('login');
+  }, [user]);
+
+  const choose = (type: TabType) => {
+    history.pushState(null, '', `/dashboard?type=${type}`);
+    dispatchEvent(new Event(TAB_EVENT));
+  };
+
+  return (
+    <div className={styles.root}>
+      <div className={styles.tabs} role="tablist" aria-label="Dashboard sections">
+        {TABS.map((t) => (
+          <button key={t.type} type="button" role="tab" aria-selected={tab === t.type} className={styles.tab} onClick={() => choose(t.type)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" className={styles.panel}>
+        {user === undefined && <p className="muted">Loading your account…</p>}
+        {user === null && (
+          <div className="card">
+            <p>Log in to see your credits, your API key and your billing history.</p>
+            <button type="button" className="button" onClick={() => openModal('login')}>
+              Log In
+            </button>
+          </div>
+        )}
+        {user && tab === 'dashboard' && <OverviewTab user={user} />}
+        {user && tab === 'key' && <KeyTab userId={user.userId} />}
+        {user && tab === 'billing' && <BillingTab />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+// The user-info (company) modal shown once per user after login (SPEC.md §3 company form, §4, §5 channel limit).
+import { useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { accountsApi } from '../../lib/api';
+import { CHANNEL, COMPANY, MESSAGES, isValidChannel, isValidCompany } from '../../lib/spec';
+import { closeModal, showToast } from '../../lib/stores/modals';
+import { $user } from '../../lib/stores/session';
+import Modal from './Modal';
+import styles from './modals.module.css';
+
+export default function InfoModal() {
+  const user = useStore($user);
+  const [company, setCompany] = useState(user?.company ?? '');
+  const [channel, setChannel] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    if (!isValidCompany(company)) {
+      setError('Please enter your company name');
+      return;
+    }
+    if (!isValidChannel(channel)) return;
+    setBusy(true);
+    setError('');
+    try {
+      await accountsApi.updateInfo(company.trim(), channel);
+      const current = $user.get();
+      if (current) $user.set({ ...current, company: company.trim(), channel });
+      showToast(MESSAGES.submitSuccessfully);
+      closeModal();
+    } catch (e) {
+      showToast(MESSAGES.submitFailed, 'error');
+      setError(e instanceof Error ? e.message : MESSAGES.submitFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title="Tell us about you" onClose={closeModal}>
+      <form
+        className={styles.form}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <label className={styles.label} htmlFor="info-company">
+          Company
+        </label>
+        <input id="info-company" className={styles.input} value={company} maxLength={COMPANY.maxLength} onChange={(e) => setCompany(e.target.value)} />
+        <label className={styles.label} htmlFor="info-channel">
+          How did you hear about us?
+        </label>
+        <textarea
+          id="info-channel"
+          className={styles.textarea}
+          value={channel}
+          maxLength={CHANNEL.maxLength}
+          onChange={(e) => setChannel(e.target.value)}
+        />
+        <span className={styles.counter} aria-live="polite">
+          {channel.length}/{CHANNEL.counterMax}
+        </span>
+        {error && <p className={styles.error} role="alert">{error}</p>}
+        <div className={styles.row}>
+          <button type="button" className="button button--ghost" onClick={closeModal}>
+            Skip
+          </button>
+          <button type="submit" className="button" disabled={busy}>
+            Submit
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,136 @@
+// The login modal (SPEC.md §4): email step, then the 4-digit code step with resend countdown; Google and GitHub buttons.
+import { useEffect, useState } from 'react';
+import { accountsApi } from '../../lib/api';
+import { startOAuth } from '../../lib/auth/oauth';
+import { LOGIN, LOGIN_CODES, MESSAGES, isValidEmail, type OAuthProvider } from '../../lib/spec';
+import { closeModal, showToast } from '../../lib/stores/modals';
+import { loginWithCode } from '../../lib/stores/session';
+import CodeBoxes from './CodeBoxes';
+import Modal from './Modal';
+import styles from './modals.module.css';
+
+const emptyCode = () => Array.from({ length: LOGIN.codeDigits }, () => '');
+
+export default function LoginModal() {
+  const [step, setStep] = useState<'email' | 'code'>('email');
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [digits, setDigits] = useState(emptyCode);
+  const [wait, setWait] = useState(0);
+
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = setTimeout(() => setWait((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [wait]);
+
+  const checkEmail = () => {
+    const ok = isValidEmail(email.trim());
+    setEmailError(ok ? '' : MESSAGES.invalidEmail);
+    return ok;
+  };
+
+  const send = async () => {
+    if (!checkEmail() || busy) return;
+    setBusy(true);
+    setError('');
+    try {
+      await accountsApi.sendCode(email.trim());
+      showToast(MESSAGES.sentSuccessfully);
+      setStep('code');
+      setDigits(emptyCode());
+      setWait(LOGIN_CODES.resendIntervalS);
+    } catch (e) {
+      showToast(MESSAGES.sentFailed, 'error');
+      setError(e instanceof Error ? e.message : MESSAGES.sentFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = async (code: string) => {
+    setBusy(true);
+    setError('');
+    try {
+      await loginWithCode(email.trim(), code);
+      showToast(MESSAGES.successfully);
+      closeModal();
+    } catch (e) {
+      showToast(MESSAGES.loginFailed, 'error');
+      setError(`${MESSAGES.loginFailed}: ${e instanceof Error ? e.message : ''}`);
+      setDigits(emptyCode());
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const oauth = (provider: OAuthProvider) => {
+    startOAuth(provider).catch((e: unknown) => setError(e instanceof Error ? e.message : MESSAGES.loginFailed));
+  };
+
+  return (
+    <Modal title={step === 'email' ? 'Log in or sign up' : 'Enter the code'} onClose={closeModal}>
+      {step === 'email' ? (
+        <form
+          className={styles.form}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <label className={styles.label} htmlFor="login-email">
+            Email
+          </label>
+          <input
+            id="login-email"
+            className={styles.input}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            onBlur={checkEmail}
+            aria-invalid={emailError ? true : undefined}
+            aria-describedby={emailError ? 'login-email-error' : undefined}
+          />
+          {emailError && (
+            <p id="login-email-error" className={styles.error}>
+              {emailError}
+            </p>
+          )}
+          {error && <p className={styles.error} role="alert">{error}</p>}
+          <button type="submit" className={`button ${styles.full}`} disabled={busy}>
+            Continue
+          </button>
+          <p className={styles.divider}>or</p>
+          <div className={styles.row}>
+            <button type="button" className="button button--ghost" onClick={() => oauth('google')}>
+              Google
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => oauth('github')}>
+              GitHub
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className={styles.form}>
+          <p className={styles.hint}>
+            We sent a {LOGIN.codeDigits}-digit code to <strong>{email.trim()}</strong>.
+          </p>
+          <CodeBoxes digits={digits} disabled={busy} onChange={setDigits} onComplete={(code) => void submit(code)} />
+          {error && <p className={styles.error} role="alert">{error}</p>}
+          <div className={styles.row}>
+            <button type="button" className={styles.link} onClick={() => setStep('email')}>
+              Change email
+            </button>
+            <button type="button" className={styles.link} disabled={wait > 0 || busy} onClick={() => void send()}>
+              {wait > 0 ? `Resend in ${wait}s` : 'Resend code'}
+            </button>
+          </div>
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,60 @@
+// Typed account calls of SPEC.md §7 (and our key-regenerate, history and OAuth-URL calls in the same style).
+import { LOGIN, type OAuthProvider } from '../spec';
+import { apiRequest } from './client';
+
+export interface UserInfo {
+  userId: string;
+  userEmail: string;
+  userName: string;
+  userPoints: number;
+  company: string;
+  channel?: string;
+  valid: number | boolean;
+  token: string;
+  isOld: boolean;
+  countryCode: string;
+}
+
+export interface LoginResult {
+  userId: string;
+  token: string;
+}
+
+export interface LedgerEntry {
+  id: number;
+  delta: number;
+  balanceAfter: number;
+  reason: string;
+  reference: string | null;
+  createdAt: number;
+}
+
+export interface LedgerPage {
+  list: LedgerEntry[];
+  total: number;
+  page: number;
+  pageSize: number;
+  balance: number;
+}
+
+export interface Attribution {
+  referer: string;
+  refererUrl: string;
+}
+
+export const accountsApi = {
+  sendCode: (email: string) => apiRequest<null>('/user/code', { email, type: LOGIN.codeType }),
+  emailLogin: (email: string, code: string, attribution: Attribution) =>
+    apiRequest<LoginResult>('/user/email/login', { email, code, ...attribution }),
+  info: () => apiRequest<UserInfo>('/user/info'),
+  logout: () => apiRequest<null>('/user/exit/login'),
+  updateInfo: (company: string, channel: string) => apiRequest<null>('/user/infoUpdate', { company, channel }),
+  apiKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground', { userId }),
+  regenerateKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground/regenerate', { userId }),
+  redeem: (code: string) => apiRequest<{ credits: number; balance: number }>('/user/invitation', { code }, { json: true }),
+  history: (page: number, pageSize: number) => apiRequest<LedgerPage>('/user/credits/history', { page, pageSize }),
+  oauthUrl: (provider: OAuthProvider, state: string, codeChallenge: string) =>
+    apiRequest<{ url: string }>(`/user/${provider}/login/url`, { state, codeChallenge }),
+  oauthCallback: (provider: OAuthProvider, params: Record<string, string>) =>
+    apiRequest<LoginResult>(`/user/${provider}/login/callback`, params),
+};

@@ -1,0 +1,87 @@
+// The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope handling.
+import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../spec';
+import { local } from '../stores/storage';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+interface Envelope {
+  code?: number;
+  status_code?: string;
+  msg?: string;
+  message?: string;
+  data?: unknown;
+}
+
+export interface RequestOptions {
+  /** Send JSON instead of the §7 default form body (e.g. POST /user/invitation). */
+  json?: boolean;
+  timeoutMs?: number;
+}
+
+const listeners = new Set<() => void>();
+
+/** Called after a 40001 answer, so the session store can forget the user (SPEC.md §8). */
+export function onNotLoggedIn(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function apiBase(): string {
+  return (import.meta.env.PUBLIC_API_BASE ?? '').replace(/\/$/, '');
+}
+
+function encodeForm(data: Record<string, unknown>): string {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(data)) {
+    if (value !== undefined && value !== null) form.set(key, String(value));
+  }
+  return form.toString();
+}
+
+/** §8 40001: stored tokens are cleared, countryCode is saved, and the call rejects with 'User Not Login'. */
+function handleNotLoggedIn(body: Envelope): ApiError {
+  local.remove(STORAGE_KEYS.userToken);
+  local.remove(STORAGE_KEYS.userKey);
+  local.remove(STORAGE_KEYS.userId);
+  const country = (body.data as { countryCode?: unknown } | null | undefined)?.countryCode;
+  if (typeof country === 'string' && country) local.set(STORAGE_KEYS.countryCode, country);
+  for (const listener of listeners) listener();
+  return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);
+}
+
+export async function apiRequest<T>(path: string, data: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {
+    'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded',
+    token: local.get(STORAGE_KEYS.userToken) ?? '',
+  };
+  const key = local.get(STORAGE_KEYS.userKey);
+  if (key) headers.authorization = `Bearer ${key}`;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST.timeoutMs);
+  let body: Envelope;
+  try {
+    const res = await fetch(`${apiBase()}${path}`, {
+      method: 'POST',
+      headers,
+      body: options.json ? JSON.stringify(data) : encodeForm(data),
+      signal: controller.signal,
+    });
+    body = (await res.json().catch(() => ({ msg: MESSAGES.failed }))) as Envelope;
+  } catch (error) {
+    if (controller.signal.aborted) throw new ApiError(MESSAGES.networkError, null);
+    throw new ApiError(error instanceof Error && error.message ? error.message : MESSAGES.failed, null);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (body.code === API_CODES.ok || body.status_code === SUCCESS_STATUS_CODE) return body.data as T;
+  if (body.code === API_CODES.notLoggedIn) throw handleNotLoggedIn(body);
+  throw new ApiError(body.msg || body.message || MESSAGES.failed, typeof body.code === 'number' ? body.code : null);
+}

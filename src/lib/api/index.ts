@@ -1,0 +1,5 @@
+// Public surface of the product API client.
+export { ApiError, apiBase, apiRequest, onNotLoggedIn } from './client';
+export type { RequestOptions } from './client';
+export { accountsApi } from './accounts';
+export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';

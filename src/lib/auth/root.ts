@@ -1,0 +1,21 @@
+// What the root page does (SPEC.md §2, §4): finish an OAuth callback first, otherwise go to /playground keeping the query.
+import { MESSAGES } from '../spec';
+import { handleOAuthCallback } from './oauth';
+
+export async function handleRootVisit(status: HTMLElement | null): Promise<void> {
+  const outcome = await handleOAuthCallback(location.search);
+  if (outcome.kind === 'done') {
+    location.replace(outcome.redirect);
+    return;
+  }
+  if (outcome.kind === 'failed') {
+    if (status) {
+      status.hidden = false;
+      status.querySelector('[data-message]')!.textContent = `${MESSAGES.loginFailed}: ${outcome.message}`;
+    }
+    // Drop the code and state from the address bar so a reload does not retry them.
+    history.replaceState(null, '', '/');
+    return;
+  }
+  location.replace(`/playground${location.search}${location.hash}`);
+}

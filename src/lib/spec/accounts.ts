@@ -1,0 +1,92 @@
+// Account limits, storage keys and messages our server and islands add where SPEC.md leaves them "not shown".
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Email codes (SPEC.md §4, §7 POST /user/code; the limits are ours: §9 only fixes the 4 digits). */
+export const LOGIN_CODES = {
+  /** A code is accepted for 10 minutes after it is sent. */
+  ttlMs: 10 * MINUTE_MS,
+  /** One code per email per minute; the login modal counts the same interval down before "Resend". */
+  resendIntervalMs: 60 * SECOND_MS,
+  resendIntervalS: 60,
+  /** Codes sent to one email within an hour. */
+  perEmailPerHour: 5,
+  /** Codes requested from one IP address within an hour. */
+  perIpPerHour: 30,
+  /** Wrong guesses a code survives; after this many the code is dead, even for a right guess. */
+  maxAttempts: 5,
+  windowMs: HOUR_MS,
+} as const;
+
+/** Sessions (SPEC.md §3 token; lifetime matches the 30-day user id cookie of §9). */
+export const SESSIONS = {
+  ttlMs: 30 * DAY_MS,
+} as const;
+
+/** API keys (SPEC.md §7 POST /apply/playground). */
+export const API_KEYS = {
+  prefix: 'sk-',
+  /** Shown before "…" when the key is masked on the dashboard. */
+  visibleChars: 7,
+} as const;
+
+/** Billing history pages (our POST /user/credits/history). */
+export const CREDIT_HISTORY = {
+  defaultPageSize: 20,
+  maxPageSize: 100,
+} as const;
+
+/** Length limits on free-text attribution fields (SPEC.md §7 referer, refererUrl). */
+export const ATTRIBUTION = {
+  maxLength: 2048,
+} as const;
+
+/** Identity providers of SPEC.md §2; the value is what is stored as loginType. */
+export const OAUTH_PROVIDERS = ['google', 'github'] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+/**
+ * Browser-only keys for the OAuth round trip, beside the SPEC.md §3 keys. The random part of the state and
+ * the PKCE verifier live in sessionStorage: they belong to the tab that started the sign-in.
+ */
+export const OAUTH_SESSION_KEYS = {
+  state: 'oauthState',
+  verifier: 'oauthVerifier',
+} as const;
+
+/** Why a request was refused, as shown to people (server answers; SPEC.md §8 "reject with the server's message"). */
+export const ACCOUNT_MESSAGES = {
+  resendTooSoon: 'Please wait before requesting another code',
+  emailHourlyCap: 'Too many codes sent to this email in the last hour; please try again later',
+  ipHourlyCap: 'Too many codes requested from your network in the last hour; please try again later',
+  codeInvalid: 'The code is wrong or has expired; please check the email or request a new code',
+  codeExhausted: 'Too many wrong codes; please request a new code',
+  sessionExpired: 'User Not Login',
+  userIdMismatch: 'userId does not match the signed-in user',
+  invitationUnknown: 'This invitation code does not exist',
+  invitationExpired: 'This invitation code has expired',
+  invitationUsedUp: 'This invitation code has been fully used',
+  invitationAlreadyRedeemed: 'You have already redeemed this invitation code',
+  oauthNotConfigured: 'Sign-in with this provider is not configured on this server',
+  oauthState: 'The sign-in state is missing or does not match; please start the sign-in again',
+  oauthFailed: 'The identity provider refused the sign-in; please try again',
+  oauthNoEmail: 'The identity provider did not share a verified email address',
+  insufficientCredits: 'Not enough credits',
+  invalidApiKey: 'The API key is missing, wrong or was regenerated',
+} as const;
+
+/**
+ * OAuth state: SPEC.md §2 sends state "dreamapi"; we keep it as the prefix and add a random part after a dot,
+ * which the browser compares with the one it stored, so a forged callback cannot sign anyone in (login CSRF).
+ */
+export const OAUTH_STATE = {
+  separator: '.',
+  randomBytes: 24,
+  pattern: /^dreamapi\.[A-Za-z0-9_-]{16,128}$/,
+  /** RFC 7636: a verifier is 43–128 characters of [A-Za-z0-9-._~]; an S256 challenge is 43 base64url characters. */
+  verifierPattern: /^[A-Za-z0-9._~-]{43,128}$/,
+  challengePattern: /^[A-Za-z0-9_-]{43}$/,
+} as const;

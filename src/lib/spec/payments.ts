@@ -1,0 +1,43 @@
+// Credit packs people can buy, and the payment messages; SPEC.md §9 does not show plans, so these are ours.
+
+export interface CreditPack {
+  id: string;
+  name: string;
+  credits: number;
+  /** Price in the currency's smallest unit (cents). */
+  priceMinor: number;
+  currency: 'usd';
+  /** Shown on the card; undefined for the base pack. */
+  badge?: string;
+}
+
+/** Larger packs give more credits per dollar, as peers' top-ups do; the base rate is 100 credits per dollar. */
+export const CREDIT_PACKS: readonly CreditPack[] = [
+  { id: 'starter', name: 'Starter', credits: 1_000, priceMinor: 1_000, currency: 'usd' },
+  { id: 'creator', name: 'Creator', credits: 5_500, priceMinor: 5_000, currency: 'usd', badge: '10% bonus' },
+  { id: 'studio', name: 'Studio', credits: 12_000, priceMinor: 10_000, currency: 'usd', badge: '20% bonus' },
+];
+
+export function creditPack(id: string): CreditPack | undefined {
+  return CREDIT_PACKS.find((pack) => pack.id === id);
+}
+
+export function formatPrice(pack: Pick<CreditPack, 'priceMinor' | 'currency'>): string {
+  return new Intl.NumberFormat('en-US', { style: 'currency', currency: pack.currency.toUpperCase(), maximumFractionDigits: 0 }).format(
+    pack.priceMinor / 100,
+  );
+}
+
+export const PAYMENT_MESSAGES = {
+  notConfigured: 'Payments are not configured on this server yet, so nothing can be bought. Please contact support.',
+  unknownPack: 'Unknown credit pack; choose one of the packs on the pricing page',
+  checkoutFailed: 'The payment page could not be opened; please try again in a moment',
+  badSignature: 'Webhook signature is missing, forged or too old',
+} as const;
+
+/** Ledger reasons for payment changes, shown in the billing history. */
+export const PAYMENT_LEDGER_REASONS = {
+  purchase: 'purchase',
+  refund: 'refund',
+  dispute: 'dispute',
+} as const;

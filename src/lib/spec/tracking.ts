@@ -1,0 +1,72 @@
+// Tracking protocol constants our design adds to SPEC.md §7–§9: paths, lifetimes, caps and collector codes.
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+
+/** The collector's paths (SPEC.md §7 tracking calls; the monitoring path is ours, SPEC.md only names "a performance-monitoring collector"). */
+export const TRACKING_PATHS = {
+  accessToken: '/spider/api/v1/access_token',
+  trackConfig: '/spider/api/v1/report/track_config',
+  trackInfo: '/spider/api/v1/report/track_info',
+  message: '/spider/api/v1/report/message',
+  monitor: '/spider/api/v1/monitor/report',
+} as const;
+
+/** Lifetimes and versions of the token flow. */
+export const TRACKING_TOKEN = {
+  /** A token lives 2 h: longer than the 1.8 h client cache (SPEC.md §9), so a cached token is never already dead. */
+  ttlMs: 120 * MINUTE_MS,
+  /** Version of the log entry format sent as logVersion (SPEC.md §7 access_token). */
+  logVersion: '1',
+  /** Version of the config track_config answers; bumped when the config's meaning changes. */
+  configVersion: '1',
+} as const;
+
+/** Size caps that keep one client from filling the collector, and keep beacons deliverable. */
+export const TRACKING_LIMITS = {
+  /** Largest track_info body (JSON or beacon) the collector reads. */
+  batchBodyMaxBytes: 512 * 1024,
+  /** Largest body of the small calls (access_token, track_config, message, monitoring). */
+  smallBodyMaxBytes: 16 * 1024,
+  /** Most entries one batch may carry; equals the default queue cap (SPEC.md §9). */
+  batchMaxEntries: 100,
+  /** Largest serialized logmap of one entry. */
+  logmapMaxBytes: 4 * 1024,
+  /** Longest string field (ids, uid, event id) of an entry. */
+  fieldMaxLength: 256,
+  /** Longest client error message stored. */
+  messageMaxLength: 4000,
+  /**
+   * One beacon's body stays under this: browsers allow about 64 KB of beacon/keepalive data in flight per
+   * page (RESEARCH.md "Browser tracking pitfalls"), and a page may send several beacons at once.
+   */
+  beaconMaxBytes: 48 * 1024,
+  /** The shared durable queue drops its oldest entries beyond this (e.g. offline for days); see docs/tracking-protocol.md. */
+  storeMaxEntries: 10_000,
+  /** bufferS the collector may hand out: a floor keeps clients from hammering it. */
+  minBufferS: 0.2,
+  maxBufferS: 3600,
+} as const;
+
+/** Collector answer codes beyond SPEC.md §8's 0 / 40001 / 40002 (TRACKING_CODES); same 5-digit shape. */
+export const TRACKING_ERROR_CODES = {
+  invalidInput: 40000,
+  signMismatch: 40003,
+  cipherError: 40006,
+  invalidEntry: 40007,
+  payloadTooLarge: 40013,
+  unsupportedMediaType: 40015,
+} as const;
+
+/** Names the tracker uses in the browser: storage keys, channel and lock names, IndexedDB database. */
+export const TRACKING_BROWSER = {
+  dbName: 'dream-tracker',
+  channel: 'dream-tracker',
+  leaderLock: 'dream-tracker-leader',
+  /** localStorage key of the persistent device id. */
+  deviceIdKey: 'dreamTracker.deviceId',
+  /** localStorage prefix of entries a closing tab could not hand to its worker. */
+  stashPrefix: 'dreamTracker.stash.',
+  /** The site's app key when PUBLIC_TRACKING_APP_KEY is not set (also the collector's default registered key). */
+  defaultAppKey: 'dreamapi-web',
+} as const;

@@ -1,0 +1,52 @@
+// Builds §3 log entries on the main thread: seqId that wraps, foid/ffid chaining, unique entry ids.
+import { TRACKING } from '../spec/constants';
+import type { TrackEntry } from './types';
+
+/** Random lowercase hex from the platform CSPRNG (works in insecure contexts, unlike randomUUID). */
+export function randomHex(bytes: number): string {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  let out = '';
+  for (const b of buf) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+/** SPEC.md §9 "seqId wraps after 10000": 1, 2, … 10000, 1, … */
+export function nextSeqId(previous: number): number {
+  return (previous % TRACKING.seqIdWrap) + 1;
+}
+
+export interface EntryParts {
+  oid: string;
+  action: number;
+  logmap: Record<string, unknown>;
+  uid: string;
+}
+
+/** One per page load: the cold start id, the sequence and the previous/first event ids live here. */
+export function createEntryFactory(now: () => number = Date.now) {
+  const coldStartId = randomHex(8);
+  let seq = 0;
+  let foid = '';
+  let ffid = '';
+  return {
+    coldStartId,
+    make(parts: EntryParts): TrackEntry {
+      seq = nextSeqId(seq);
+      if (!ffid) ffid = parts.oid;
+      const entry: TrackEntry = {
+        entryId: `${coldStartId}-${randomHex(8)}`,
+        coldStartId,
+        seqId: seq,
+        uid: parts.uid,
+        time: now(),
+        oid: parts.oid,
+        action: parts.action,
+        foid,
+        ffid,
+        logmap: parts.logmap,
+      };
+      foid = parts.oid;
+      return entry;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Browser-only: starts the site's tracker from BaseLayout, wires page view, stay time and page leave, exposes window.dreamTracker.
+import { TRACKING_BROWSER } from '../spec/tracking';
+import { createTracker, sampled, type Tracker } from './tracker';
+
+declare global {
+  interface Window {
+    /** The page's tracker, for the site's own scripts, operators in the console and end-to-end tests. */
+    dreamTracker?: Tracker;
+  }
+}
+
+export function startSiteTracking(): Tracker {
+  if (window.dreamTracker) return window.dreamTracker;
+  const idle = (run: () => void) =>
+    'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
+  const tracker = createTracker({
+    connect: () => import('./connect').then((m) => m.connectWorker()),
+    idle,
+    storage: localStorage,
+    sendBeacon: (url, body) => navigator.sendBeacon(url, body),
+    userAgent: navigator.userAgent,
+  });
+  const appKey = import.meta.env.PUBLIC_TRACKING_APP_KEY || TRACKING_BROWSER.defaultAppKey;
+  const domain = import.meta.env.PUBLIC_TRACKING_DOMAIN || '';
+  tracker.init({ appKey, domain });
+  window.dreamTracker = tracker;
+
+  if (document.documentElement.dataset.trackPage !== 'false') tracker.reportPageView(location.pathname, document.referrer);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') tracker.reportStay(location.pathname);
+    else tracker.resetStart();
+  });
+  // pagehide, never unload: unload keeps pages out of the back/forward cache (RESEARCH.md).
+  addEventListener('pagehide', () => {
+    tracker.reportLeft();
+    tracker.suspend();
+  });
+  addEventListener('pageshow', (event) => {
+    if (event.persisted) tracker.resetStart();
+  });
+  if (sampled()) {
+    idle(() => {
+      const deviceId = localStorage.getItem(TRACKING_BROWSER.deviceIdKey) ?? '';
+      void import('./vitals').then((m) => m.reportVitals(domain, appKey, deviceId));
+    });
+  }
+  return tracker;
+}

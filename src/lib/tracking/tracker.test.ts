@@ -1,0 +1,169 @@
+// Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page leave.
+import { describe, expect, it, vi } from 'vitest';
+import { TRACKING } from '../spec/constants';
+import { TRACKING_WARNINGS } from '../spec/messages';
+import { TRACKING_BROWSER, TRACKING_PATHS } from '../spec/tracking';
+import { createEntryFactory, nextSeqId } from './entry';
+import { createTracker, sampled, type WorkerHandle } from './tracker';
+import type { QueuedEntry } from './types';
+
+function memoryStorage() {
+  const map = new Map<string, string>();
+  return {
+    map,
+    getItem: (k: string) => map.get(k) ?? null,
+    setItem: (k: string, v: string) => void map.set(k, v),
+    removeItem: (k: string) => void map.delete(k),
+    key: (i: number) => [...map.keys()][i] ?? null,
+    get length() {
+      return map.size;
+    },
+  };
+}
+
+function setup() {
+  const storage = memoryStorage();
+  const warnings: string[] = [];
+  const beacons: Array<{ url: string; body: string }> = [];
+  const enqueued: QueuedEntry[][] = [];
+  let idleRuns: Array<() => void> = [];
+  let onSealed: (bodies: string[]) => void = () => {};
+  const connect = vi.fn(async (): Promise<WorkerHandle> => ({
+    start: async (_c, _i, _t, sealed) => ((onSealed = sealed), true),
+    enqueue: async (list) => void enqueued.push(list),
+    status: async () => ({ leader: true }),
+    close: () => {},
+  }));
+  const tracker = createTracker({
+    connect,
+    idle: (run) => void idleRuns.push(run),
+    storage,
+    sendBeacon: (url, body) => (beacons.push({ url, body }), true),
+    userAgent: 'Mozilla/5.0 (iPhone)',
+    warn: (m) => void warnings.push(m),
+  });
+  const runIdle = async () => {
+    const runs = idleRuns;
+    idleRuns = [];
+    runs.forEach((r) => r());
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { tracker, storage, warnings, beacons, enqueued, connect, runIdle, seal: (b: string[]) => onSealed(b) };
+}
+
+describe('tracking stub', () => {
+  it('validation: invalid events are dropped with the Chinese warnings of SPEC.md §8', () => {
+    const { tracker, warnings } = setup();
+    expect(tracker.init({ appKey: '' })).toBe(false);
+    expect(tracker.init({ appKey: 'k', domain: 5 as unknown as string })).toBe(false);
+    expect(tracker.init({ appKey: 'k', logPrefix: 'a_b' })).toBe(false);
+    expect(warnings).toEqual([TRACKING_WARNINGS.appKey, TRACKING_WARNINGS.domain, TRACKING_WARNINGS.eventPrefix]);
+    expect(tracker.init({ appKey: 'k' })).toBe(true);
+    warnings.length = 0;
+    expect(tracker.report({ id: 'a_b', action: 'click' })).toBeNull();
+    expect(tracker.report({ id: 'a_b_c', action: 'tap' })).toBeNull();
+    expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: [] as unknown as Record<string, unknown> })).toBeNull();
+    expect(warnings).toEqual([TRACKING_WARNINGS.eventId, TRACKING_WARNINGS.action, TRACKING_WARNINGS.logmap]);
+    expect(tracker.pendingCount()).toBe(0);
+  });
+
+  it('config locking in the stub: later inits are ignored', () => {
+    const { tracker } = setup();
+    expect(tracker.init({ appKey: 'k' })).toBe(true);
+    expect(tracker.init({ appKey: 'other' })).toBe(false);
+  });
+
+  it('entries carry every §3 field, the numeric action code and a unique entry id; foid/ffid chain', () => {
+    const { tracker, storage } = setup();
+    storage.setItem('userId', 'u-1');
+    tracker.init({ appKey: 'k', logPrefix: 'web_home_page', baseLogmap: { app: 'site' } });
+    tracker.report({ id: 'btn_a', action: 'click', logmap: { x: 1 } });
+    tracker.report({ id: 'btn_b', action: 'press' });
+    expect(tracker.pendingCount()).toBe(2);
+  });
+
+  it('lazy worker: the worker is created only after idle and then receives the pending entries in one message', async () => {
+    const { tracker, connect, runIdle, enqueued } = setup();
+    tracker.init({ appKey: 'k' });
+    const id = tracker.report({ id: 'a_b_c', action: 'show', logmap: { n: 1 } });
+    tracker.report({ id: 'a_b_c', action: 'show', logmap: { n: 2 } });
+    expect(connect).not.toHaveBeenCalled();
+    await runIdle();
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(enqueued).toHaveLength(1);
+    const [first, second] = enqueued[0]!;
+    expect(first).toMatchObject({ entryId: id, seqId: 1, oid: 'a_b_c', action: 3, foid: '', ffid: 'a_b_c', logmap: { n: 1 }, tab: tracker.tab });
+    expect(second).toMatchObject({ seqId: 2, foid: 'a_b_c', coldStartId: first!.coldStartId });
+    expect(first!.entryId).not.toBe(second!.entryId);
+    expect(tracker.pendingCount()).toBe(0);
+  });
+
+  it('page leave: sealed bodies go by sendBeacon as text to track_info; unconfirmed entries are stashed for the next tab', async () => {
+    const { tracker, beacons, runIdle, seal, storage } = setup();
+    tracker.init({ appKey: 'k', domain: 'https://collector.example/' });
+    await runIdle();
+    seal(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}']);
+    tracker.suspend();
+    const id = tracker.report({ id: 'a_b_c', action: 'click' });
+    expect(tracker.reportLeft()).toBe(2);
+    expect(beacons.map((b) => b.url)).toEqual([`https://collector.example${TRACKING_PATHS.trackInfo}`, `https://collector.example${TRACKING_PATHS.trackInfo}`]);
+    const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
+    expect(stash.map((e) => e.entryId)).toEqual([id]);
+  });
+
+  it('stash hand-over: a later tab drains stashed entries into its worker and clears the stash', async () => {
+    const a = setup();
+    const b = setup();
+    b.storage.setItem(`${TRACKING_BROWSER.stashPrefix}gone`, JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]));
+    b.tracker.init({ appKey: 'k' });
+    await b.runIdle();
+    expect(b.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
+    expect(b.storage.getItem(`${TRACKING_BROWSER.stashPrefix}gone`)).toBeNull();
+    expect(a.enqueued).toHaveLength(0);
+  });
+
+  it('stay time: hidden reports stay time since start, visible resets the start (SPEC.md §4)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { tracker, runIdle, enqueued } = setup();
+      tracker.init({ appKey: 'k' });
+      vi.advanceTimersByTime(5000);
+      tracker.reportStay('/p');
+      vi.advanceTimersByTime(1000);
+      tracker.resetStart();
+      vi.advanceTimersByTime(2000);
+      tracker.reportStay('/p');
+      const runs = runIdle();
+      await vi.runAllTimersAsync();
+      await runs;
+      const stays = enqueued.flat();
+      expect(stays.map((e) => e.logmap.stayMs)).toEqual([5000, 2000]);
+      expect(stays[0]).toMatchObject({ oid: 'web_page_stay', action: 5 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('page view is reported only when a referrer source exists (SPEC.md §2)', () => {
+    const { tracker, storage } = setup();
+    tracker.init({ appKey: 'k' });
+    expect(tracker.reportPageView('/p', '')).toBeNull();
+    expect(tracker.reportPageView('/p', 'https://ref.example/')).not.toBeNull();
+    storage.setItem('from', 'ad');
+    expect(tracker.reportPageView('/p', '')).not.toBeNull();
+  });
+
+  it('seqId wraps after 10 000', () => {
+    expect(nextSeqId(TRACKING.seqIdWrap - 1)).toBe(TRACKING.seqIdWrap);
+    expect(nextSeqId(TRACKING.seqIdWrap)).toBe(1);
+    const factory = createEntryFactory();
+    let last = 0;
+    for (let i = 0; i < TRACKING.seqIdWrap + 1; i++) last = factory.make({ oid: 'a_b_c', action: 1, logmap: {}, uid: '' }).seqId;
+    expect(last).toBe(1);
+  });
+
+  it('performance sample rate 0.2 (SPEC.md §9)', () => {
+    expect(sampled(() => 0.19)).toBe(true);
+    expect(sampled(() => 0.2)).toBe(false);
+  });
+});

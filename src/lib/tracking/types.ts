@@ -1,0 +1,84 @@
+// Shapes shared by the tracking stub, the worker engine and the collector: entries, config and answers (SPEC.md §3, §7).
+
+/** One tracking log entry as it travels inside an encrypted batch (SPEC.md §3 plus a unique entryId for dedupe). */
+export interface TrackEntry {
+  /** Unique per entry across tabs and page loads; the collector drops an entry whose id it already holds. */
+  entryId: string;
+  /** Random id of the page load that produced the entry. */
+  coldStartId: string;
+  /** 1…10 000 per page load, then wraps (SPEC.md §9); not unique, hence entryId. */
+  seqId: number;
+  /** Signed-in user id, or '' for a guest. */
+  uid: string;
+  /** Epoch milliseconds when report() was called. */
+  time: number;
+  /** Event id (with the config's logPrefix applied). */
+  oid: string;
+  /** Numeric action code (TRACKING_ACTIONS). */
+  action: number;
+  /** Previous event id of this page load, '' for the first. */
+  foid: string;
+  /** First-screen id: the first event id of this page load. */
+  ffid: string;
+  logmap: Record<string, unknown>;
+}
+
+/** An entry in the shared queue: the wire entry plus the tab that reported it (never sent). */
+export interface QueuedEntry extends TrackEntry {
+  tab: string;
+}
+
+/** What init() accepts (SPEC.md §3 tracking config, the fields a page may set). */
+export interface TrackerInit {
+  appKey: string;
+  /** Base URL of the collector; '' or absent means the page's own origin. */
+  domain?: string;
+  /** Prepended to event ids; empty or 3 segments (SPEC.md §5). */
+  logPrefix?: string;
+  maxQueueLimit?: number;
+  immediateReport?: boolean;
+  baseLogmap?: Record<string, unknown>;
+  appVersion?: string;
+}
+
+/** SPEC.md §3 app info, sent with the token request and error messages. */
+export interface AppInfo {
+  appVersion: string;
+  deviceId: string;
+  platform: string;
+  platformVersion: string;
+}
+
+/** Every collector answer (SPEC.md §7, §8). */
+export interface Answer<T = unknown> {
+  code: number;
+  msg: string;
+  data?: T | null;
+}
+
+export interface TokenData {
+  token: string;
+  produceId: string;
+  sign: string;
+  configVersion: string;
+}
+
+export interface ConfigData {
+  ak: string;
+  batchSize: number;
+  bufferS: number;
+}
+
+/** The body of POST track_info, also the text of one beacon (SPEC.md §7). */
+export interface TrackInfoBody {
+  msgEncrypt: string;
+  token: string;
+  produceId: string;
+  queueId: string;
+  sign: string;
+  sendTime: number;
+  batchCount: number;
+}
+
+/** Notices tabs exchange over BroadcastChannel (SPEC.md §4 "other tabs are notified"). */
+export type Notice = { type: 'enqueued'; count: number } | { type: 'sent'; ids: string[] };

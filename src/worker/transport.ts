@@ -1,0 +1,30 @@
+// The worker's HTTP transport: JSON POSTs with a timeout; anything that is not a JSON answer is a NetworkError.
+import { NetworkError, type Transport } from '../lib/tracking/engine';
+import type { Answer } from '../lib/tracking/types';
+
+export const fetchTransport: Transport = {
+  async post<T>(url: string, body: unknown, timeoutMs: number): Promise<Answer<T>> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+        credentials: 'omit',
+      });
+    } catch (error) {
+      throw new NetworkError(error instanceof Error ? error.message : String(error));
+    }
+    let answer: unknown;
+    try {
+      answer = await response.json();
+    } catch {
+      throw new NetworkError(`HTTP ${response.status} without a JSON answer`);
+    }
+    if (typeof answer !== 'object' || answer === null || typeof (answer as Answer).code !== 'number') {
+      throw new NetworkError(`HTTP ${response.status} with an answer that has no code`);
+    }
+    return answer as Answer<T>;
+  },
+};

@@ -1,0 +1,136 @@
+// Accounts end to end (issue 4): sign in with a mailed code, see credits, redeem an invitation, copy the key, log out.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { accountPorts } from './support/accounts-env';
+import { startMailbox, type Mailbox } from './support/mailbox';
+
+const appPort = Number(process.env.E2E_PORT || 8797);
+const root = path.resolve(import.meta.dirname, '../..');
+let mailbox: Mailbox;
+
+test.beforeAll(async () => {
+  mailbox = await startMailbox(accountPorts(appPort).smtp);
+});
+test.afterAll(async () => {
+  await mailbox.close();
+});
+
+/** The operator CLI against the same database the server uses (DATA_DIR shared through the config). */
+function admin(...args: string[]): string {
+  return execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+}
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+async function signInByMail(page: Page, email: string) {
+  await page.goto('/playground');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Sent Successfully')).toBeVisible();
+  const code = await mailbox.nextCode(email);
+  // Type digit by digit: each box takes one character and moves on; the 4th submits by itself.
+  await page.getByLabel('Digit 1').focus();
+  await page.keyboard.type(code);
+}
+
+test('sign in with an emailed code, see credits, redeem an invitation, copy the key and log out', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const invitation = `E2E${Date.now()}`;
+  admin('create-invitation', '--code', invitation, '--max-uses', '5');
+  const email = `e2e-${Date.now()}@example.com`;
+
+  await signInByMail(page, email);
+
+  // §4 "After login": the information modal shows once for a new user.
+  const info = page.getByRole('dialog', { name: 'Tell us about you' });
+  await expect(info).toBeVisible();
+  await info.getByLabel('Company').fill('Acme Labs');
+  await info.getByLabel('How did you hear about us?').fill('A colleague');
+  await expect(info.getByText('11/500')).toBeVisible();
+  await info.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('submit Successfully')).toBeVisible();
+
+  const account = page.getByRole('button', { name: /Account menu/ });
+  await expect(account).toContainText('0 credits');
+
+  await account.click();
+  await page.getByRole('menuitem', { name: 'My Invitation' }).click();
+  const redeem = page.getByRole('dialog', { name: 'My Invitation' });
+  await redeem.getByRole('button', { name: 'Redeem' }).click();
+  await expect(redeem.getByText('Please enter invitation code')).toBeVisible();
+  await redeem.getByLabel('Invitation code').fill(invitation);
+  await redeem.getByRole('button', { name: 'Redeem' }).click();
+  await expect(page.getByText('Redeem Successfully')).toBeVisible();
+  await expect(account).toContainText('500 credits');
+
+  await account.click();
+  await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+  await page.waitForURL('**/dashboard?type=dashboard');
+  await expect(page.getByTestId('credits')).toHaveText('500');
+  await expect(page.getByText('Acme Labs')).toBeVisible();
+
+  await page.getByRole('tab', { name: 'Billing' }).click();
+  const row = page.getByRole('row').filter({ hasText: invitation });
+  await expect(row).toContainText('+500');
+  await expect(row.getByRole('cell').last()).toHaveText('500');
+
+  await page.getByRole('tab', { name: 'API key' }).click();
+  const key = page.getByTestId('api-key');
+  await expect(key).toContainText('••••');
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByText('Copy Successfully')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^sk-/);
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  await expect(key).toHaveText(copied);
+
+  // The copied key works as a Bearer key on the API.
+  const viaKey = await page.request.post('/user/info', { headers: { authorization: `Bearer ${copied}` } });
+  expect((await viaKey.json()).data.userEmail).toBe(email);
+
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await page.waitForURL('**/playground');
+  await hydrated(page);
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+  expect(await page.evaluate(() => [localStorage.getItem('userToken'), localStorage.getItem('userKey')])).toEqual([null, null]);
+});
+
+test('the email step validates on blur and the code boxes accept a pasted code', async ({ page }) => {
+  const email = `paste-${Date.now()}@example.com`;
+  await page.goto('/playground');
+  await hydrated(page);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByLabel('Email').blur();
+  await expect(dialog.getByText('Invalid email address')).toBeVisible();
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText(/Resend in \d+s/)).toBeVisible();
+  const code = await mailbox.nextCode(email);
+  await page.getByLabel('Digit 1').focus();
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, code);
+  await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
+  await page.getByRole('button', { name: 'Skip' }).click();
+  await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');
+});
+
+test('a guest on the dashboard gets the login modal', async ({ page }) => {
+  await page.goto('/dashboard?type=key');
+  await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
+});

@@ -1,0 +1,61 @@
+// Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails (issue 4).
+import { expect, test, type Page } from '@playwright/test';
+import { startFakeIdp, type FakeIdp } from '../../server/test-support/fake-idp';
+import { accountPorts } from './support/accounts-env';
+
+const ports = accountPorts(Number(process.env.E2E_PORT || 8797));
+let google: FakeIdp;
+let github: FakeIdp;
+
+test.beforeAll(async () => {
+  google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret', port: ports.google });
+  github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret', port: ports.github });
+});
+test.afterAll(async () => {
+  await google.close();
+  await github.close();
+});
+
+async function hydrated(page: Page) {
+  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
+}
+
+for (const provider of ['Google', 'GitHub'] as const) {
+  test(`signs in with ${provider} and returns to the page the sign-in started from`, async ({ page }) => {
+    const idp = provider === 'Google' ? google : github;
+    const email = `${provider.toLowerCase()}-${Date.now()}@example.com`;
+    idp.identity = { email, verified: true, name: `${provider} Person` };
+    await page.goto('/pricing');
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.getByRole('dialog', { name: 'Log in or sign up' }).getByRole('button', { name: provider }).click();
+    // Provider → API-host callback → / (state checked, code exchanged) → the stored redirect path.
+    await page.waitForURL('**/pricing');
+    await hydrated(page);
+    await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
+    await page.getByRole('button', { name: 'Skip' }).click();
+    await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');
+    const stored = await page.evaluate(() => ({ loginType: localStorage.getItem('loginType'), token: localStorage.getItem('userToken') }));
+    expect(stored.loginType).toBe(provider.toLowerCase());
+    expect(stored.token).toBeTruthy();
+    const info = await page.request.post('/user/info', { headers: { token: stored.token! } });
+    expect((await info.json()).data.userEmail).toBe(email);
+  });
+}
+
+test('a callback with a forged state signs nobody in and never reaches the provider', async ({ page }) => {
+  await page.goto('/playground');
+  // This tab started a Google sign-in of its own, so it holds a state; the attacker's link carries another.
+  await page.evaluate(() => {
+    localStorage.setItem('loginType', 'google');
+    sessionStorage.setItem('oauthState', 'dreamapi.this-tab-made-this-state-1234');
+    sessionStorage.setItem('oauthVerifier', 'v'.repeat(43));
+  });
+  const before = google.tokenRequests;
+  await page.goto('/?code=attacker-code&state=dreamapi.forged-by-an-attacker-5678');
+  await expect(page.getByRole('alert')).toContainText('Login Failed');
+  expect(await page.evaluate(() => localStorage.getItem('userToken'))).toBeNull();
+  expect(google.tokenRequests).toBe(before);
+  // The failed state is spent: the address bar no longer carries the code.
+  expect(new URL(page.url()).search).toBe('');
+});

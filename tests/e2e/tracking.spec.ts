@@ -1,0 +1,125 @@
+// Tracking end to end: three tabs share one durable queue; tabs close mid-batch; the collector holds every event exactly once.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+
+interface Status {
+  leader: boolean;
+  queued: number;
+  flags: { tokenValid: boolean; configValid: boolean; appKeyValid: boolean };
+}
+interface TrackerWindow {
+  dreamTracker: {
+    report(event: { id: string; action: string; logmap?: Record<string, unknown> }): string | null;
+    status(): Promise<Status | null>;
+  };
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = `run${Date.now()}`;
+
+/** Reads stored events with the operator CLI (`npm run tracking:export`) from the e2e server's database. */
+function exported(): Array<{ entry_id: string; oid: string; logmap: Record<string, unknown> }> {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set; run with tests/e2e/playwright.config.ts');
+  const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['server/tracking/cli.ts', 'export'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: `sqlite:${path.join(dataDir, 'app.db')}`, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { entry_id: string; oid: string; logmap: Record<string, unknown> });
+}
+
+async function status(page: Page): Promise<Status> {
+  return (await page.evaluate(() => (window as unknown as TrackerWindow).dreamTracker.status())) as Status;
+}
+
+async function openTab(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto('/pricing');
+  await page.waitForFunction(() => 'dreamTracker' in window);
+  await expect.poll(async () => (await status(page)).flags.configValid, { timeout: 15_000 }).toBe(true);
+  return page;
+}
+
+async function report(page: Page, tab: string, count: number): Promise<string[]> {
+  return page.evaluate(
+    ({ tab, count, run }) => {
+      const ids: string[] = [];
+      for (let n = 0; n < count; n++) {
+        const id = (window as unknown as TrackerWindow).dreamTracker.report({ id: 'e2e_tab_event', action: 'click', logmap: { run, tab, n } });
+        if (id) ids.push(id);
+      }
+      return ids;
+    },
+    { tab, count, run },
+  );
+}
+
+async function setVisibility(page: Page, state: 'hidden' | 'visible') {
+  // Headless tabs are always visible; the page's view of its visibility is overridden and the real event fired.
+  await page.evaluate((value) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => value });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => value === 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, state);
+}
+
+test('three tabs share one queue; the leader and another tab close with unsent events; the collector holds every event exactly once and never sees plaintext', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext();
+  const wire: string[] = [];
+  const watch = (url: string, body: string | null) => {
+    if (url.includes('/spider/api/v1/report/track_info')) wire.push(body ?? '');
+  };
+  context.on('request', (request) => watch(request.url(), request.postData()));
+  const pages = [await openTab(context), await openTab(context), await openTab(context)];
+
+  const statuses = await Promise.all(pages.map(status));
+  expect(statuses.filter((s) => s.leader)).toHaveLength(1);
+  const leader = pages[statuses.findIndex((s) => s.leader)]!;
+  const others = pages.filter((p) => p !== leader);
+
+  const expected: string[] = [];
+  for (const [i, page] of pages.entries()) expected.push(...(await report(page, `tab${i}`, 7)));
+  // The leader closes mid-batch: its events and the others' sit in the shared queue, some not yet sent.
+  expected.push(...(await report(leader, 'leader-last', 3)));
+  await leader.close();
+
+  // Another tab closes while it has unsent events of its own.
+  expected.push(...(await report(others[0]!, 'closing', 6)));
+  await others[0]!.close();
+
+  // The last tab takes over within a few seconds, goes hidden (stay time) and visible again, and reports more.
+  const last = others[1]!;
+  await expect.poll(async () => (await status(last)).leader, { timeout: 10_000 }).toBe(true);
+  await setVisibility(last, 'hidden');
+  await setVisibility(last, 'visible');
+  expected.push(...(await report(last, 'last', 4)));
+  expect(expected).toHaveLength(7 * 3 + 3 + 6 + 4);
+
+  await expect
+    .poll(() => exported().filter((e) => e.logmap.run === run).length, { timeout: 45_000, intervals: [1000] })
+    .toBe(expected.length);
+  // Let any late copies (beacons, a resend by the new leader) land before the final comparison.
+  await expect.poll(async () => (await status(last)).queued, { timeout: 20_000 }).toBe(0);
+  const stored = exported();
+  const ours = stored.filter((e) => e.logmap.run === run);
+  expect(ours).toHaveLength(expected.length);
+  expect(new Set(ours.map((e) => e.entry_id))).toEqual(new Set(expected));
+  expect(new Set(stored.map((e) => e.entry_id)).size).toBe(stored.length);
+  expect(stored.some((e) => e.oid === 'web_page_stay')).toBe(true);
+
+  // The wire carried only encrypted batches: no event id, logmap or run marker in any track_info body.
+  expect(wire.length).toBeGreaterThan(0);
+  for (const body of wire) {
+    expect(body).not.toContain(run);
+    expect(body).not.toContain('e2e_tab_event');
+    expect(body).not.toContain('logmap');
+    expect((JSON.parse(body) as { msgEncrypt: string }).msgEncrypt).toMatch(/^[A-Za-z0-9+/]+=*$/);
+  }
+  await context.close();
+});
