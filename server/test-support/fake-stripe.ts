@@ -46,13 +46,13 @@ function id(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+export async function startFakeStripe(options: { port?: number; webhookUrl?: string } = {}): Promise<FakeStripe> {
   const sessions = new Map<string, FakeSession>();
   let base = '';
   const fake: FakeStripe = {
     url: '',
     sessions,
-    webhookUrl: null,
+    webhookUrl: options.webhookUrl ?? null,
     signedEvent(type, object, options = {}) {
       const payload = JSON.stringify({ id: options.id ?? id('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
       const signature = stripeHelpers.webhooks.generateTestHeaderString({
@@ -109,7 +109,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}` } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.url = base;
   return fake;

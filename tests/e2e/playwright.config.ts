@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { accountsServerEnv } from './support/accounts-env';
+import { paymentsServerEnv } from './support/payments-env';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -67,6 +68,8 @@ export default defineConfig({
       TRACKING_BATCH_SIZE: '5',
       // Account specs: a real SMTP server and local identity providers the specs start on these ports.
       ...accountsServerEnv(port),
+      // Payments spec: a local stand-in for Stripe's API on a port of its own.
+      ...paymentsServerEnv(port),
     },
   },
 });

@@ -2,9 +2,20 @@
 import { useEffect, useState } from 'react';
 import { accountsApi, type LedgerPage } from '../../lib/api';
 import { CREDIT_HISTORY, MESSAGES } from '../../lib/spec';
+import CreditPacks from '../payments/CreditPacks';
 import styles from './Dashboard.module.css';
 
-const REASONS: Record<string, string> = { invitation: 'Invitation', grant: 'Credit grant', task: 'Generation', refund: 'Refund' };
+const REASONS: Record<string, string> = {
+  invitation: 'Invitation',
+  grant: 'Credit grant',
+  task: 'Generation',
+  'task-hold': 'Generation (held)',
+  'task-settle': 'Generation (settled)',
+  'task-refund': 'Generation refund',
+  refund: 'Refund',
+  purchase: 'Credit purchase',
+  dispute: 'Payment disputed',
+};
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export default function BillingTab() {
@@ -28,6 +39,11 @@ export default function BillingTab() {
   const pages = Math.max(1, Math.ceil(data.total / data.pageSize));
 
   return (
+    <>
+    <section className={styles.buy} aria-labelledby="buy-credits">
+      <h2 id="buy-credits">Buy credits</h2>
+      <CreditPacks />
+    </section>
     <section className="card">
       <h2>Credit history</h2>
       {data.list.length === 0 ? (
@@ -75,5 +91,6 @@ export default function BillingTab() {
         </nav>
       )}
     </section>
+    </>
   );
 }

@@ -2,4 +2,5 @@
 export { ApiError, apiBase, apiRequest, onNotLoggedIn } from './client';
 export type { RequestOptions } from './client';
 export { accountsApi } from './accounts';
+export { paymentsApi } from './payments';
 export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';

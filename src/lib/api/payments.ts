@@ -1,0 +1,6 @@
+// Payment calls: a Checkout Session for the signed-in user and a credit pack (issue 10).
+import { apiRequest } from './client';
+
+export const paymentsApi = {
+  checkout: (packId: string) => apiRequest<{ sessionId: string; url: string }>('/payment/checkout', { packId }),
+};
