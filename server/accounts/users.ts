@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { randomToken } from './crypto';
+import type { UserInfo } from '../../src/lib/api/types';
 
 export interface SignUpAttribution {
   referer?: string | undefined;
@@ -53,22 +54,6 @@ export async function findUser(db: Kysely<Schema>, idOrEmail: string): Promise<U
     .selectAll()
     .where((eb) => eb.or([eb('id', '=', idOrEmail), eb('email', '=', idOrEmail)]))
     .executeTakeFirst();
-}
-
-/** SPEC.md §3 "User info" plus token, isOld and countryCode. */
-export interface UserInfo {
-  userId: string;
-  userEmail: string;
-  userName: string;
-  userPoints: number;
-  company: string;
-  channel: string;
-  /** SPEC.md §3 "valid (suspension flag)": 1 when suspended, so the client shows the §4 suspension modal. */
-  valid: 0 | 1;
-  token: string;
-  /** True when the user had signed in before the current session. */
-  isOld: boolean;
-  countryCode: string;
 }
 
 export function toUserInfo(user: User, extra: { token: string; isOld: boolean; countryCode: string }): UserInfo {

@@ -2,6 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/spec';
+import type { LedgerPage } from '../../src/lib/api/types';
 
 export interface CreditChange {
   userId: string;
@@ -57,23 +58,6 @@ export async function applyCreditChange(trx: Transaction<Schema>, change: Credit
     .returning('id')
     .executeTakeFirstOrThrow();
   return { balance: updated.credits, entryId: Number(entry.id) };
-}
-
-export interface LedgerEntry {
-  id: number;
-  delta: number;
-  /** The running balance right after this change. */
-  balanceAfter: number;
-  reason: string;
-  reference: string | null;
-  createdAt: number;
-}
-
-export interface LedgerPage {
-  list: LedgerEntry[];
-  total: number;
-  page: number;
-  pageSize: number;
 }
 
 /** One page of a user's ledger, newest first (the dashboard's Billing tab). */

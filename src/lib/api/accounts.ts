@@ -1,41 +1,9 @@
 // Typed account calls of SPEC.md §7 (and our key-regenerate, history and OAuth-URL calls in the same style).
 import { LOGIN, type OAuthProvider } from '../spec';
 import { apiRequest } from './client';
+import type { LedgerPageWithBalance, LoginResult, UserInfo } from './types';
 
-export interface UserInfo {
-  userId: string;
-  userEmail: string;
-  userName: string;
-  userPoints: number;
-  company: string;
-  channel?: string;
-  valid: number | boolean;
-  token: string;
-  isOld: boolean;
-  countryCode: string;
-}
-
-export interface LoginResult {
-  userId: string;
-  token: string;
-}
-
-export interface LedgerEntry {
-  id: number;
-  delta: number;
-  balanceAfter: number;
-  reason: string;
-  reference: string | null;
-  createdAt: number;
-}
-
-export interface LedgerPage {
-  list: LedgerEntry[];
-  total: number;
-  page: number;
-  pageSize: number;
-  balance: number;
-}
+export type { LedgerEntry, LedgerPageWithBalance as LedgerPage, LoginResult, UserInfo } from './types';
 
 export interface Attribution {
   referer: string;
@@ -52,7 +20,7 @@ export const accountsApi = {
   apiKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground', { userId }),
   regenerateKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground/regenerate', { userId }),
   redeem: (code: string) => apiRequest<{ credits: number; balance: number }>('/user/invitation', { code }, { json: true }),
-  history: (page: number, pageSize: number) => apiRequest<LedgerPage>('/user/credits/history', { page, pageSize }),
+  history: (page: number, pageSize: number) => apiRequest<LedgerPageWithBalance>('/user/credits/history', { page, pageSize }),
   oauthUrl: (provider: OAuthProvider, state: string, codeChallenge: string) =>
     apiRequest<{ url: string }>(`/user/${provider}/login/url`, { state, codeChallenge }),
   oauthCallback: (provider: OAuthProvider, params: Record<string, string>) =>
