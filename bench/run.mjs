@@ -5,6 +5,8 @@ import { lighthouseScores } from './lighthouse.mjs';
 import { pageWeights } from './page-weight.mjs';
 import { accountThroughput } from './accounts.mjs';
 import { taskBenchmarks } from './tasks.mjs';
+import { playgroundScores } from './playground.mjs';
+import { previewBenchmarks } from './preview.mjs';
 import { browserFigures, collectorIngest, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -15,11 +17,13 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const benchmarks = [
   { name: 'Page weight (built site)', run: async () => pageWeights() },
   { name: 'Lighthouse, mobile (goals: performance ≥ 95, accessibility 100, CLS 0)', run: () => lighthouseScores() },
+  { name: 'Playground screens, Lighthouse mobile (performance, JS bytes)', run: playgroundScores },
   { name: 'Tracking stub size (main thread, gzip; target ≤ 3 KB)', run: async () => stubSize() },
   { name: 'Tracking in Chromium (report() cost, worker throughput)', run: browserFigures },
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
   { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },
+  { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
 ];
 for (const bench of benchmarks) {
   console.log(`\n## ${bench.name}`);

@@ -9,7 +9,9 @@ import { AppError, envelope, errorResponder } from './http/errors';
 import { securityHeaders } from './http/security';
 import { accountRoutes } from './routes/accounts';
 import { healthRoutes } from './routes/health';
+import { engineHookRoutes } from './routes/engine-hooks';
 import { mediaRoutes } from './routes/media';
+import { openApiRoutes } from './openapi';
 import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
 import { playgroundRoutes } from './routes/playground';
@@ -47,9 +49,12 @@ export function createApp(deps: AppDeps) {
   app.use((c, next) => (UPLOAD_PATHS.includes(c.req.path) ? next() : generalBodyLimit(c, next)));
 
   app.route('/', healthRoutes(deps));
+  app.route('/', engineHookRoutes());
   app.route('/', trackingRoutes(deps));
   app.route('/', accountRoutes(deps));
   app.route('/', playgroundRoutes(deps));
+  // Before the public API, whose /api/* key check would otherwise refuse the (public) document.
+  app.route('/', openApiRoutes(deps));
   app.route('/', publicApiRoutes(deps));
   app.route('/', mediaRoutes(deps));
   app.route('/', paymentRoutes(deps));

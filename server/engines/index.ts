@@ -1,48 +1,93 @@
-// Engine registry: which engine serves which feature, chosen by configuration (ENGINES=feature=engine,…).
+// Engine registry: which engines serve which feature, in fallback order, with per-engine concurrency and timeouts.
 import { AppError } from '../http/errors';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { ENGINE_DEFAULTS, engineLabel } from '../../src/lib/spec/engines';
 import type { Feature } from '../../src/lib/spec/tasks';
 import { espeakEngine } from './espeak';
+import { previewEngine } from './local/preview';
+import { semaphore, type Semaphore } from './semaphore';
 import type { Engine } from './types';
 
-export type { Engine, EngineContext, EngineOutput, EngineResult } from './types';
+export type { Engine, EngineContext, EngineOutput, EngineResult, InputMedia } from './types';
 export { EngineInputError } from './types';
 export { synthesize } from './espeak';
 
+export interface EngineLimits {
+  concurrency?: Record<string, number>;
+  timeoutsMs?: Record<string, number>;
+}
+
+export interface FeatureService {
+  feature: Feature;
+  /** Engines configured, in order, each with whether it can run here and why not. */
+  engines: Array<{ name: string; label: string; available: boolean; reason: string | null }>;
+  served: boolean;
+}
+
 export interface EngineRegistry {
-  /** The engine configured for a feature; refuses with a message naming what to configure when none is. */
+  /** The first available engine of a feature; refuses with a message naming what to configure when none is. */
   forFeature(feature: Feature): Engine;
+  /** The available engines of a feature in fallback order. */
+  chain(feature: Feature): Engine[];
   byName(name: string): Engine | undefined;
   configured(feature: Feature): boolean;
+  /** One slot of an engine's concurrency: resolves with a release function. */
+  acquire(name: string, signal: AbortSignal): Promise<() => void>;
+  timeoutMs(name: string): number;
+  /** What /healthz and the playground show: every feature and who serves it. */
+  describe(features: readonly Feature[]): FeatureService[];
+}
+
+function refuse(message: string): AppError {
+  // A 4xx: the request cannot be served as configured, and retrying it unchanged will not help.
+  return new AppError(400, ERROR_CODES.invalidInput, message);
 }
 
 /**
  * Builds the registry from the configured map. `extra` lets a deployment (or a test) add engines by name;
  * a name in the map with no engine behind it is a configuration error found at start, not at submit.
  */
-export function createEngineRegistry(map: Partial<Record<Feature, string>>, extra: Engine[] = []): EngineRegistry {
+export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, extra: Engine[] = [], limits: EngineLimits = {}): EngineRegistry {
   const engines = new Map<string, Engine>();
-  for (const engine of [espeakEngine(), ...extra]) engines.set(engine.name, engine);
-  for (const [feature, name] of Object.entries(map)) {
-    const engine = engines.get(name);
-    if (!engine) throw new Error(`ENGINES: no engine named "${name}" (for ${feature}); available: ${[...engines.keys()].join(', ')}`);
-    if (!engine.features.includes(feature as Feature)) throw new Error(`ENGINES: engine "${name}" cannot serve ${feature}; it serves ${engine.features.join(', ')}`);
+  for (const engine of [espeakEngine(), previewEngine(), ...extra]) engines.set(engine.name, engine);
+  for (const [feature, names] of Object.entries(map)) {
+    for (const name of names) {
+      const engine = engines.get(name);
+      if (!engine) throw new Error(`ENGINES: no engine named "${name}" (for ${feature}); available: ${[...engines.keys()].join(', ')} (provider engines need their API key set)`);
+      if (!engine.features.includes(feature as Feature)) throw new Error(`ENGINES: engine "${name}" cannot serve ${feature}; it serves ${engine.features.join(', ')}`);
+    }
   }
+  const slots = new Map<string, Semaphore>();
+  const slot = (name: string) => {
+    let s = slots.get(name);
+    if (!s) slots.set(name, (s = semaphore(limits.concurrency?.[name] ?? ENGINE_DEFAULTS.concurrency)));
+    return s;
+  };
+  const names = (feature: Feature) => map[feature] ?? [];
+  const chain = (feature: Feature) => names(feature).map((n) => engines.get(n)!).filter((e) => !e.unavailable?.());
+
   return {
     forFeature(feature) {
-      const name = map[feature];
-      const engine = name ? engines.get(name) : undefined;
-      if (!engine) {
-        // A 4xx: the request cannot be served as configured, and retrying it unchanged will not help.
-        throw new AppError(
-          400,
-          ERROR_CODES.invalidInput,
-          `${feature} is not available on this server: no engine is configured for it. Set ENGINES to include ${feature}=<engine> (see docs/configuration.md)`,
-        );
+      const list = chain(feature);
+      if (list[0]) return list[0];
+      if (names(feature).length === 0) {
+        throw refuse(`${feature} is not available on this server: no engine is configured for it. Set ENGINES to include ${feature}=<engine> (see docs/configuration.md)`);
       }
-      return engine;
+      const reasons = names(feature).map((n) => `${n}: ${engines.get(n)!.unavailable?.() ?? 'unavailable'}`);
+      throw refuse(`${feature} is not available on this server right now (${reasons.join('; ')})`);
     },
+    chain,
     byName: (name) => engines.get(name),
-    configured: (feature) => Boolean(map[feature] && engines.has(map[feature]!)),
+    configured: (feature) => chain(feature).length > 0,
+    acquire: (name, signal) => slot(name).acquire(signal),
+    timeoutMs: (name) => limits.timeoutsMs?.[name] ?? ENGINE_DEFAULTS.timeoutMs,
+    describe: (features) =>
+      features.map((feature) => {
+        const list = names(feature).map((name) => {
+          const reason = engines.get(name)?.unavailable?.() ?? null;
+          return { name, label: engineLabel(name), available: reason === null, reason };
+        });
+        return { feature, engines: list, served: list.some((e) => e.available) };
+      }),
   };
 }

@@ -17,11 +17,25 @@ export interface EngineResult {
   cloneId?: string;
 }
 
+/** An input file of a task, fetched and recognised by its bytes. */
+export interface InputMedia {
+  data: Buffer;
+  mime: string;
+  kind: MediaKind;
+  durationS: number | null;
+  /** Where it came from (a provider that fetches URLs itself may pass it on). */
+  url: string;
+}
+
 export interface EngineContext {
   /** Aborted when the task is canceled or times out; long engines should stop early. */
   signal: AbortSignal;
   /** Reports progress 0–100. */
   progress(percent: number): Promise<void>;
+  /** Fetches an input URL (this server's media or an outside http(s) URL) and checks it is one of `kinds`. */
+  readInput(url: string, kinds: readonly MediaKind[]): Promise<InputMedia>;
+  /** The task's id (providers use it to name uploads and as an idempotency reference). */
+  taskId: string;
 }
 
 export interface Engine {
@@ -30,6 +44,8 @@ export interface Engine {
   /** Features this engine can serve. */
   features: readonly Feature[];
   run(feature: Feature, input: unknown, ctx: EngineContext): Promise<EngineResult>;
+  /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
+  unavailable?(): string | null;
 }
 
 /** A failure of the input rather than the platform: the task fails, credits are still refunded. */

@@ -3,10 +3,13 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
+import { FEATURES } from '../../src/lib/spec/tasks';
+import { taskSystem } from './task-context';
 
 const startedAt = Date.now();
 
-export function healthRoutes({ database }: AppDeps) {
+export function healthRoutes(deps: AppDeps) {
+  const { database } = deps;
   const app = new Hono();
   app.get('/healthz', async (c) => {
     let databaseUp = true;
@@ -19,6 +22,8 @@ export function healthRoutes({ database }: AppDeps) {
       status: databaseUp ? 'ok' : 'degraded',
       database: { engine: database.engine, up: databaseUp },
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
+      // Which features are served and by what (issue 7): engines in fallback order, each available or why not.
+      features: taskSystem(deps).engines.describe(FEATURES),
     };
     return c.json(envelope(databaseUp ? 0 : 50003, databaseUp ? 'ok' : 'database unavailable', data), databaseUp ? 200 : 503);
   });

@@ -1,4 +1,5 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
+import { engineLabel } from '../../src/lib/spec/engines';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
@@ -22,6 +23,7 @@ import {
   voiceCloneBody,
 } from './task-schemas';
 import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+import { addVoicePreview } from './voice-preview';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
@@ -30,6 +32,7 @@ export function playgroundRoutes(deps: AppDeps) {
   const db = system.db;
   const app = new Hono<AuthEnv>();
   app.use('/api-playground/*', requireUser(db));
+  addVoicePreview(app);
 
   async function view(id: string) {
     const task = (await system.tasks.byId(id))!;
@@ -104,7 +107,7 @@ export function playgroundRoutes(deps: AppDeps) {
 
   // Which features this server can run (the UI greys out the others and shows why).
   app.get('/api-playground/task/v1/features', (c) =>
-    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.config.tasks.engines[f] ?? null })) })),
+    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.engines.chain(f)[0]?.name ?? null, engineLabel: engineLabel(system.engines.chain(f)[0]?.name ?? '') || null })) })),
   );
 
   // SPEC.md §3 sample models.

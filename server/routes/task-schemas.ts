@@ -1,6 +1,6 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
 import { z } from 'zod';
-import { FEATURES, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES } from '../../src/lib/spec/tasks';
+import { FEATURES, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -105,3 +105,20 @@ export const dreamTryon = z
   .object({ modelImageUrl: mediaUrl, upperUrl: mediaUrl.optional(), lowerUrl: mediaUrl.optional(), onePieceUrl: mediaUrl.optional(), ...callbackUrl })
   .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), { message: 'give upperUrl, lowerUrl or onePieceUrl', path: ['upperUrl'] });
 export const reqIdBody = z.object({ reqId: z.string().trim().min(1, 'is required').max(100) });
+
+/** The body each public tool validates with (public-api.ts toolInput); the OpenAPI document reads the same map. */
+export const PUBLIC_TOOL_BODIES = {
+  do_tts_common: dreamTts,
+  do_tts_pro: dreamTts,
+  voice_clone: dreamVoiceClone,
+  do_tts_clone: dreamTtsClone,
+  talking_face: dreamLipsync,
+  lipsync: dreamLipsync,
+  talking_image: dreamTalkingImage,
+  'video_translate/2.0': dreamVideoTranslate,
+  'wan/text_to_video/2.1': dreamWanText,
+  'wan/image_to_video/2.1': dreamWanImage,
+  img2video: dreamImg2Video,
+  text2video: dreamText2Video,
+  tryon_clothes: dreamTryon,
+} as const satisfies Record<PublicTool, z.ZodType>;

@@ -2,30 +2,60 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature } from '../../src/lib/spec/tasks';
+import { ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } from '../../src/lib/spec/engines';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Engines a feature may be given in ENGINES; 'espeak' is the offline speech synthesizer. */
-export const ENGINE_NAMES = ['espeak'] as const;
+/** Engines a feature may be given in ENGINES: 'espeak' (offline speech), 'preview' (offline video), the provider adapters. */
+export const ENGINE_NAMES = ALL_ENGINE_NAMES;
 
-/** Features served by default: offline speech needs no key and no system package. */
-const DEFAULT_ENGINES = 'tts-common=espeak,tts-pro=espeak,tts-clone=,dialogue=espeak';
+/** Features served by default: offline speech and preview video need no key and no system package. */
+const DEFAULT_ENGINES = ['tts-common=espeak,tts-pro=espeak,tts-clone=,dialogue=espeak', ...PREVIEW_FEATURES.map((f) => `${f}=preview`)].join(',');
 
+/** ENGINES=feature=engine|fallback,… : each feature's engines in the order they are tried. */
 const engineMap = z.string().transform((value, ctx) => {
-  const map: Partial<Record<Feature, string>> = {};
+  const map: Partial<Record<Feature, string[]>> = {};
   for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [feature, engine = ''] = pair.split('=').map((s) => s.trim());
+    const [feature, engines = ''] = pair.split('=').map((s) => s.trim());
     if (!isFeature(feature)) {
       ctx.addIssue({ code: 'custom', message: `unknown feature "${feature}"; features are ${FEATURES.join(', ')}` });
       return z.NEVER;
     }
-    if (engine !== '') map[feature] = engine;
+    // An empty list is kept so it can switch a default off when merged (tts-clone=).
+    map[feature] = engines.split('|').map((s) => s.trim()).filter(Boolean);
+  }
+  return map;
+});
+
+/** name=number,… (ENGINE_CONCURRENCY, ENGINE_TIMEOUTS_MS): per-engine limits. */
+const perEngine = z.string().transform((value, ctx) => {
+  const map: Record<string, number> = {};
+  for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const [name = '', raw = ''] = pair.split('=').map((s) => s.trim());
+    const n = Number(raw);
+    if (!name || !Number.isInteger(n) || n < 1) {
+      ctx.addIssue({ code: 'custom', message: `"${pair}" must be engine=positive integer` });
+      return z.NEVER;
+    }
+    map[name] = n;
   }
   return map;
 });
 
 export const taskEnvShape = {
-  ENGINES: engineMap.default(engineMap.parse(DEFAULT_ENGINES)),
+  // A value given is merged over the defaults, so ENGINES=text-to-video=fal|preview keeps speech on espeak.
+  ENGINES: engineMap.optional(),
+  ENGINE_CONCURRENCY: perEngine.default({}),
+  ENGINE_TIMEOUTS_MS: perEngine.default({}),
+  FAL_KEY: z.string().min(1).optional(),
+  FAL_QUEUE_URL: z.url().default(PROVIDER_URLS.falQueue),
+  FAL_STORAGE_URL: z.url().default(PROVIDER_URLS.falStorage),
+  ELEVENLABS_API_KEY: z.string().min(1).optional(),
+  ELEVENLABS_BASE_URL: z.url().default(PROVIDER_URLS.elevenlabs),
+  DREAMAPI_KEY: z.string().min(1).optional(),
+  DREAMAPI_BASE_URL: z.url().default(PROVIDER_URLS.dreamapi),
+  /** Public base URL providers can call back (webhooks); unset means adapters poll. */
+  ENGINE_WEBHOOK_URL: z.url().optional(),
   TASK_WORKERS: z.coerce.number().int().min(1).max(256).default(TASK_LIMITS.workerConcurrency),
   TASK_USER_CONCURRENCY: z.coerce.number().int().min(1).default(TASK_LIMITS.perUserConcurrent),
   TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(TASK_LIMITS.runTimeoutMs),
@@ -39,8 +69,12 @@ export const taskEnvShape = {
 };
 
 export interface TaskConfig {
-  /** feature → engine name; a feature missing here is refused at submit. */
-  engines: Partial<Record<Feature, string>>;
+  /** feature → engine names in fallback order; a feature missing here is refused at submit. */
+  engines: Partial<Record<Feature, string[]>>;
+  /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/spec/engines). */
+  engineConcurrency: Record<string, number>;
+  engineTimeoutsMs: Record<string, number>;
+  providers: ProviderConfig;
   workers: number;
   perUserConcurrent: number;
   runTimeoutMs: number;
@@ -54,11 +88,28 @@ export interface TaskConfig {
   webhookAllowPrivate: boolean;
 }
 
+/** Keys and base URLs of the provider adapters; an adapter without its key is not registered. */
+export interface ProviderConfig {
+  fal: { key: string | null; queueUrl: string; storageUrl: string };
+  elevenlabs: { key: string | null; baseUrl: string };
+  dreamapi: { key: string | null; baseUrl: string };
+  /** Where providers send webhooks (…/engine-hooks/<engine>/<id>); null: poll. */
+  webhookBaseUrl: string | null;
+}
+
 type TaskEnv = z.infer<z.ZodObject<typeof taskEnvShape>>;
 
 export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
   return {
-    engines: e.ENGINES,
+    engines: Object.fromEntries(Object.entries({ ...engineMap.parse(DEFAULT_ENGINES), ...e.ENGINES }).filter(([, list]) => list.length > 0)),
+    engineConcurrency: e.ENGINE_CONCURRENCY,
+    engineTimeoutsMs: e.ENGINE_TIMEOUTS_MS,
+    providers: {
+      fal: { key: e.FAL_KEY ?? null, queueUrl: e.FAL_QUEUE_URL.replace(/\/$/, ''), storageUrl: e.FAL_STORAGE_URL.replace(/\/$/, '') },
+      elevenlabs: { key: e.ELEVENLABS_API_KEY ?? null, baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/$/, '') },
+      dreamapi: { key: e.DREAMAPI_KEY ?? null, baseUrl: e.DREAMAPI_BASE_URL.replace(/\/$/, '') },
+      webhookBaseUrl: e.ENGINE_WEBHOOK_URL?.replace(/\/$/, '') ?? null,
+    },
     workers: e.TASK_WORKERS,
     perUserConcurrent: e.TASK_USER_CONCURRENCY,
     runTimeoutMs: e.TASK_TIMEOUT_MS,

@@ -6,6 +6,8 @@ import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
 import { createMediaService, localMediaStore, type MediaStore } from '../media';
 import { MEDIA_LIMITS } from '../../src/lib/spec/tasks';
+import { providerEngines } from '../engines/providers';
+import { inputReader } from './input-media';
 import { inProcessQueue, type TaskQueue } from './queue';
 import { createTaskService } from './service';
 import { webhookDispatcher, webhookRecorder } from './webhooks';
@@ -33,7 +35,10 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const { config, log } = o;
   const db = o.database.db;
   const keys = lazyServerKeys(config);
-  const engines = createEngineRegistry(config.tasks.engines, o.extraEngines);
+  const engines = createEngineRegistry(config.tasks.engines, [...providerEngines(config.tasks.providers), ...(o.extraEngines ?? [])], {
+    concurrency: config.tasks.engineConcurrency,
+    timeoutsMs: config.tasks.engineTimeoutsMs,
+  });
   const media = createMediaService({
     db,
     store: o.store ?? localMediaStore(config.tasks.mediaDir),
@@ -43,7 +48,8 @@ export function createTaskSystem(o: TaskSystemOptions) {
   });
   // The service tells the queue about submits, and the queue is built on the service: a holder breaks the cycle.
   const holder: { queue?: TaskQueue } = {};
-  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
+  const readInput = inputReader({ media, publicUrl: config.publicUrl, allowPrivate: config.tasks.webhookAllowPrivate });
+  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, readInput, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
   const queue = (holder.queue = o.queue ? o.queue(tasks) : inProcessQueue({ tasks, log, workers: config.tasks.workers, pollMs: config.tasks.pollMs, runTimeoutMs: config.tasks.runTimeoutMs }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts });
   let cleanupTimer: NodeJS.Timeout | undefined;

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
-import type { EngineRegistry, EngineResult } from '../engines';
+import { EngineInputError, type Engine, type EngineContext, type EngineRegistry, type EngineResult } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
@@ -38,6 +38,8 @@ export interface TaskServiceOptions {
   log: Logger;
   /** Told after a submit commits, so an idle queue picks the task up at once. */
   onSubmitted?: () => void;
+  /** Fetches input media for engines (server/tasks/input-media.ts). */
+  readInput?: (url: string, kinds: Parameters<EngineContext['readInput']>[1], signal: AbortSignal) => ReturnType<EngineContext['readInput']>;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
   onFinished?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
 }
@@ -86,7 +88,7 @@ export function createTaskService(o: TaskServiceOptions) {
   /** Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not active. */
   async function finish(
     id: string,
-    outcome: { status: 'succeeded'; output: StoredOutput; charge: number } | { status: 'failed' | 'canceled'; error: string },
+    outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed' | 'canceled'; error: string },
     from: TaskStatus[] = ACTIVE,
   ): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
@@ -115,6 +117,8 @@ export function createTaskService(o: TaskServiceOptions) {
         .updateTable('tasks')
         .set({
           status: outcome.status,
+          // A fallback engine that produced the result is recorded as the task's engine.
+          ...(outcome.status === 'succeeded' && outcome.engine ? { engine: outcome.engine } : {}),
           output: outcome.status === 'succeeded' ? JSON.stringify(outcome.output) : null,
           error: outcome.status === 'succeeded' ? null : outcome.error,
           progress: outcome.status === 'succeeded' ? 100 : task.progress,
@@ -221,24 +225,55 @@ export function createTaskService(o: TaskServiceOptions) {
       return null;
     },
 
-    /** Runs a claimed task on its engine and settles it; never throws (a failure is the task's outcome). */
+    /**
+     * Runs a claimed task on its engines in fallback order and settles it; never throws (a failure is the
+     * task's outcome). Each engine gets a concurrency slot and its own deadline; a bad input stops the chain.
+     */
     async run(task: TaskRow, signal: AbortSignal): Promise<void> {
       const feature = task.feature as Feature;
-      let result: EngineResult;
-      try {
-        const engine = o.engines.byName(task.engine);
-        if (!engine) throw new Error(`engine ${task.engine} is no longer configured`);
-        result = await engine.run(feature, JSON.parse(task.input), {
-          signal,
-          progress: async (percent) => {
-            const p = Math.max(0, Math.min(99, Math.round(percent)));
-            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
-          },
-        });
-        if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
-      } catch (error) {
-        const reason = error instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${error instanceof Error ? error.message : String(error)}`;
-        log.warn('task failed', { taskId: task.id, feature, error: error instanceof Error ? error.message : String(error) });
+      const input = JSON.parse(task.input) as unknown;
+      const configured = o.engines.chain(feature);
+      const first = o.engines.byName(task.engine);
+      const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
+      let result: EngineResult | undefined;
+      let used = task.engine;
+      const failures: string[] = [];
+      for (const engine of chain) {
+        if (signal.aborted) break;
+        const timeoutMs = o.engines.timeoutMs(engine.name);
+        const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+        let release: (() => void) | undefined;
+        try {
+          release = await o.engines.acquire(engine.name, attempt);
+          result = await engine.run(feature, input, {
+            signal: attempt,
+            taskId: task.id,
+            readInput: (url, kinds) => {
+              if (!o.readInput) throw new Error('this server cannot fetch input media');
+              return o.readInput(url, kinds, attempt);
+            },
+            progress: async (percent) => {
+              const p = Math.max(0, Math.min(99, Math.round(percent)));
+              await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+            },
+          });
+          if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
+          used = engine.name;
+          break;
+        } catch (error) {
+          result = undefined;
+          const message = !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
+          failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
+          log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
+          // A bad input fails on every engine alike; a canceled or timed-out task stops here.
+          if (error instanceof EngineInputError || signal.aborted) break;
+        } finally {
+          release?.();
+        }
+      }
+      if (!result) {
+        if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
+        const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
         await finish(task.id, { status: 'failed', error: reason }, ['running']);
         return;
       }
@@ -250,10 +285,10 @@ export function createTaskService(o: TaskServiceOptions) {
         seconds += out.durationS ?? 0;
       }
       // SPEC.md §9 per-second items are settled on the real output length; others on the estimate's measures.
-      const measures = { ...priceInputOf(feature, JSON.parse(task.input)), seconds, ...result.measured };
+      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), seconds, ...result.measured };
       const charge = estimateCredits(feature, measures).credits;
       const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}) };
-      const done = await finish(task.id, { status: 'succeeded', output, charge }, ['running']);
+      const done = await finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);
       // Canceled (or timed out) while the engine worked: the result is not kept.
       if (!done) await o.media.deleteForTask(task.id);
     },

@@ -125,15 +125,16 @@ describe('task lifecycle', () => {
   it('refuses a feature with no engine configured, naming what to configure, and charges nothing', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 100);
-    const res = await t.app.request('/api-playground/video_tools/v1/animate_video', {
+    // Try-on has no offline engine (issue 7 routes only the video features to the preview engine by default).
+    const res = await t.app.request('/api-playground/clothes_changer/v1/create_task', {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: user.token },
-      body: JSON.stringify({ type: 'text', prompt: 'a cat surfing', resolution: '720p', duration: 4 }),
+      body: JSON.stringify({ modelImageUrl: 'https://example.com/m.png', upperUrl: 'https://example.com/u.png' }),
     });
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.msg).toContain('ENGINES');
-    expect(body.msg).toContain('text-to-video');
+    expect(body.msg).toContain('tryon-clothes');
     expect((await creditState(t, user.id)).balance).toBe(100);
   });
 

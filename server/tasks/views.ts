@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { MediaService } from '../media';
 import { DREAM_STATUS, toolOfFeature, type Feature } from '../../src/lib/spec/tasks';
+import { engineLabel } from '../../src/lib/spec/engines';
 import type { StoredOutput } from './service';
 
 export interface TaskOutputView {
@@ -25,6 +26,8 @@ export interface TaskView {
   creditsCharged: number | null;
   priceItem: string;
   engine: string;
+  /** What users are shown about the engine, e.g. "preview engine (no AI model)" (src/lib/spec/engines.ts). */
+  engineLabel: string;
   error: string | null;
   input: unknown;
   outputs: TaskOutputView[];
@@ -60,6 +63,7 @@ export function taskView(task: TaskRow, media: MediaRow[], service: MediaService
     creditsCharged: task.credits_charged,
     priceItem: task.price_item,
     engine: task.engine,
+    engineLabel: engineLabel(task.engine),
     error: task.error,
     input: JSON.parse(task.input),
     outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size })),
@@ -82,6 +86,8 @@ export function dreamView(task: TaskRow, media: MediaRow[], service: MediaServic
       statusName: task.status,
       reason: task.error ?? '',
       taskType: toolOfFeature(task.feature as Feature),
+      engine: task.engine,
+      engineLabel: engineLabel(task.engine),
       executionTime: task.finished_at && task.started_at ? task.finished_at - task.started_at : 0,
       progress: task.progress,
       credits: task.credits_charged ?? task.credits_held,

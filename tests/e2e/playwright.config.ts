@@ -26,7 +26,8 @@ const siteDir = process.env.SITE_DIR || path.join(root, 'dist');
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
-  outputDir: path.join(root, 'test-results/e2e'),
+  // Parallel runs (other ports) each need their own artifacts folder, or one run's cleanup deletes the other's traces.
+  outputDir: process.env.E2E_OUTPUT_DIR || path.join(root, 'test-results/e2e'),
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -3,6 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PRODUCTS } from '../../src/lib/site/products';
+import { OPERATIONS } from '../../server/openapi';
 
 const ROUTES = [
   '/playground',
@@ -16,6 +17,7 @@ const ROUTES = [
   '/reference',
   '/docs',
   '/api-reference',
+  ...OPERATIONS.map((o) => `/api-reference/${o.id}`),
   '/contact-us',
 ];
 

@@ -9,5 +9,7 @@ export * from './quote';
 export * from './accounts';
 export * from './tracking';
 export * from './tasks';
+export * from './engines';
 export * from './payments';
 export * from './contact';
+export * from './public-api';

@@ -1,0 +1,161 @@
+// Finds and runs ffmpeg/ffprobe: the binaries shipped in npm packages, else FFMPEG_PATH/FFPROBE_PATH, else PATH.
+import { spawn, spawnSync } from 'node:child_process';
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+export interface FfmpegTools {
+  ffmpeg: string;
+  ffprobe: string | null;
+  /** Where ffmpeg came from, for /healthz and logs. */
+  source: 'npm' | 'env' | 'path';
+  /** A TrueType font for drawtext, when the system has one (the npm build carries none). */
+  font: string | null;
+}
+
+/**
+ * `npm ci --ignore-scripts` skips the packages' chmod postinstall, so a shipped binary may lack its execute
+ * bit: set it, or when the file is not ours to change, use an executable copy in the temp directory.
+ */
+function executable(file: string): string | null {
+  if (!existsSync(file)) return null;
+  try {
+    accessSync(file, constants.X_OK);
+    return file;
+  } catch {
+    /* not executable yet */
+  }
+  try {
+    chmodSync(file, 0o755);
+    return file;
+  } catch {
+    const dir = path.join(tmpdir(), 'dreamapi-bin');
+    const copy = path.join(dir, `${path.basename(file)}-${statSync(file).size}`);
+    try {
+      mkdirSync(dir, { recursive: true });
+      if (!existsSync(copy)) copyFileSync(file, copy);
+      chmodSync(copy, 0o755);
+      return copy;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function fromPackage(pkg: string, bin: string): string | null {
+  try {
+    return executable(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), bin));
+  } catch {
+    return null;
+  }
+}
+
+function onPath(bin: string, envPath = process.env.PATH ?? ''): string | null {
+  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, bin);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      /* keep looking */
+    }
+  }
+  return null;
+}
+
+/** Works by running it: a file that exists but cannot execute here (wrong platform) does not count. */
+function runs(file: string): boolean {
+  return spawnSync(file, ['-version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
+}
+
+const FONT_CANDIDATES = [
+  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+  '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
+  '/usr/share/fonts/TTF/DejaVuSans.ttf',
+  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
+  '/System/Library/Fonts/Supplemental/Arial.ttf',
+];
+
+export interface LocateOptions {
+  env?: Record<string, string | undefined>;
+  /** Tests turn the npm packages off to check the refusal. */
+  usePackages?: boolean;
+}
+
+export function locateFfmpeg(o: LocateOptions = {}): FfmpegTools | null {
+  const env = o.env ?? process.env;
+  const candidates: Array<{ ffmpeg: string | null; ffprobe: string | null; source: FfmpegTools['source'] }> = [];
+  if (o.usePackages !== false) {
+    candidates.push({ ffmpeg: fromPackage('@ffmpeg-installer/linux-x64', 'ffmpeg'), ffprobe: fromPackage('@ffprobe-installer/linux-x64', 'ffprobe'), source: 'npm' });
+  }
+  if (env.FFMPEG_PATH) candidates.push({ ffmpeg: executable(env.FFMPEG_PATH), ffprobe: env.FFPROBE_PATH ? executable(env.FFPROBE_PATH) : null, source: 'env' });
+  candidates.push({ ffmpeg: onPath('ffmpeg', env.PATH), ffprobe: onPath('ffprobe', env.PATH), source: 'path' });
+  for (const c of candidates) {
+    if (c.ffmpeg && (process.platform === 'linux' || c.source !== 'npm') && runs(c.ffmpeg)) {
+      const ffprobe = c.ffprobe ?? onPath('ffprobe', env.PATH);
+      return { ffmpeg: c.ffmpeg, ffprobe: ffprobe && runs(ffprobe) ? ffprobe : null, source: c.source, font: FONT_CANDIDATES.find((f) => existsSync(f)) ?? null };
+    }
+  }
+  return null;
+}
+
+let cached: FfmpegTools | null | undefined;
+/** The process-wide tools, looked up once. */
+export function ffmpegTools(): FfmpegTools | null {
+  if (cached === undefined) cached = locateFfmpeg();
+  return cached;
+}
+
+/** Runs a binary to completion; rejects with the tail of stderr; kills it when the signal aborts. */
+export function runTool(bin: string, args: string[], signal?: AbortSignal): Promise<{ stdout: Buffer; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    const onAbort = () => child.kill('SIGKILL');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => {
+      // Only the end matters for the error message; keep memory bounded on long runs.
+      err = (err + d.toString()).slice(-4000);
+    });
+    child.on('error', (e) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
+      else reject(new Error(`${path.basename(bin)} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}
+
+export interface ProbeResult {
+  formatName: string;
+  durationS: number;
+  video: { codec: string; width: number; height: number; pixFmt: string } | null;
+  audio: { codec: string } | null;
+}
+
+/** Reads a media file's container, streams and duration with ffprobe. */
+export async function probe(ffprobe: string, file: string, signal?: AbortSignal): Promise<ProbeResult> {
+  const { stdout } = await runTool(ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], signal);
+  const json = JSON.parse(stdout.toString()) as {
+    format?: { format_name?: string; duration?: string };
+    streams?: Array<{ codec_type?: string; codec_name?: string; width?: number; height?: number; pix_fmt?: string }>;
+  };
+  const v = json.streams?.find((s) => s.codec_type === 'video');
+  const a = json.streams?.find((s) => s.codec_type === 'audio');
+  return {
+    formatName: json.format?.format_name ?? '',
+    durationS: Number(json.format?.duration ?? 0),
+    video: v ? { codec: v.codec_name ?? '', width: v.width ?? 0, height: v.height ?? 0, pixFmt: v.pix_fmt ?? '' } : null,
+    audio: a ? { codec: a.codec_name ?? '' } : null,
+  };
+}

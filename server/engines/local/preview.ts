@@ -1,0 +1,143 @@
+// The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES } from '../../../src/lib/spec/engines';
+import { SAMPLE_MODELS, type Feature } from '../../../src/lib/spec/tasks';
+import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from '../types';
+import { ffmpegTools, probe, runTool, type FfmpegTools } from './ffmpeg';
+import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
+
+/** Stored inputs of the video features (playground and public API field names; server/routes/task-schemas.ts). */
+interface VideoInput {
+  prompt?: string;
+  imageUrl?: string;
+  imgUrl?: string;
+  image?: string;
+  photoUrl?: string;
+  modelId?: string;
+  resolution?: string;
+  durationS?: number;
+  audioUrl?: string;
+  videoUrl?: string;
+  srcVideoUrl?: string;
+  videoParams?: { video_width?: number; video_height?: number };
+}
+
+export const NO_FFMPEG_MESSAGE =
+  'the preview engine needs ffmpeg: install the npm packages (npm ci installs @ffmpeg-installer/linux-x64 on Linux x64), set FFMPEG_PATH, or put ffmpeg on PATH';
+
+const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'video/mp4': 'mp4', 'video/quicktime': 'mov' };
+
+function sizeOf(resolution: string | undefined, fallback: string): Size {
+  const size = VIDEO_SIZES[resolution ?? fallback];
+  if (!size) throw new EngineInputError(`resolution ${resolution} is not offered; offered: ${Object.keys(VIDEO_SIZES).join(', ')}`);
+  return size;
+}
+
+/** A size given in videoParams (0 means "keep the source's"), made even for yuv420p. */
+function requestedSize(p: VideoInput['videoParams']): Size | null {
+  const w = p?.video_width ?? 0;
+  const h = p?.video_height ?? 0;
+  if (w <= 0 || h <= 0) return null;
+  const even = (n: number) => Math.max(2, Math.min(PREVIEW.maxSide, Math.round(n / 2) * 2));
+  return { width: even(w), height: even(h) };
+}
+
+export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Engine {
+  const tools = o.tools ?? ffmpegTools;
+
+  async function render(feature: Feature, input: VideoInput, ctx: EngineContext, t: FfmpegTools, dir: string): Promise<{ file: string; expectedS: number; hasAudio: boolean }> {
+    const out = path.join(dir, 'out.mp4');
+    const save = async (media: InputMedia, name: string) => {
+      const file = path.join(dir, `${name}.${EXT[media.mime] ?? 'bin'}`);
+      await writeFile(file, media.data);
+      return file;
+    };
+    const textFile = async (text: string | undefined) => {
+      if (!text || !t.font) return null;
+      const file = path.join(dir, 'prompt.txt');
+      await writeFile(file, wrapText(text));
+      return file;
+    };
+    const portrait = async (modelId: string) => {
+      if (!SAMPLE_MODELS.some((m) => m.id === modelId)) throw new EngineInputError(`unknown modelId ${modelId}`);
+      const file = path.join(dir, 'portrait.png');
+      await runTool(t.ffmpeg, portraitArgs({ modelId, out: file }), ctx.signal);
+      return file;
+    };
+    const still = async () => {
+      const url = input.imageUrl ?? input.imgUrl ?? input.image ?? input.photoUrl;
+      if (url) return save(await ctx.readInput(url, ['image']), 'still');
+      if (input.modelId) return portrait(input.modelId);
+      throw new EngineInputError('an image (imageUrl) or a sample model (modelId) is required');
+    };
+    const audioLength = async (media: InputMedia, file: string) => {
+      const seconds = media.durationS ?? (t.ffprobe ? (await probe(t.ffprobe, file, ctx.signal)).durationS : 0);
+      if (!(seconds > 0)) throw new EngineInputError('the audio has no measurable length');
+      return seconds;
+    };
+
+    switch (feature) {
+      case 'text-to-video':
+      case 'wan-text-to-video': {
+        const durationS = feature === 'wan-text-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
+        const size = sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution);
+        const prompt = input.prompt ?? '';
+        await runTool(t.ffmpeg, promptClipArgs({ prompt, size, durationS, textFile: await textFile(prompt), font: t.font, out }), ctx.signal);
+        return { file: out, expectedS: durationS, hasAudio: false };
+      }
+      case 'image-to-video':
+      case 'wan-image-to-video':
+      case 'character-to-video': {
+        const durationS = feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
+        const size = sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution);
+        const image = await still();
+        await ctx.progress(20);
+        await runTool(t.ffmpeg, panZoomArgs({ image, prompt: input.prompt ?? '', size, durationS, textFile: await textFile(input.prompt), font: t.font, out }), ctx.signal);
+        return { file: out, expectedS: durationS, hasAudio: false };
+      }
+      case 'talking-image':
+      case 'talking-face':
+      case 'lipsync': {
+        if (!input.audioUrl) throw new EngineInputError('audioUrl is required');
+        const audioMedia = await ctx.readInput(input.audioUrl, ['audio']);
+        const audio = await save(audioMedia, 'audio');
+        const durationS = await audioLength(audioMedia, audio);
+        await ctx.progress(20);
+        const videoUrl = input.srcVideoUrl ?? input.videoUrl;
+        if (videoUrl && feature !== 'talking-image') {
+          const video = await save(await ctx.readInput(videoUrl, ['video']), 'video');
+          await runTool(t.ffmpeg, audioOverVideoArgs({ video, audio, size: requestedSize(input.videoParams), durationS, out }), ctx.signal);
+        } else {
+          const size = requestedSize(input.videoParams) ?? sizeOf(PREVIEW.talkingResolution, PREVIEW.talkingResolution);
+          await runTool(t.ffmpeg, stillWithAudioArgs({ image: await still(), audio, size, durationS, out }), ctx.signal);
+        }
+        return { file: out, expectedS: durationS, hasAudio: true };
+      }
+      default:
+        throw new EngineInputError(`the preview engine does not make ${feature}`);
+    }
+  }
+
+  return {
+    name: 'preview',
+    features: PREVIEW_FEATURES,
+    unavailable: () => (tools() ? null : NO_FFMPEG_MESSAGE),
+    async run(feature, rawInput, ctx): Promise<EngineResult> {
+      const t = tools();
+      if (!t) throw new Error(NO_FFMPEG_MESSAGE);
+      const dir = await mkdtemp(path.join(tmpdir(), 'preview-'));
+      try {
+        await ctx.progress(5);
+        const { file, expectedS } = await render(feature, (rawInput ?? {}) as VideoInput, ctx, t, dir);
+        await ctx.progress(95);
+        // The real length is measured (per-second features are settled on it); without ffprobe, the length asked for.
+        const durationS = t.ffprobe ? (await probe(t.ffprobe, file, ctx.signal)).durationS : expectedS;
+        return { outputs: [{ kind: 'video', mime: 'video/mp4', data: await readFile(file), durationS }] };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors.
+import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+import { EngineInputError } from '../types';
+
+/** A provider answer that is final for this attempt (no retry helps): bad key, refused input, malformed answer. */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+}
+
+export interface ProviderRequest {
+  provider: string;
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+  signal: AbortSignal;
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.round(Number(value) * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function detail(res: Response): Promise<string> {
+  const text = (await res.text().catch(() => '')).slice(0, 300);
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    const d = json.detail ?? json.message ?? json.error ?? json.msg;
+    return typeof d === 'string' ? d : JSON.stringify(d ?? json).slice(0, 300);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Sends a request, retrying transient failures (429 honouring Retry-After, 5xx, timeouts, connection errors)
+ * with exponential backoff until maxAttempts or the caller's deadline (its signal); maps the rest to reasons.
+ */
+export async function providerFetch(r: ProviderRequest): Promise<Response> {
+  let lastProblem = '';
+  let waited = false;
+  for (let attempt = 0; attempt < PROVIDER_RETRY.maxAttempts; attempt++) {
+    if (attempt > 0 && !waited) await sleep(Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** (attempt - 1)), r.signal);
+    waited = false;
+    let res: Response;
+    try {
+      res = await fetch(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body, signal: AbortSignal.any([r.signal, AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs)]) });
+    } catch (error) {
+      if (r.signal.aborted) throw r.signal.reason instanceof Error ? r.signal.reason : new Error('aborted');
+      lastProblem = `could not reach ${r.provider} (${error instanceof Error ? error.message : String(error)})`;
+      continue;
+    }
+    if (res.ok) return res;
+    if (res.status === 429) {
+      lastProblem = `${r.provider} is rate limiting requests (429)`;
+      const wait = retryAfterMs(res.headers.get('retry-after'));
+      await res.body?.cancel();
+      // Waiting as asked, not less: the next try would only be refused again.
+      if (wait !== null && attempt + 1 < PROVIDER_RETRY.maxAttempts) {
+        await sleep(Math.min(wait, PROVIDER_RETRY.maxDelayMs), r.signal);
+        waited = true;
+      }
+      continue;
+    }
+    if (res.status >= 500) {
+      lastProblem = `${r.provider} failed (${res.status}: ${await detail(res)})`;
+      continue;
+    }
+    const why = await detail(res);
+    if (res.status === 401 || res.status === 403) throw new ProviderError(`${r.provider} refused the API key (${res.status}: ${why}); check its key in the configuration`);
+    if (res.status === 400 || res.status === 422) throw new EngineInputError(`${r.provider} refused the input: ${why}`);
+    throw new ProviderError(`${r.provider} answered ${res.status}: ${why}`);
+  }
+  throw new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+}
+
+/** Reads a JSON answer, turning anything else into a clear "malformed answer" error. */
+export async function json<T = Record<string, unknown>>(res: Response, provider: string): Promise<T> {
+  const text = await res.text();
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object') return value as T;
+  } catch {
+    /* reported below */
+  }
+  throw new ProviderError(`${provider} sent a malformed answer: ${text.slice(0, 120) || '(empty)'}`);
+}
+
+/** Downloads an output file the provider made. */
+export async function download(provider: string, url: string, signal: AbortSignal): Promise<{ data: Buffer; mime: string }> {
+  const res = await providerFetch({ provider, url, signal });
+  return { data: Buffer.from(await res.arrayBuffer()), mime: (res.headers.get('content-type') ?? '').split(';')[0]!.trim() };
+}

@@ -1,0 +1,17 @@
+// GET /api/openapi.json: the OpenAPI document, public, built once per process from the same schemas.
+import { Hono } from 'hono';
+import type { AppDeps } from '../deps';
+import { buildOpenApiDocument, type OpenApiDocument } from './document';
+
+export function openApiRoutes(deps: Pick<AppDeps, 'config'>) {
+  const app = new Hono();
+  let document: OpenApiDocument | undefined;
+  app.get('/api/openapi.json', (c) => {
+    document ??= buildOpenApiDocument({ serverUrl: deps.config.publicUrl });
+    // Any site may read it (tools and code generators fetch it from elsewhere); it holds nothing private.
+    c.header('Access-Control-Allow-Origin', '*');
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(document);
+  });
+  return app;
+}

@@ -1,0 +1,94 @@
+// Zod schemas of the public API's answers and webhook payloads, the source of the OpenAPI response schemas.
+import { z } from 'zod';
+import { TASK_STATUSES, WEBHOOKS } from '../../src/lib/spec/tasks';
+
+/** DreamAPI's envelope {code, message, data}; `msg` repeats the message for clients of the SPEC.md §8 envelope. */
+export function envelopeOf<T extends z.ZodType>(data: T) {
+  return z.object({
+    code: z.literal(0).describe('0 on success'),
+    message: z.literal('success'),
+    msg: z.literal('success'),
+    data,
+  });
+}
+
+/** Every refusal: a non-zero code from the catalogue, a message naming what to fix, data null. */
+export const errorEnvelope = z.object({
+  code: z.number().int().describe('A code of the error catalogue; never 0'),
+  message: z.string().describe('What went wrong, naming the field and rule when a parameter is refused'),
+  msg: z.string().describe('The same message'),
+  data: z.null(),
+});
+
+export const submitData = z.object({
+  taskId: z.string().describe('Poll it with getAsyncResult'),
+  status: z.enum(TASK_STATUSES).describe('queued at submit (the task may already be running when replayed)'),
+  credits: z.number().int().describe('The estimate held from your balance; settled when the task finishes'),
+});
+
+const image = z.object({ imageUrl: z.url(), imageType: z.string().describe('File type, e.g. png') });
+const video = z.object({ videoUrl: z.url(), videoType: z.string().describe('File type, e.g. mp4') });
+const audio = z.object({
+  audioUrl: z.url(),
+  audioType: z.string().describe('File type, e.g. wav'),
+  duration: z.number().nullable().describe('Length in seconds, when known'),
+});
+
+/** The task view of getAsyncResult, cancelAsyncTask and webhooks (server/tasks/views.ts dreamView). */
+export const taskResult = z.object({
+  task: z.object({
+    taskId: z.string(),
+    status: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]).describe('1 submitted, 2 in progress, 3 success, 4 failure (failed or canceled)'),
+    statusName: z.enum(TASK_STATUSES),
+    reason: z.string().describe('Why the task failed or was canceled; empty otherwise'),
+    taskType: z.string().describe('The tool that ran, e.g. do_tts_common'),
+    executionTime: z.number().describe('Milliseconds from start to finish; 0 until finished'),
+    progress: z.number().describe('0 to 100'),
+    credits: z.number().int().describe('What the task costs: the held estimate until it finishes, then the settled charge'),
+    creditsHeld: z.number().int(),
+    creditsCharged: z.number().int().nullable(),
+    createdAt: z.number().int().describe('Unix milliseconds'),
+  }),
+  images: z.array(image),
+  videos: z.array(video),
+  audios: z.array(audio),
+  cloneId: z.string().nullable().describe('The voice id a voice_clone task made; null otherwise'),
+});
+
+export const remainingCreditsData = z.object({ remainingCredits: z.number().int() });
+
+export const webhookSecretData = z.object({
+  secret: z.string().startsWith(WEBHOOKS.secretPrefix).describe(`Your signing secret (${WEBHOOKS.secretPrefix}…)`),
+});
+
+export const uploadPolicyData = z.object({
+  reqId: z.string(),
+  host: z.url().describe('Where to POST the file (multipart/form-data)'),
+  expireAt: z.number().int().describe('Unix milliseconds after which the policy is refused'),
+  fields: z.object({ reqId: z.string(), signature: z.string() }).describe('Send these as form fields beside the file field "file"'),
+  accept: z.array(z.enum(['audio', 'image', 'video'])).describe('Kinds of media this scene accepts'),
+});
+
+/** The form of the upload step; the server reads it field by field (server/routes/public-api.ts). */
+export const uploadForm = z.object({
+  reqId: z.string().describe('fields.reqId of the policy'),
+  signature: z.string().describe('fields.signature of the policy'),
+  file: z.string().meta({ format: 'binary' }).describe('The media file; checked by its bytes, not its name'),
+});
+
+export const uploadAckData = z.object({ reqId: z.string() });
+
+export const uploadFinishData = z.object({
+  url: z.url().describe('Pass it to a tool'),
+  fileId: z.string(),
+  mime: z.string(),
+  size: z.number().int().describe('Bytes'),
+  durationS: z.number().nullable().describe('Seconds of audio or video; null for images'),
+});
+
+/** The body of a task webhook (server/tasks/webhooks.ts webhookRecorder). */
+export const webhookEvent = z.object({
+  type: z.enum(['task.succeeded', 'task.failed', 'task.canceled']),
+  timestamp: z.iso.datetime().describe('When the event was recorded'),
+  data: taskResult,
+});

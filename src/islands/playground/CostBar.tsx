@@ -1,0 +1,50 @@
+// The submit row every screen shares: cost in credits (quote()) beside the balance, the submit button and the top-up link.
+import { useStore } from '@nanostores/react';
+import { $credits } from '../../lib/stores/credits';
+import { $loggedIn } from '../../lib/stores/session';
+import styles from './playground.module.css';
+
+interface Props {
+  /** Credits this submit will hold; null while it depends on a file not chosen yet. */
+  cost: number | null;
+  /** Said instead of a number when cost is null, e.g. "per second of audio". */
+  costHint?: string;
+  label: string;
+  busy: boolean;
+  /** Why the button is disabled (invalid input, feature unavailable); shown next to it. */
+  blocked?: string | null;
+  onSubmit: () => void;
+}
+
+export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit }: Props) {
+  const credits = useStore($credits);
+  const loggedIn = useStore($loggedIn);
+  const short = loggedIn && credits !== null && cost !== null && cost > credits;
+  return (
+    <div className={styles.costBar}>
+      <p className={styles.cost} aria-live="polite">
+        <span>
+          Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
+        </span>
+        <span className={styles.balance}>
+          {loggedIn ? (
+            <>
+              Balance: <strong data-testid="balance">{credits ?? '…'}</strong> credits
+            </>
+          ) : (
+            'Log in to run it'
+          )}
+        </span>
+      </p>
+      {short && (
+        <p className={styles.warn}>
+          Your balance does not cover this. <a href="/pricing#credit-packs">Top up credits</a>
+        </p>
+      )}
+      {blocked && <p className={styles.hint}>{blocked}</p>}
+      <button type="button" className="button" onClick={onSubmit} disabled={busy || Boolean(blocked)} aria-busy={busy}>
+        {busy ? 'Working…' : label}
+      </button>
+    </div>
+  );
+}

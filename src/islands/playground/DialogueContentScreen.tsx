@@ -1,0 +1,102 @@
+// Dialogue Script: write a script, or fill a template from a topic (no AI), edit it, then send it to the Dialogue screen.
+import { useState } from 'react';
+import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { DIALOGUE_DRAFT_KEY, type Speaker } from './dialogue-draft';
+import { useDraft, writeDraft } from './draft';
+import { parseScript, SCRIPT_STYLES, generateScript, scriptToText, type ScriptStyle } from './script-template';
+import { trackAction } from './track';
+import { dialogueProblem } from './validate';
+import styles from './playground.module.css';
+
+const SCREEN = 'dialogueContent';
+
+export default function DialogueContentScreen() {
+  const [draft, update] = useDraft(SCREEN, { topic: '', style: 'interview', a: 'Alex', b: 'Sam', script: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const style = (SCRIPT_STYLES.some((s) => s.id === draft.style) ? draft.style : 'interview') as ScriptStyle;
+  const lines = parseScript(draft.script);
+
+  const generate = () => {
+    if (!draft.topic.trim()) return setProblem('Topic: say what the dialogue is about, e.g. "learning to cook".');
+    const a = draft.a.trim() || 'Alex';
+    const b = draft.b.trim() || 'Sam';
+    if (a === b) return setProblem('Give the two speakers different names.');
+    setProblem(null);
+    trackAction(SCREEN, 'generate', 'click', { style });
+    update({ script: scriptToText(generateScript(draft.topic, style, [a, b])) });
+  };
+
+  const send = () => {
+    const names = [...new Set(lines.map((l) => l.speaker))];
+    const speakers: Speaker[] = names.map((name, i) => ({ name, voice: VOICES[i % VOICES.length]!.id }));
+    const voices = Object.fromEntries(speakers.map((s) => [s.name, s.voice]));
+    const p = lines.length === 0 ? 'Script: write or generate some lines first.' : dialogueProblem(lines, voices);
+    setProblem(p);
+    if (p) return;
+    writeDraft(DIALOGUE_DRAFT_KEY, { speakers, lines });
+    trackAction(SCREEN, 'send', 'click', { lines: lines.length });
+    location.assign('/playground/dialogue');
+  };
+
+  return (
+    <div className={styles.layout}>
+      <div className={`card ${styles.form}`}>
+        <div className={styles.field}>
+          <label className={styles.label} htmlFor="script-topic">
+            Topic
+          </label>
+          <input id="script-topic" className={styles.input} maxLength={200} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
+        </div>
+        <div className={styles.row}>
+          <label className={styles.inline}>
+            Style{' '}
+            <select value={style} onChange={(e) => update({ style: e.target.value })}>
+              {SCRIPT_STYLES.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className={styles.inline}>
+            Speaker 1 <input className={styles.input} maxLength={40} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
+          </label>
+          <label className={styles.inline}>
+            Speaker 2 <input className={styles.input} maxLength={40} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
+          </label>
+        </div>
+        <div className={styles.row}>
+          <button type="button" className="button button--ghost" onClick={generate}>
+            Fill from template
+          </button>
+          <span className={styles.hint}>Templates are filled in on this page; no AI writes them. Edit freely.</span>
+        </div>
+        <div className={styles.field}>
+          <label className={styles.label} htmlFor="script-text">
+            Script
+          </label>
+          <textarea
+            id="script-text"
+            className={styles.textarea}
+            rows={12}
+            maxLength={TASK_LIMITS.maxDialogueLines * 200}
+            value={draft.script}
+            placeholder={'One line per turn, as "Name: what they say"\nAlex: Hi Sam!\nSam: Hi Alex, how are you?'}
+            onChange={(e) => update({ script: e.target.value })}
+          />
+          <p className={styles.hint}>
+            {lines.length} lines · {new Set(lines.map((l) => l.speaker)).size} speakers (at most {TASK_LIMITS.maxDialogueSpeakers}). Writing is free; you pay when you voice it.
+          </p>
+        </div>
+        <button type="button" className="button" onClick={send}>
+          Voice it in Dialogue
+        </button>
+        {problem && (
+          <p role="alert" className={styles.fieldError}>
+            {problem}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+// Voice picker for speech: a language filter, the voices as radio cards each with a short preview, and cloned voices.
+import { useId, useState } from 'react';
+import { VOICES } from '../../lib/spec';
+import type { ClonedVoice } from './cloned-voices';
+import { playPreview } from './voice-preview';
+import { trackAction } from './track';
+import styles from './playground.module.css';
+
+/** Cloned voices are told apart from the standard ones by this prefix in the picker's value. */
+export const CLONE_PREFIX = 'clone:';
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  'en-US': 'English (US)',
+  'en-GB': 'English (UK)',
+  es: 'Spanish',
+  fr: 'French',
+  de: 'German',
+  it: 'Italian',
+  pt: 'Portuguese',
+  zh: 'Chinese',
+  ja: 'Japanese',
+};
+export const languageName = (code: string) => LANGUAGE_NAMES[code] ?? code;
+const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
+
+interface Props {
+  value: string;
+  onChange: (value: string) => void;
+  clones?: readonly ClonedVoice[];
+  screen: string;
+}
+
+export default function VoicePicker({ value, onChange, clones = [], screen }: Props) {
+  const id = useId();
+  const [language, setLanguage] = useState('all');
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const shown = VOICES.filter((v) => language === 'all' || v.language === language);
+
+  const preview = async (voiceId: string) => {
+    trackAction(screen, 'voicepreview', 'click', { voiceId });
+    setPreviewError((await playPreview(voiceId)) ? null : 'The preview could not play. Check the sound output and try again.');
+  };
+
+  return (
+    <fieldset className={styles.voices}>
+      <legend className={styles.label}>Voice</legend>
+      <label className={styles.inline}>
+        Language{' '}
+        <select value={language} onChange={(e) => setLanguage(e.target.value)} id={`${id}-lang`}>
+          <option value="all">All languages</option>
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {languageName(l)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className={styles.voiceGrid} role="radiogroup" aria-label="Voices">
+        {clones.map((c) => (
+          <label key={c.cloneId} className={styles.voiceCard}>
+            <input type="radio" name={`${id}-voice`} value={CLONE_PREFIX + c.cloneId} checked={value === CLONE_PREFIX + c.cloneId} onChange={() => onChange(CLONE_PREFIX + c.cloneId)} />
+            <span>
+              <strong>{c.name}</strong>
+              <span className={styles.hint}>Your cloned voice</span>
+            </span>
+          </label>
+        ))}
+        {shown.map((v) => (
+          <div key={v.id} className={styles.voiceCard}>
+            <label className={styles.voiceLabel}>
+              <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} onChange={() => onChange(v.id)} />
+              <span>
+                <strong>{v.name}</strong>
+                <span className={styles.hint}>
+                  {languageName(v.language)} · {v.gender}
+                </span>
+              </span>
+            </label>
+            <button type="button" className={styles.iconButton} onClick={() => void preview(v.id)} aria-label={`Preview ${v.name}`}>
+              ▶
+            </button>
+          </div>
+        ))}
+      </div>
+      {previewError && <p className={styles.fieldError}>{previewError}</p>}
+    </fieldset>
+  );
+}

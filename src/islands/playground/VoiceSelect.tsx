@@ -1,0 +1,44 @@
+// A compact voice choice for one dialogue speaker: a select grouped by language and a preview button.
+import { useId } from 'react';
+import { VOICES } from '../../lib/spec';
+import { languageName } from './VoicePicker';
+import { playPreview } from './voice-preview';
+import { trackAction } from './track';
+import styles from './playground.module.css';
+
+const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
+
+export default function VoiceSelect({ label, value, onChange, screen }: { label: string; value: string; onChange: (id: string) => void; screen: string }) {
+  const id = useId();
+  return (
+    <div className={styles.speaker}>
+      <div className={styles.field}>
+        <label className={styles.label} htmlFor={id}>
+          {label}
+        </label>
+        <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={styles.input}>
+          {LANGUAGES.map((l) => (
+            <optgroup key={l} label={languageName(l)}>
+              {VOICES.filter((v) => v.language === l).map((v) => (
+                <option key={v.id} value={v.id}>
+                  {v.name} ({v.gender})
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </div>
+      <button
+        type="button"
+        className={styles.iconButton}
+        aria-label={`Preview: ${label}`}
+        onClick={() => {
+          trackAction(screen, 'voicepreview', 'click', { voiceId: value });
+          void playPreview(value);
+        }}
+      >
+        ▶
+      </button>
+    </div>
+  );
+}

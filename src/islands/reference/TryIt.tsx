@@ -1,0 +1,109 @@
+// Try it: a signed-in user sends this operation's request with their key and sees the answer.
+import { useState } from 'react';
+import { openModal } from '../../lib/stores/modals';
+import type { SampleSpec } from '../../lib/reference/samples';
+import { useApiKey, useApiOrigin } from './useApiKey';
+import styles from './reference.module.css';
+
+interface Props {
+  spec: SampleSpec;
+  baseUrl: string;
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** Parses the edited body, saying what is wrong instead of sending a request that would be refused anyway. */
+function parseBody(text: string): { value?: unknown; problem?: string } {
+  if (text.trim() === '') return { value: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'The body must be a JSON object, e.g. {}' };
+    return { value };
+  } catch (e) {
+    return { problem: `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+export default function TryIt({ spec, baseUrl }: Props) {
+  const key = useApiKey();
+  const origin = useApiOrigin(baseUrl);
+  const hasBody = spec.method === 'post';
+  const [text, setText] = useState(() => JSON.stringify(spec.example ?? {}, null, 2));
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [problem, setProblem] = useState('');
+  const [sending, setSending] = useState(false);
+
+  if (spec.contentType === 'multipart/form-data') {
+    return <p className={styles.note}>This call takes a file: use the samples above with the host and fields of a policy from step 1.</p>;
+  }
+  if (spec.auth === 'bearer' && key === null) {
+    return (
+      <p className={styles.note}>
+        <button type="button" className="button" onClick={() => openModal('login')}>
+          Log in to try it
+        </button>{' '}
+        Requests are sent with your own API key and use your credits.
+      </p>
+    );
+  }
+
+  const send = async () => {
+    const parsed = hasBody ? parseBody(text) : { value: undefined };
+    if (parsed.problem) {
+      setProblem(parsed.problem);
+      return;
+    }
+    setProblem('');
+    setSending(true);
+    try {
+      const headers: Record<string, string> = {};
+      if (spec.auth === 'bearer' && key) headers.authorization = `Bearer ${key}`;
+      if (hasBody) headers['content-type'] = 'application/json';
+      const res = await fetch(origin + spec.path, { method: spec.method.toUpperCase(), headers, body: hasBody ? JSON.stringify(parsed.value) : undefined });
+      const raw = await res.text();
+      let body = raw;
+      try {
+        body = JSON.stringify(JSON.parse(raw), null, 2);
+      } catch {
+        // Not JSON: show it as it came.
+      }
+      setAnswer({ status: res.status, body });
+    } catch (e) {
+      setProblem(`The request did not reach the server: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <div className={styles.tryit}>
+      {hasBody && (
+        <label className={styles.field}>
+          <span>Request body (JSON)</span>
+          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={Math.min(12, text.split('\n').length + 1)} spellCheck={false} />
+        </label>
+      )}
+      <button type="button" className="button" onClick={() => void send()} disabled={sending || (spec.auth === 'bearer' && !key)}>
+        {sending ? 'Sending…' : 'Send request'}
+      </button>
+      {problem && (
+        <p className={styles.error} role="alert">
+          {problem}
+        </p>
+      )}
+      {answer && (
+        <section aria-label="Answer" className={styles.answer}>
+          <p>
+            HTTP <strong data-testid="tryit-status">{answer.status}</strong>
+          </p>
+          <pre tabIndex={0} className={styles.code} data-testid="tryit-answer">
+            <code>{answer.body}</code>
+          </pre>
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,64 @@
+// Request and answer types of the public API, written against its OpenAPI document (GET /api/openapi.json).
+
+export type TaskStatusName = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
+
+interface Callback {
+  /** http(s) URL on a public host; the finished task is POSTed there, signed (see verifyWebhook). */
+  callbackUrl?: string;
+}
+export interface TtsRequest extends Callback { text: string; audioId?: string; lan?: string; speed?: number }
+export interface VoiceCloneRequest extends Callback { voiceUrl: string }
+export interface TtsCloneRequest extends Callback { cloneId: string; text: string; lan?: string }
+export interface LipsyncRequest extends Callback {
+  srcVideoUrl: string;
+  audioUrl: string;
+  vocalAudioUrl?: string;
+  videoParams?: { video_width?: number; video_height?: number; video_enhance?: number; fps?: 'original' | number };
+}
+export interface TalkingImageRequest extends Callback { photoUrl: string; audioUrl: string }
+export interface VideoTranslateRequest extends Callback { videoUrl: string; sourceLanguage?: string; targetLanguage: string; enableLipSync?: boolean }
+export interface WanTextToVideoRequest extends Callback { prompt: string; negativePrompt?: string; resolution?: '480p' | '720p'; seed?: number }
+export interface WanImageToVideoRequest extends Callback { image: string; prompt: string; resolution?: '480p' | '720p' }
+export interface ImageToVideoRequest extends Callback { prompt: string; imgUrl: string }
+export interface TextToVideoRequest extends Callback { prompt: string; style?: 'general' | 'anime' }
+export interface TryonRequest extends Callback { modelImageUrl: string; upperUrl?: string; lowerUrl?: string; onePieceUrl?: string }
+
+export interface Submitted { taskId: string; status: TaskStatusName; credits: number }
+
+export interface TaskResult {
+  task: {
+    taskId: string;
+    /** 1 submitted, 2 in progress, 3 success, 4 failure (failed or canceled). */
+    status: 1 | 2 | 3 | 4;
+    statusName: TaskStatusName;
+    reason: string;
+    taskType: string;
+    executionTime: number;
+    progress: number;
+    credits: number;
+    creditsHeld: number;
+    creditsCharged: number | null;
+    createdAt: number;
+  };
+  images: Array<{ imageUrl: string; imageType: string }>;
+  videos: Array<{ videoUrl: string; videoType: string }>;
+  audios: Array<{ audioUrl: string; audioType: string; duration: number | null }>;
+  cloneId: string | null;
+}
+
+export interface UploadPolicy {
+  reqId: string;
+  host: string;
+  expireAt: number;
+  fields: { reqId: string; signature: string };
+  accept: Array<'audio' | 'image' | 'video'>;
+}
+export interface UploadedFile { url: string; fileId: string; mime: string; size: number; durationS: number | null }
+export type UploadScene = 'Dream-TTS' | 'Dream-CN' | 'audio' | 'image' | 'video' | 'any';
+
+/** The body of a task webhook. */
+export interface WebhookEvent {
+  type: 'task.succeeded' | 'task.failed' | 'task.canceled';
+  timestamp: string;
+  data: TaskResult;
+}
