@@ -6,7 +6,7 @@ import { startFakeStripe, type FakeStripe } from '../../server/test-support/fake
 import { accountPorts } from './support/accounts-env';
 import { startMailbox, type Mailbox } from './support/mailbox';
 import { stripePort } from './support/payments-env';
-import { signInByMail } from './support/sign-in';
+import { hydrated, signInByMail } from './support/sign-in';
 
 const appPort = Number(process.env.E2E_PORT || 8797);
 let mailbox: Mailbox;
@@ -23,6 +23,8 @@ test.afterAll(async () => {
 
 test('a guest who clicks Buy is asked to log in', async ({ page }) => {
   await page.goto('/pricing');
+  await page.getByRole('button', { name: /^Buy Starter/ }).scrollIntoViewIfNeeded();
+  await hydrated(page);
   await page.getByRole('button', { name: /^Buy Starter/ }).click();
   await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
 });

@@ -39,7 +39,7 @@ async function status(page: Page): Promise<Status> {
 
 async function openTab(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto('/pricing');
+  await page.goto(process.env.TRACK_PAGE || '/docs');
   await page.waitForFunction(() => 'dreamTracker' in window);
   await expect.poll(async () => (await status(page)).flags.configValid, { timeout: 15_000 }).toBe(true);
   return page;

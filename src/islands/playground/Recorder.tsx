@@ -1,5 +1,5 @@
 // Records a voice sample with the microphone (MediaRecorder), converts it to WAV and uploads it with progress.
-import { useRef, useState } from 'react';
+import { useRef, useState, useSyncExternalStore } from 'react';
 import { UPLOAD_LIMITS } from '../../lib/spec';
 import { uploadFile, type UploadedMedia } from './api';
 import { $loggedIn } from '../../lib/stores/session';
@@ -8,12 +8,16 @@ import { recordingToWav } from './wav';
 import { trackAction } from './track';
 import styles from './playground.module.css';
 
+const noSubscription = () => () => {};
+const canRecord = () => 'MediaRecorder' in window && Boolean(navigator.mediaDevices);
+
 export default function Recorder({ onRecorded, screen }: { onRecorded: (media: UploadedMedia) => void; screen: string }) {
   const recorder = useRef<MediaRecorder | null>(null);
   const [recording, setRecording] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const supported = typeof window !== 'undefined' && 'MediaRecorder' in window && Boolean(navigator.mediaDevices);
+  // Known only in the browser; null while pre-rendering and hydrating, so the first render matches the HTML.
+  const supported = useSyncExternalStore(noSubscription, canRecord, () => null);
 
   const start = async () => {
     setError(null);
@@ -47,11 +51,11 @@ export default function Recorder({ onRecorded, screen }: { onRecorded: (media: U
     }
   };
 
-  if (!supported) return <p className={styles.hint}>This browser cannot record; upload a file instead.</p>;
+  if (supported === false) return <p className={styles.hint}>This browser cannot record; upload a file instead.</p>;
   return (
     <div className={styles.field}>
       <div className={styles.row}>
-        <button type="button" className={recording ? 'button' : 'button button--ghost'} onClick={() => (recording ? recorder.current?.stop() : void start())} aria-pressed={recording}>
+        <button type="button" className={recording ? 'button' : 'button button--ghost'} onClick={() => (recording ? recorder.current?.stop() : void start())} aria-pressed={recording} disabled={supported === null}>
           {recording ? '■ Stop recording' : '● Record a sample'}
         </button>
         <span className={styles.hint}>Read a few sentences naturally; 20–60 seconds in a quiet room works best.</span>
