@@ -1,12 +1,11 @@
 // Accounts end to end (issue 4): sign in with a mailed code, see credits, redeem an invitation, copy the key, log out.
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { accountPorts } from './support/accounts-env';
 import { startMailbox, type Mailbox } from './support/mailbox';
+import { hydrated } from './support/sign-in';
+import { admin } from './support/admin';
 
 const appPort = Number(process.env.E2E_PORT || 8797);
-const root = path.resolve(import.meta.dirname, '../..');
 let mailbox: Mailbox;
 
 test.beforeAll(async () => {
@@ -15,19 +14,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await mailbox.close();
 });
-
-/** The operator CLI against the same database the server uses (DATA_DIR shared through the config). */
-function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
-}
 
 async function signInByMail(page: Page, email: string) {
   await page.goto('/playground');

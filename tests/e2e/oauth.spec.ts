@@ -1,7 +1,8 @@
 // Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails (issue 4).
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startFakeIdp, type FakeIdp } from '../../server/test-support/fake-idp';
 import { accountPorts } from './support/accounts-env';
+import { hydrated } from './support/sign-in';
 
 const ports = accountPorts(Number(process.env.E2E_PORT || 8797));
 let google: FakeIdp;
@@ -15,10 +16,6 @@ test.afterAll(async () => {
   await google.close();
   await github.close();
 });
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
-}
 
 for (const provider of ['Google', 'GitHub'] as const) {
   test(`signs in with ${provider} and returns to the page the sign-in started from`, async ({ page }) => {

@@ -8,6 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { PRODUCTS } from '../../src/lib/site/products';
 import { accountPorts } from './support/accounts-env';
 import { startMailbox, type Mailbox } from './support/mailbox';
+import { hydrated } from './support/sign-in';
+import { admin } from './support/admin';
 
 const appPort = Number(process.env.E2E_PORT || 8797);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -22,18 +24,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await mailbox.close();
 });
-
-function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
-}
 
 /** Completes the login modal (already open) with the mailed code, then dismisses the first-login info modal. */
 async function finishLogin(page: Page, email: string) {

@@ -6,6 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { OPERATIONS } from '../../server/openapi';
 import { accountPorts } from './support/accounts-env';
 import { startMailbox, type Mailbox } from './support/mailbox';
+import { hydrated } from './support/sign-in';
 
 const appPort = Number(process.env.E2E_PORT || 8797);
 let mailbox: Mailbox;
@@ -27,10 +28,6 @@ function collectErrors(page: Page): string[] {
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return errors;
-}
-
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0);
 }
 
 async function signInByMail(page: Page, email: string) {
