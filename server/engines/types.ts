@@ -15,6 +15,8 @@ export interface EngineResult {
   measured?: PriceInput;
   /** Voice clone results (DreamAPI cloneId). */
   cloneId?: string;
+  /** Speech-to-text results: the transcript. */
+  text?: string;
 }
 
 /** An input file of a task, fetched and recognised by its bytes. */
@@ -47,6 +49,15 @@ export interface Engine {
   /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
   unavailable?(): string | null;
 }
+
+/** Bytes of a file made or fetched during a run (not yet stored). */
+export interface MediaBytes {
+  data: Buffer;
+  mime: string;
+}
+
+/** Re-times a video's lips to an audio track (another engine's lip-sync model); dubbing with lip sync uses it. */
+export type LipSync = (video: MediaBytes, audio: MediaBytes, ctx: EngineContext) => Promise<EngineOutput>;
 
 /** A failure of the input rather than the platform: the task fails, credits are still refunded. */
 export class EngineInputError extends Error {

@@ -1,6 +1,6 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
 import type { z } from 'zod';
-import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_LIMITS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
+import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_LIMITS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../routes/task-schemas';
 import type { ErrorKey } from './errors';
 import { remainingCreditsData, submitData, taskResult, uploadAckData, uploadFinishData, uploadForm, uploadPolicyData, webhookSecretData } from './schemas';
@@ -76,6 +76,13 @@ const TOOL_DOCS: Record<PublicTool, ToolDoc> = {
   img2video: { id: 'imageToVideo', tag: 'Video', summary: 'Image to video', description: 'A 4-second 720p clip that brings an image to life.', example: { prompt: 'Leaves sway in the wind', imgUrl: 'https://example.com/still.png' }, fields: { prompt: `How it moves, up to ${TASK_LIMITS.maxPromptChars} characters`, imgUrl: 'The image' }, credits: 60 },
   text2video: { id: 'textToVideo', tag: 'Video', summary: 'Text to video', description: 'A 4-second 720p clip from a prompt, in a general or anime style.', example: { prompt: 'A lighthouse at dawn, waves rolling in', style: 'general' }, fields: { prompt: `What to show, up to ${TASK_LIMITS.maxPromptChars} characters`, style: 'general (default) or anime' }, credits: 60 },
   tryon_clothes: { id: 'tryonClothes', tag: 'Image', summary: 'AI try-on', description: 'Dresses a model photo in garments: an upper and/or lower garment, or a one-piece.', example: { modelImageUrl: 'https://example.com/model.png', upperUrl: 'https://example.com/shirt.png' }, fields: { modelImageUrl: 'A full-body photo of the model', upperUrl: 'An upper garment', lowerUrl: 'A lower garment', onePieceUrl: 'A one-piece garment (give at least one garment)' }, credits: 25 },
+  image_generation: { id: 'imageGeneration', tag: 'Image', summary: 'Generate images', description: `Makes 1 to ${TASK_LIMITS.maxImagesPerTask} images from a prompt. Charged per image.`, example: { prompt: 'A lighthouse at dusk, watercolour', count: 2, aspectRatio: '16:9' }, fields: { prompt: `What to draw, up to ${TASK_LIMITS.maxPromptChars} characters`, count: `How many images, 1 to ${TASK_LIMITS.maxImagesPerTask} (default 1)`, aspectRatio: `${IMAGE_ASPECT_RATIOS.join(', ')} (default 1:1)`, seed: 'A seed for repeatable results' }, credits: 2 },
+  erase: { id: 'erase', tag: 'Image', summary: 'Erase objects', description: 'Removes what a mask marks from an image and fills the gap.', example: { imageUrl: 'https://example.com/photo.png', maskUrl: 'https://example.com/mask.png' }, fields: { imageUrl: 'The image to clean up', maskUrl: 'A black-and-white mask of the same size; white marks what to remove' }, credits: 1 },
+  face_swap: { id: 'faceSwap', tag: 'Image', summary: 'Face swap', description: 'Puts the face of one photo into another.', example: { imageUrl: 'https://example.com/scene.png', faceImageUrl: 'https://example.com/face.png' }, fields: { imageUrl: 'The picture to change', faceImageUrl: 'A photo of the face to put in' }, credits: 3 },
+  restore: { id: 'restore', tag: 'Image', summary: 'Restore a photo', description: 'Sharpens and repairs faces in an old or blurry photo.', example: { imageUrl: 'https://example.com/old-photo.jpg' }, fields: { imageUrl: 'The photo to restore' }, credits: 3 },
+  video_matting: { id: 'videoMatting', tag: 'Video', summary: 'Video matting', description: 'Removes the background of a video behind its people. Charged per second of output.', example: { videoUrl: 'https://example.com/dance.mp4' }, fields: { videoUrl: 'The video (an uploaded file URL is best: its length sets the estimate)' }, credits: 1 },
+  do_stt_common: { id: 'sttCommon', tag: 'Speech', summary: 'Speech to text', description: 'Transcribes an audio file; the result carries the transcript in `text`. Charged per started minute of audio.', example: { audioUrl: 'https://example.com/meeting.mp3' }, fields: { audioUrl: 'The recording (an uploaded file URL is best: its length sets the estimate)', lan: 'Its language (e.g. en); detected when missing' }, credits: 1 },
+  do_stt_pro: { id: 'sttPro', tag: 'Speech', summary: 'Speech to text (Pro)', description: 'The Pro transcription tier, which also tells speakers apart; the transcript is in `text`. Charged per started minute.', example: { audioUrl: 'https://example.com/meeting.mp3' }, fields: { audioUrl: 'The recording (an uploaded file URL is best: its length sets the estimate)', lan: 'Its language (e.g. en); detected when missing' }, credits: 2 },
 };
 
 function toolOperation(tool: PublicTool): Operation {
@@ -101,6 +108,7 @@ const resultExample = {
   videos: [],
   audios: [{ audioUrl: 'https://api.example.com/media/ab12cd.wav?exp=1760086400000&sig=…', audioType: 'wav', duration: 2.4 }],
   cloneId: null,
+  text: null,
 };
 
 /** Every public route, in the order the reference lists them. */

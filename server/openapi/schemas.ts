@@ -53,6 +53,7 @@ export const taskResult = z.object({
   videos: z.array(video),
   audios: z.array(audio),
   cloneId: z.string().nullable().describe('The voice id a voice_clone task made; null otherwise'),
+  text: z.string().nullable().describe('The transcript of a speech-to-text task; null otherwise'),
 });
 
 export const remainingCreditsData = z.object({ remainingCredits: z.number().int() });

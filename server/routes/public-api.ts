@@ -12,8 +12,14 @@ import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret, type TaskSys
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
 import {
+  dreamErase,
+  dreamFaceSwap,
+  dreamImageGeneration,
   dreamImg2Video,
   dreamLipsync,
+  dreamRestore,
+  dreamStt,
+  dreamVideoMatting,
   dreamTalkingImage,
   dreamText2Video,
   dreamTryon,
@@ -140,6 +146,31 @@ async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, r
     case 'tryon_clothes': {
       const { callbackUrl, ...input } = body(dreamTryon, raw);
       return { feature: 'tryon-clothes', input, callbackUrl };
+    }
+    case 'image_generation': {
+      const { callbackUrl, ...input } = body(dreamImageGeneration, raw);
+      return { feature: 'image-generation', input, callbackUrl };
+    }
+    case 'erase': {
+      const { callbackUrl, ...input } = body(dreamErase, raw);
+      return { feature: 'erase', input, callbackUrl };
+    }
+    case 'face_swap': {
+      const { callbackUrl, ...input } = body(dreamFaceSwap, raw);
+      return { feature: 'face-swap', input, callbackUrl };
+    }
+    case 'restore': {
+      const { callbackUrl, ...input } = body(dreamRestore, raw);
+      return { feature: 'restore', input, callbackUrl };
+    }
+    case 'video_matting': {
+      const { callbackUrl, ...input } = body(dreamVideoMatting, raw);
+      return { feature: 'video-matting', input: { ...input, seconds: await mediaSeconds(system, userId, input.videoUrl) }, callbackUrl };
+    }
+    case 'do_stt_common':
+    case 'do_stt_pro': {
+      const { callbackUrl, ...input } = body(dreamStt, raw);
+      return { feature: PUBLIC_TOOLS[tool], input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
     }
   }
 }

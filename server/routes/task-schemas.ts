@@ -1,6 +1,6 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
 import { z } from 'zod';
-import { FEATURES, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
+import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -104,6 +104,20 @@ export const dreamText2Video = z.object({ prompt, style: z.enum(['general', 'ani
 export const dreamTryon = z
   .object({ modelImageUrl: mediaUrl, upperUrl: mediaUrl.optional(), lowerUrl: mediaUrl.optional(), onePieceUrl: mediaUrl.optional(), ...callbackUrl })
   .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), { message: 'give upperUrl, lowerUrl or onePieceUrl', path: ['upperUrl'] });
+export const dreamImageGeneration = z.object({
+  prompt,
+  count: z.coerce.number().int().min(1, `must be 1 to ${TASK_LIMITS.maxImagesPerTask}`).max(TASK_LIMITS.maxImagesPerTask, `must be 1 to ${TASK_LIMITS.maxImagesPerTask}`).default(1),
+  aspectRatio: z.enum(IMAGE_ASPECT_RATIOS, { message: `must be one of ${IMAGE_ASPECT_RATIOS.join(', ')}` }).default('1:1'),
+  seed: z.coerce.number().int().optional(),
+  ...callbackUrl,
+});
+/** maskUrl: a black-and-white image of the same size; white marks what to remove. */
+export const dreamErase = z.object({ imageUrl: mediaUrl, maskUrl: mediaUrl, ...callbackUrl });
+/** imageUrl is the picture to change; faceImageUrl holds the face to put into it. */
+export const dreamFaceSwap = z.object({ imageUrl: mediaUrl, faceImageUrl: mediaUrl, ...callbackUrl });
+export const dreamRestore = z.object({ imageUrl: mediaUrl, ...callbackUrl });
+export const dreamVideoMatting = z.object({ videoUrl: mediaUrl, ...callbackUrl });
+export const dreamStt = z.object({ audioUrl: mediaUrl, lan: language.optional(), ...callbackUrl });
 export const reqIdBody = z.object({ reqId: z.string().trim().min(1, 'is required').max(100) });
 
 /** The body each public tool validates with (public-api.ts toolInput); the OpenAPI document reads the same map. */
@@ -121,4 +135,11 @@ export const PUBLIC_TOOL_BODIES = {
   img2video: dreamImg2Video,
   text2video: dreamText2Video,
   tryon_clothes: dreamTryon,
+  image_generation: dreamImageGeneration,
+  erase: dreamErase,
+  face_swap: dreamFaceSwap,
+  restore: dreamRestore,
+  video_matting: dreamVideoMatting,
+  do_stt_common: dreamStt,
+  do_stt_pro: dreamStt,
 } as const satisfies Record<PublicTool, z.ZodType>;

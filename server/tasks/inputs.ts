@@ -37,6 +37,7 @@ export function priceInputOf(feature: Feature, input: Record<string, unknown>): 
       return { characters: ((input.lines as Array<{ text: string }> | undefined) ?? []).reduce((n, l) => n + characterCount(l.text), 0) };
     default:
       return {
+        count: typeof input.count === 'number' ? input.count : undefined,
         seconds: typeof input.seconds === 'number' ? input.seconds : undefined,
         resolution: typeof input.resolution === 'string' ? input.resolution : undefined,
         durationS: typeof input.durationS === 'number' ? input.durationS : undefined,

@@ -8,7 +8,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { quote } from '../../src/lib/spec/quote';
-import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
+import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, PER_SECOND_FEATURES, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
 import type { TaskConfig } from './config';
 import { priceInputOf } from './inputs';
 
@@ -25,6 +25,8 @@ export interface SubmitRequest {
 export interface StoredOutput {
   media: string[];
   cloneId?: string;
+  /** Transcript of a speech-to-text task. */
+  text?: string;
 }
 
 /** Ledger reasons of task credit movements; the reference is always the task id. */
@@ -284,10 +286,11 @@ export function createTaskService(o: TaskServiceOptions) {
         media.push(saved.id);
         seconds += out.durationS ?? 0;
       }
-      // SPEC.md §9 per-second items are settled on the real output length; others on the estimate's measures.
-      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), seconds, ...result.measured };
+      // SPEC.md §9 per-second items are settled on the real output length; others on the estimate's measures
+      // (speech to text keeps the input audio's length measured at submit).
+      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), ...(PER_SECOND_FEATURES.includes(feature) ? { seconds } : {}), ...result.measured };
       const charge = estimateCredits(feature, measures).credits;
-      const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}) };
+      const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
       const done = await finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);
       // Canceled (or timed out) while the engine worked: the result is not kept.
       if (!done) await o.media.deleteForTask(task.id);

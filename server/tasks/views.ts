@@ -32,6 +32,8 @@ export interface TaskView {
   input: unknown;
   outputs: TaskOutputView[];
   cloneId: string | null;
+  /** Transcript of a speech-to-text task. */
+  text: string | null;
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
@@ -68,6 +70,7 @@ export function taskView(task: TaskRow, media: MediaRow[], service: MediaService
     input: JSON.parse(task.input),
     outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size })),
     cloneId: output(task)?.cloneId ?? null,
+    text: output(task)?.text ?? null,
     createdAt: task.created_at,
     startedAt: task.started_at,
     finishedAt: task.finished_at,
@@ -99,5 +102,6 @@ export function dreamView(task: TaskRow, media: MediaRow[], service: MediaServic
     videos: files('video').map((m) => ({ videoUrl: service.signedUrl(m), videoType: typeOf(m) })),
     audios: files('audio').map((m) => ({ audioUrl: service.signedUrl(m), audioType: typeOf(m), duration: m.duration_ms === null ? null : m.duration_ms / 1000 })),
     cloneId: output(task)?.cloneId ?? null,
+    text: output(task)?.text ?? null,
   };
 }

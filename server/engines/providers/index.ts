@@ -1,10 +1,16 @@
 // The provider adapters a deployment has keys for: each is registered only when its API key is set.
 import type { ProviderConfig } from '../../tasks/config';
 import type { Engine } from '../types';
+import { dreamApiEngine } from './dreamapi';
+import { elevenLabsEngine } from './elevenlabs';
 import { falEngine } from './fal';
 
 export function providerEngines(p: ProviderConfig): Engine[] {
   const engines: Engine[] = [];
-  if (p.fal.key) engines.push(falEngine({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl }));
+  const fal = p.fal.key ? falEngine({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl }) : null;
+  if (fal) engines.push(fal);
+  // Dubbing with lip sync runs the dubbed audio through fal's lip-sync model when fal is configured.
+  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: fal }));
+  if (p.dreamapi.key) engines.push(dreamApiEngine({ key: p.dreamapi.key, baseUrl: p.dreamapi.baseUrl }));
   return engines;
 }

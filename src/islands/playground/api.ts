@@ -25,6 +25,7 @@ export interface TaskView {
   input: unknown;
   outputs: TaskOutput[];
   cloneId: string | null;
+  text: string | null;
   createdAt: number;
 }
 

@@ -26,6 +26,13 @@ export const FEATURES = [
   'wan-text-to-video',
   'wan-image-to-video',
   'tryon-clothes',
+  'image-generation',
+  'erase',
+  'face-swap',
+  'restore',
+  'video-matting',
+  'stt-common',
+  'stt-pro',
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
@@ -57,6 +64,8 @@ export interface PriceInput {
   resolution?: string;
   /** Clip length in seconds for fixed-length video features. */
   durationS?: number;
+  /** Images asked for (image generation is charged per image). */
+  count?: number;
 }
 
 /** The SPEC.md §9 item a feature is charged under, and the quote() measures for it. */
@@ -90,6 +99,21 @@ export function featurePrice(feature: Feature, p: PriceInput): { itemId: PriceIt
       return { itemId: p.resolution === '720p' ? 'wan21-5s-720p' : 'wan21-5s-480p', params: {} };
     case 'tryon-clothes':
       return { itemId: 'ai-try-on', params: {} };
+    case 'image-generation':
+      return { itemId: 'image-generation', params: { count: p.count ?? 1 } };
+    case 'erase':
+      return { itemId: 'erase', params: {} };
+    case 'face-swap':
+      return { itemId: 'face-swap', params: {} };
+    case 'restore':
+      return { itemId: 'restore', params: {} };
+    case 'video-matting':
+      return { itemId: 'video-matting', params: seconds };
+    // Speech to text is charged per started minute of the audio (SPEC.md §9 "STT 1 per minute (Pro 2)").
+    case 'stt-common':
+      return { itemId: 'stt-common', params: { minutes: (p.seconds ?? 0) / 60 } };
+    case 'stt-pro':
+      return { itemId: 'stt-pro', params: { minutes: (p.seconds ?? 0) / 60 } };
   }
 }
 
@@ -113,7 +137,11 @@ export const PER_SECOND_FEATURES: readonly Feature[] = [
   'talking-image',
   'video-translate-lip-sync',
   'video-translate-voice-only',
+  'video-matting',
 ];
+
+/** Features charged on the length of their input audio, measured at submit (speech to text). */
+export const INPUT_LENGTH_FEATURES: readonly Feature[] = ['stt-common', 'stt-pro'];
 
 /** Limits of the task service; the numbers are ours, SPEC.md leaves them "not shown". */
 export const TASK_LIMITS = {
@@ -136,6 +164,8 @@ export const TASK_LIMITS = {
   maxDialogueSpeakers: 4,
   /** Prompt length for video tools (DreamAPI: prompt ≤ 1500 characters). */
   maxPromptChars: 1500,
+  /** Images one image-generation task may make (each is charged). */
+  maxImagesPerTask: 4,
   /** History page sizes (get_list). */
   defaultPageSize: 20,
   maxPageSize: 100,
@@ -284,7 +314,17 @@ export const PUBLIC_TOOLS = {
   img2video: 'image-to-video',
   text2video: 'text-to-video',
   tryon_clothes: 'tryon-clothes',
+  image_generation: 'image-generation',
+  erase: 'erase',
+  face_swap: 'face-swap',
+  restore: 'restore',
+  video_matting: 'video-matting',
+  do_stt_common: 'stt-common',
+  do_stt_pro: 'stt-pro',
 } as const satisfies Record<string, Feature>;
+
+/** Shapes image generation offers (width:height). */
+export const IMAGE_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4'] as const;
 export type PublicTool = keyof typeof PUBLIC_TOOLS;
 
 /** The DreamAPI taskType a feature answers with. */
