@@ -10,7 +10,7 @@ export function providerEngines(p: ProviderConfig): Engine[] {
   const fal = p.fal.key ? falEngine({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl }) : null;
   if (fal) engines.push(fal);
   // Dubbing with lip sync runs the dubbed audio through fal's lip-sync model when fal is configured.
-  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: fal }));
+  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: null }));
   if (p.dreamapi.key) engines.push(dreamApiEngine({ key: p.dreamapi.key, baseUrl: p.dreamapi.baseUrl }));
   return engines;
 }
