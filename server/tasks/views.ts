@@ -2,44 +2,12 @@
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, toolOfFeature, type Feature } from '../../src/lib/spec/tasks';
+import { DREAM_STATUS, toolOfFeature, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
 import { engineLabel } from '../../src/lib/spec/engines';
 import type { StoredOutput } from './service';
+import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 
-export interface TaskOutputView {
-  kind: string;
-  url: string;
-  mime: string;
-  durationS: number | null;
-  size: number;
-}
-
-/** The playground's task object (poll, get_list, create answers). */
-export interface TaskView {
-  taskId: string;
-  feature: string;
-  status: string;
-  progress: number;
-  /** Credits this task costs: the settled charge once finished, the held estimate before. */
-  credits: number;
-  creditsHeld: number;
-  creditsCharged: number | null;
-  priceItem: string;
-  engine: string;
-  /** What users are shown about the engine, e.g. "preview engine (no AI model)" (src/lib/spec/engines.ts). */
-  engineLabel: string;
-  error: string | null;
-  input: unknown;
-  outputs: TaskOutputView[];
-  cloneId: string | null;
-  /** Transcript of a speech-to-text task. */
-  text: string | null;
-  createdAt: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  /** Milliseconds from start to finish; null until finished. */
-  executionTime: number | null;
-}
+export type { TaskOutputView, TaskView };
 
 /** Media rows of several tasks in one query, grouped by task id. */
 export async function mediaByTask(db: Kysely<Schema>, taskIds: string[]): Promise<Map<string, MediaRow[]>> {
@@ -58,7 +26,7 @@ export function taskView(task: TaskRow, media: MediaRow[], service: MediaService
   return {
     taskId: task.id,
     feature: task.feature,
-    status: task.status,
+    status: task.status as TaskStatus,
     progress: task.progress,
     credits: task.credits_charged ?? task.credits_held,
     creditsHeld: task.credits_held,

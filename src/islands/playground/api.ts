@@ -3,31 +3,7 @@ import { ApiError, apiBase, apiRequest } from '../../lib/api';
 import { API_CODES, MESSAGES, STORAGE_KEYS, TASK_ERROR_CODES, type Feature, type MediaKind } from '../../lib/spec';
 import { local } from '../../lib/stores/storage';
 
-export interface TaskOutput {
-  kind: string;
-  url: string;
-  mime: string;
-  durationS: number | null;
-  size: number;
-}
-
-/** The task object every submit, poll and get_list answers with. */
-export interface TaskView {
-  taskId: string;
-  feature: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
-  progress: number;
-  credits: number;
-  creditsHeld: number;
-  creditsCharged: number | null;
-  engine: string;
-  error: string | null;
-  input: unknown;
-  outputs: TaskOutput[];
-  cloneId: string | null;
-  text: string | null;
-  createdAt: number;
-}
+export type { TaskView, TaskOutputView as TaskOutput } from '../../lib/api/types';
 
 export interface UploadedMedia {
   id: string;

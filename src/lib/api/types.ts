@@ -1,4 +1,6 @@
-// The shapes of account answers on the wire, defined once for the server that sends them and the site that reads them.
+// The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
+
+import type { TaskStatus } from '../spec/tasks';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -42,4 +44,40 @@ export interface LedgerPage {
 /** POST /user/credits/history answers a page plus the current balance. */
 export interface LedgerPageWithBalance extends LedgerPage {
   balance: number;
+}
+
+/** One result file of a task, behind a signed, expiring URL. */
+export interface TaskOutputView {
+  kind: string;
+  url: string;
+  mime: string;
+  durationS: number | null;
+  size: number;
+}
+
+/** The playground's task object (submit, poll and get_list answers). */
+export interface TaskView {
+  taskId: string;
+  feature: string;
+  status: TaskStatus;
+  progress: number;
+  /** Credits this task costs: the settled charge once finished, the held estimate before. */
+  credits: number;
+  creditsHeld: number;
+  creditsCharged: number | null;
+  priceItem: string;
+  engine: string;
+  /** What users are shown about the engine, e.g. "preview engine (no AI model)" (src/lib/spec/engines.ts). */
+  engineLabel: string;
+  error: string | null;
+  input: unknown;
+  outputs: TaskOutputView[];
+  cloneId: string | null;
+  /** Transcript of a speech-to-text task. */
+  text: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** Milliseconds from start to finish; null until finished. */
+  executionTime: number | null;
 }
