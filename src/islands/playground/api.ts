@@ -3,6 +3,8 @@ import { ApiError, apiBase, apiRequest } from '../../lib/api';
 import { API_CODES, MESSAGES, STORAGE_KEYS, TASK_ERROR_CODES, type Feature, type MediaKind } from '../../lib/spec';
 import { local } from '../../lib/stores/storage';
 
+import type { TaskView } from '../../lib/api/types';
+
 export type { TaskView, TaskOutputView as TaskOutput } from '../../lib/api/types';
 
 export interface UploadedMedia {
