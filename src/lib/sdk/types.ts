@@ -1,4 +1,6 @@
 // Request and answer types of the public API, written against its OpenAPI document (GET /api/openapi.json).
+// Type-only imports: the SDK carries no runtime dependency on the rest of the site.
+import type { ImageAspectRatio } from '../spec/tasks';
 
 export type TaskStatusName = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -22,6 +24,12 @@ export interface WanImageToVideoRequest extends Callback { image: string; prompt
 export interface ImageToVideoRequest extends Callback { prompt: string; imgUrl: string }
 export interface TextToVideoRequest extends Callback { prompt: string; style?: 'general' | 'anime' }
 export interface TryonRequest extends Callback { modelImageUrl: string; upperUrl?: string; lowerUrl?: string; onePieceUrl?: string }
+export interface ImageGenerationRequest extends Callback { prompt: string; count?: number; aspectRatio?: ImageAspectRatio; seed?: number }
+export interface EraseRequest extends Callback { imageUrl: string; maskUrl: string }
+export interface FaceSwapRequest extends Callback { imageUrl: string; faceImageUrl: string }
+export interface RestoreRequest extends Callback { imageUrl: string }
+export interface VideoMattingRequest extends Callback { videoUrl: string }
+export interface SttRequest extends Callback { audioUrl: string; lan?: string }
 
 export interface Submitted { taskId: string; status: TaskStatusName; credits: number }
 
@@ -44,6 +52,8 @@ export interface TaskResult {
   videos: Array<{ videoUrl: string; videoType: string }>;
   audios: Array<{ audioUrl: string; audioType: string; duration: number | null }>;
   cloneId: string | null;
+  /** The transcript of a speech-to-text task; null otherwise. */
+  text: string | null;
 }
 
 export interface UploadPolicy {

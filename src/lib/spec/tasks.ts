@@ -325,6 +325,7 @@ export const PUBLIC_TOOLS = {
 
 /** Shapes image generation offers (width:height). */
 export const IMAGE_ASPECT_RATIOS = ['1:1', '16:9', '9:16', '4:3', '3:4'] as const;
+export type ImageAspectRatio = (typeof IMAGE_ASPECT_RATIOS)[number];
 export type PublicTool = keyof typeof PUBLIC_TOOLS;
 
 /** The DreamAPI taskType a feature answers with. */
