@@ -69,8 +69,10 @@ export const taskEnvShape = {
 };
 
 export interface TaskConfig {
-  /** feature → engine names in fallback order; a feature missing here is refused at submit. */
+  /** feature → engine names in fallback order (ENGINES over the offline defaults); a feature missing here is refused at submit. */
   engines: Partial<Record<Feature, string[]>>;
+  /** Features ENGINES names explicitly: only these are exempt from routing to configured providers first. */
+  enginesGiven: Feature[];
   /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/spec/engines). */
   engineConcurrency: Record<string, number>;
   engineTimeoutsMs: Record<string, number>;
@@ -102,6 +104,7 @@ type TaskEnv = z.infer<z.ZodObject<typeof taskEnvShape>>;
 export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
   return {
     engines: Object.fromEntries(Object.entries({ ...engineMap.parse(DEFAULT_ENGINES), ...e.ENGINES }).filter(([, list]) => list.length > 0)),
+    enginesGiven: Object.keys(e.ENGINES ?? {}) as Feature[],
     engineConcurrency: e.ENGINE_CONCURRENCY,
     engineTimeoutsMs: e.ENGINE_TIMEOUTS_MS,
     providers: {

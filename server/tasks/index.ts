@@ -7,6 +7,7 @@ import type { Logger } from '../log';
 import { createMediaService, localMediaStore, type MediaStore } from '../media';
 import { MEDIA_LIMITS } from '../../src/lib/spec/tasks';
 import { providerEngines } from '../engines/providers';
+import { routeFeatures } from '../engines/routing';
 import { inputReader } from './input-media';
 import { inProcessQueue, type TaskQueue } from './queue';
 import { createTaskService } from './service';
@@ -35,7 +36,9 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const { config, log } = o;
   const db = o.database.db;
   const keys = lazyServerKeys(config);
-  const engines = createEngineRegistry(config.tasks.engines, [...providerEngines(config.tasks.providers), ...(o.extraEngines ?? [])], {
+  const providers = providerEngines(config.tasks.providers);
+  const routes = routeFeatures(config.tasks.engines, config.tasks.enginesGiven, providers);
+  const engines = createEngineRegistry(routes, [...providers, ...(o.extraEngines ?? [])], {
     concurrency: config.tasks.engineConcurrency,
     timeoutsMs: config.tasks.engineTimeoutsMs,
   });
