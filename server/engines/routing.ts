@@ -6,7 +6,7 @@ import type { Engine } from './types';
  * A deployment that sets a provider's key expects that provider to be used without also writing ENGINES;
  * the offline engine stays behind it as the fallback. Features ENGINES names keep exactly what it says.
  */
-export function routeFeatures(configured: Partial<Record<Feature, string[]>>, given: readonly Feature[], providers: readonly Engine[]): Partial<Record<Feature, string[]>> {
+export function routeFeatures(configured: Partial<Record<Feature, readonly string[]>>, given: readonly Feature[], providers: readonly Engine[]): Partial<Record<Feature, string[]>> {
   const routes: Partial<Record<Feature, string[]>> = {};
   for (const feature of FEATURES) {
     const names = given.includes(feature) ? (configured[feature] ?? []) : [...providers.filter((e) => e.features.includes(feature)).map((e) => e.name), ...(configured[feature] ?? [])];

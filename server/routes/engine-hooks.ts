@@ -1,20 +1,28 @@
 // POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads the job.
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { ENGINE_NAMES } from '../../src/lib/spec/engines';
 import { notifyHook } from '../engines/providers/hooks';
 import { envelope } from '../http/errors';
-import { validBody } from '../http/input';
+import { parseInput, validBody } from '../http/input';
 
 /** fal's webhook body: { request_id, status: OK | ERROR, payload }; only its shape is checked, never trusted. */
 const hookBody = z.looseObject({ request_id: z.string().max(200).optional(), status: z.string().max(40).optional() });
 
+/** The path names the waiting job: a known engine and a task id of the form we issue. */
+const hookPath = z.object({
+  engine: z.enum(ENGINE_NAMES, { message: `must be one of ${ENGINE_NAMES.join(', ')}` }),
+  taskId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a task id'),
+});
+
 export function engineHookRoutes() {
   const app = new Hono();
   app.post('/engine-hooks/:engine/:taskId', async (c) => {
+    const { engine, taskId } = parseInput(hookPath, c.req.param());
     await validBody(c, hookBody);
-    const key = `${c.req.param('engine')}/${c.req.param('taskId')}`;
-    // Anyone can post here: the adapter asks the provider for the job's real state when woken.
-    return c.json(envelope(0, notifyHook(key) ? 'ok' : 'no job waiting', null));
+    // Anyone can post here: the adapter asks the provider for the job's real state when woken. A hook for a job
+    // no one follows (finished, or polled to its end already) is still answered 200 so the provider stops retrying.
+    return c.json(envelope(0, notifyHook(`${engine}/${taskId}`) ? 'ok' : 'no job waiting', null));
   });
   return app;
 }

@@ -1,29 +1,49 @@
-// fal.ai adapter contract: a local fake of fal's queue API (submit, status, result, cancel, storage); task and ledger end right.
+// fal.ai adapter contract: a local fake of fal's queue API (submit, status, result, cancel, storage, webhooks); task and ledger end right.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp } from '../../test-support/tasks';
+import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
 import { estimateCredits } from '../../tasks';
-import { FAL_MODELS } from '../../../src/lib/spec/engines';
+import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/spec/engines';
+import { sniffMedia } from '../../media/sniff';
 import { ffmpegTools, runTool } from '../local/ffmpeg';
+import type { EngineContext } from '../types';
+import { falEngine, falLipSync, type FalConfig } from './fal';
 
-type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output';
+/** How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released. */
+type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook';
+
+interface Call {
+  method: string;
+  path: string;
+  query: string;
+  auth: string | undefined;
+  body: string;
+}
 
 /** The fake: records every call; `mode` decides how the next job behaves. */
 interface Fake {
   url: string;
   mode: Mode;
-  calls: Array<{ method: string; path: string; auth: string | undefined; body: string }>;
-  uploads: Buffer[];
+  calls: Call[];
+  /** Bytes PUT to fal storage, by the upload id that ends the file URL it answered. */
+  uploads: Map<string, Buffer>;
+  /** Status reads per request id. */
+  statusCalls: Map<string, number>;
+  /** A 'hook' job reports COMPLETED only after this is set. */
+  released: boolean;
   server: Server;
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'fal-test-'));
 const clip = path.join(dir, 'clip.mp4');
+const longClip = path.join(dir, 'long.mp4');
 const voice = path.join(dir, 'voice.wav');
+const picture = path.join(dir, 'picture.png');
+const mask = path.join(dir, 'mask.png');
 let fake: Fake;
 
 function read(req: IncomingMessage): Promise<Buffer> {
@@ -34,12 +54,29 @@ function read(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** What fal answers a finished job with, by model (each model's documented result shape). */
+function resultOf(base: string, model: string, body: Record<string, unknown>, mode: Mode): Record<string, unknown> {
+  const image = (n: number) => ({ url: `${base}/files/img-${n}.png`, content_type: 'image/png' });
+  if (model === FAL_MODELS.imageGeneration) {
+    const count = mode === 'one-image' ? 1 : Number(body.num_images ?? 1);
+    return { images: Array.from({ length: count }, (_, n) => image(n)), seed: 7 };
+  }
+  if ([FAL_MODELS.erase, FAL_MODELS.faceSwap, FAL_MODELS.restore, FAL_MODELS.tryOn].includes(model as never)) return { image: image(0) };
+  // Matting answers a longer video than its input so a per-second charge on the output is told apart from one on the input.
+  if (model === FAL_MODELS.videoMatting) return { video: { url: `${base}/files/long.mp4`, content_type: 'video/mp4' } };
+  return { video: { url: `${base}/files/out.mp4`, content_type: 'video/mp4' }, seed: 42 };
+}
+
 function startFake(): Promise<Fake> {
-  const state = { mode: 'ok' as Mode, calls: [] as Fake['calls'], uploads: [] as Buffer[], statusCalls: new Map<string, number>(), rateLimited: 0 };
+  const state = { mode: 'ok' as Mode, released: false, rateLimited: 0, uploadSeq: 0 };
+  const calls: Call[] = [];
+  const uploads = new Map<string, Buffer>();
+  const statusCalls = new Map<string, number>();
+  const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode }>();
   const server = createServer(async (req, res) => {
     const body = await read(req);
     const url = new URL(req.url ?? '/', 'http://fake');
-    state.calls.push({ method: req.method ?? '', path: url.pathname, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
+    calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -47,16 +84,18 @@ function startFake(): Promise<Fake> {
     };
     if (req.headers.authorization !== 'Key test-key' && !url.pathname.startsWith('/files/') && !url.pathname.startsWith('/upload/')) return send(401, { detail: 'Invalid key' });
     if (req.method === 'POST' && url.pathname === '/storage/upload/initiate') {
-      const id = `u${state.uploads.length}`;
+      const id = `u${state.uploadSeq++}`;
       return send(200, { upload_url: `${base}/upload/${id}`, file_url: `${base}/files/${id}` });
     }
     if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) {
-      state.uploads.push(body);
+      uploads.set(url.pathname.slice('/upload/'.length), body);
       return send(200, {});
     }
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
-      res.writeHead(200, { 'content-type': 'video/mp4' });
-      return res.end(readFileSync(clip));
+      const name = url.pathname.slice('/files/'.length);
+      const [type, file] = name.startsWith('img-') ? ['image/png', picture] : name === 'long.mp4' ? ['video/mp4', longClip] : ['video/mp4', clip];
+      res.writeHead(200, { 'content-type': type });
+      return res.end(readFileSync(file));
     }
     const job = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
     if (req.method === 'POST' && !job) {
@@ -65,28 +104,31 @@ function startFake(): Promise<Fake> {
         return res.end('<html>upstream proxy error</html>');
       }
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { detail: 'Too many requests' }, { 'retry-after': '1' });
-      const id = `req-${state.calls.length}-${state.mode}`;
+      const id = `req-${calls.length}-${state.mode}`;
       const model = url.pathname.slice(1);
+      jobs.set(id, { model, body: JSON.parse(body.toString() || '{}') as Record<string, unknown>, mode: state.mode });
       return send(200, { request_id: id, status_url: `${base}/${model}/requests/${id}/status`, response_url: `${base}/${model}/requests/${id}`, cancel_url: `${base}/${model}/requests/${id}/cancel`, queue_position: 0 });
     }
     if (job && req.method === 'PUT' && job[3] === '/cancel') return send(202, { status: 'CANCELLATION_REQUESTED' });
     if (job && req.method === 'GET' && job[3] === '/status') {
       const id = job[2]!;
-      const n = (state.statusCalls.get(id) ?? 0) + 1;
-      state.statusCalls.set(id, n);
+      const n = (statusCalls.get(id) ?? 0) + 1;
+      statusCalls.set(id, n);
       if (id.endsWith('hang')) return send(200, { status: n === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: 0 });
+      if (id.endsWith('hook')) return send(200, { status: state.released ? 'COMPLETED' : 'IN_PROGRESS' });
       return send(200, n === 1 ? { status: 'IN_PROGRESS', logs: [] } : { status: 'COMPLETED' });
     }
     if (job && req.method === 'GET') {
-      if (job[2]!.endsWith('fail')) return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
-      if (job[2]!.endsWith('no-output')) return send(200, { seed: 4 });
-      return send(200, { video: { url: `${base}/files/out.mp4`, content_type: 'video/mp4' }, seed: 42 });
+      const known = jobs.get(job[2]!);
+      if (known?.mode === 'fail') return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
+      if (known?.mode === 'no-output') return send(200, { seed: 4 });
+      return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'));
     }
     send(404, { detail: 'not found' });
   });
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
-      const f: Fake = {
+      resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         get mode() {
           return state.mode;
@@ -94,11 +136,17 @@ function startFake(): Promise<Fake> {
         set mode(m: Mode) {
           state.mode = m;
         },
-        calls: state.calls,
-        uploads: state.uploads,
+        get released() {
+          return state.released;
+        },
+        set released(r: boolean) {
+          state.released = r;
+        },
+        calls,
+        uploads,
+        statusCalls,
         server,
-      };
-      resolve(f);
+      });
     }),
   );
 }
@@ -106,7 +154,10 @@ function startFake(): Promise<Fake> {
 beforeAll(async () => {
   const ff = ffmpegTools()!.ffmpeg;
   await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', clip]);
+  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', longClip]);
   await runTool(ff, ['-f', 'lavfi', '-i', 'sine=d=1', '-ac', '1', '-y', voice]);
+  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=64x64', '-frames:v', '1', '-y', picture]);
+  await runTool(ff, ['-f', 'lavfi', '-i', 'color=c=white:s=64x64', '-frames:v', '1', '-y', mask]);
   fake = await startFake();
 });
 afterAll(async () => {
@@ -119,26 +170,57 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
   fake.calls.length = 0;
+  fake.uploads.clear();
+  fake.released = false;
+  fake.mode = 'ok';
 });
 
+const FAL_FEATURES = ['text-to-video', 'lipsync', 'image-generation', 'erase', 'face-swap', 'restore', 'video-matting'];
+const falConfig = (extra: Partial<FalConfig> = {}): FalConfig => ({ key: 'test-key', queueUrl: fake.url, storageUrl: fake.url, webhookBaseUrl: null, ...extra });
+
 async function app(extra: Record<string, string> = {}) {
-  t = await createTasksTestApp({ env: { FAL_KEY: 'test-key', FAL_QUEUE_URL: fake.url, FAL_STORAGE_URL: fake.url, ENGINES: 'text-to-video=fal,lipsync=fal', ...extra } });
+  t = await createTasksTestApp({ env: { FAL_KEY: 'test-key', FAL_QUEUE_URL: fake.url, FAL_STORAGE_URL: fake.url, ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','), ...extra } });
   await t.system.start();
   return t;
 }
 
-async function submitText(t: TasksTestApp, apiKey: string, prompt = 'a fox in snow') {
-  const res = await t.app.request('/api/async/text2video', { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
-  const body = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
-  expect(res.status, body.msg).toBe(200);
-  return body.data.taskId;
+async function submitTool(t: TasksTestApp, apiKey: string, tool: string, body: Record<string, unknown>) {
+  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
+  expect(res.status, answer.msg).toBe(200);
+  return answer.data.taskId;
+}
+
+const submitText = (t: TasksTestApp, apiKey: string, prompt = 'a fox in snow') => submitTool(t, apiKey, 'text2video', { prompt });
+
+/** Uploads a file through the playground, as a user would: the task then refers to our own (private) media URL. */
+async function uploadFile(t: TasksTestApp, user: TestUser, file: string) {
+  const form = new FormData();
+  form.set('file', new Blob([readFileSync(file)]), 'x');
+  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  return ((await res.json()) as { data: { url: string } }).data.url;
+}
+
+/** The JSON body the model was submitted with. */
+function submitted(model: string): Record<string, unknown> {
+  const call = fake.calls.find((c) => c.method === 'POST' && c.path === `/${model}`);
+  expect(call, `no submit to ${model}`).toBeDefined();
+  return JSON.parse(call!.body) as Record<string, unknown>;
+}
+
+/** The bytes behind a fal storage file URL we sent (so a field is checked to carry the right upload). */
+function uploaded(fileUrl: unknown): Buffer | undefined {
+  return fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
+}
+
+async function storedMedia(t: TasksTestApp, taskId: string) {
+  return t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).execute();
 }
 
 const PRICE = estimateCredits('text-to-video', {}).credits;
 
 describe('fal.ai adapter against a fake fal queue', () => {
   it('submits to the Wan model with mapped fields, follows status to COMPLETED, stores the video locally, charges once', async () => {
-    fake.mode = 'ok';
     const t = await app();
     const user = await createUser(t, 100);
     const task = await waitForTask(t, await submitText(t, user.apiKey));
@@ -147,7 +229,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(submit.auth).toBe('Key test-key');
     expect(JSON.parse(submit.body)).toMatchObject({ prompt: 'a fox in snow', resolution: '720p' });
     expect(fake.calls.filter((c) => c.path.endsWith('/status')).length).toBeGreaterThanOrEqual(2);
-    const media = await t.database.db.selectFrom('media').selectAll().where('task_id', '=', task.id).execute();
+    const media = await storedMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(clip).length });
     const credits = await creditState(t, user.id);
@@ -213,27 +295,149 @@ describe('fal.ai adapter against a fake fal queue', () => {
   });
 
   it('lip sync uploads our local media to fal storage and is settled per second on the returned video', async () => {
-    fake.mode = 'ok';
     const t = await app();
     const user = await createUser(t, 100);
-    const uploadOne = async (file: string) => {
-      const form = new FormData();
-      form.set('file', new Blob([readFileSync(file)]), 'x');
-      const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
-      return ((await res.json()) as { data: { url: string } }).data.url;
-    };
-    const [srcVideoUrl, audioUrl] = [await uploadOne(clip), await uploadOne(voice)];
-    const res = await t.app.request('/api/async/lipsync', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ srcVideoUrl, audioUrl }) });
-    const id = ((await res.json()) as { data: { taskId: string } }).data.taskId;
-    const task = await waitForTask(t, id);
+    const [srcVideoUrl, audioUrl] = [await uploadFile(t, user, clip), await uploadFile(t, user, voice)];
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'lipsync', { srcVideoUrl, audioUrl }));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(fake.uploads).toHaveLength(2);
-    const submit = JSON.parse(fake.calls.find((c) => c.path === `/${FAL_MODELS.lipsync}`)!.body) as Record<string, string>;
-    expect(submit.video_url).toMatch(/\/files\/u0$/);
-    expect(submit.audio_url).toMatch(/\/files\/u1$/);
-    const expected = estimateCredits('lipsync', { seconds: 1 }).credits;
-    expect(task.credits_charged).toBe(expected);
+    expect(fake.uploads.size).toBe(2);
+    const body = submitted(FAL_MODELS.lipsync);
+    expect(uploaded(body.video_url)).toEqual(readFileSync(clip));
+    expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
+    expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: sniffMedia(readFileSync(clip))!.durationS! }).credits);
     const credits = await creditState(t, user.id);
     expect(credits.ledgerSum).toBe(credits.balance);
+  });
+});
+
+describe('fal.ai image and video tools', () => {
+  it('image generation asks FLUX for count images at the mapped image_size, stores every image and charges per image', async () => {
+    const t = await app();
+    const user = await createUser(t, 100);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2, aspectRatio: '16:9', seed: 5 }));
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    expect(submitted(FAL_MODELS.imageGeneration)).toEqual({ prompt: 'a lighthouse at dusk', num_images: 2, image_size: FAL_IMAGE_SIZES['16:9'], seed: 5 });
+    const media = await storedMedia(t, task.id);
+    expect(media).toHaveLength(2);
+    expect(media.every((m) => m.kind === 'image' && m.mime === 'image/png')).toBe(true);
+    const perImage = estimateCredits('image-generation', { count: 1 }).credits;
+    expect(task.credits_charged).toBe(2 * perImage);
+    const credits = await creditState(t, user.id);
+    expect(credits.balance).toBe(100 - 2 * perImage);
+    expect(credits.ledgerSum).toBe(credits.balance);
+  });
+
+  it('image generation is charged only for the images fal returned when it makes fewer than asked', async () => {
+    fake.mode = 'one-image';
+    const t = await app();
+    const user = await createUser(t, 100);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2 }));
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    expect(submitted(FAL_MODELS.imageGeneration)).toMatchObject({ num_images: 2, image_size: FAL_IMAGE_SIZES['1:1'] });
+    expect(await storedMedia(t, task.id)).toHaveLength(1);
+    const perImage = estimateCredits('image-generation', { count: 1 }).credits;
+    expect(task.credits_charged).toBe(perImage);
+    const credits = await creditState(t, user.id);
+    expect(credits.balance).toBe(100 - perImage);
+    expect(credits.ledgerSum).toBe(credits.balance);
+  });
+
+  const imageTools = [
+    { tool: 'erase', feature: 'erase', model: FAL_MODELS.erase, inputs: { imageUrl: picture, maskUrl: mask }, fields: { image_url: picture, mask_url: mask } },
+    { tool: 'face_swap', feature: 'face-swap', model: FAL_MODELS.faceSwap, inputs: { imageUrl: picture, faceImageUrl: mask }, fields: { target_image_url: picture, source_face_url: mask } },
+    { tool: 'restore', feature: 'restore', model: FAL_MODELS.restore, inputs: { imageUrl: picture }, fields: { image_url: picture } },
+  ] as const;
+
+  it.each(imageTools)('$tool uploads our images to fal storage, sends each under its model field, stores the image and charges the flat price', async ({ tool, feature, model, inputs, fields }) => {
+    const t = await app();
+    const user = await createUser(t, 100);
+    const body: Record<string, string> = {};
+    for (const [name, file] of Object.entries(inputs)) body[name] = await uploadFile(t, user, file);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, tool, body));
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const sent = submitted(model);
+    expect(Object.keys(sent).sort()).toEqual(Object.keys(fields).sort());
+    for (const [field, file] of Object.entries(fields)) expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
+    expect(fake.uploads.size).toBe(Object.keys(inputs).length);
+    const media = await storedMedia(t, task.id);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatchObject({ kind: 'image', mime: 'image/png' });
+    const price = estimateCredits(feature, {}).credits;
+    expect(task.credits_charged).toBe(price);
+    expect((await creditState(t, user.id)).balance).toBe(100 - price);
+  });
+
+  it('video matting is settled per second of the video fal returned, not of the input', async () => {
+    const t = await app();
+    const user = await createUser(t, 100);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_matting', { videoUrl: await uploadFile(t, user, clip) }));
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const sent = submitted(FAL_MODELS.videoMatting);
+    expect(uploaded(sent.video_url)).toEqual(readFileSync(clip));
+    expect(sent.background_color).toEqual([0, 255, 0]);
+    const media = await storedMedia(t, task.id);
+    expect(media).toHaveLength(1);
+    expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(longClip).length });
+    const outputS = sniffMedia(readFileSync(longClip))!.durationS!;
+    expect(outputS).toBeGreaterThan(sniffMedia(readFileSync(clip))!.durationS!);
+    expect(task.credits_charged).toBe(estimateCredits('video-matting', { seconds: outputS }).credits);
+    const credits = await creditState(t, user.id);
+    expect(credits.ledgerSum).toBe(credits.balance);
+  });
+});
+
+describe('falLipSync (dubbing with lip sync chains it)', () => {
+  it('uploads the given video and audio bytes to fal storage, runs the lip-sync model on them and returns its video', async () => {
+    const video = { data: readFileSync(clip), mime: 'video/mp4' };
+    const audio = { data: readFileSync(voice), mime: 'audio/wav' };
+    const ctx: EngineContext = {
+      signal: new AbortController().signal,
+      progress: async () => {},
+      readInput: () => Promise.reject(new Error('lip sync from bytes reads no input URL')),
+      taskId: 'dub-task-1',
+    };
+    const out = await falLipSync(falConfig({ poll: { startMs: 10, factor: 1, maxMs: 10 } }))(video, audio, ctx);
+    expect(fake.uploads.size).toBe(2);
+    const sent = submitted(FAL_MODELS.lipsync);
+    expect(uploaded(sent.video_url)).toEqual(video.data);
+    expect(uploaded(sent.audio_url)).toEqual(audio.data);
+    expect(out).toMatchObject({ kind: 'video', mime: 'video/mp4' });
+    expect(out.data).toEqual(readFileSync(clip));
+    expect(out.durationS).toBe(sniffMedia(readFileSync(clip))!.durationS);
+  });
+});
+
+describe('fal webhooks wake the poller', () => {
+  it('with ENGINE_WEBHOOK_URL set, each submit names our hook route for its task as fal_webhook', async () => {
+    const t = await app({ ENGINE_WEBHOOK_URL: 'https://hooks.example.com/' });
+    const user = await createUser(t, 100);
+    const id = await submitText(t, user.apiKey);
+    expect((await waitForTask(t, id)).status).toBe('succeeded');
+    const submit = fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!;
+    expect(new URLSearchParams(submit.query).get('fal_webhook')).toBe(`https://hooks.example.com/engine-hooks/fal/${id}`);
+  });
+
+  it('a webhook wakes the poller: a job still running when the long poll interval starts ends with one status read after the hook', async () => {
+    fake.mode = 'hook';
+    // The poll interval is far longer than the test may run, so only the webhook can wake the poller in time.
+    const longPoll = { startMs: 10 * 60_000, factor: 1, maxMs: 10 * 60_000 };
+    t = await createTasksTestApp({ env: { ENGINES: 'text-to-video=fal' }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
+    await t.system.start();
+    const user = await createUser(t, 100);
+    const id = await submitText(t, user.apiKey);
+    await expect.poll(() => [...fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 }).toBe(true);
+    const jobId = [...fake.statusCalls.keys()].find((job) => job.endsWith('hook'))!;
+    fake.released = true;
+    // The hook may arrive before the poller has started waiting; fal retries it, and so does this test.
+    const postHook = async () => {
+      const res = await t!.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: jobId, status: 'OK', payload: {} }) });
+      return ((await res.json()) as { msg: string }).msg;
+    };
+    await expect.poll(postHook, { timeout: 5000 }).toBe('ok');
+    const task = await waitForTask(t, id);
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    expect(fake.statusCalls.get(jobId)).toBe(2);
+    expect((await creditState(t, user.id)).balance).toBe(100 - PRICE);
+    expect(await postHook()).toBe('no job waiting');
   });
 });

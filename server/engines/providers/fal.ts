@@ -1,7 +1,7 @@
-// fal.ai adapter: queue API (submit, status, result, cancel, webhook), model ids and inputs per feature, outputs downloaded.
-import { FAL_MODELS, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+// fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
-import { EngineInputError, type Engine, type EngineContext, type EngineResult } from '../types';
+import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import { sniffMedia } from '../../media/sniff';
 import { waitForHook } from './hooks';
 import { download, json, providerFetch, ProviderError } from './http';
@@ -12,10 +12,28 @@ export interface FalConfig {
   storageUrl: string;
   /** Base of our webhook route (…/engine-hooks); null when fal cannot reach us. */
   webhookBaseUrl: string | null;
+  /** Status polling schedule; PROVIDER_RETRY's by default (a webhook wakes the poller earlier). */
+  poll?: { startMs: number; factor: number; maxMs: number };
 }
 
 type Input = Record<string, unknown>;
+/** One fal request: the model's endpoint id and its input fields. */
+interface FalJob {
+  model: string;
+  body: Input;
+}
+/** The URLs fal answers a submit with; they are authoritative (an app id may differ from the model path). */
+interface JobUrls {
+  status: string;
+  response: string;
+  cancel: string;
+}
+/** Makes an input URL reachable by fal (uploading our private media) after checking it is one of `kinds`. */
+type Upload = (url: string, kinds: readonly MediaKind[]) => Promise<string>;
+
 const PROVIDER = 'fal.ai';
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+const auth = (c: FalConfig) => ({ authorization: `Key ${c.key}` });
 
 /** Reachable by fal only when public: our own localhost media must be uploaded to fal storage first. */
 function isPublic(url: string): boolean {
@@ -23,131 +41,208 @@ function isPublic(url: string): boolean {
   return !/^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[?::1\]?$|0\.0\.0\.0)/.test(host);
 }
 
-export function falEngine(c: FalConfig): Engine {
-  const auth = { authorization: `Key ${c.key}` };
+/** fal storage: initiate an upload, PUT the bytes, use the file URL it answers. */
+async function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: AbortSignal): Promise<string> {
+  const init = await json<{ upload_url?: string; file_url?: string }>(
+    await providerFetch({
+      provider: PROVIDER,
+      url: `${c.storageUrl}/storage/upload/initiate`,
+      method: 'POST',
+      headers: { ...auth(c), 'content-type': 'application/json' },
+      body: JSON.stringify({ content_type: media.mime, file_name: fileName }),
+      signal,
+    }),
+    PROVIDER,
+  );
+  if (!init.upload_url || !init.file_url) throw new ProviderError(`${PROVIDER} sent a malformed upload answer`);
+  await providerFetch({ provider: PROVIDER, url: init.upload_url, method: 'PUT', headers: { 'content-type': media.mime }, body: new Uint8Array(media.data), signal });
+  return init.file_url;
+}
 
-  /** fal storage: initiate an upload, PUT the bytes, use the file URL it answers. */
-  async function upload(ctx: EngineContext, url: string, kinds: readonly MediaKind[]): Promise<string> {
+const fileName = (ctx: EngineContext, role: string, mime: string) => `${ctx.taskId}-${role}.${(mime.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
+
+/** Reads (and so checks) an input, then hands fal a URL it can fetch: outside URLs as they are, ours uploaded. */
+function uploader(c: FalConfig, ctx: EngineContext): Upload {
+  let n = 0;
+  return async (url, kinds) => {
     const media = await ctx.readInput(url, kinds);
     if (isPublic(url)) return url;
-    const init = await json<{ upload_url?: string; file_url?: string }>(
-      await providerFetch({
-        provider: PROVIDER,
-        url: `${c.storageUrl}/storage/upload/initiate`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ content_type: media.mime, file_name: `${ctx.taskId}.${media.mime.split('/')[1]}` }),
-        signal: ctx.signal,
-      }),
+    return uploadBytes(c, media, fileName(ctx, `input${n++}`, media.mime), ctx.signal);
+  };
+}
+
+/** Our stored inputs → each model's input fields (FAL_MODELS names the page each comes from). */
+const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> = {
+  'text-to-video': async (i) => ({
+    model: FAL_MODELS.textToVideo,
+    body: { prompt: i.prompt, resolution: resolution(i), ...(str(i.negativePrompt) ? { negative_prompt: i.negativePrompt } : {}), ...(typeof i.seed === 'number' ? { seed: i.seed } : {}) },
+  }),
+  'image-to-video': async (i, up) => {
+    const image = imageOf(i);
+    if (!image) throw new EngineInputError(`${PROVIDER} needs an image to animate (a sample model is only offered by the preview engine)`);
+    return { model: FAL_MODELS.imageToVideo, body: { prompt: i.prompt, image_url: await up(image, ['image']), resolution: resolution(i) } };
+  },
+  lipsync: async (i, up) => {
+    const video = str(i.srcVideoUrl) ?? str(i.videoUrl);
+    if (!video || !str(i.audioUrl)) throw new EngineInputError('lip sync needs a video and an audio');
+    return { model: FAL_MODELS.lipsync, body: { video_url: await up(video, ['video']), audio_url: await up(str(i.audioUrl)!, ['audio']) } };
+  },
+  'talking-image': async (i, up) => {
+    const image = imageOf(i);
+    if (!image || !str(i.audioUrl)) throw new EngineInputError('talking image needs a photo and an audio');
+    return { model: FAL_MODELS.talkingImage, body: { source_image_url: await up(image, ['image']), driven_audio_url: await up(str(i.audioUrl)!, ['audio']) } };
+  },
+  'tryon-clothes': async (i, up) => {
+    const garment = str(i.onePieceUrl) ?? str(i.upperUrl) ?? str(i.lowerUrl);
+    if (!str(i.modelImageUrl) || !garment) throw new EngineInputError('try-on needs a model image and a garment');
+    return { model: FAL_MODELS.tryOn, body: { human_image_url: await up(str(i.modelImageUrl)!, ['image']), garment_image_url: await up(garment, ['image']) } };
+  },
+  'image-generation': async (i) => ({
+    model: FAL_MODELS.imageGeneration,
+    body: {
+      prompt: i.prompt,
+      num_images: typeof i.count === 'number' ? i.count : 1,
+      image_size: FAL_IMAGE_SIZES[(str(i.aspectRatio) ?? '1:1') as keyof typeof FAL_IMAGE_SIZES] ?? FAL_IMAGE_SIZES['1:1'],
+      ...(typeof i.seed === 'number' ? { seed: i.seed } : {}),
+    },
+  }),
+  erase: async (i, up) => {
+    if (!str(i.imageUrl) || !str(i.maskUrl)) throw new EngineInputError('erase needs an image and a mask');
+    return { model: FAL_MODELS.erase, body: { image_url: await up(str(i.imageUrl)!, ['image']), mask_url: await up(str(i.maskUrl)!, ['image']) } };
+  },
+  'face-swap': async (i, up) => {
+    if (!str(i.imageUrl) || !str(i.faceImageUrl)) throw new EngineInputError('face swap needs a picture and a face');
+    // Ours: imageUrl is the picture to change, faceImageUrl the face to put in; fal's: target_image_url, source_face_url.
+    return { model: FAL_MODELS.faceSwap, body: { target_image_url: await up(str(i.imageUrl)!, ['image']), source_face_url: await up(str(i.faceImageUrl)!, ['image']) } };
+  },
+  restore: async (i, up) => {
+    if (!str(i.imageUrl)) throw new EngineInputError('restore needs a photo');
+    return { model: FAL_MODELS.restore, body: { image_url: await up(str(i.imageUrl)!, ['image']) } };
+  },
+  'video-matting': async (i, up) => {
+    if (!str(i.videoUrl)) throw new EngineInputError('video matting needs a video');
+    return { model: FAL_MODELS.videoMatting, body: { video_url: await up(str(i.videoUrl)!, ['video']), background_color: [...FAL_MATTING_BACKGROUND] } };
+  },
+};
+// Features that are the same model call under another name (Wan variants, the talking-face tool).
+JOBS['wan-text-to-video'] = JOBS['text-to-video'];
+JOBS['wan-image-to-video'] = JOBS['image-to-video'];
+JOBS['character-to-video'] = JOBS['image-to-video'];
+JOBS['talking-face'] = JOBS.lipsync;
+
+/** The still of the image-to-video and talking tools (each tool names it its own way). */
+function imageOf(i: Input): string | undefined {
+  return str(i.imageUrl) ?? str(i.imgUrl) ?? str(i.image) ?? str(i.photoUrl);
+}
+
+function resolution(i: Input): '480p' | '720p' {
+  return i.resolution === '480p' ? '480p' : '720p';
+}
+
+/** Queues the job; the webhook (when fal can reach us) names our task so the hook wakes this run's poller. */
+async function submit(c: FalConfig, job: FalJob, hookKey: string, signal: AbortSignal): Promise<JobUrls> {
+  const hook = c.webhookBaseUrl ? `?fal_webhook=${encodeURIComponent(`${c.webhookBaseUrl}/engine-hooks/${hookKey}`)}` : '';
+  const answer = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(
+    await providerFetch({ provider: PROVIDER, url: `${c.queueUrl}/${job.model}${hook}`, method: 'POST', headers: { ...auth(c), 'content-type': 'application/json' }, body: JSON.stringify(job.body), signal }),
+    PROVIDER,
+  );
+  if (!answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
+  const base = `${c.queueUrl}/${job.model}/requests/${answer.request_id}`;
+  return { status: answer.status_url ?? `${base}/status`, response: answer.response_url ?? base, cancel: answer.cancel_url ?? `${base}/cancel` };
+}
+
+/** Follows the job until COMPLETED: polls with backoff, and a webhook for `hookKey` cuts a wait short. */
+async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: EngineContext): Promise<void> {
+  const poll = c.poll ?? { startMs: PROVIDER_RETRY.pollStartMs, factor: PROVIDER_RETRY.pollFactor, maxMs: PROVIDER_RETRY.pollMaxMs };
+  let delay = poll.startMs;
+  for (;;) {
+    const status = await json<{ status?: string }>(
+      await providerFetch({ provider: PROVIDER, url: `${urls.status}${urls.status.includes('?') ? '&' : '?'}logs=0`, headers: auth(c), signal: ctx.signal }),
       PROVIDER,
     );
-    if (!init.upload_url || !init.file_url) throw new ProviderError(`${PROVIDER} sent a malformed upload answer`);
-    await providerFetch({ provider: PROVIDER, url: init.upload_url, method: 'PUT', headers: { 'content-type': media.mime }, body: new Uint8Array(media.data), signal: ctx.signal });
-    return init.file_url;
+    if (status.status === 'COMPLETED') return;
+    if (status.status === 'IN_PROGRESS') await ctx.progress(50);
+    else if (status.status === 'IN_QUEUE') await ctx.progress(10);
+    else throw new ProviderError(`${PROVIDER} sent an unknown job status: ${String(status.status)}`);
+    await waitForHook(hookKey, delay, ctx.signal);
+    delay = Math.min(poll.maxMs, delay * poll.factor);
   }
+}
 
-  /** Our stored input → the model's input fields (from each model's page in fal's docs). */
-  async function toFal(feature: Feature, i: Input, ctx: EngineContext): Promise<{ model: string; body: Input }> {
-    const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    const image = str(i.imageUrl) ?? str(i.imgUrl) ?? str(i.image) ?? str(i.photoUrl);
-    const resolution = str(i.resolution) === '480p' ? '480p' : '720p';
-    switch (feature) {
-      case 'text-to-video':
-      case 'wan-text-to-video':
-        return { model: FAL_MODELS.textToVideo, body: { prompt: i.prompt, resolution, ...(i.negativePrompt ? { negative_prompt: i.negativePrompt } : {}), ...(typeof i.seed === 'number' ? { seed: i.seed } : {}) } };
-      case 'image-to-video':
-      case 'wan-image-to-video':
-      case 'character-to-video':
-        if (!image) throw new EngineInputError(`${PROVIDER} needs an image for ${feature} (a sample model is only offered by the preview engine)`);
-        return { model: FAL_MODELS.imageToVideo, body: { prompt: i.prompt, image_url: await upload(ctx, image, ['image']), resolution } };
-      case 'lipsync':
-      case 'talking-face': {
-        const video = str(i.srcVideoUrl) ?? str(i.videoUrl);
-        if (!video || !str(i.audioUrl)) throw new EngineInputError('lip sync needs a video and an audio');
-        return { model: FAL_MODELS.lipsync, body: { video_url: await upload(ctx, video, ['video']), audio_url: await upload(ctx, str(i.audioUrl)!, ['audio']) } };
-      }
-      case 'talking-image':
-        if (!image || !str(i.audioUrl)) throw new EngineInputError('talking image needs a photo and an audio');
-        return { model: FAL_MODELS.talkingImage, body: { source_image_url: await upload(ctx, image, ['image']), driven_audio_url: await upload(ctx, str(i.audioUrl)!, ['audio']) } };
-      case 'tryon-clothes': {
-        const garment = str(i.onePieceUrl) ?? str(i.upperUrl) ?? str(i.lowerUrl);
-        if (!str(i.modelImageUrl) || !garment) throw new EngineInputError('try-on needs a model image and a garment');
-        return { model: FAL_MODELS.tryOn, body: { human_image_url: await upload(ctx, str(i.modelImageUrl)!, ['image']), garment_image_url: await upload(ctx, garment, ['image']) } };
-      }
-      default:
-        throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
-    }
+/** The job's result; a failed job answers its result URL with an error status and a detail (e.g. a rejected input). */
+async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal): Promise<Input> {
+  const res = await fetch(urls.response, { headers: auth(c), signal });
+  const result = await json(res, PROVIDER);
+  if (res.ok) return result;
+  const why = typeof result.detail === 'string' ? result.detail : JSON.stringify(result.detail ?? result).slice(0, 300);
+  if (res.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
+  throw new ProviderError(`${PROVIDER} job failed: ${why}`);
+}
+
+/** fal answers { video: { url } }, { image: { url } } or { images: [{ url }, …] }. */
+function outputFiles(result: Input): Array<{ url: string; kind: MediaKind }> {
+  const url = (v: unknown) => (v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string' ? (v as { url: string }).url : null);
+  const files: Array<{ url: string; kind: MediaKind }> = [];
+  if (url(result.video)) files.push({ url: url(result.video)!, kind: 'video' });
+  if (url(result.image)) files.push({ url: url(result.image)!, kind: 'image' });
+  if (Array.isArray(result.images)) for (const im of result.images) if (url(im)) files.push({ url: url(im)!, kind: 'image' });
+  if (files.length === 0) throw new ProviderError(`${PROVIDER} sent a malformed answer: the result has no video or image`);
+  return files;
+}
+
+/** Downloads each output; its type and (for video) its real length are read from its own bytes. */
+async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, signal: AbortSignal): Promise<EngineOutput[]> {
+  const outputs: EngineOutput[] = [];
+  for (const f of files) {
+    const file = await download(PROVIDER, f.url, signal);
+    const sniffed = sniffMedia(file.data);
+    const header = file.mime && file.mime !== 'application/octet-stream' ? file.mime : null;
+    const mime = sniffed?.mime ?? header ?? (f.kind === 'video' ? 'video/mp4' : 'image/png');
+    // Per-second features are settled on this length.
+    outputs.push({ kind: f.kind, mime, data: file.data, durationS: f.kind === 'video' ? (sniffed?.durationS ?? null) : null });
   }
+  return outputs;
+}
 
-  /** fal answers { video: { url } } or { image: { url } } or { images: [{ url }] }. */
-  function outputUrls(result: Record<string, unknown>): Array<{ url: string; kind: MediaKind }> {
-    const urls: Array<{ url: string; kind: MediaKind }> = [];
-    const file = (v: unknown) => (v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string' ? (v as { url: string }).url : null);
-    const video = file(result.video);
-    if (video) urls.push({ url: video, kind: 'video' });
-    const image = file(result.image);
-    if (image) urls.push({ url: image, kind: 'image' });
-    if (Array.isArray(result.images)) for (const im of result.images) if (file(im)) urls.push({ url: file(im)!, kind: 'image' });
-    return urls;
+/** The one job runner: submit → status (webhook wake-up) → result → download; canceled at fal when the task stops. */
+async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext): Promise<EngineOutput[]> {
+  const hookKey = `fal/${ctx.taskId}`;
+  const urls = await submit(c, job, hookKey, ctx.signal);
+  const cancel = () => {
+    // Best effort: the task is already finished on our side (refunded by the service).
+    void fetch(urls.cancel, { method: 'PUT', headers: auth(c), signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs) }).catch(() => {});
+  };
+  ctx.signal.addEventListener('abort', cancel, { once: true });
+  try {
+    await waitUntilDone(c, urls, hookKey, ctx);
+    return await downloadOutputs(outputFiles(await readResult(c, urls, ctx.signal)), ctx.signal);
+  } finally {
+    ctx.signal.removeEventListener('abort', cancel);
   }
+}
 
+export function falEngine(c: FalConfig): Engine {
   return {
     name: 'fal',
-    features: ['text-to-video', 'wan-text-to-video', 'image-to-video', 'wan-image-to-video', 'character-to-video', 'lipsync', 'talking-face', 'talking-image', 'tryon-clothes'],
+    features: Object.keys(JOBS) as Feature[],
     async run(feature, input, ctx): Promise<EngineResult> {
-      const { model, body } = await toFal(feature, (input ?? {}) as Input, ctx);
-      const hookKey = `fal/${ctx.taskId}`;
-      const hook = c.webhookBaseUrl ? `?fal_webhook=${encodeURIComponent(`${c.webhookBaseUrl}/engine-hooks/${hookKey}`)}` : '';
-      const submitted = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(
-        await providerFetch({ provider: PROVIDER, url: `${c.queueUrl}/${model}${hook}`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: ctx.signal }),
-        PROVIDER,
-      );
-      if (!submitted.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
-      // The URLs fal answers are authoritative (the app id may differ from the model path for sub-paths).
-      const base = `${c.queueUrl}/${model}/requests/${submitted.request_id}`;
-      const statusUrl = submitted.status_url ?? `${base}/status`;
-      const responseUrl = submitted.response_url ?? base;
-      const cancelUrl = submitted.cancel_url ?? `${base}/cancel`;
-      const cancel = () => {
-        // Best effort: the task is already finished on our side (refunded by the service).
-        void fetch(cancelUrl, { method: 'PUT', headers: auth, signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs) }).catch(() => {});
-      };
-      ctx.signal.addEventListener('abort', cancel, { once: true });
-      try {
-        let delay: number = PROVIDER_RETRY.pollStartMs;
-        for (;;) {
-          const status = await json<{ status?: string; queue_position?: number; error?: string }>(
-            await providerFetch({ provider: PROVIDER, url: `${statusUrl}${statusUrl.includes('?') ? '&' : '?'}logs=0`, headers: auth, signal: ctx.signal }),
-            PROVIDER,
-          );
-          if (status.status === 'COMPLETED') break;
-          if (status.status === 'IN_PROGRESS') await ctx.progress(50);
-          else if (status.status === 'IN_QUEUE') await ctx.progress(10);
-          else throw new ProviderError(`${PROVIDER} sent an unknown job status: ${String(status.status)}`);
-          await waitForHook(hookKey, delay, ctx.signal);
-          delay = Math.min(PROVIDER_RETRY.pollMaxMs, delay * PROVIDER_RETRY.pollFactor);
-        }
-        const resultRes = await fetch(responseUrl, { headers: auth, signal: ctx.signal });
-        const result = await json(resultRes, PROVIDER);
-        // A failed job answers its result URL with an error status and a detail (e.g. a rejected input).
-        if (!resultRes.ok) {
-          const why = typeof result.detail === 'string' ? result.detail : JSON.stringify(result.detail ?? result).slice(0, 300);
-          if (resultRes.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
-          throw new ProviderError(`${PROVIDER} job failed: ${why}`);
-        }
-        const urls = outputUrls(result);
-        if (urls.length === 0) throw new ProviderError(`${PROVIDER} sent a malformed answer: the result has no video or image`);
-        const outputs = [];
-        for (const u of urls) {
-          const file = await download(PROVIDER, u.url, ctx.signal);
-          const mime = file.mime && file.mime !== 'application/octet-stream' ? file.mime : u.kind === 'video' ? 'video/mp4' : 'image/png';
-          // Per-second features are settled on the real length, read from the file's own header.
-          outputs.push({ kind: u.kind, mime, data: file.data, durationS: u.kind === 'video' ? (sniffMedia(file.data)?.durationS ?? null) : null });
-        }
-        return { outputs };
-      } finally {
-        ctx.signal.removeEventListener('abort', cancel);
-      }
+      const build = JOBS[feature];
+      if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
+      const outputs = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx);
+      // Charged per image fal actually made, which may be fewer than asked for.
+      return feature === 'image-generation' ? { outputs, measured: { count: outputs.length } } : { outputs };
     },
+  };
+}
+
+/** Lip sync from bytes (dubbing chains it): both files go to fal storage, then the lip-sync model runs on them. */
+export function falLipSync(c: FalConfig): LipSync {
+  return async (video, audio, ctx) => {
+    const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
+    const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
+    const outputs = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx);
+    const out = outputs.find((o) => o.kind === 'video');
+    if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
+    return out;
   };
 }

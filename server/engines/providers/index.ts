@@ -3,14 +3,14 @@ import type { ProviderConfig } from '../../tasks/config';
 import type { Engine } from '../types';
 import { dreamApiEngine } from './dreamapi';
 import { elevenLabsEngine } from './elevenlabs';
-import { falEngine } from './fal';
+import { falEngine, falLipSync } from './fal';
 
 export function providerEngines(p: ProviderConfig): Engine[] {
   const engines: Engine[] = [];
-  const fal = p.fal.key ? falEngine({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl }) : null;
-  if (fal) engines.push(fal);
+  const fal = p.fal.key ? { key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl } : null;
+  if (fal) engines.push(falEngine(fal));
   // Dubbing with lip sync runs the dubbed audio through fal's lip-sync model when fal is configured.
-  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: null }));
+  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: fal ? falLipSync(fal) : null }));
   if (p.dreamapi.key) engines.push(dreamApiEngine({ key: p.dreamapi.key, baseUrl: p.dreamapi.baseUrl }));
   return engines;
 }

@@ -68,6 +68,10 @@ export const PROVIDER_RETRY = {
   pollStartMs: 1000,
   pollFactor: 1.5,
   pollMaxMs: 10_000,
+  /** A webhook that lands between two polls is remembered this long, so the next wait returns at once. */
+  hookMemoryMs: 30_000,
+  /** Most unclaimed webhooks remembered (anyone can post one; the oldest are forgotten first). */
+  hookMemoryMaxKeys: 10_000,
 } as const;
 
 /** Per-engine defaults when ENGINE_CONCURRENCY / ENGINE_TIMEOUTS_MS do not name the engine. */
@@ -84,11 +88,49 @@ export const PROVIDER_URLS = {
   dreamapi: 'https://api.newportai.com',
 } as const;
 
-/** fal.ai model ids per task (fal's model pages: Wan 2.1 text/image-to-video, sync lipsync, SadTalker, Kolors try-on). */
+/**
+ * fal.ai model ids per task. Each id and its input fields were checked against fal's own pages:
+ * - textToVideo: https://docs.rs/crate/fal/latest/source/src/endpoints/fal_ai/wan_t2v/mod.rs (schema generated
+ *   from fal's OpenAPI: prompt, resolution 480p|580p|720p, negative_prompt, seed → video)
+ * - imageToVideo: https://fal.ai/models/fal-ai/wan-i2v/api and …/fal_ai/wan_i2v/mod.rs (prompt, image_url,
+ *   resolution 480p|720p → video)
+ * - lipsync: https://fal.ai/models/fal-ai/sync-lipsync/llms.txt (video_url, audio_url, sync_mode → video)
+ * - talkingImage: https://docs.rs/crate/fal/latest/source/src/endpoints/fal_ai/sadtalker/mod.rs
+ *   (source_image_url, driven_audio_url → video)
+ * - tryOn: https://fal.ai/models/fal-ai/kling/v1-5/kolors-virtual-try-on/llms.txt (human_image_url,
+ *   garment_image_url → image)
+ * - imageGeneration: https://fal.ai/docs/model-api-reference/image-generation-api/flux-schnell.md (prompt,
+ *   image_size, num_images, seed → images[])
+ * - erase: https://fal.ai/models/fal-ai/bria/eraser/llms.txt (image_url, mask_url → image)
+ * - faceSwap: https://fal.ai/models/half-moon-ai/ai-face-swap/faceswapimage/api (source_face_url = the face,
+ *   target_image_url = the picture to change → image)
+ * - restore: CodeFormer, fal-ai/fal-js libs/client/src/types/endpoints.ts CodeformerInput (image_url → image)
+ * - videoMatting: https://fal.ai/models/fal-ai/ben/v2/video/llms.txt (video_url, background_color → video)
+ */
 export const FAL_MODELS = {
   textToVideo: 'fal-ai/wan-t2v',
   imageToVideo: 'fal-ai/wan-i2v',
   lipsync: 'fal-ai/sync-lipsync',
   talkingImage: 'fal-ai/sadtalker',
   tryOn: 'fal-ai/kling/v1-5/kolors-virtual-try-on',
+  imageGeneration: 'fal-ai/flux/schnell',
+  erase: 'fal-ai/bria/eraser',
+  faceSwap: 'half-moon-ai/ai-face-swap/faceswapimage',
+  restore: 'fal-ai/codeformer',
+  videoMatting: 'fal-ai/ben/v2/video',
 } as const;
+
+/** Our image aspect ratios (IMAGE_ASPECT_RATIOS) as FLUX's image_size presets (fal's ImageSize enum). */
+export const FAL_IMAGE_SIZES = {
+  '1:1': 'square_hd',
+  '16:9': 'landscape_16_9',
+  '9:16': 'portrait_16_9',
+  '4:3': 'landscape_4_3',
+  '3:4': 'portrait_4_3',
+} as const;
+
+/**
+ * Video matting's background (RGB): a solid colour keeps the result an opaque MP4 whose length we can read for the
+ * per-second charge (a transparent result would need WebM); green is the usual chroma-key colour for compositing.
+ */
+export const FAL_MATTING_BACKGROUND = [0, 255, 0] as const;
