@@ -9,7 +9,7 @@ import { semaphore, type Semaphore } from './semaphore';
 import type { Engine } from './types';
 
 export type { Engine, EngineContext, EngineOutput, EngineResult, InputMedia } from './types';
-export { EngineInputError } from './types';
+export { EngineInputError, EngineUnsupportedError } from './types';
 export { synthesize } from './espeak';
 
 export interface EngineLimits {

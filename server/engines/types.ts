@@ -59,6 +59,14 @@ export interface MediaBytes {
 /** Re-times a video's lips to an audio track (another engine's lip-sync model); dubbing with lip sync uses it. */
 export type LipSync = (video: MediaBytes, audio: MediaBytes, ctx: EngineContext) => Promise<EngineOutput>;
 
+/**
+ * This engine cannot serve this particular request (e.g. a sample avatar model only the preview engine can draw):
+ * not the user's fault, so the next engine of the feature is tried; with none left the task fails and is refunded.
+ */
+export class EngineUnsupportedError extends Error {
+  override name = 'EngineUnsupportedError';
+}
+
 /** A failure of the input rather than the platform: the task fails, credits are still refunded. */
 export class EngineInputError extends Error {
   override name = 'EngineInputError';

@@ -167,10 +167,12 @@ async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, r
       const { callbackUrl, ...input } = body(dreamVideoMatting, raw);
       return { feature: 'video-matting', input: { ...input, seconds: await mediaSeconds(system, userId, input.videoUrl) }, callbackUrl };
     }
-    case 'do_stt_common':
+    case 'do_stt':
     case 'do_stt_pro': {
-      const { callbackUrl, ...input } = body(dreamStt, raw);
-      return { feature: PUBLIC_TOOLS[tool], input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
+      const { callbackUrl, lan, ...input } = body(dreamStt, raw);
+      // Engines take one language hint: the first of a list.
+      const language = Array.isArray(lan) ? lan[0] : lan;
+      return { feature: PUBLIC_TOOLS[tool], input: { ...input, ...(language ? { lan: language } : {}), seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
     }
   }
 }

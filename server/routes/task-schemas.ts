@@ -117,7 +117,8 @@ export const dreamErase = z.object({ imageUrl: mediaUrl, maskUrl: mediaUrl, ...c
 export const dreamFaceSwap = z.object({ imageUrl: mediaUrl, faceImageUrl: mediaUrl, ...callbackUrl });
 export const dreamRestore = z.object({ imageUrl: mediaUrl, ...callbackUrl });
 export const dreamVideoMatting = z.object({ videoUrl: mediaUrl, ...callbackUrl });
-export const dreamStt = z.object({ audioUrl: mediaUrl, lan: language.optional(), ...callbackUrl });
+/** DreamAPI's do_stt_pro takes `lan` as a list of locales; one language (a string) is accepted too. */
+export const dreamStt = z.object({ audioUrl: mediaUrl, lan: z.union([language, z.array(language).min(1).max(10)]).optional(), ...callbackUrl });
 export const reqIdBody = z.object({ reqId: z.string().trim().min(1, 'is required').max(100) });
 
 /** The body each public tool validates with (public-api.ts toolInput); the OpenAPI document reads the same map. */
@@ -140,6 +141,6 @@ export const PUBLIC_TOOL_BODIES = {
   face_swap: dreamFaceSwap,
   restore: dreamRestore,
   video_matting: dreamVideoMatting,
-  do_stt_common: dreamStt,
+  do_stt: dreamStt,
   do_stt_pro: dreamStt,
 } as const satisfies Record<PublicTool, z.ZodType>;

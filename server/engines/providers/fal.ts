@@ -1,10 +1,10 @@
 // fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
 import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
-import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
+import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import { sniffMedia } from '../../media/sniff';
 import { waitForHook } from './hooks';
-import { download, json, providerFetch, ProviderError } from './http';
+import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
 
 export interface FalConfig {
   key: string;
@@ -35,12 +35,6 @@ const PROVIDER = 'fal.ai';
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const auth = (c: FalConfig) => ({ authorization: `Key ${c.key}` });
 
-/** Reachable by fal only when public: our own localhost media must be uploaded to fal storage first. */
-function isPublic(url: string): boolean {
-  const host = new URL(url).hostname;
-  return !/^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[?::1\]?$|0\.0\.0\.0)/.test(host);
-}
-
 /** fal storage: initiate an upload, PUT the bytes, use the file URL it answers. */
 async function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: AbortSignal): Promise<string> {
   const init = await json<{ upload_url?: string; file_url?: string }>(
@@ -66,7 +60,7 @@ function uploader(c: FalConfig, ctx: EngineContext): Upload {
   let n = 0;
   return async (url, kinds) => {
     const media = await ctx.readInput(url, kinds);
-    if (isPublic(url)) return url;
+    if (isPublicUrl(url)) return url;
     return uploadBytes(c, media, fileName(ctx, `input${n++}`, media.mime), ctx.signal);
   };
 }
@@ -79,7 +73,8 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   }),
   'image-to-video': async (i, up) => {
     const image = imageOf(i);
-    if (!image) throw new EngineInputError(`${PROVIDER} needs an image to animate (a sample model is only offered by the preview engine)`);
+    if (!image && str(i.modelId)) throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give an image`);
+    if (!image) throw new EngineInputError(`${PROVIDER} needs an image to animate`);
     return { model: FAL_MODELS.imageToVideo, body: { prompt: i.prompt, image_url: await up(image, ['image']), resolution: resolution(i) } };
   },
   lipsync: async (i, up) => {
@@ -89,6 +84,7 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   },
   'talking-image': async (i, up) => {
     const image = imageOf(i);
+    if (!image && str(i.modelId)) throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give a photo`);
     if (!image || !str(i.audioUrl)) throw new EngineInputError('talking image needs a photo and an audio');
     return { model: FAL_MODELS.talkingImage, body: { source_image_url: await up(image, ['image']), driven_audio_url: await up(str(i.audioUrl)!, ['audio']) } };
   },

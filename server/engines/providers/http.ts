@@ -92,6 +92,12 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
   throw new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
 }
 
+/** Reachable by a provider only when public: this server's own localhost or private-network media must be uploaded first. */
+export function isPublicUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return !/^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[?::1\]?$|0\.0\.0\.0)/.test(host);
+}
+
 /** Reads a JSON answer, turning anything else into a clear "malformed answer" error. */
 export async function json<T = Record<string, unknown>>(res: Response, provider: string): Promise<T> {
   const text = await res.text();

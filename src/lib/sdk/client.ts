@@ -48,7 +48,7 @@ export const OPERATIONS = {
   faceSwap: { method: 'post', path: '/api/async/face_swap' },
   restore: { method: 'post', path: '/api/async/restore' },
   videoMatting: { method: 'post', path: '/api/async/video_matting' },
-  sttCommon: { method: 'post', path: '/api/async/do_stt_common' },
+  sttCommon: { method: 'post', path: '/api/async/do_stt' },
   sttPro: { method: 'post', path: '/api/async/do_stt_pro' },
   getAsyncResult: { method: 'post', path: '/api/getAsyncResult' },
   cancelAsyncTask: { method: 'post', path: '/api/cancelAsyncTask' },

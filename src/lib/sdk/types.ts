@@ -29,7 +29,7 @@ export interface EraseRequest extends Callback { imageUrl: string; maskUrl: stri
 export interface FaceSwapRequest extends Callback { imageUrl: string; faceImageUrl: string }
 export interface RestoreRequest extends Callback { imageUrl: string }
 export interface VideoMattingRequest extends Callback { videoUrl: string }
-export interface SttRequest extends Callback { audioUrl: string; lan?: string }
+export interface SttRequest extends Callback { audioUrl: string; lan?: string | string[] }
 
 export interface Submitted { taskId: string; status: TaskStatusName; credits: number }
 

@@ -319,7 +319,7 @@ export const PUBLIC_TOOLS = {
   face_swap: 'face-swap',
   restore: 'restore',
   video_matting: 'video-matting',
-  do_stt_common: 'stt-common',
+  do_stt: 'stt-common',
   do_stt_pro: 'stt-pro',
 } as const satisfies Record<string, Feature>;
 

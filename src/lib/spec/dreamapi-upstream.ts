@@ -1,0 +1,126 @@
+// The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the upload form.
+
+import type { Feature, MediaKind } from './tasks';
+
+/** Paths under DREAMAPI_BASE_URL (DreamAPI docs: polling, get-upload-policy, get-upload-result). */
+export const DREAMAPI_PATHS = {
+  /** Submit is `POST {asyncPrefix}{tool}`, e.g. /api/async/do_tts_common. */
+  asyncPrefix: '/api/async/',
+  result: '/api/getAsyncResult',
+  uploadPolicy: '/api/file/v1/get_policy',
+  uploadFinish: '/api/file/v1/policy_upload_finish',
+} as const;
+
+/** Envelope `code` values: 0 is success, 10192 "Illegal parameter" is a refused input. */
+export const DREAMAPI_CODES = {
+  ok: 0,
+  illegalParameter: 10192,
+  /**
+   * DreamAPI's docs list no envelope code for a bad key (it is expected as HTTP 401/403); compatible servers such
+   * as ours answer 40001 (not logged in) and 40003 (forbidden), so these are read as a refused key too.
+   */
+  auth: [40001, 40003],
+} as const;
+
+/** `data.task.status` of getAsyncResult: 1 submitted, 2 in progress, 3 success, 4 failure. */
+export const DREAMAPI_STATUS = { submitted: 1, running: 2, succeeded: 3, failed: 4 } as const;
+
+/** Progress shown while the upstream job is queued or running (DreamAPI reports no percentage). */
+export const DREAMAPI_PROGRESS = { submitted: 10, running: 50 } as const;
+
+/** The upstream tool each served feature is submitted to (character-to-video has no tool of its own upstream: img2video). */
+export const DREAMAPI_TOOLS = {
+  'tts-common': 'do_tts_common',
+  'tts-pro': 'do_tts_pro',
+  'tts-clone': 'do_tts_clone',
+  'voice-clone': 'voice_clone',
+  'talking-face': 'talking_face',
+  lipsync: 'lipsync',
+  'talking-image': 'talking_image',
+  'video-translate-lip-sync': 'video_translate/2.0',
+  'video-translate-voice-only': 'video_translate/2.0',
+  'wan-text-to-video': 'wan/text_to_video/2.1',
+  'wan-image-to-video': 'wan/image_to_video/2.1',
+  'image-to-video': 'img2video',
+  'character-to-video': 'img2video',
+  'text-to-video': 'text2video',
+  'tryon-clothes': 'tryon_clothes',
+  'stt-common': 'do_stt',
+  'stt-pro': 'do_stt_pro',
+} as const satisfies Partial<Record<Feature, string>>;
+
+export type DreamApiFeature = keyof typeof DREAMAPI_TOOLS;
+export const DREAMAPI_FEATURES = Object.keys(DREAMAPI_TOOLS) as DreamApiFeature[];
+
+/**
+ * The kind of file a successful job must carry; null when the result is data instead (cloneId, transcript).
+ * Only files of this kind are kept, so a per-second feature is settled on its video alone.
+ */
+export const DREAMAPI_OUTPUT_KIND: Record<DreamApiFeature, MediaKind | null> = {
+  'tts-common': 'audio',
+  'tts-pro': 'audio',
+  'tts-clone': 'audio',
+  'voice-clone': null,
+  'talking-face': 'video',
+  lipsync: 'video',
+  'talking-image': 'video',
+  'video-translate-lip-sync': 'video',
+  'video-translate-voice-only': 'video',
+  'wan-text-to-video': 'video',
+  'wan-image-to-video': 'video',
+  'image-to-video': 'video',
+  'character-to-video': 'video',
+  'text-to-video': 'video',
+  'tryon-clothes': 'image',
+  'stt-common': null,
+  'stt-pro': null,
+};
+
+/** Mime of a result whose download names none, from DreamAPI's imageType/videoType/audioType ("jpg", ".wav"). */
+export const DREAMAPI_FILE_MIMES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+};
+
+/**
+ * The three-step upload: get_policy {scene} answers an OSS form policy (accessId, policy, signature, dir or key,
+ * host, callback, reqId); the file is POSTed to `host` as multipart with these field names; policy_upload_finish
+ * {reqId} answers the file's URL (valid about a day).
+ */
+export const DREAMAPI_UPLOAD = {
+  /** The scene of DreamAPI's own example; it accepts images, audio and video. */
+  scene: 'Dream-CN',
+  fields: { key: 'key', policy: 'policy', accessId: 'OSSAccessKeyId', signature: 'signature', callback: 'callback', status: 'success_action_status', file: 'file' },
+  successActionStatus: '200',
+} as const;
+
+/**
+ * do_tts_common / do_tts_pro require an upstream `audioId` (a voice from DreamAPI's own list); our voice ids are
+ * ours. The only documented ids are the docs' English examples, used for English voices; other languages send
+ * `lan` alone and DreamAPI decides (it may refuse with 10192, which fails the task with its message).
+ */
+export const DREAMAPI_TTS_AUDIO_IDS: Record<'tts-common' | 'tts-pro', Record<string, string>> = {
+  'tts-common': { en: '30612dc846b64713a6c6fc96f13ee5ea' },
+  'tts-pro': { en: 'b90847cb8cfe4446881c6a3e15118084' },
+};
+
+/** `lan` of do_tts_clone when the task names none (the docs' example language). */
+export const DREAMAPI_DEFAULT_LAN = 'en';
+
+/** do_stt_pro's `lan` list accepts only these codes; a task's language is matched to one (else en-US). */
+export const DREAMAPI_STT_PRO_LANGUAGES = ['de-DE', 'en-IN', 'en-US', 'es-ES', 'es-MX', 'fr-FR', 'hi-IN', 'it-IT', 'ja-JP', 'ko-KR', 'pt-BR', 'zh-CN'] as const;
+
+/** talking_face / lipsync `videoParams`: its three fields are required; 0 keeps the source size, no enhancement. */
+export const DREAMAPI_VIDEO_PARAMS = { video_width: 0, video_height: 0, video_enhance: 0 } as const;
+
+/** text2video styles DreamAPI accepts; anything else is sent as the first. */
+export const DREAMAPI_TEXT2VIDEO_STYLES = ['general', 'anime'] as const;
+
+/** `lan` codes DreamAPI spells differently from a language's primary subtag (do_tts_clone lists zh-CN). */
+export const DREAMAPI_LAN_OVERRIDES: Record<string, string> = { zh: 'zh-CN' };
