@@ -1,11 +1,10 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
-import { voiceById, type Feature } from '../../src/lib/spec/tasks';
+import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec/tasks';
 import type { DialogueInput, SpeechInput } from '../tasks/inputs';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';
 
 /** eSpeak-NG's default speaking rate in words per minute. */
-const DEFAULT_WPM = 175;
 
 /** Pauses between dialogue lines: a longer one when the speaker changes, as people take turns. */
 const PAUSE_SAME_SPEAKER_MS = 300;
@@ -16,7 +15,7 @@ const PAUSE_NEW_SPEAKER_MS = 550;
  * independent (the module's file system and state are per instance); the text goes in through a file so no
  * character of it can be read as a command-line option.
  */
-export async function synthesize(text: string, espeakVoice: string, speedWpm = DEFAULT_WPM): Promise<Buffer> {
+export async function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM): Promise<Buffer> {
   const factory = (await import('espeak-ng')).default;
   const errors: string[] = [];
   const module = await factory({

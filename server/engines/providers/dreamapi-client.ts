@@ -1,5 +1,6 @@
 // DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
 import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from '../../../src/lib/spec/dreamapi-upstream';
+import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import { EngineInputError } from '../types';
 import { json, providerFetch, ProviderError } from './http';
 
@@ -86,7 +87,7 @@ export function dreamApiClient(c: { key: string; baseUrl: string }): DreamApiCli
     const host = str(policy.host);
     if (!host) throw malformed('the upload policy has no host');
     // The storage host is authorised by the policy's signature; our Bearer key never goes there.
-    const res = await providerFetch({ provider: PROVIDER, url: host, method: 'POST', body: uploadForm(policy, file), signal });
+    const res = await providerFetch({ provider: PROVIDER, url: host, method: 'POST', body: uploadForm(policy, file), signal, timeoutMs: PROVIDER_RETRY.uploadTimeoutMs });
     const done = await call(DREAMAPI_PATHS.uploadFinish, { reqId: await reqIdAfterUpload(res, policy) }, signal);
     const url = str(done.url);
     if (!url) throw malformed('policy_upload_finish answered no url');

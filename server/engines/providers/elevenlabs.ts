@@ -1,5 +1,10 @@
-// ElevenLabs adapter (placeholder until the adapter lands): registered when ELEVENLABS_API_KEY is set.
-import type { Engine, LipSync } from '../types';
+// ElevenLabs adapter: TTS, voice clone, dialogue, video translation by dubbing (lip sync chained to another engine) and speech to text.
+import type { Feature } from '../../../src/lib/spec/tasks';
+import type { Engine, EngineContext, EngineResult, LipSync } from '../types';
+import { EngineInputError } from '../types';
+import { elevenLabsClient, PROVIDER, type ElevenLabsClient } from './elevenlabs-api';
+import { translateVideo } from './elevenlabs-dubbing';
+import { dialogue, speech, transcribe, voiceClone } from './elevenlabs-speech';
 
 export interface ElevenLabsConfig {
   key: string;
@@ -8,7 +13,35 @@ export interface ElevenLabsConfig {
   lipSync: LipSync | null;
 }
 
+const SPEECH_FEATURES = ['tts-common', 'tts-pro', 'tts-clone', 'voice-clone', 'dialogue', 'stt-common', 'stt-pro', 'video-translate-voice-only'] as const satisfies readonly Feature[];
+
+function route(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Record<string, unknown>, ctx: EngineContext): Promise<EngineResult> {
+  switch (feature) {
+    case 'tts-common':
+    case 'tts-pro':
+    case 'tts-clone':
+      return speech(client, feature, i, ctx);
+    case 'dialogue':
+      return dialogue(client, i, ctx);
+    case 'voice-clone':
+      return voiceClone(client, i, ctx);
+    case 'stt-common':
+    case 'stt-pro':
+      return transcribe(client, feature, i, ctx);
+    case 'video-translate-voice-only':
+    case 'video-translate-lip-sync':
+      return translateVideo(client, lipSync, feature, i, ctx);
+    default:
+      throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
+  }
+}
+
 export function elevenLabsEngine(c: ElevenLabsConfig): Engine {
-  void c;
-  return { name: 'elevenlabs', features: [], run: () => Promise.reject(new Error('not built yet')) };
+  const client = elevenLabsClient(c.key, c.baseUrl);
+  return {
+    name: 'elevenlabs',
+    // Without a lip-sync model, lip-synced translation is not offered, so configuring it fails at start.
+    features: c.lipSync ? [...SPEECH_FEATURES, 'video-translate-lip-sync'] : SPEECH_FEATURES,
+    run: async (feature, input, ctx) => route(client, c.lipSync, feature, (input ?? {}) as Record<string, unknown>, ctx),
+  };
 }

@@ -49,7 +49,7 @@ async function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, si
     PROVIDER,
   );
   if (!init.upload_url || !init.file_url) throw new ProviderError(`${PROVIDER} sent a malformed upload answer`);
-  await providerFetch({ provider: PROVIDER, url: init.upload_url, method: 'PUT', headers: { 'content-type': media.mime }, body: new Uint8Array(media.data), signal });
+  await providerFetch({ provider: PROVIDER, url: init.upload_url, method: 'PUT', headers: { 'content-type': media.mime }, body: new Uint8Array(media.data), signal, timeoutMs: PROVIDER_RETRY.uploadTimeoutMs });
   return init.file_url;
 }
 

@@ -14,6 +14,8 @@ export interface ProviderRequest {
   headers?: Record<string, string>;
   body?: BodyInit;
   signal: AbortSignal;
+  /** Longer than PROVIDER_RETRY.requestTimeoutMs for uploads of large media. */
+  timeoutMs?: number;
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent or unreadable. */
@@ -40,13 +42,15 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 async function detail(res: Response): Promise<string> {
-  const text = (await res.text().catch(() => '')).slice(0, 300);
+  const text = await res.text().catch(() => '');
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
     const d = json.detail ?? json.message ?? json.error ?? json.msg;
-    return typeof d === 'string' ? d : JSON.stringify(d ?? json).slice(0, 300);
+    // Some providers nest the sentence: { detail: { status, message } }.
+    const said = d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : d;
+    return typeof said === 'string' ? said.slice(0, 300) : JSON.stringify(said ?? json).slice(0, 300);
   } catch {
-    return text;
+    return text.slice(0, 300);
   }
 }
 
@@ -62,7 +66,7 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
     waited = false;
     let res: Response;
     try {
-      res = await fetch(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body, signal: AbortSignal.any([r.signal, AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs)]) });
+      res = await fetch(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body, signal: AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs ?? PROVIDER_RETRY.requestTimeoutMs)]) });
     } catch (error) {
       if (r.signal.aborted) throw r.signal.reason instanceof Error ? r.signal.reason : new Error('aborted');
       lastProblem = `could not reach ${r.provider} (${error instanceof Error ? error.message : String(error)})`;

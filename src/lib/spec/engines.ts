@@ -64,6 +64,8 @@ export const PROVIDER_RETRY = {
   maxDelayMs: 15_000,
   /** One HTTP request to a provider; a slower answer counts as a transient failure. */
   requestTimeoutMs: 30_000,
+  /** A request that carries a media file (up to 100 MB of video): 10 min, about 1.4 Mbit/s at the cap. */
+  uploadTimeoutMs: 10 * 60 * 1000,
   /** Polling a provider's job: first interval, growth and cap. */
   pollStartMs: 1000,
   pollFactor: 1.5,

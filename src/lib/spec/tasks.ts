@@ -225,6 +225,9 @@ export const WEBHOOKS = {
   secretPrefix: 'whsec_',
 } as const;
 
+/** Normal speaking rate in words per minute (eSpeak NG's default); the `speed` of speech tasks is on this scale. */
+export const SPEECH_DEFAULT_WPM = 175;
+
 /** A voice of the offline speech engine: id shown to users, its language and the eSpeak-NG voice behind it. */
 export interface Voice {
   id: string;

@@ -1,0 +1,100 @@
+// ElevenLabs dubbing for video translation: create the job with the video, follow it, fetch the dubbed MP4; lip sync chained after it.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
+import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+import type { Feature } from '../../../src/lib/spec/tasks';
+import { sniffMedia } from '../../media/sniff';
+import { ffmpegTools, runTool } from '../local/ffmpeg';
+import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
+import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import { ProviderError, sleep } from './http';
+
+type Input = Record<string, unknown>;
+
+async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, ctx: EngineContext): Promise<{ id: string; expectedS: number | null }> {
+  const form = new FormData();
+  form.append('file', ...filePart(video, 'video'));
+  form.set('name', ELEVENLABS_NAMES.dubbing(ctx.taskId));
+  form.set('target_lang', languageCode(requiredText(i, 'targetLanguage', 'video translation')));
+  // Without a source language ElevenLabs detects it; 0 speakers asks it to count them.
+  form.set('source_lang', typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto');
+  form.set('num_speakers', '0');
+  const job = await client.json<{ dubbing_id: unknown; expected_duration_sec: unknown }>(ELEVENLABS_PATHS.dubbing, { form }, ctx.signal);
+  if (typeof job.dubbing_id !== 'string' || job.dubbing_id === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: no dubbing_id`);
+  return { id: job.dubbing_id, expectedS: typeof job.expected_duration_sec === 'number' && job.expected_duration_sec > 0 ? job.expected_duration_sec : null };
+}
+
+/** ElevenLabs gives no percentage: progress follows the time the job said it would take. */
+function dubbingProgress(startedMs: number, expectedS: number | null): number {
+  return expectedS === null ? ELEVENLABS_PROGRESS.unknownEta : progressShare((Date.now() - startedMs) / (expectedS * 1000));
+}
+
+/** Polls the job with growing intervals until it is dubbed; a failed job fails the task with ElevenLabs' reason. */
+async function followJob(client: ElevenLabsClient, job: { id: string; expectedS: number | null }, ctx: EngineContext): Promise<void> {
+  const started = Date.now();
+  let delay: number = PROVIDER_RETRY.pollStartMs;
+  for (;;) {
+    const state = await client.json<{ status: unknown; error: unknown }>(ELEVENLABS_PATHS.dubbingJob(job.id), {}, ctx.signal);
+    if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
+    if (state.status === ELEVENLABS_DUBBING_STATUS.failed) throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
+    if (state.status !== ELEVENLABS_DUBBING_STATUS.running) throw new ProviderError(`${PROVIDER} sent an unknown dubbing status: ${String(state.status)}`);
+    await ctx.progress(dubbingProgress(started, job.expectedS));
+    await sleep(delay, ctx.signal);
+    delay = Math.min(PROVIDER_RETRY.pollMaxMs, delay * PROVIDER_RETRY.pollFactor);
+  }
+}
+
+/** ffmpeg separates the dubbed soundtrack; checked before dubbing too, so no dub is paid for that cannot be lip-synced. */
+function ffmpegForLipSync(): string {
+  const tools = ffmpegTools();
+  if (!tools) throw new EngineUnsupportedError('lip sync after dubbing needs ffmpeg to take the dubbed soundtrack out of the video; install it (docs/engines.md) or translate with the voice only');
+  return tools.ffmpeg;
+}
+
+/** The dubbed video's soundtrack as WAV (lip-sync models take an audio track, ElevenLabs returns a whole MP4). */
+async function soundtrack(dubbed: Buffer, signal: AbortSignal): Promise<Buffer> {
+  const ffmpeg = ffmpegForLipSync();
+  const dir = await mkdtemp(path.join(tmpdir(), 'elevenlabs-dub-'));
+  try {
+    const [input, output] = [path.join(dir, 'dubbed.mp4'), path.join(dir, 'dubbed.wav')];
+    await writeFile(input, dubbed);
+    await runTool(ffmpeg, ['-v', 'error', '-i', input, '-vn', '-ac', '1', '-c:a', 'pcm_s16le', '-y', output], signal);
+    return await readFile(output);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLabsFile, ctx: EngineContext): Promise<EngineResult> {
+  await ctx.progress(ELEVENLABS_PROGRESS.lipSync);
+  const audio = await soundtrack(dubbed.data, ctx.signal);
+  const out = await lipSync({ data: source.data, mime: source.mime }, { data: audio, mime: 'audio/wav' }, ctx);
+  // Per-second features are settled on this length: read it from the file when the lip-sync model did not say.
+  return { outputs: [{ ...out, durationS: out.durationS ?? sniffMedia(out.data)?.durationS ?? null }] };
+}
+
+/**
+ * Video translation: the dubbing job is deleted at ElevenLabs when the task is canceled or times out (DELETE
+ * /v1/dubbing/{id}); with lip sync the source video and the dubbed soundtrack go to the lip-sync model.
+ */
+export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+  const withLips = feature === 'video-translate-lip-sync';
+  if (withLips && !lipSync) throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
+  if (withLips) ffmpegForLipSync();
+  const source = await ctx.readInput(requiredText(i, 'videoUrl', feature), ['video']);
+  const job = await createJob(client, i, source, ctx);
+  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+  const forget = () => client.forget(ELEVENLABS_PATHS.dubbingJob(job.id));
+  ctx.signal.addEventListener('abort', forget, { once: true });
+  try {
+    await followJob(client, job, ctx);
+    const target = languageCode(requiredText(i, 'targetLanguage', feature));
+    const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), {}, 'video', ctx.signal);
+    if (withLips) return await lipSynced(lipSync!, source, dubbed, ctx);
+    return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }] };
+  } finally {
+    ctx.signal.removeEventListener('abort', forget);
+  }
+}

@@ -1,0 +1,136 @@
+// ElevenLabs speech: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
+import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
+import { SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec/tasks';
+import { sniffMedia } from '../../media/sniff';
+import { EngineInputError, type EngineContext, type EngineResult } from '../types';
+import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import { ProviderError } from './http';
+
+type Input = Record<string, unknown>;
+const withFormat = (path: string) => `${path}?output_format=${ELEVENLABS_OUTPUT_FORMAT}`;
+
+function premadeVoice(voice: unknown): string {
+  const mapped = typeof voice === 'string' ? ELEVENLABS_VOICES[voice] : undefined;
+  if (!mapped) throw new EngineInputError(`${PROVIDER} has no voice for ${String(voice)}`);
+  return mapped.voiceId;
+}
+
+/** Our words-per-minute rate as ElevenLabs' relative speed, kept inside the range it accepts. */
+function voiceSettings(speed: unknown): { voice_settings?: { speed: number } } {
+  if (typeof speed !== 'number') return {};
+  const relative = speed / SPEECH_DEFAULT_WPM;
+  return { voice_settings: { speed: Math.min(ELEVENLABS_LIMITS.maxSpeed, Math.max(ELEVENLABS_LIMITS.minSpeed, relative)) } };
+}
+
+function ttsModel(feature: Feature): string {
+  if (feature === 'tts-pro') return ELEVENLABS_MODELS.ttsPro;
+  return feature === 'tts-clone' ? ELEVENLABS_MODELS.ttsClone : ELEVENLABS_MODELS.ttsCommon;
+}
+
+const audioOutput = (file: ElevenLabsFile): EngineResult => ({ outputs: [{ kind: 'audio', mime: file.mime, data: file.data, durationS: file.durationS }] });
+
+/** tts-common / tts-pro speak {text, voice, speed?}; tts-clone speaks {cloneId, text} with the cloned voice. */
+export async function speech(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+  const voiceId = feature === 'tts-clone' ? requiredText(i, 'cloneId', feature) : premadeVoice(i.voice);
+  const body = { text: requiredText(i, 'text', feature), model_id: ttsModel(feature), ...voiceSettings(i.speed) };
+  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+  return audioOutput(await client.file(withFormat(ELEVENLABS_PATHS.textToSpeech(voiceId)), { json: body }, 'audio', ctx.signal));
+}
+
+type DialogueLine = { text: string; voice_id: string };
+
+/** Lines in requests of at most the reliable size; a longer single line still goes alone. */
+export function dialogueChunks(lines: DialogueLine[], limit: number = ELEVENLABS_LIMITS.dialogueCharsPerRequest): DialogueLine[][] {
+  const chunks: DialogueLine[][] = [];
+  let size = limit;
+  for (const line of lines) {
+    const chars = [...line.text].length;
+    if (size + chars > limit) chunks.push([]);
+    size = size + chars > limit ? chars : size + chars;
+    chunks.at(-1)!.push(line);
+  }
+  return chunks;
+}
+
+/** MP3 parts played one after the other: frames concatenate; only the first part keeps its ID3 tag. */
+export function joinMp3(parts: Buffer[]): Buffer {
+  const untagged = parts.map((p, n) => (n > 0 && p.toString('latin1', 0, 3) === 'ID3' && p.length >= 10 ? p.subarray(10 + ((p[6]! << 21) | (p[7]! << 14) | (p[8]! << 7) | p[9]!)) : p));
+  return Buffer.concat(untagged);
+}
+
+function dialogueLines(i: Input): DialogueLine[] {
+  const lines = Array.isArray(i.lines) ? (i.lines as Array<{ speaker?: unknown; text?: unknown }>) : [];
+  const voices = (i.voices ?? {}) as Record<string, unknown>;
+  if (lines.length === 0) throw new EngineInputError(`${PROVIDER} needs at least one dialogue line`);
+  return lines.map((l) => ({ text: requiredText(l as Input, 'text', 'dialogue'), voice_id: premadeVoice(voices[String(l.speaker)]) }));
+}
+
+/** Text to dialogue (Eleven v3): one voice per speaker; long scripts in several requests, joined. */
+export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineContext): Promise<EngineResult> {
+  const chunks = dialogueChunks(dialogueLines(i));
+  const parts: Buffer[] = [];
+  for (const [n, inputs] of chunks.entries()) {
+    const file = await client.file(withFormat(ELEVENLABS_PATHS.textToDialogue), { json: { inputs, model_id: ELEVENLABS_MODELS.dialogue } }, 'audio', ctx.signal);
+    parts.push(file.data);
+    await ctx.progress(progressShare((n + 1) / chunks.length));
+  }
+  const data = joinMp3(parts);
+  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: sniffMedia(data)?.durationS ?? null }] };
+}
+
+/** Instant voice cloning: the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
+export async function voiceClone(client: ElevenLabsClient, i: Input, ctx: EngineContext): Promise<EngineResult> {
+  const recording = await ctx.readInput(requiredText(i, 'voiceUrl', 'voice-clone'), ['audio']);
+  const form = new FormData();
+  form.set('name', ELEVENLABS_NAMES.clone(ctx.taskId));
+  form.append('files', ...filePart(recording, 'voice'));
+  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+  const added = await client.json<{ voice_id: unknown }>(ELEVENLABS_PATHS.addVoice, { form }, ctx.signal);
+  if (typeof added.voice_id !== 'string' || added.voice_id === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: no voice_id for the new voice`);
+  return { outputs: [], cloneId: added.voice_id };
+}
+
+interface SttWord {
+  text?: unknown;
+  type?: unknown;
+  speaker_id?: unknown;
+}
+
+/** The diarized transcript: one line per speaker turn, speakers numbered in the order they first speak. */
+export function speakerTurns(words: SttWord[]): string | null {
+  const numbers = new Map<string, number>();
+  const turns: Array<{ speaker: number; text: string }> = [];
+  for (const w of words) {
+    if (typeof w.text !== 'string') continue;
+    const id = typeof w.speaker_id === 'string' ? w.speaker_id : null;
+    if (id === null || w.type === 'spacing') {
+      if (turns.length > 0) turns.at(-1)!.text += w.text;
+      continue;
+    }
+    if (!numbers.has(id)) numbers.set(id, numbers.size + 1);
+    const speaker = numbers.get(id)!;
+    if (turns.at(-1)?.speaker !== speaker) turns.push({ speaker, text: '' });
+    turns.at(-1)!.text += w.text;
+  }
+  if (numbers.size === 0) return null;
+  return turns.map((t) => `${ELEVENLABS_NAMES.speaker(t.speaker)}: ${t.text.trim()}`).join('\n');
+}
+
+/** Speech to text (Scribe): Common gives the plain transcript; Pro asks for diarization and sound tags and names the speakers. */
+export async function transcribe(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+  const pro = feature === 'stt-pro';
+  const audio = await ctx.readInput(requiredText(i, 'audioUrl', feature), ['audio']);
+  const form = new FormData();
+  form.set('model_id', pro ? ELEVENLABS_MODELS.sttPro : ELEVENLABS_MODELS.sttCommon);
+  form.append('file', ...filePart(audio, 'audio'));
+  if (typeof i.lan === 'string' && i.lan.trim()) form.set('language_code', languageCode(i.lan));
+  form.set('tag_audio_events', String(pro));
+  if (pro) form.set('diarize', 'true');
+  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+  const answer = await client.json<{ text: unknown; words: unknown }>(ELEVENLABS_PATHS.speechToText, { form }, ctx.signal);
+  if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: the transcript has no text`);
+  const text = (pro && Array.isArray(answer.words) ? speakerTurns(answer.words as SttWord[]) : null) ?? answer.text.trim();
+  // Charged per started minute of the real audio, not of what was guessed at submit.
+  const seconds = audio.durationS ?? (typeof i.seconds === 'number' ? i.seconds : undefined);
+  return { outputs: [], text, ...(seconds === undefined ? {} : { measured: { seconds } }) };
+}

@@ -1,0 +1,79 @@
+// The ElevenLabs adapter's constants: endpoints, models per feature, our voices' premade voice ids, output format and limits.
+
+/** Header ElevenLabs reads the API key from (API reference, "Authentication"). */
+export const ELEVENLABS_AUTH_HEADER = 'xi-api-key';
+
+/** Paths under ELEVENLABS_BASE_URL (ElevenLabs API reference; dubbing is the v1 "Dub a video or an audio file" API). */
+export const ELEVENLABS_PATHS = {
+  textToSpeech: (voiceId: string) => `/v1/text-to-speech/${encodeURIComponent(voiceId)}`,
+  textToDialogue: '/v1/text-to-dialogue',
+  addVoice: '/v1/voices/add',
+  dubbing: '/v1/dubbing',
+  dubbingJob: (dubbingId: string) => `/v1/dubbing/${encodeURIComponent(dubbingId)}`,
+  /** The dubbed file of one target language: MP4 for a video, MP3 for an audio-only dub. */
+  dubbedFile: (dubbingId: string, language: string) => `/v1/dubbing/${encodeURIComponent(dubbingId)}/audio/${encodeURIComponent(language)}`,
+  speechToText: '/v1/speech-to-text',
+} as const;
+
+/**
+ * Model per feature (ElevenLabs "Models" page): Flash v2.5 is the fast, low-cost multilingual model; Multilingual v2
+ * the lifelike, consistent one; text to dialogue runs on Eleven v3 only; Scribe v2 transcribes, with diarization for Pro.
+ * A cloned voice is charged as TTS Common, so it is spoken by the same model as Common.
+ */
+export const ELEVENLABS_MODELS = {
+  ttsCommon: 'eleven_flash_v2_5',
+  ttsPro: 'eleven_multilingual_v2',
+  ttsClone: 'eleven_flash_v2_5',
+  dialogue: 'eleven_v3',
+  sttCommon: 'scribe_v2',
+  sttPro: 'scribe_v2',
+} as const;
+
+/** MP3 at 44.1 kHz, 128 kbps: the best MP3 every subscription tier may ask for (192 kbps needs Creator or above). */
+export const ELEVENLABS_OUTPUT_FORMAT = 'mp3_44100_128';
+
+/**
+ * Our voices (VOICES in ./tasks) spoken by ElevenLabs premade voices of the same gender. Premade voices speak every
+ * language of the multilingual models, so the text's language decides the language, not the voice.
+ */
+export const ELEVENLABS_VOICES: Readonly<Record<string, { voiceId: string; name: string }>> = {
+  'en-us-female-1': { voiceId: 'EXAVITQu4vr4xnSDxMaL', name: 'Sarah' },
+  'en-us-male-1': { voiceId: 'TX3LPaxmHKxFdv7VOQHJ', name: 'Liam' },
+  'en-gb-female-1': { voiceId: 'Xb7hH8MSUJpSbSDYk0k2', name: 'Alice' },
+  'en-gb-male-1': { voiceId: 'JBFqnCBsd6RMkjVDRZzb', name: 'George' },
+  'es-female-1': { voiceId: 'FGY2WhTYpPnrIDTdsKH5', name: 'Laura' },
+  'es-male-1': { voiceId: 'bIHbv24MWmeRgasZH58o', name: 'Will' },
+  'fr-female-1': { voiceId: 'XB0fDUnXU5powFXDhCwa', name: 'Charlotte' },
+  'fr-male-1': { voiceId: 'IKne3meq5aSn9XLyUdCD', name: 'Charlie' },
+  'de-female-1': { voiceId: 'XrExE9yKIg1WjnnlVkGX', name: 'Matilda' },
+  'de-male-1': { voiceId: 'onwK4e9ZLuTAKqWW03F9', name: 'Daniel' },
+  'it-female-1': { voiceId: 'cgSgspJ2msm6clMCkdW9', name: 'Jessica' },
+  'pt-male-1': { voiceId: 'nPczCjzI2devNBz1zQrb', name: 'Brian' },
+  'zh-female-1': { voiceId: 'pFZP5JQG7iQjIQuC4Bku', name: 'Lily' },
+  'ja-female-1': { voiceId: '9BWtsMINqrJLrRacOk9x', name: 'Aria' },
+};
+
+export const ELEVENLABS_LIMITS = {
+  /** Text to dialogue is reliable up to 2,000 characters of inputs[].text per request (Text to Dialogue quickstart). */
+  dialogueCharsPerRequest: 2000,
+  /** voice_settings.speed ElevenLabs accepts; 1 is the voice's natural pace. */
+  minSpeed: 0.7,
+  maxSpeed: 1.2,
+} as const;
+
+/** Dubbing job statuses of GET /v1/dubbing/{id}. */
+export const ELEVENLABS_DUBBING_STATUS = { running: 'dubbing', done: 'dubbed', failed: 'failed' } as const;
+
+/**
+ * Progress shown (ElevenLabs reports none): `submitted` once a request or job is sent, growing towards `beforeResult` as
+ * dialogue parts arrive or a dubbing's expected time passes (`unknownEta` when it gave none), `lipSync` while lips are re-timed.
+ */
+export const ELEVENLABS_PROGRESS = { submitted: 10, beforeResult: 80, unknownEta: 45, lipSync: 85 } as const;
+
+/** Names given to what the adapter creates in the ElevenLabs account, so an operator can tell them apart. */
+export const ELEVENLABS_NAMES = {
+  clone: (taskId: string) => `Voice clone ${taskId}`,
+  dubbing: (taskId: string) => `Dub ${taskId}`,
+  /** How a diarized transcript names speaker n (1-based), e.g. "Speaker 1: Hello". */
+  speaker: (n: number) => `Speaker ${n}`,
+} as const;
