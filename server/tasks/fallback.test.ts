@@ -1,7 +1,8 @@
 // Engine fallback: a provider failing mid-way fails and refunds the task, or hands it to the next engine, charged once.
 import { afterEach, describe, expect, it } from 'vitest';
 import { EngineInputError, type Engine } from '../engines';
-import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { expectChargedOnce, expectFailedAndRefunded } from '../test-support/provider-fakes';
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -41,14 +42,7 @@ describe('engine fallback and refunds', () => {
     await t.system.start();
     const user = await createUser(t, 100);
     const { taskId } = await submit(t.app, user.token);
-    const task = await waitForTask(t, taskId);
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('upstream 502');
-    expect(task.credits_charged).toBe(0);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100);
-    expect(credits.ledgerSum).toBe(100);
-    expect(credits.ledger.map((l) => l.reason)).toEqual(['grant', 'task-hold', 'task-refund']);
+    await expectFailedAndRefunded(t, user, taskId, 'upstream 502');
   });
 
   it('with a fallback configured the task ends succeeded on the second engine, recorded as such, charged once', async () => {
@@ -60,11 +54,7 @@ describe('engine fallback and refunds', () => {
     expect(task.status).toBe('succeeded');
     expect(task.engine).toBe('backup');
     expect(task.credits_charged).toBe(held);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - held);
-    expect(credits.ledgerSum).toBe(credits.balance);
-    expect(credits.ledger.filter((l) => l.reason === 'task-hold')).toHaveLength(1);
-    expect(credits.ledger.filter((l) => l.reason === 'task-refund')).toHaveLength(0);
+    await expectChargedOnce(t, user, held);
   });
 
   it('an engine past its own timeout (ENGINE_TIMEOUTS_MS) gives way to the next engine', async () => {
@@ -83,11 +73,8 @@ describe('engine fallback and refunds', () => {
     t = await createTasksTestApp({ engines: [brokenEngine('strict', 'input'), counting], env: { ENGINES: 'tts-common=strict|backup' } });
     await t.system.start();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, (await submit(t.app, user.token)).taskId);
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('cannot be spoken');
+    await expectFailedAndRefunded(t, user, (await submit(t.app, user.token)).taskId, 'cannot be spoken');
     expect(backupRuns).toBe(0);
-    expect((await creditState(t, user.id)).balance).toBe(100);
   });
 
   it('/healthz lists each feature with its engines in order', async () => {

@@ -1,14 +1,10 @@
 // DreamAPI upstream contract: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult, three-step upload); task and ledger end right.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
+import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, taskMedia, videoClip, uploadMedia, useTestMedia, useTestApps, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { DREAMAPI_TTS_AUDIO_IDS } from '../../../src/lib/spec/dreamapi-upstream';
-import { ffmpegTools, runTool } from '../local/ffmpeg';
 
 /** How the fake's next job behaves. */
 type Mode = 'ok' | 'fail' | 'hang' | 'html' | 'no-task-id' | 'no-output' | 'rate-limited' | 'illegal';
@@ -26,30 +22,21 @@ interface Job {
 }
 
 /** The fake: records every call, every storage upload and every job with its polls. */
-interface Fake {
-  url: string;
+interface Fake extends LocalServer {
   mode: Mode;
   calls: Call[];
   uploads: Array<{ key: string; fields: Record<string, string>; data: Buffer; auth: string | undefined }>;
   jobs: Map<string, Job>;
-  server: Server;
 }
 
 const KEY = 'test-key';
-const dir = mkdtempSync(path.join(tmpdir(), 'dreamapi-test-'));
-const clip = path.join(dir, 'clip.mp4');
-const result2s = path.join(dir, 'result-2s.mp4');
-const voice = path.join(dir, 'voice.wav');
-const picture = path.join(dir, 'picture.png');
+const { clip, result2s, voice, picture } = useTestMedia('dreamapi-test-', {
+  clip: videoClip('clip.mp4', 1),
+  result2s: videoClip('result-2s.mp4', 2),
+  voice: sineAudio('voice.wav', 1),
+  picture: stillImage('picture.png', 'color=c=teal:s=64x64'),
+});
 let fake: Fake;
-
-function read(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 /** What a finished job of each tool answers (DreamAPI polling docs: images, videos, audios, cloneId, stt results). */
 function outputsOf(tool: string, base: string): Record<string, unknown> {
@@ -71,21 +58,13 @@ function poll(job: Job, taskId: string, base: string): Record<string, unknown> {
   return { task: { ...task, status: 3, executionTime: 1200 }, ...outputsOf(job.tool, base) };
 }
 
-function startFake(): Promise<Fake> {
+async function startFake(): Promise<Fake> {
   const state = { mode: 'ok' as Mode, calls: [] as Call[], uploads: [] as Fake['uploads'], jobs: new Map<string, Job>(), policies: 0, rateLimited: 0 };
-  const server = createServer(async (req, res) => {
-    const raw = await read(req);
+  const local = await listenLocal(async (req, res, base) => {
+    const raw = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake');
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(typeof value === 'string' ? value : JSON.stringify(value));
-    };
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
     const ok = (data: unknown) => send(200, { code: 0, message: 'success', data });
-    const file = (p: string, type: string) => {
-      res.writeHead(200, { 'content-type': type });
-      res.end(readFileSync(p));
-    };
     // The storage host: a form POST authorised by the policy's signature (no Bearer key), then public GETs.
     if (req.method === 'POST' && url.pathname === '/oss') {
       const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
@@ -99,9 +78,9 @@ function startFake(): Promise<Fake> {
       const up = state.uploads.find((u) => `/files/${u.key}` === url.pathname);
       return up ? (res.writeHead(200), res.end(up.data)) : send(404, 'missing');
     }
-    if (req.method === 'GET' && url.pathname === '/out/result-2s.mp4') return file(result2s, 'video/mp4');
-    if (req.method === 'GET' && url.pathname === '/out/voice.wav') return file(voice, 'audio/wav');
-    if (req.method === 'GET' && url.pathname === '/out/picture.png') return file(picture, 'image/png');
+    if (req.method === 'GET' && url.pathname === '/out/result-2s.mp4') return sendFile(res, result2s, 'video/mp4');
+    if (req.method === 'GET' && url.pathname === '/out/voice.wav') return sendFile(res, voice, 'audio/wav');
+    if (req.method === 'GET' && url.pathname === '/out/picture.png') return sendFile(res, picture, 'image/png');
 
     let body: Record<string, unknown> = {};
     try {
@@ -129,7 +108,7 @@ function startFake(): Promise<Fake> {
       return ok(poll(job, String(body.taskId), base));
     }
     if (url.pathname.startsWith('/api/async/')) {
-      if (state.mode === 'html') return send(200, '<html>upstream proxy error</html>', { 'content-type': 'text/html' });
+      if (state.mode === 'html') return sendProxyErrorPage(res);
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
       if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
       if (state.mode === 'no-task-id') return ok({});
@@ -139,43 +118,17 @@ function startFake(): Promise<Fake> {
     }
     send(404, { code: 40004, message: 'not found', data: null });
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        get mode() {
-          return state.mode;
-        },
-        set mode(m: Mode) {
-          state.mode = m;
-          state.rateLimited = 0;
-        },
-        calls: state.calls,
-        uploads: state.uploads,
-        jobs: state.jobs,
-        server,
-      });
-    }),
-  );
+  return withMode({ ...local, calls: state.calls, uploads: state.uploads, jobs: state.jobs }, state, () => {
+    state.rateLimited = 0;
+  });
 }
 
 beforeAll(async () => {
-  const ff = ffmpegTools()!.ffmpeg;
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', clip]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', result2s]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'sine=d=1', '-ac', '1', '-y', voice]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'color=c=teal:s=64x64', '-frames:v', '1', '-y', picture]);
   fake = await startFake();
 });
-afterAll(async () => {
-  await new Promise((r) => fake.server.close(r));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fake.close());
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
+const openApp = useTestApps(() => {
   fake.calls.length = 0;
   fake.uploads.length = 0;
   fake.jobs.clear();
@@ -185,46 +138,14 @@ afterEach(async () => {
 const ALL = 'tts-common=dreamapi,video-translate-voice-only=dreamapi,voice-clone=dreamapi,tts-clone=dreamapi,lipsync=dreamapi,wan-text-to-video=dreamapi,character-to-video=dreamapi,stt-common=dreamapi,stt-pro=dreamapi';
 
 async function app(extra: Record<string, string> = {}) {
-  t = await createTasksTestApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } });
-  await t.system.start();
-  return t;
+  return openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } });
 }
 
-/** Submits through our public API (the DreamAPI-compatible one) and returns our task id. */
-async function submit(t: TasksTestApp, user: TestUser, tool: string, body: unknown) {
-  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as { code: number; message: string; data: { taskId: string } };
-  expect(res.status, answer.message).toBe(200);
-  return answer.data.taskId;
-}
+const submitWan = (t: TasksTestApp, user: TestUser) => submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' });
 
-const submitWan = (t: TasksTestApp, user: TestUser) => submit(t, user, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' });
-
-async function uploadOwn(t: TasksTestApp, user: TestUser, file: string) {
-  const form = new FormData();
-  form.set('file', new Blob([readFileSync(file)]), 'x');
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
-  return ((await res.json()) as { data: { url: string } }).data.url;
-}
-
-const mediaOf = (t: TasksTestApp, taskId: string) => t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).execute();
 const submits = (tool: string) => fake.calls.filter((c) => c.path === `/api/async/${tool}`);
 const pollsOf = (upstreamId: string) => fake.jobs.get(upstreamId)?.polls ?? 0;
 const WAN_480 = estimateCredits('wan-text-to-video', { resolution: '480p' }).credits;
-
-/** A failed task: its reason, no media, a hold refunded in full (ledger sum = balance = the grant). */
-async function expectFailedAndRefunded(t: TasksTestApp, user: TestUser, taskId: string, reason: string) {
-  const task = await waitForTask(t, taskId);
-  expect(task.status).toBe('failed');
-  expect(task.error).toContain(reason);
-  expect(task.credits_charged).toBe(0);
-  expect(await mediaOf(t, taskId)).toHaveLength(0);
-  const credits = await creditState(t, user.id);
-  expect(credits.balance).toBe(100);
-  expect(credits.ledgerSum).toBe(100);
-  expect(credits.ledger.map((l) => l.reason)).toEqual(['grant', 'task-hold', 'task-refund']);
-  return task;
-}
 
 describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 }, () => {
   it('a job is submitted with the Bearer key, reported as progress while upstream status is 2, and its video stored locally, charged once', async () => {
@@ -234,7 +155,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const running = await submitWan(t, user);
     await expect.poll(async () => (await t.database.db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', running).executeTakeFirstOrThrow()), { timeout: 5000 }).toEqual({ status: 'running', progress: 50 });
     // Stop the hanging job (canceled and refunded) before the one that finishes.
-    await t.app.request('/api-playground/video_tools/v1/cancel', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: running }) });
+    await postPlayground(t, user, 'video_tools/v1/cancel', { taskId: running });
     expect((await waitForTask(t, running)).status).toBe('canceled');
 
     fake.mode = 'ok';
@@ -244,37 +165,33 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     expect(call.auth).toBe(`Bearer ${KEY}`);
     expect(call.body).toEqual({ prompt: 'a fox in snow', resolution: '480p' });
     expect(pollsOf('up-2')).toBe(2);
-    const media = await mediaOf(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(result2s).length, duration_ms: 2000 });
     expect(task.credits_charged).toBe(WAN_480);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - WAN_480);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, WAN_480);
   });
 
   it('text to speech sends the voice language (with the documented English audioId), not our voice id, and is charged by characters', async () => {
     const t = await app();
     const user = await createUser(t, 100);
     const text = 'Hello from the upstream voice';
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_common', { text, audioId: 'en-gb-male-1' }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_common', { text, audioId: 'en-gb-male-1' }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submits('do_tts_common')[0]!.body).toEqual({ audioId: DREAMAPI_TTS_AUDIO_IDS['tts-common'].en, text, lan: 'en' });
-    const media = await mediaOf(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'audio', mime: 'audio/wav', duration_ms: 1000 });
     const price = estimateCredits('tts-common', { characters: text.length }).credits;
     expect(task.credits_charged).toBe(price);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - price);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, price);
   });
 
   it('our own media go through the three-step upload, the tool receives the upstream URLs, and lip sync is settled per real second of the result', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const [srcVideoUrl, audioUrl] = [await uploadOwn(t, user, clip), await uploadOwn(t, user, voice)];
-    const id = await submit(t, user, 'lipsync', { srcVideoUrl, audioUrl });
+    const [srcVideoUrl, audioUrl] = [await uploadMedia(t, user, clip), await uploadMedia(t, user, voice)];
+    const id = await submitTool(t, user.apiKey, 'lipsync', { srcVideoUrl, audioUrl });
     const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(fake.calls.filter((c) => c.path === '/api/file/v1/get_policy').map((c) => c.body)).toEqual([{ scene: 'Dream-CN' }, { scene: 'Dream-CN' }]);
@@ -289,64 +206,55 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
       audioUrl: `${fake.url}/files/${fake.uploads[1]!.key}?x-oss-expires=86399&x-oss-signature=abc`,
       videoParams: { video_width: 0, video_height: 0, video_enhance: 0 },
     });
-    const media = await mediaOf(t, id);
+    const media = await taskMedia(t, id);
     expect(media).toHaveLength(1);
     expect(media[0]!.duration_ms).toBe(2000);
     // The hold was quoted on the 1 s input audio; the settle is on the 2 s video DreamAPI returned.
     expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: 2 }).credits);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - task.credits_charged!);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, task.credits_charged!);
   });
 
   it('video translation goes to video_translate/2.0 with enableLipSync from the feature and language codes as DreamAPI spells them', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const videoUrl = await uploadOwn(t, user, clip);
-    const task = await waitForTask(t, await submit(t, user, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false }));
+    const videoUrl = await uploadMedia(t, user, clip);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.feature).toBe('video-translate-voice-only');
     expect(submits('video_translate/2.0')[0]!.body).toEqual({ videoUrl: expect.stringContaining(`/files/${fake.uploads[0]!.key}`), sourceLanguage: 'en', targetLanguage: 'es', enableLipSync: false });
     expect(task.credits_charged).toBe(estimateCredits('video-translate-voice-only', { seconds: 2 }).credits);
-    expect(await mediaOf(t, task.id)).toHaveLength(1);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - task.credits_charged!);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
+    await expectCharged(t, user, task.credits_charged!);
   });
 
   it('voice_clone passes the upstream cloneId through, and do_tts_clone sends that cloneId back upstream', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const cloneTask = await waitForTask(t, await submit(t, user, 'voice_clone', { voiceUrl: await uploadOwn(t, user, voice) }));
+    const cloneTask = await waitForTask(t, await submitTool(t, user.apiKey, 'voice_clone', { voiceUrl: await uploadMedia(t, user, voice) }));
     expect(cloneTask.status, cloneTask.error ?? '').toBe('succeeded');
-    const res = await t.app.request('/api/getAsyncResult', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: cloneTask.id }) });
-    const { cloneId } = ((await res.json()) as { data: { cloneId: string } }).data;
+    const { cloneId } = await asyncResult<{ cloneId: string }>(t, user.apiKey, cloneTask.id);
     expect(cloneId).toBe('clone-40dc8e22');
     expect(submits('voice_clone')[0]!.body.voiceUrl).toContain(`/files/${fake.uploads[0]!.key}`);
-    expect(await mediaOf(t, cloneTask.id)).toHaveLength(0);
+    expect(await taskMedia(t, cloneTask.id)).toHaveLength(0);
 
-    const ttsTask = await waitForTask(t, await submit(t, user, 'do_tts_clone', { cloneId, text: 'In my own voice', lan: 'en-US' }));
+    const ttsTask = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_clone', { cloneId, text: 'In my own voice', lan: 'en-US' }));
     expect(ttsTask.status, ttsTask.error ?? '').toBe('succeeded');
     expect(submits('do_tts_clone')[0]!.body).toEqual({ cloneId: 'clone-40dc8e22', text: 'In my own voice', lan: 'en' });
     const price = estimateCredits('tts-clone', { characters: 'In my own voice'.length }).credits;
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - price);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, price);
   });
 
   it('speech to text keeps the transcript: do_stt segments joined, do_stt_pro with its locale list', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const audioUrl = await uploadOwn(t, user, voice);
-    const common = await waitForTask(t, await submit(t, user, 'do_stt', { audioUrl }));
-    const pro = await waitForTask(t, await submit(t, user, 'do_stt_pro', { audioUrl, lan: 'fr' }));
+    const audioUrl = await uploadMedia(t, user, voice);
+    const common = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt', { audioUrl }));
+    const pro = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl, lan: 'fr' }));
     expect([common.status, pro.status]).toEqual(['succeeded', 'succeeded']);
     expect(JSON.parse(common.output!)).toMatchObject({ text: 'Today is a beautiful day.' });
     expect(JSON.parse(pro.output!)).toMatchObject({ text: 'Today is a beautiful day.' });
     expect(submits('do_stt_pro')[0]!.body.lan).toEqual(['fr-FR']);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - common.credits_charged! - pro.credits_charged!);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, common.credits_charged! + pro.credits_charged!);
   });
 
   it('a job that ends with status 4 fails the task with the upstream reason and refunds it', async () => {
@@ -372,10 +280,10 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const user = await createUser(t, 100);
     const id = await submitWan(t, user);
     await expect.poll(() => pollsOf('up-1'), { timeout: 5000 }).toBeGreaterThanOrEqual(1);
-    const res = await t.app.request('/api-playground/video_tools/v1/delete', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: id }) });
+    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
     await expect.poll(async () => (await creditState(t, user.id)).balance, { timeout: 5000 }).toBe(100);
-    expect((await creditState(t, user.id)).ledgerSum).toBe(100);
+    await expectCharged(t, user, 0);
 
     fake.mode = 'ok';
     const next = await waitForTask(t, await submitWan(t, user));
@@ -383,9 +291,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const frozen = pollsOf('up-1');
     await expect.poll(() => pollsOf('up-1'), { timeout: 1500, interval: 300 }).toBe(frozen);
     expect(fake.calls.filter((c) => c.path === '/api/getAsyncResult' && c.body.taskId === 'up-1')).toHaveLength(frozen);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - WAN_480);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, WAN_480);
   });
 
   it('malformed answers (HTML, no taskId, success without files) fail the task as "malformed answer" and refund it', async () => {
@@ -396,7 +302,6 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
       await expectFailedAndRefunded(t, user, await submitWan(t, user), 'malformed answer');
       await t.close();
     }
-    t = undefined;
   });
 
   it('a 429 with Retry-After is waited out and retried; the task succeeds, charged once', async () => {
@@ -406,12 +311,8 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const task = await waitForTask(t, await submitWan(t, user));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submits('wan/text_to_video/2.1')).toHaveLength(2);
-    expect(await mediaOf(t, task.id)).toHaveLength(1);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - WAN_480);
-    expect(credits.ledgerSum).toBe(credits.balance);
-    expect(credits.ledger.filter((l) => l.reason === 'task-hold')).toHaveLength(1);
-    expect(credits.ledger.filter((l) => l.reason === 'task-refund')).toHaveLength(0);
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
+    await expectChargedOnce(t, user, WAN_480);
   });
 
   it('10192 Illegal parameter fails the task with the upstream message and refunds it, without trying a fallback', async () => {
@@ -423,8 +324,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
   });
 
   it('a refused API key fails the task saying so, refunded', async () => {
-    t = await createTasksTestApp({ env: { DREAMAPI_KEY: 'wrong-key', DREAMAPI_BASE_URL: fake.url, ENGINES: ALL } });
-    await t.system.start();
+    const t = await openApp({ env: { DREAMAPI_KEY: 'wrong-key', DREAMAPI_BASE_URL: fake.url, ENGINES: ALL } });
     const user = await createUser(t, 100);
     await expectFailedAndRefunded(t, user, await submitWan(t, user), 'refused the API key');
   });
@@ -432,11 +332,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
   it('character to video with a sample model cannot be served upstream: failed with the reason, refunded, nothing submitted', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const res = await t.app.request('/api-playground/video_tools/v1/animate_video', {
-      method: 'POST',
-      headers: { token: user.token, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'character', prompt: 'waves hello', modelId: 'model-emma' }),
-    });
+    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'character', prompt: 'waves hello', modelId: 'model-emma' });
     const { data } = (await res.json()) as { data: { taskId: string } };
     await expectFailedAndRefunded(t, user, data.taskId, 'cannot use a sample model');
     expect(fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);
@@ -445,19 +341,13 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
   it('a sample model is not the user\'s fault: with the preview engine behind DreamAPI it is drawn there, charged once', async () => {
     const t = await app({ ENGINES: 'character-to-video=dreamapi|preview' });
     const user = await createUser(t, 100);
-    const res = await t.app.request('/api-playground/video_tools/v1/animate_video', {
-      method: 'POST',
-      headers: { token: user.token, 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'character', prompt: 'waves hello', modelId: 'model-emma', resolution: '512p' }),
-    });
+    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'character', prompt: 'waves hello', modelId: 'model-emma', resolution: '512p' });
     const { data } = (await res.json()) as { data: { taskId: string } };
     const task = await waitForTask(t, data.taskId);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.engine).toBe('preview');
     expect(fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - task.credits_charged!);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, task.credits_charged!);
   });
 
   it('with a fallback configured, an upstream failing mid-way hands the task to the preview engine: succeeded, charged once', async () => {
@@ -468,12 +358,8 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.engine).toBe('preview');
     expect(pollsOf('up-1')).toBe(2);
-    expect(await mediaOf(t, task.id)).toHaveLength(1);
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
     expect(task.credits_charged).toBe(WAN_480);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - WAN_480);
-    expect(credits.ledgerSum).toBe(credits.balance);
-    expect(credits.ledger.filter((l) => l.reason === 'task-hold')).toHaveLength(1);
-    expect(credits.ledger.filter((l) => l.reason === 'task-refund')).toHaveLength(0);
+    await expectChargedOnce(t, user, WAN_480);
   });
 });

@@ -1,16 +1,14 @@
 // ElevenLabs adapter contract: a local fake of ElevenLabs' API (TTS, dialogue, voices/add, dubbing, speech-to-text); task, media and ledger end right.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
+import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, submitTool, taskMedia, videoClip, uploadMedia, useTestMedia, useTestApps, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { sniffMedia } from '../../media/sniff';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
 import { VOICES, type Feature } from '../../../src/lib/spec/tasks';
-import { ffmpegTools, runTool } from '../local/ffmpeg';
 import type { LipSync, MediaBytes } from '../types';
 import { elevenLabsEngine } from './elevenlabs';
 import { readableError } from './elevenlabs-api';
@@ -31,29 +29,24 @@ interface Call {
 }
 
 /** The fake: records every call; `mode` decides how the next requests and jobs behave. */
-interface Fake {
-  url: string;
+interface Fake extends LocalServer {
   mode: Mode;
   calls: Call[];
   /** Lets the jobs of a 'gated' test finish. */
   release(): void;
   /** Forgets the calls and jobs of the last test (dubbing ids start again at dub1). */
   reset(): void;
-  server: Server;
 }
 
 const KEY = 'test-key';
-const dir = mkdtempSync(path.join(tmpdir(), 'elevenlabs-test-'));
-const file = (name: string) => path.join(dir, name);
+const media = useTestMedia('elevenlabs-test-', {
+  tone: sineAudio('tone.mp3', 1),
+  speech: sineAudio('speech.wav', 61, { sampleRate: 8000 }),
+  source: videoClip('source.mp4', 1, { audio: true }),
+  dubbed: videoClip('dubbed.mp4', 3, { audio: true }),
+  synced: videoClip('synced.mp4', 2, { audio: true }),
+});
 let fake: Fake;
-
-function read(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 /** Multipart bodies are parsed as ElevenLabs would: text fields, and files with their name, type and size. */
 async function parseBody(req: IncomingMessage, body: Buffer): Promise<Pick<Call, 'json' | 'form'>> {
@@ -67,30 +60,20 @@ async function parseBody(req: IncomingMessage, body: Buffer): Promise<Pick<Call,
   return { form };
 }
 
-function startFake(): Promise<Fake> {
+async function startFake(): Promise<Fake> {
   const state = { mode: 'ok' as Mode, calls: [] as Call[], rateLimited: 0, released: false, clones: new Set<string>() };
   const jobs = new Map<string, { mode: Mode; target: string; polls: number }>();
   const premade = new Set(Object.values(ELEVENLABS_VOICES).map((v) => v.voiceId));
-  const server = createServer(async (req, res) => {
-    const body = await read(req);
+  const local = await listenLocal(async (req, res) => {
+    const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake');
     const key = req.headers['xi-api-key'] as string | undefined;
     const call: Call = { method: req.method ?? '', path: url.pathname, query: url.searchParams, key, ...(await parseBody(req, body)) };
     state.calls.push(call);
-    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(typeof value === 'string' ? value : JSON.stringify(value));
-    };
-    const sendFile = (name: string, type: string) => {
-      res.writeHead(200, { 'content-type': type });
-      res.end(readFileSync(file(name)));
-    };
-    const html = () => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html>upstream proxy error</html>');
-    };
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
+    const html = () => sendProxyErrorPage(res);
     // Files ElevenLabs does not serve: an input on another host, reached without the key.
-    if (req.method === 'GET' && url.pathname.startsWith('/files/')) return sendFile(path.basename(url.pathname), 'audio/wav');
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) return sendFile(res, path.join(media.dir, path.basename(url.pathname)), 'audio/wav');
     if (key !== KEY) return send(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
     if (state.mode === 'rate-limited' && req.method === 'POST' && state.rateLimited++ === 0) return send(429, { detail: { status: 'too_many_concurrent_requests', message: 'Too many requests' } }, { 'retry-after': '1' });
 
@@ -100,7 +83,7 @@ function startFake(): Promise<Fake> {
       const unknown = voices.find((v) => !premade.has(v) && !state.clones.has(v));
       if (unknown) return send(400, { detail: { status: 'voice_not_found', message: `A voice with voice_id ${unknown} was not found.` } });
       if (!call.json?.model_id) return send(422, { detail: [{ loc: ['body', 'model_id'], msg: 'field required', type: 'value_error.missing' }] });
-      return state.mode === 'malformed' ? html() : sendFile('tone.mp3', 'audio/mpeg');
+      return state.mode === 'malformed' ? html() : sendFile(res, media.tone, 'audio/mpeg');
     }
     if (req.method === 'POST' && url.pathname === '/v1/voices/add') {
       const recording = call.form?.files;
@@ -121,7 +104,7 @@ function startFake(): Promise<Fake> {
     const job = dub ? jobs.get(dub[1]!) : undefined;
     if (dub && !job) return send(404, { detail: { status: 'dubbing_not_found', message: 'Dubbing not found' } });
     if (job && req.method === 'DELETE') return send(200, { status: 'ok' });
-    if (job && req.method === 'GET' && dub![3]) return dub![3] === job.target ? sendFile('dubbed.mp4', 'video/mp4') : send(404, { detail: { status: 'language_not_found', message: 'No dub for this language' } });
+    if (job && req.method === 'GET' && dub![3]) return dub![3] === job.target ? sendFile(res, media.dubbed, 'video/mp4') : send(404, { detail: { status: 'language_not_found', message: 'No dub for this language' } });
     if (job && req.method === 'GET') {
       job.polls++;
       const done = job.mode === 'gated' ? state.released : job.mode === 'ok' && job.polls > 1;
@@ -138,51 +121,25 @@ function startFake(): Promise<Fake> {
     }
     send(404, { detail: { status: 'not_found', message: 'Not found' } });
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        get mode() {
-          return state.mode;
-        },
-        set mode(m: Mode) {
-          state.mode = m;
-          state.rateLimited = 0;
-          state.released = false;
-        },
-        calls: state.calls,
-        release: () => {
-          state.released = true;
-        },
-        reset: () => {
-          state.calls.length = 0;
-          jobs.clear();
-        },
-        server,
-      });
-    }),
-  );
+  const release = () => {
+    state.released = true;
+  };
+  const reset = () => {
+    state.calls.length = 0;
+    jobs.clear();
+  };
+  return withMode({ ...local, calls: state.calls, release, reset }, state, () => {
+    state.rateLimited = 0;
+    state.released = false;
+  });
 }
 
 beforeAll(async () => {
-  const ff = ffmpegTools()!.ffmpeg;
-  const clip = (seconds: number) => ['-f', 'lavfi', '-i', `testsrc=s=320x240:r=24:d=${seconds}`, '-f', 'lavfi', '-i', `sine=d=${seconds}`, '-shortest', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-c:a', 'aac'];
-  await runTool(ff, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-ac', '1', '-c:a', 'libmp3lame', '-b:a', '128k', '-y', file('tone.mp3')]);
-  await runTool(ff, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=61', '-ac', '1', '-ar', '8000', '-y', file('speech.wav')]);
-  await runTool(ff, ['-v', 'error', ...clip(1), '-y', file('source.mp4')]);
-  await runTool(ff, ['-v', 'error', ...clip(3), '-y', file('dubbed.mp4')]);
-  await runTool(ff, ['-v', 'error', ...clip(2), '-y', file('synced.mp4')]);
   fake = await startFake();
 });
-afterAll(async () => {
-  await new Promise((r) => fake.server.close(r));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fake.close());
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
+const openApp = useTestApps(() => {
   fake.reset();
   fake.mode = 'ok';
 });
@@ -190,46 +147,12 @@ afterEach(async () => {
 const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,voice-clone=elevenlabs,dialogue=elevenlabs,video-translate-voice-only=elevenlabs,stt-common=elevenlabs,stt-pro=elevenlabs';
 
 async function app(extra: Record<string, string> = {}) {
-  t = await createTasksTestApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: fake.url, ENGINES: SERVED, ...extra } });
-  await t.system.start();
-  return t;
-}
-
-/** A public API call (/api/async/<tool>) as a customer makes it; answers the new task's id. */
-async function submit(t: TasksTestApp, user: TestUser, tool: string, body: Record<string, unknown>): Promise<string> {
-  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
-  expect(res.status, answer.msg).toBe(200);
-  return answer.data.taskId;
-}
-
-async function upload(t: TasksTestApp, user: TestUser, name: string): Promise<string> {
-  const form = new FormData();
-  form.set('file', new Blob([readFileSync(file(name))]), name);
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
-  return ((await res.json()) as { data: { url: string } }).data.url;
+  return openApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: fake.url, ENGINES: SERVED, ...extra } });
 }
 
 async function view(t: TasksTestApp, user: TestUser, taskId: string) {
-  const res = await t.app.request('/api-playground/video_tools/v1/poll', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId }) });
+  const res = await postPlayground(t, user, 'video_tools/v1/poll', { taskId });
   return ((await res.json()) as { data: { text: string | null; cloneId: string | null; outputs: Array<{ kind: string; mime: string; durationS: number | null }> } }).data;
-}
-
-const media = (t: TasksTestApp, taskId: string) => t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).execute();
-
-/** The ledger ends right: the balance is what was granted minus the charge, and every credit movement is on the ledger. */
-async function expectCharged(t: TasksTestApp, user: TestUser, charged: number) {
-  const credits = await creditState(t, user.id);
-  expect(credits.balance).toBe(100 - charged);
-  expect(credits.ledgerSum).toBe(credits.balance);
-  return credits;
-}
-
-/** Nothing charged, no media kept; what was held (free features hold nothing) came back as a refund. */
-async function expectRefunded(t: TasksTestApp, user: TestUser, task: { id: string; credits_held: number }) {
-  const credits = await expectCharged(t, user, 0);
-  expect(credits.ledger.some((r) => r.reason === 'task-refund' && r.reference === task.id && r.delta === task.credits_held)).toBe(task.credits_held > 0);
-  expect(await media(t, task.id)).toHaveLength(0);
 }
 
 const price = (feature: Feature, measures: Parameters<typeof estimateCredits>[1]) => estimateCredits(feature, measures).credits;
@@ -271,17 +194,17 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
   it('tts-common sends the mapped premade voice, the fast model and the key, stores the MP3 with its measured length, charges by characters', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_common', { audioId: 'en-gb-male-1', text: TEXT, speed: 210 }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_common', { audioId: 'en-gb-male-1', text: TEXT, speed: 210 }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     const call = posts('/v1/text-to-speech/')[0]!;
     expect(call.path).toBe(`/v1/text-to-speech/${ELEVENLABS_VOICES['en-gb-male-1']!.voiceId}`);
     expect(call.key).toBe(KEY);
     expect(call.query.get('output_format')).toBe('mp3_44100_128');
     expect(call.json).toMatchObject({ text: TEXT, model_id: ELEVENLABS_MODELS.ttsCommon, voice_settings: { speed: 1.2 } });
-    const stored = await media(t, task.id);
+    const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg', size: readFileSync(file('tone.mp3')).length });
-    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(sniffMedia(readFileSync(file('tone.mp3')))!.durationS!, 1);
+    expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg', size: readFileSync(media.tone).length });
+    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(sniffMedia(readFileSync(media.tone))!.durationS!, 1);
     expect(task.credits_charged).toBe(price('tts-common', { characters: TEXT.length }));
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -289,13 +212,13 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
   it('tts-pro speaks with the multilingual model and is charged at the Pro rate', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_pro', { lan: 'fr', text: TEXT }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_pro', { lan: 'fr', text: TEXT }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     const call = posts('/v1/text-to-speech/')[0]!;
     expect(call.path).toBe(`/v1/text-to-speech/${ELEVENLABS_VOICES['fr-female-1']!.voiceId}`);
     expect(call.json).toMatchObject({ model_id: ELEVENLABS_MODELS.ttsPro });
     expect(call.json).not.toHaveProperty('voice_settings');
-    expect(await media(t, task.id)).toHaveLength(1);
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
     expect(task.credits_charged).toBe(price('tts-pro', { characters: TEXT.length }));
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -303,32 +226,29 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
   it('a voice clone uploads the recording as multipart, answers the new voice id as cloneId for free, and tts-clone speaks with it', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const voiceUrl = await upload(t, user, 'speech.wav');
-    const clone = await waitForTask(t, await submit(t, user, 'voice_clone', { voiceUrl }));
+    const voiceUrl = await uploadMedia(t, user, media.speech);
+    const clone = await waitForTask(t, await submitTool(t, user.apiKey, 'voice_clone', { voiceUrl }));
     expect(clone.status, clone.error ?? '').toBe('succeeded');
     const added = posts('/v1/voices/add')[0]!;
-    expect(added.form).toMatchObject({ name: `Voice clone ${clone.id}`, files: { type: 'audio/wav', size: readFileSync(file('speech.wav')).length } });
+    expect(added.form).toMatchObject({ name: `Voice clone ${clone.id}`, files: { type: 'audio/wav', size: readFileSync(media.speech).length } });
     const cloneId = (await view(t, user, clone.id)).cloneId!;
     expect(cloneId).toBe('clone1Voice');
-    expect(await media(t, clone.id)).toHaveLength(0);
+    expect(await taskMedia(t, clone.id)).toHaveLength(0);
     expect(clone.credits_charged).toBe(0);
 
-    const spoken = await waitForTask(t, await submit(t, user, 'do_tts_clone', { cloneId, text: TEXT }));
+    const spoken = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_clone', { cloneId, text: TEXT }));
     expect(spoken.status, spoken.error ?? '').toBe('succeeded');
     expect(posts('/v1/text-to-speech/')[0]!.path).toBe(`/v1/text-to-speech/${cloneId}`);
     expect(posts('/v1/text-to-speech/')[0]!.json).toMatchObject({ model_id: ELEVENLABS_MODELS.ttsClone });
-    expect(await media(t, spoken.id)).toHaveLength(1);
+    expect(await taskMedia(t, spoken.id)).toHaveLength(1);
     await expectCharged(t, user, price('tts-clone', { characters: TEXT.length }));
   });
 
   it('a refused input (unknown cloned voice, 400) fails with ElevenLabs own words, refunded', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_clone', { cloneId: 'noSuchVoice', text: TEXT }));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('ElevenLabs refused the input: A voice with voice_id noSuchVoice was not found.');
+    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_clone', { cloneId: 'noSuchVoice', text: TEXT }), 'ElevenLabs refused the input: A voice with voice_id noSuchVoice was not found.');
     expect(task.error).not.toContain('{');
-    await expectRefunded(t, user, task);
   });
 
   it('dialogue goes to text-to-dialogue on Eleven v3 with one voice per speaker; a long script is sent in parts and joined', async () => {
@@ -340,7 +260,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
       { speaker: 'B', text: long },
       { speaker: 'A', text: 'Short goodbye.' },
     ];
-    const res = await t.app.request('/api-playground/speech/v1/dialogue', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ lines, voices: { A: 'en-us-female-1', B: 'de-male-1' } }) });
+    const res = await postPlayground(t, user, 'speech/v1/dialogue', { lines, voices: { A: 'en-us-female-1', B: 'de-male-1' } });
     const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
     expect(task.status, task.error ?? '').toBe('succeeded');
     const calls = posts('/v1/text-to-dialogue');
@@ -350,11 +270,11 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
       { text: long, voice_id: ELEVENLABS_VOICES['de-male-1']!.voiceId },
       { text: 'Short goodbye.', voice_id: ELEVENLABS_VOICES['en-us-female-1']!.voiceId },
     ]);
-    const stored = await media(t, task.id);
+    const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg' });
-    expect(stored[0]!.size).toBeGreaterThan(readFileSync(file('tone.mp3')).length * 1.9);
-    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * sniffMedia(readFileSync(file('tone.mp3')))!.durationS!, 0);
+    expect(stored[0]!.size).toBeGreaterThan(readFileSync(media.tone).length * 1.9);
+    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * sniffMedia(readFileSync(media.tone))!.durationS!, 0);
     await expectCharged(t, user, price('dialogue', { characters: lines.reduce((n, l) => n + l.text.length, 0) }));
   });
 
@@ -362,19 +282,19 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     fake.mode = 'gated';
     const t = await app();
     const user = await createUser(t, 100);
-    const videoUrl = await upload(t, user, 'source.mp4');
-    const id = await submit(t, user, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false });
+    const videoUrl = await uploadMedia(t, user, media.source);
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false });
     await expect.poll(async () => (await t.database.db.selectFrom('tasks').select('progress').where('id', '=', id).executeTakeFirstOrThrow()).progress, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
     fake.release();
     const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'es', source_lang: 'en', num_speakers: '0', file: { type: 'video/mp4', size: readFileSync(file('source.mp4')).length } });
+    expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'es', source_lang: 'en', num_speakers: '0', file: { type: 'video/mp4', size: readFileSync(media.source).length } });
     expect(fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1/audio/es')).toBe(true);
     expect(fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
-    const stored = await media(t, task.id);
+    const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(file('dubbed.mp4')).length });
-    const seconds = sniffMedia(readFileSync(file('dubbed.mp4')))!.durationS!;
+    expect(stored[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(media.dubbed).length });
+    const seconds = sniffMedia(readFileSync(media.dubbed))!.durationS!;
     expect(task.credits_charged).toBe(price('video-translate-voice-only', { seconds }));
     expect(task.credits_charged).toBeGreaterThan(price('video-translate-voice-only', { seconds: 1 }));
     await expectCharged(t, user, task.credits_charged!);
@@ -384,29 +304,28 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     const given: Array<{ video: MediaBytes; audio: MediaBytes }> = [];
     const lipSync: LipSync = async (video, audio) => {
       given.push({ video, audio });
-      const data = readFileSync(file('synced.mp4'));
+      const data = readFileSync(media.synced);
       return { kind: 'video', mime: 'video/mp4', data, durationS: null };
     };
     // Built here with its lip-sync model; no ELEVENLABS_API_KEY so the registry holds this engine alone under the name.
     const engine = elevenLabsEngine({ key: KEY, baseUrl: fake.url, lipSync });
     expect(engine.features).toContain('video-translate-lip-sync');
-    t = await createTasksTestApp({ engines: [engine], env: { ENGINES: 'video-translate-lip-sync=elevenlabs' } });
-    await t.system.start();
+    const t = await openApp({ engines: [engine], env: { ENGINES: 'video-translate-lip-sync=elevenlabs' } });
     const user = await createUser(t, 100);
-    const videoUrl = await upload(t, user, 'source.mp4');
-    const task = await waitForTask(t, await submit(t, user, 'video_translate/2.0', { videoUrl, targetLanguage: 'fr' }));
+    const videoUrl = await uploadMedia(t, user, media.source);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, targetLanguage: 'fr' }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'fr', source_lang: 'auto' });
     expect(given).toHaveLength(1);
-    expect(given[0]!.video.data.equals(readFileSync(file('source.mp4')))).toBe(true);
+    expect(given[0]!.video.data.equals(readFileSync(media.source))).toBe(true);
     const soundtrack = sniffMedia(given[0]!.audio.data)!;
     expect(given[0]!.audio.mime).toBe('audio/wav');
     expect(soundtrack).toMatchObject({ kind: 'audio', mime: 'audio/wav' });
-    expect(soundtrack.durationS!).toBeCloseTo(sniffMedia(readFileSync(file('dubbed.mp4')))!.durationS!, 0);
-    const stored = await media(t, task.id);
+    expect(soundtrack.durationS!).toBeCloseTo(sniffMedia(readFileSync(media.dubbed))!.durationS!, 0);
+    const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ kind: 'video', size: readFileSync(file('synced.mp4')).length });
-    const seconds = sniffMedia(readFileSync(file('synced.mp4')))!.durationS!;
+    expect(stored[0]).toMatchObject({ kind: 'video', size: readFileSync(media.synced).length });
+    const seconds = sniffMedia(readFileSync(media.synced))!.durationS!;
     expect(task.credits_charged).toBe(price('video-translate-lip-sync', { seconds }));
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -419,15 +338,14 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
   it('stt-common sends the audio to Scribe, returns the transcript in the task view and getAsyncResult, charged per started minute of the real audio', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const audioUrl = await upload(t, user, 'speech.wav');
-    const task = await waitForTask(t, await submit(t, user, 'do_stt', { audioUrl, lan: 'en-US' }));
+    const audioUrl = await uploadMedia(t, user, media.speech);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt', { audioUrl, lan: 'en-US' }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttCommon, language_code: 'en', tag_audio_events: 'false', file: { type: 'audio/wav' } });
     expect(posts('/v1/speech-to-text')[0]!.form).not.toHaveProperty('diarize');
     expect((await view(t, user, task.id)).text).toBe('Hello there. Hi (laughs)');
-    const res = await t.app.request('/api/getAsyncResult', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: task.id }) });
-    expect(((await res.json()) as { data: { text: string } }).data.text).toBe('Hello there. Hi (laughs)');
-    expect(await media(t, task.id)).toHaveLength(0);
+    expect((await asyncResult<{ text: string }>(t, user.apiKey, task.id)).text).toBe('Hello there. Hi (laughs)');
+    expect(await taskMedia(t, task.id)).toHaveLength(0);
     expect(task.credits_charged).toBe(price('stt-common', { seconds: 61 }));
     expect(task.credits_charged).toBe(2);
     await expectCharged(t, user, 2);
@@ -437,7 +355,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     const t = await app();
     const user = await createUser(t, 100);
     const audioUrl = `${fake.url}/files/speech.wav`;
-    const task = await waitForTask(t, await submit(t, user, 'do_stt_pro', { audioUrl }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttPro, diarize: 'true', tag_audio_events: 'true' });
     expect((await view(t, user, task.id)).text).toBe('Speaker 1: Hello there.\nSpeaker 2: Hi (laughs)');
@@ -451,52 +369,46 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     fake.mode = 'fail';
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'video_translate/2.0', { videoUrl: await upload(t, user, 'source.mp4'), targetLanguage: 'de', enableLipSync: false }));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('ElevenLabs could not dub the video: No speech was found in the video');
-    await expectRefunded(t, user, task);
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
+    await expectFailedAndRefunded(t, user, id, 'ElevenLabs could not dub the video: No speech was found in the video');
   });
 
   it('a dubbing past the engine timeout is deleted at ElevenLabs, failed and refunded', async () => {
     fake.mode = 'hang';
     const t = await app({ ENGINE_TIMEOUTS_MS: 'elevenlabs=1500' });
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'video_translate/2.0', { videoUrl: await upload(t, user, 'source.mp4'), targetLanguage: 'de', enableLipSync: false }));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('timed out');
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
+    await expectFailedAndRefunded(t, user, id, 'timed out');
     await expect.poll(() => fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
-    await expectRefunded(t, user, task);
   });
 
   it('a translation its owner deletes while dubbing is deleted at ElevenLabs and refunded', async () => {
     fake.mode = 'hang';
     const t = await app();
     const user = await createUser(t, 100);
-    const id = await submit(t, user, 'video_translate/2.0', { videoUrl: await upload(t, user, 'source.mp4'), targetLanguage: 'de', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
     await expect.poll(() => fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 }).toBe(true);
-    const res = await t.app.request('/api-playground/video_tools/v1/delete', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: id }) });
+    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
     await expect.poll(() => fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'), { timeout: 5000 }).toBe(true);
     const credits = await expectCharged(t, user, 0);
     expect(credits.ledger.some((r) => r.reason === 'task-refund' && r.reference === id)).toBe(true);
-    expect(await media(t, id)).toHaveLength(0);
+    expect(await taskMedia(t, id)).toHaveLength(0);
   });
 
   it('malformed answers (HTML instead of audio or JSON, a clone with no voice_id) fail the task clearly, refunded', async () => {
     fake.mode = 'malformed';
     const t = await app();
-    const user = await createUser(t, 100);
-    const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['do_tts_common', { text: TEXT }, 'sent a malformed answer: expected audio, got text/html'],
-      ['voice_clone', { voiceUrl: await upload(t, user, 'speech.wav') }, 'sent a malformed answer: no voice_id'],
-      ['video_translate/2.0', { videoUrl: await upload(t, user, 'source.mp4'), targetLanguage: 'es', enableLipSync: false }, 'sent a malformed answer: <html>'],
-      ['do_stt', { audioUrl: await upload(t, user, 'speech.wav') }, 'sent a malformed answer: <html>'],
+    // One user per case, so each ledger holds that task alone; a voice clone is free and holds nothing.
+    const cases: Array<[string, (user: TestUser) => Promise<Record<string, unknown>>, string]> = [
+      ['do_tts_common', async () => ({ text: TEXT }), 'sent a malformed answer: expected audio, got text/html'],
+      ['voice_clone', async (user) => ({ voiceUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: no voice_id'],
+      ['video_translate/2.0', async (user) => ({ videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }), 'sent a malformed answer: <html>'],
+      ['do_stt', async (user) => ({ audioUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: <html>'],
     ];
     for (const [tool, body, reason] of cases) {
-      const task = await waitForTask(t, await submit(t, user, tool, body));
-      expect(task.status, tool).toBe('failed');
-      expect(task.error, tool).toContain(`ElevenLabs ${reason}`);
-      await expectRefunded(t, user, task);
+      const user = await createUser(t, 100);
+      await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, tool, await body(user)), `ElevenLabs ${reason}`, { free: tool === 'voice_clone' });
     }
   });
 
@@ -504,20 +416,17 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     fake.mode = 'rate-limited';
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_common', { text: TEXT }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/text-to-speech/')).toHaveLength(2);
-    expect(await media(t, task.id)).toHaveLength(1);
-    const credits = await expectCharged(t, user, price('tts-common', { characters: TEXT.length }));
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
+    const credits = await expectChargedOnce(t, user, price('tts-common', { characters: TEXT.length }));
     expect(credits.ledger.filter((r) => r.reference === task.id && r.reason === 'task-hold')).toHaveLength(1);
   });
 
   it('a refused API key (401) fails the task saying so in plain words, refunded', async () => {
     const t = await app({ ELEVENLABS_API_KEY: 'wrong-key' });
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submit(t, user, 'do_tts_common', { text: TEXT }));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('ElevenLabs refused the API key (401: Invalid API key); check its key in the configuration');
-    await expectRefunded(t, user, task);
+    await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }), 'ElevenLabs refused the API key (401: Invalid API key); check its key in the configuration');
   });
 });

@@ -1,15 +1,11 @@
 // fal.ai adapter contract: a local fake of fal's queue API (submit, status, result, cancel, storage, webhooks); task and ledger end right.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, waitForTask, type TasksTestApp } from '../../test-support/tasks';
+import { expectCharged, expectFailedAndRefunded, listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, taskMedia, videoClip, uploadMedia, useTestMedia, useTestApps, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/spec/engines';
 import { sniffMedia } from '../../media/sniff';
-import { ffmpegTools, runTool } from '../local/ffmpeg';
 import type { EngineContext } from '../types';
 import { falEngine, falLipSync, type FalConfig } from './fal';
 
@@ -25,8 +21,7 @@ interface Call {
 }
 
 /** The fake: records every call; `mode` decides how the next job behaves. */
-interface Fake {
-  url: string;
+interface Fake extends LocalServer {
   mode: Mode;
   calls: Call[];
   /** Bytes PUT to fal storage, by the upload id that ends the file URL it answered. */
@@ -35,24 +30,16 @@ interface Fake {
   statusCalls: Map<string, number>;
   /** A 'hook' job reports COMPLETED only after this is set. */
   released: boolean;
-  server: Server;
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'fal-test-'));
-const clip = path.join(dir, 'clip.mp4');
-const longClip = path.join(dir, 'long.mp4');
-const voice = path.join(dir, 'voice.wav');
-const picture = path.join(dir, 'picture.png');
-const mask = path.join(dir, 'mask.png');
+const { clip, longClip, voice, picture, mask } = useTestMedia('fal-test-', {
+  clip: videoClip('clip.mp4', 1),
+  longClip: videoClip('long.mp4', 2),
+  voice: sineAudio('voice.wav', 1),
+  picture: stillImage('picture.png'),
+  mask: stillImage('mask.png', 'color=c=white:s=64x64'),
+});
 let fake: Fake;
-
-function read(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-  });
-}
 
 /** What fal answers a finished job with, by model (each model's documented result shape). */
 function resultOf(base: string, model: string, body: Record<string, unknown>, mode: Mode): Record<string, unknown> {
@@ -67,21 +54,17 @@ function resultOf(base: string, model: string, body: Record<string, unknown>, mo
   return { video: { url: `${base}/files/out.mp4`, content_type: 'video/mp4' }, seed: 42 };
 }
 
-function startFake(): Promise<Fake> {
+async function startFake(): Promise<Fake> {
   const state = { mode: 'ok' as Mode, released: false, rateLimited: 0, uploadSeq: 0 };
   const calls: Call[] = [];
   const uploads = new Map<string, Buffer>();
   const statusCalls = new Map<string, number>();
   const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode }>();
-  const server = createServer(async (req, res) => {
-    const body = await read(req);
+  const local = await listenLocal(async (req, res, base) => {
+    const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake');
     calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(typeof value === 'string' ? value : JSON.stringify(value));
-    };
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
     if (req.headers.authorization !== 'Key test-key' && !url.pathname.startsWith('/files/') && !url.pathname.startsWith('/upload/')) return send(401, { detail: 'Invalid key' });
     if (req.method === 'POST' && url.pathname === '/storage/upload/initiate') {
       const id = `u${state.uploadSeq++}`;
@@ -94,15 +77,11 @@ function startFake(): Promise<Fake> {
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
       const name = url.pathname.slice('/files/'.length);
       const [type, file] = name.startsWith('img-') ? ['image/png', picture] : name === 'long.mp4' ? ['video/mp4', longClip] : ['video/mp4', clip];
-      res.writeHead(200, { 'content-type': type });
-      return res.end(readFileSync(file));
+      return sendFile(res, file, type);
     }
     const job = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
     if (req.method === 'POST' && !job) {
-      if (state.mode === 'malformed') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        return res.end('<html>upstream proxy error</html>');
-      }
+      if (state.mode === 'malformed') return sendProxyErrorPage(res);
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { detail: 'Too many requests' }, { 'retry-after': '1' });
       const id = `req-${calls.length}-${state.mode}`;
       const model = url.pathname.slice(1);
@@ -126,49 +105,29 @@ function startFake(): Promise<Fake> {
     }
     send(404, { detail: 'not found' });
   });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        get mode() {
-          return state.mode;
-        },
-        set mode(m: Mode) {
-          state.mode = m;
-        },
-        get released() {
-          return state.released;
-        },
-        set released(r: boolean) {
-          state.released = r;
-        },
-        calls,
-        uploads,
-        statusCalls,
-        server,
-      });
-    }),
+  return withMode(
+    {
+      ...local,
+      get released() {
+        return state.released;
+      },
+      set released(r: boolean) {
+        state.released = r;
+      },
+      calls,
+      uploads,
+      statusCalls,
+    },
+    state,
   );
 }
 
 beforeAll(async () => {
-  const ff = ffmpegTools()!.ffmpeg;
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', clip]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-y', longClip]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'sine=d=1', '-ac', '1', '-y', voice]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=64x64', '-frames:v', '1', '-y', picture]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'color=c=white:s=64x64', '-frames:v', '1', '-y', mask]);
   fake = await startFake();
 });
-afterAll(async () => {
-  await new Promise((r) => fake.server.close(r));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fake.close());
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
+const openApp = useTestApps(() => {
   fake.calls.length = 0;
   fake.uploads.clear();
   fake.released = false;
@@ -179,27 +138,10 @@ const FAL_FEATURES = ['text-to-video', 'lipsync', 'image-generation', 'erase', '
 const falConfig = (extra: Partial<FalConfig> = {}): FalConfig => ({ key: 'test-key', queueUrl: fake.url, storageUrl: fake.url, webhookBaseUrl: null, ...extra });
 
 async function app(extra: Record<string, string> = {}) {
-  t = await createTasksTestApp({ env: { FAL_KEY: 'test-key', FAL_QUEUE_URL: fake.url, FAL_STORAGE_URL: fake.url, ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','), ...extra } });
-  await t.system.start();
-  return t;
-}
-
-async function submitTool(t: TasksTestApp, apiKey: string, tool: string, body: Record<string, unknown>) {
-  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
-  expect(res.status, answer.msg).toBe(200);
-  return answer.data.taskId;
+  return openApp({ env: { FAL_KEY: 'test-key', FAL_QUEUE_URL: fake.url, FAL_STORAGE_URL: fake.url, ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','), ...extra } });
 }
 
 const submitText = (t: TasksTestApp, apiKey: string, prompt = 'a fox in snow') => submitTool(t, apiKey, 'text2video', { prompt });
-
-/** Uploads a file through the playground, as a user would: the task then refers to our own (private) media URL. */
-async function uploadFile(t: TasksTestApp, user: TestUser, file: string) {
-  const form = new FormData();
-  form.set('file', new Blob([readFileSync(file)]), 'x');
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
-  return ((await res.json()) as { data: { url: string } }).data.url;
-}
 
 /** The JSON body the model was submitted with. */
 function submitted(model: string): Record<string, unknown> {
@@ -211,10 +153,6 @@ function submitted(model: string): Record<string, unknown> {
 /** The bytes behind a fal storage file URL we sent (so a field is checked to carry the right upload). */
 function uploaded(fileUrl: unknown): Buffer | undefined {
   return fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
-}
-
-async function storedMedia(t: TasksTestApp, taskId: string) {
-  return t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).execute();
 }
 
 const PRICE = estimateCredits('text-to-video', {}).credits;
@@ -229,33 +167,25 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(submit.auth).toBe('Key test-key');
     expect(JSON.parse(submit.body)).toMatchObject({ prompt: 'a fox in snow', resolution: '720p' });
     expect(fake.calls.filter((c) => c.path.endsWith('/status')).length).toBeGreaterThanOrEqual(2);
-    const media = await storedMedia(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(clip).length });
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - PRICE);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, PRICE);
   });
 
   it('a failed job (422 detail on the result) ends failed with the reason, refunded', async () => {
     fake.mode = 'fail';
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitText(t, user.apiKey));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('flagged by the content checker');
-    expect((await creditState(t, user.id)).balance).toBe(100);
+    await expectFailedAndRefunded(t, user, await submitText(t, user.apiKey), 'flagged by the content checker');
   });
 
   it('a job past the engine timeout is canceled at fal, failed and refunded', async () => {
     fake.mode = 'hang';
     const t = await app({ ENGINE_TIMEOUTS_MS: 'fal=1500' });
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitText(t, user.apiKey));
-    expect(task.status).toBe('failed');
-    expect(task.error).toContain('timed out');
+    await expectFailedAndRefunded(t, user, await submitText(t, user.apiKey), 'timed out');
     await expect.poll(() => fake.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/cancel'))).toBe(true);
-    expect((await creditState(t, user.id)).balance).toBe(100);
   });
 
   it('a task canceled by its owner cancels the fal job and is refunded', async () => {
@@ -264,10 +194,10 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
     await expect.poll(() => fake.calls.some((c) => c.path.endsWith('/status')), { timeout: 5000 }).toBe(true);
-    const res = await t.app.request('/api-playground/video_tools/v1/delete', { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify({ taskId: id }) });
+    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
     await expect.poll(() => fake.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/cancel')), { timeout: 5000 }).toBe(true);
-    expect((await creditState(t, user.id)).balance).toBe(100);
+    await expectCharged(t, user, 0);
   });
 
   it('malformed answers (HTML instead of JSON, a result with no file) fail the task clearly and refund it', async () => {
@@ -275,13 +205,9 @@ describe('fal.ai adapter against a fake fal queue', () => {
       fake.mode = mode;
       const t = await app();
       const user = await createUser(t, 100);
-      const task = await waitForTask(t, await submitText(t, user.apiKey));
-      expect(task.status).toBe('failed');
-      expect(task.error).toContain('malformed answer');
-      expect((await creditState(t, user.id)).balance).toBe(100);
+      await expectFailedAndRefunded(t, user, await submitText(t, user.apiKey), 'malformed answer');
       await t.close();
     }
-    t = undefined;
   });
 
   it('a 429 with Retry-After is waited out and retried; the task succeeds, charged once', async () => {
@@ -291,13 +217,13 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const task = await waitForTask(t, await submitText(t, user.apiKey));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(fake.calls.filter((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)).toHaveLength(2);
-    expect((await creditState(t, user.id)).balance).toBe(100 - PRICE);
+    await expectCharged(t, user, PRICE);
   });
 
   it('lip sync uploads our local media to fal storage and is settled per second on the returned video', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const [srcVideoUrl, audioUrl] = [await uploadFile(t, user, clip), await uploadFile(t, user, voice)];
+    const [srcVideoUrl, audioUrl] = [await uploadMedia(t, user, clip), await uploadMedia(t, user, voice)];
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'lipsync', { srcVideoUrl, audioUrl }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(fake.uploads.size).toBe(2);
@@ -305,8 +231,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(uploaded(body.video_url)).toEqual(readFileSync(clip));
     expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
     expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: sniffMedia(readFileSync(clip))!.durationS! }).credits);
-    const credits = await creditState(t, user.id);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, task.credits_charged!);
   });
 });
 
@@ -317,14 +242,12 @@ describe('fal.ai image and video tools', () => {
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2, aspectRatio: '16:9', seed: 5 }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submitted(FAL_MODELS.imageGeneration)).toEqual({ prompt: 'a lighthouse at dusk', num_images: 2, image_size: FAL_IMAGE_SIZES['16:9'], seed: 5 });
-    const media = await storedMedia(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(2);
     expect(media.every((m) => m.kind === 'image' && m.mime === 'image/png')).toBe(true);
     const perImage = estimateCredits('image-generation', { count: 1 }).credits;
     expect(task.credits_charged).toBe(2 * perImage);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - 2 * perImage);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, 2 * perImage);
   });
 
   it('image generation is charged only for the images fal returned when it makes fewer than asked', async () => {
@@ -334,12 +257,10 @@ describe('fal.ai image and video tools', () => {
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2 }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submitted(FAL_MODELS.imageGeneration)).toMatchObject({ num_images: 2, image_size: FAL_IMAGE_SIZES['1:1'] });
-    expect(await storedMedia(t, task.id)).toHaveLength(1);
+    expect(await taskMedia(t, task.id)).toHaveLength(1);
     const perImage = estimateCredits('image-generation', { count: 1 }).credits;
     expect(task.credits_charged).toBe(perImage);
-    const credits = await creditState(t, user.id);
-    expect(credits.balance).toBe(100 - perImage);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, perImage);
   });
 
   const imageTools = [
@@ -352,37 +273,36 @@ describe('fal.ai image and video tools', () => {
     const t = await app();
     const user = await createUser(t, 100);
     const body: Record<string, string> = {};
-    for (const [name, file] of Object.entries(inputs)) body[name] = await uploadFile(t, user, file);
+    for (const [name, file] of Object.entries(inputs)) body[name] = await uploadMedia(t, user, file);
     const task = await waitForTask(t, await submitTool(t, user.apiKey, tool, body));
     expect(task.status, task.error ?? '').toBe('succeeded');
     const sent = submitted(model);
     expect(Object.keys(sent).sort()).toEqual(Object.keys(fields).sort());
     for (const [field, file] of Object.entries(fields)) expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
     expect(fake.uploads.size).toBe(Object.keys(inputs).length);
-    const media = await storedMedia(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'image', mime: 'image/png' });
     const price = estimateCredits(feature, {}).credits;
     expect(task.credits_charged).toBe(price);
-    expect((await creditState(t, user.id)).balance).toBe(100 - price);
+    await expectCharged(t, user, price);
   });
 
   it('video matting is settled per second of the video fal returned, not of the input', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_matting', { videoUrl: await uploadFile(t, user, clip) }));
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_matting', { videoUrl: await uploadMedia(t, user, clip) }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     const sent = submitted(FAL_MODELS.videoMatting);
     expect(uploaded(sent.video_url)).toEqual(readFileSync(clip));
     expect(sent.background_color).toEqual([0, 255, 0]);
-    const media = await storedMedia(t, task.id);
+    const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(longClip).length });
     const outputS = sniffMedia(readFileSync(longClip))!.durationS!;
     expect(outputS).toBeGreaterThan(sniffMedia(readFileSync(clip))!.durationS!);
     expect(task.credits_charged).toBe(estimateCredits('video-matting', { seconds: outputS }).credits);
-    const credits = await creditState(t, user.id);
-    expect(credits.ledgerSum).toBe(credits.balance);
+    await expectCharged(t, user, task.credits_charged!);
   });
 });
 
@@ -421,8 +341,7 @@ describe('fal webhooks wake the poller', () => {
     fake.mode = 'hook';
     // The poll interval is far longer than the test may run, so only the webhook can wake the poller in time.
     const longPoll = { startMs: 10 * 60_000, factor: 1, maxMs: 10 * 60_000 };
-    t = await createTasksTestApp({ env: { ENGINES: 'text-to-video=fal' }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
-    await t.system.start();
+    const t = await openApp({ env: { ENGINES: 'text-to-video=fal' }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
     await expect.poll(() => [...fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 }).toBe(true);
@@ -430,14 +349,14 @@ describe('fal webhooks wake the poller', () => {
     fake.released = true;
     // The hook may arrive before the poller has started waiting; fal retries it, and so does this test.
     const postHook = async () => {
-      const res = await t!.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: jobId, status: 'OK', payload: {} }) });
+      const res = await t.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: jobId, status: 'OK', payload: {} }) });
       return ((await res.json()) as { msg: string }).msg;
     };
     await expect.poll(postHook, { timeout: 5000 }).toBe('ok');
     const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(fake.statusCalls.get(jobId)).toBe(2);
-    expect((await creditState(t, user.id)).balance).toBe(100 - PRICE);
+    await expectCharged(t, user, PRICE);
     expect(await postHook()).toBe('no job waiting');
   });
 });
