@@ -11,29 +11,7 @@ import type { Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret, type TaskSystem } from '../tasks';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
-import {
-  dreamErase,
-  dreamFaceSwap,
-  dreamImageGeneration,
-  dreamImg2Video,
-  dreamLipsync,
-  dreamRestore,
-  dreamStt,
-  dreamVideoMatting,
-  dreamTalkingImage,
-  dreamText2Video,
-  dreamTryon,
-  dreamTts,
-  dreamTtsClone,
-  dreamVideoTranslate,
-  dreamVoiceClone,
-  dreamWanImage,
-  dreamWanText,
-  reqIdBody,
-  rotateBody,
-  taskIdBody,
-  uploadSceneBody,
-} from './task-schemas';
+import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
@@ -92,89 +70,43 @@ function body<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
 
 type ToolInput = { feature: Feature; input: Record<string, unknown>; callbackUrl?: string };
 
-/** Turns a tool's DreamAPI fields into a feature and its stored input. */
-async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, raw: unknown): Promise<ToolInput> {
-  switch (tool) {
-    case 'do_tts_common':
-    case 'do_tts_pro': {
-      const b = body(dreamTts, raw);
-      const voice = b.audioId ? voiceById(b.audioId) : voiceForLanguage(b.lan ?? 'en-US');
-      if (!voice) {
-        const problem = b.audioId ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}` : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
-        throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${problem}`);
-      }
-      return { feature: PUBLIC_TOOLS[tool], input: { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}) }, callbackUrl: b.callbackUrl };
-    }
-    case 'voice_clone': {
-      const { callbackUrl, ...input } = body(dreamVoiceClone, raw);
-      return { feature: 'voice-clone', input, callbackUrl };
-    }
-    case 'do_tts_clone': {
-      const { callbackUrl, ...input } = body(dreamTtsClone, raw);
-      return { feature: 'tts-clone', input, callbackUrl };
-    }
-    case 'talking_face':
-    case 'lipsync': {
-      const { callbackUrl, ...input } = body(dreamLipsync, raw);
-      return { feature: PUBLIC_TOOLS[tool], input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
-    }
-    case 'talking_image': {
-      const { callbackUrl, ...input } = body(dreamTalkingImage, raw);
-      return { feature: 'talking-image', input: { ...input, seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
-    }
-    case 'video_translate/2.0': {
-      const { callbackUrl, ...input } = body(dreamVideoTranslate, raw);
-      const feature = input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
-      return { feature, input: { ...input, seconds: await mediaSeconds(system, userId, input.videoUrl) }, callbackUrl };
-    }
-    case 'wan/text_to_video/2.1': {
-      const { callbackUrl, ...input } = body(dreamWanText, raw);
-      return { feature: 'wan-text-to-video', input, callbackUrl };
-    }
-    case 'wan/image_to_video/2.1': {
-      const { callbackUrl, ...input } = body(dreamWanImage, raw);
-      return { feature: 'wan-image-to-video', input, callbackUrl };
-    }
-    case 'img2video': {
-      const { callbackUrl, ...input } = body(dreamImg2Video, raw);
-      return { feature: 'image-to-video', input, callbackUrl };
-    }
-    case 'text2video': {
-      const { callbackUrl, ...input } = body(dreamText2Video, raw);
-      return { feature: 'text-to-video', input, callbackUrl };
-    }
-    case 'tryon_clothes': {
-      const { callbackUrl, ...input } = body(dreamTryon, raw);
-      return { feature: 'tryon-clothes', input, callbackUrl };
-    }
-    case 'image_generation': {
-      const { callbackUrl, ...input } = body(dreamImageGeneration, raw);
-      return { feature: 'image-generation', input, callbackUrl };
-    }
-    case 'erase': {
-      const { callbackUrl, ...input } = body(dreamErase, raw);
-      return { feature: 'erase', input, callbackUrl };
-    }
-    case 'face_swap': {
-      const { callbackUrl, ...input } = body(dreamFaceSwap, raw);
-      return { feature: 'face-swap', input, callbackUrl };
-    }
-    case 'restore': {
-      const { callbackUrl, ...input } = body(dreamRestore, raw);
-      return { feature: 'restore', input, callbackUrl };
-    }
-    case 'video_matting': {
-      const { callbackUrl, ...input } = body(dreamVideoMatting, raw);
-      return { feature: 'video-matting', input: { ...input, seconds: await mediaSeconds(system, userId, input.videoUrl) }, callbackUrl };
-    }
-    case 'do_stt':
-    case 'do_stt_pro': {
-      const { callbackUrl, lan, ...input } = body(dreamStt, raw);
-      // Engines take one language hint: the first of a list.
-      const language = Array.isArray(lan) ? lan[0] : lan;
-      return { feature: PUBLIC_TOOLS[tool], input: { ...input, ...(language ? { lan: language } : {}), seconds: await mediaSeconds(system, userId, input.audioUrl) }, callbackUrl };
-    }
+/** Tools charged by the length of an input file: the field whose uploaded media gives the estimate's seconds. */
+const LENGTH_FROM: Partial<Record<PublicTool, string>> = {
+  talking_face: 'audioUrl',
+  lipsync: 'audioUrl',
+  talking_image: 'audioUrl',
+  'video_translate/2.0': 'videoUrl',
+  video_matting: 'videoUrl',
+  do_stt: 'audioUrl',
+  do_stt_pro: 'audioUrl',
+};
+
+/** TTS names a voice by our id (audioId) or by a language (lan): stored as one voice id. */
+function ttsInput(raw: unknown): Record<string, unknown> {
+  const b = body(dreamTts, raw);
+  const voice = b.audioId ? voiceById(b.audioId) : voiceForLanguage(b.lan ?? 'en-US');
+  if (!voice) {
+    const problem = b.audioId ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}` : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
+    throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${problem}`);
   }
+  return { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}), callbackUrl: b.callbackUrl };
+}
+
+/** The feature a tool runs; video_translate picks it by enableLipSync. */
+function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
+  if (tool === 'video_translate/2.0') return input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
+  return PUBLIC_TOOLS[tool];
+}
+
+/** Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input. */
+async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, raw: unknown): Promise<ToolInput> {
+  const parsed = (tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)) as Record<string, unknown>;
+  const { callbackUrl, ...input } = parsed;
+  // Speech to text takes DreamAPI's list of locales too; engines take one language hint: the first.
+  if (Array.isArray(input.lan)) input.lan = input.lan[0];
+  const lengthField = LENGTH_FROM[tool];
+  if (lengthField) input.seconds = await mediaSeconds(system, userId, input[lengthField] as string | undefined);
+  return { feature: featureOf(tool, input), input, callbackUrl: callbackUrl as string | undefined };
 }
 
 function idempotencyKey(c: Context): string | null {

@@ -355,9 +355,10 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     const t = await app();
     const user = await createUser(t, 100);
     const audioUrl = `${fake.url}/files/speech.wav`;
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl }));
+    // DreamAPI's do_stt_pro takes a list of locales: the first is the language hint.
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl, lan: ['fr-FR', 'en-US'] }));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttPro, diarize: 'true', tag_audio_events: 'true' });
+    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttPro, diarize: 'true', tag_audio_events: 'true', language_code: 'fr' });
     expect((await view(t, user, task.id)).text).toBe('Speaker 1: Hello there.\nSpeaker 2: Hi (laughs)');
     expect(task.credits_held).toBe(0);
     expect(task.credits_charged).toBe(price('stt-pro', { seconds: 61 }));
