@@ -93,10 +93,14 @@ async function main(): Promise<number> {
   }
 }
 
+// exitCode, never process.exit(): exit() drops stdout still queued for a pipe, which cut exports short mid-stream
+// (a reader such as `execFileSync` or `| wc -l` saw only the first few hundred rows of a larger export).
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    process.exitCode = code;
+  },
   (error: unknown) => {
     process.stderr.write(`tracking CLI failed: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    process.exitCode = 1;
   },
 );

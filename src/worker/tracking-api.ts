@@ -3,7 +3,8 @@ import { TrackingEngine, type EngineFlags, type Transport } from '../lib/trackin
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
 import type { AppInfo, Notice, QueuedEntry, TrackerInit } from '../lib/tracking/types';
-import { TRACKING_BROWSER } from '../lib/spec/tracking';
+import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
+import { isMobileUserAgent } from '../lib/spec/validation';
 
 export interface WorkerDeps {
   openQueue(): Promise<IdbQueue>;
@@ -11,13 +12,30 @@ export interface WorkerDeps {
   locks: LockRequester;
   /** A BroadcastChannel on TRACKING_BROWSER.channel (one per worker). */
   channel: Pick<BroadcastChannel, 'postMessage' | 'addEventListener' | 'close'>;
+  /** The browser's user agent (a worker's navigator has it too, so the page stub need not ship this logic). */
+  userAgent: string;
+}
+
+/** SPEC.md §3 app info: the app version, the device id, and the platform read from the user agent (§5 "Mobile is detected by user-agent keywords"). */
+export function appInfo(appVersion: string, deviceId: string, userAgent: string): AppInfo {
+  return {
+    appVersion,
+    deviceId,
+    platform: isMobileUserAgent(userAgent) ? 'mobile-web' : 'pc-web',
+    platformVersion: userAgent.slice(0, TRACKING_LIMITS.fieldMaxLength),
+  };
 }
 
 export interface WorkerStatus {
+  /** The persistent device id ('' before start), also for the page's web-vitals reports. */
+  deviceId: string;
   leader: boolean;
   queued: number;
   flags: EngineFlags;
 }
+
+/** Receives this tab's page-leave beacons, sealed ahead of time (a page cannot wait for a worker while it unloads). */
+export type Sealed = (bodies: string[], url: string) => void;
 
 /** How long reseals wait for more changes, so a burst of reports costs one encryption. */
 const RESEAL_DEBOUNCE_MS = 150;
@@ -26,7 +44,8 @@ export function createTrackingWorker(deps: WorkerDeps) {
   let engine: TrackingEngine | null = null;
   let queue: IdbQueue | null = null;
   let tab = '';
-  let onSealed: ((bodies: string[]) => void) | null = null;
+  let deviceId = '';
+  let onSealed: Sealed | null = null;
   let resealTimer: ReturnType<typeof setTimeout> | null = null;
   let release: (() => void) | null = null;
 
@@ -34,24 +53,26 @@ export function createTrackingWorker(deps: WorkerDeps) {
     if (resealTimer) clearTimeout(resealTimer);
     resealTimer = setTimeout(() => {
       resealTimer = null;
-      if (!engine || !onSealed) return;
-      engine
+      const current = engine;
+      if (!current || !onSealed) return;
+      current
         .sealForTab(tab)
-        .then((bodies) => onSealed?.(bodies))
+        .then((bodies) => onSealed?.(bodies, current.url(TRACKING_PATHS.trackInfo)))
         .catch(() => {});
     }, RESEAL_DEBOUNCE_MS);
   };
 
   const api = {
     /** Starts the engine once; later calls answer false (SPEC.md §4 config lock). */
-    async start(config: TrackerInit, appInfo: AppInfo, tabId: string, sealed?: (bodies: string[]) => void): Promise<boolean> {
+    async start(config: TrackerInit, tabId: string, sealed?: Sealed): Promise<boolean> {
       if (engine) return false;
       queue = await deps.openQueue();
+      deviceId = await queue.deviceId();
       const candidate = new TrackingEngine({
         transport: deps.transport,
         queue,
         cache: queue,
-        appInfo,
+        appInfo: appInfo(config.appVersion ?? '1', deviceId, deps.userAgent),
         notify: (notice: Notice) => {
           deps.channel.postMessage(notice);
           if (notice.type === 'sent') reseal();
@@ -72,12 +93,33 @@ export function createTrackingWorker(deps: WorkerDeps) {
       return true;
     },
 
+    /**
+     * Resolves as soon as the entries are durable in the shared queue, before any send: until then the page keeps them
+     * and stashes them on leave, so the shorter that window, the fewer entries a closing tab must stash.
+     */
     async enqueue(entries: QueuedEntry[]): Promise<void> {
       if (!engine) throw new Error('tracking worker not started');
-      await engine.enqueue(entries.map((entry) => ({ ...entry, tab: entry.tab || tab })));
+      const current = engine;
+      if (await current.store(entries.map((entry) => ({ ...entry, tab: entry.tab || tab })))) {
+        current.afterStore().catch(() => {});
+      }
       reseal();
     },
 
+    /**
+     * Takes over a stash, the JSON text a closing tab left in localStorage with the entries its worker had not stored.
+     * Anything that is not an array of entries is ignored; resolves once the entries are stored, so the page may delete it.
+     */
+    async adopt(stash: string): Promise<void> {
+      let list: unknown;
+      try {
+        list = JSON.parse(stash);
+      } catch {
+        return;
+      }
+      if (!Array.isArray(list)) return;
+      await api.enqueue(list.filter((e: QueuedEntry | null) => typeof e?.entryId === 'string' && typeof e.oid === 'string'));
+    },
     /** Sends what is queued now if this tab leads (used by tests and the bench). */
     async flush(): Promise<void> {
       await engine?.flush();
@@ -85,6 +127,7 @@ export function createTrackingWorker(deps: WorkerDeps) {
 
     async status(): Promise<WorkerStatus> {
       return {
+        deviceId,
         leader: engine?.isLeader ?? false,
         queued: queue ? await queue.count() : 0,
         flags: engine ? { ...engine.flags } : { tokenValid: false, configValid: false, appKeyValid: true, requesting: false },

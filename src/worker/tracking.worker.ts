@@ -11,5 +11,6 @@ expose(
     transport: fetchTransport,
     locks: navigator.locks,
     channel: new BroadcastChannel(TRACKING_BROWSER.channel),
+    userAgent: navigator.userAgent,
   }),
 );

@@ -1,5 +1,9 @@
 // Business constants and limits of SPEC.md §9 (plus the fixed names and codes of §3, §7 and §8), one place for all of them.
 
+import { FROM_STORAGE_KEY, USER_ID_STORAGE_KEY } from './storage-keys';
+import { MONITOR_TIMEOUT_MS } from './monitoring';
+import { PERF_SAMPLE_RATE, SEQ_ID_WRAP } from './tracking';
+
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -52,11 +56,11 @@ export const STORAGE_KEYS = {
   userKey: 'userKey',
   loginType: 'loginType',
   countryCode: 'countryCode',
-  from: 'from',
+  from: FROM_STORAGE_KEY,
   refererUrl: 'refererUrl',
   redirectUri: 'redirectUri',
   hasRead: 'hasRead',
-  userId: 'userId',
+  userId: USER_ID_STORAGE_KEY,
   bindEmailTime: 'bindEmailTime',
   cookieAccept: 'cookie-accpet',
 } as const;
@@ -78,15 +82,15 @@ export const TRACKING = {
   /** Default queue cap (maxQueueLimit). */
   queueLimit: 100,
   /** seqId wraps after this value. */
-  seqIdWrap: 10000,
+  seqIdWrap: SEQ_ID_WRAP,
   /** A stored token and config are reused while younger than 1.8 h (108 minutes, written so to stay an exact integer). */
   cacheMaxAgeMs: 108 * MINUTE_MS,
   /** When the queue is empty the timer stops after this check delay. */
   stopCheckDelayMs: 2 * SECOND_MS,
   /** Share of page views that send a performance report. */
-  perfSampleRate: 0.2,
+  perfSampleRate: PERF_SAMPLE_RATE,
   /** Timeout of calls to the performance-monitoring collector. */
-  monitorTimeoutMs: 60 * SECOND_MS,
+  monitorTimeoutMs: MONITOR_TIMEOUT_MS,
   /** A random queueId has 9 to 10 digits. */
   queueIdMinDigits: 9,
   queueIdMaxDigits: 10,

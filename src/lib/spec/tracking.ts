@@ -1,7 +1,24 @@
 // Tracking protocol constants our design adds to SPEC.md §7–§9: paths, lifetimes, caps and collector codes.
 
+import { MONITOR_PATH } from './monitoring';
+
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
+
+// ---- Plain values the main-thread stub imports ----
+// A bundler keeps an object literal whole, so the stub imports these scalars rather than the objects below, which are
+// built from them: each value is still written once, and the page ships only the few it uses (bench/tracking.mjs).
+
+/** localStorage prefix of entries a closing tab could not hand to its worker (TRACKING_BROWSER.stashPrefix). */
+export const STASH_PREFIX = 'dreamTracker.stash.';
+/** The site's app key when PUBLIC_TRACKING_APP_KEY is not set (TRACKING_BROWSER.defaultAppKey). */
+export const DEFAULT_APP_KEY = 'dreamapi-web';
+/** Largest serialized logmap of one entry (TRACKING_LIMITS.logmapMaxBytes). */
+export const LOGMAP_MAX_BYTES = 4 * 1024;
+/** SPEC.md §9 "seqId wraps after 10000" (TRACKING.seqIdWrap). */
+export const SEQ_ID_WRAP = 10_000;
+/** SPEC.md §9 "Performance sample rate 0.2" (TRACKING.perfSampleRate). */
+export const PERF_SAMPLE_RATE = 0.2;
 
 /** The collector's paths (SPEC.md §7 tracking calls; the monitoring path is ours, SPEC.md only names "a performance-monitoring collector"). */
 export const TRACKING_PATHS = {
@@ -9,7 +26,7 @@ export const TRACKING_PATHS = {
   trackConfig: '/spider/api/v1/report/track_config',
   trackInfo: '/spider/api/v1/report/track_info',
   message: '/spider/api/v1/report/message',
-  monitor: '/spider/api/v1/monitor/report',
+  monitor: MONITOR_PATH,
 } as const;
 
 /** Lifetimes and versions of the token flow. */
@@ -31,7 +48,7 @@ export const TRACKING_LIMITS = {
   /** Most entries one batch may carry; equals the default queue cap (SPEC.md §9). */
   batchMaxEntries: 100,
   /** Largest serialized logmap of one entry. */
-  logmapMaxBytes: 4 * 1024,
+  logmapMaxBytes: LOGMAP_MAX_BYTES,
   /** Longest string field (ids, uid, event id) of an entry. */
   fieldMaxLength: 256,
   /** Longest client error message stored. */
@@ -63,10 +80,10 @@ export const TRACKING_BROWSER = {
   dbName: 'dream-tracker',
   channel: 'dream-tracker',
   leaderLock: 'dream-tracker-leader',
-  /** localStorage key of the persistent device id. */
-  deviceIdKey: 'dreamTracker.deviceId',
+  /** Key of the persistent device id in the IndexedDB database's meta store (created by the first worker). */
+  deviceIdKey: 'deviceId',
   /** localStorage prefix of entries a closing tab could not hand to its worker. */
-  stashPrefix: 'dreamTracker.stash.',
+  stashPrefix: STASH_PREFIX,
   /** The site's app key when PUBLIC_TRACKING_APP_KEY is not set (also the collector's default registered key). */
-  defaultAppKey: 'dreamapi-web',
+  defaultAppKey: DEFAULT_APP_KEY,
 } as const;

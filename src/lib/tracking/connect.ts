@@ -8,8 +8,9 @@ export function connectWorker(): Promise<WorkerHandle> {
   const worker = new Worker(new URL('../../worker/tracking.worker.ts', import.meta.url), { type: 'module' });
   const api = wrap<TrackingWorkerApi>(worker);
   return Promise.resolve({
-    start: (config, appInfo, tab, onSealed) => api.start(config, appInfo, tab, proxy(onSealed)),
+    start: (config, tab, onSealed) => api.start(config, tab, proxy(onSealed)),
     enqueue: (entries) => api.enqueue(entries),
+    adopt: (stash) => api.adopt(stash),
     status: () => api.status(),
     close: () => worker.terminate(),
   });

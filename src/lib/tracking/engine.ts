@@ -1,7 +1,7 @@
 // The tracking engine that runs in each tab's worker: config lock, §4 flags, token → config → timed batches, retries.
 import { REQUEST, TRACKING, TRACKING_CODES } from '../spec/constants';
 import { TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../spec/tracking';
-import { isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec/validation';
+import { isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec/tracking-rules';
 import { sealEntries, signBatch, signedText, signMessage } from './cipher';
 import type { Answer, AppInfo, ConfigData, Notice, QueuedEntry, TokenData, TrackEntry, TrackerInit, TrackInfoBody } from './types';
 
@@ -127,21 +127,27 @@ export class TrackingEngine {
     return this.config?.maxQueueLimit ?? TRACKING.queueLimit;
   }
 
-  private url(path: string): string {
+  /** A collector URL: the config's domain (or this origin) and the path. */
+  url(path: string): string {
     return `${(this.config?.domain ?? '').replace(/\/$/, '')}${path}`;
   }
 
-  /** Entries from this tab (or handed over from a closed one) go into the shared queue. */
+  /** Entries from this tab (or handed over from a closed one) go into the shared queue; resolves after any send they make due. */
   async enqueue(entries: QueuedEntry[]): Promise<void> {
-    if (entries.length === 0) return;
+    if (await this.store(entries)) await this.afterStore();
+  }
+
+  /** Writes entries to the shared queue and tells the other tabs; resolves once they are durable (false when none). */
+  async store(entries: QueuedEntry[]): Promise<boolean> {
+    if (entries.length === 0) return false;
     await this.deps.queue.add(entries);
     this.deps.notify?.({ type: 'enqueued', count: entries.length });
-    await this.onQueued();
+    return true;
   }
 
   /** A notice from another tab. */
   async onNotice(notice: Notice): Promise<void> {
-    if (notice.type === 'enqueued') await this.onQueued();
+    if (notice.type === 'enqueued') await this.afterStore();
   }
 
   /** Called when this tab's worker wins (true) or gives up (false) the leader lock. */
@@ -158,7 +164,8 @@ export class TrackingEngine {
     }
   }
 
-  private async onQueued(): Promise<void> {
+  /** After entries were stored (here or in another tab): the leader starts its timer, and sends now if a batch is full. */
+  async afterStore(): Promise<void> {
     if (!this.leader || !this.flags.appKeyValid) return;
     this.startTimer();
     const count = await this.deps.queue.count();

@@ -1,5 +1,5 @@
 // Builds §3 log entries on the main thread: seqId that wraps, foid/ffid chaining, unique entry ids.
-import { TRACKING } from '../spec/constants';
+import { SEQ_ID_WRAP } from '../spec/tracking';
 import type { TrackEntry } from './types';
 
 /** Random lowercase hex from the platform CSPRNG (works in insecure contexts, unlike randomUUID). */
@@ -12,7 +12,7 @@ export function randomHex(bytes: number): string {
 
 /** SPEC.md §9 "seqId wraps after 10000": 1, 2, … 10000, 1, … */
 export function nextSeqId(previous: number): number {
-  return (previous % TRACKING.seqIdWrap) + 1;
+  return (previous % SEQ_ID_WRAP) + 1;
 }
 
 export interface EntryParts {
@@ -22,31 +22,28 @@ export interface EntryParts {
   uid: string;
 }
 
-/** One per page load: the cold start id, the sequence and the previous/first event ids live here. */
+/** One per page load: returns the page load's entry maker, which holds the cold start id, the sequence and foid/ffid. */
 export function createEntryFactory(now: () => number = Date.now) {
   const coldStartId = randomHex(8);
   let seq = 0;
   let foid = '';
   let ffid = '';
-  return {
-    coldStartId,
-    make(parts: EntryParts): TrackEntry {
-      seq = nextSeqId(seq);
-      if (!ffid) ffid = parts.oid;
-      const entry: TrackEntry = {
-        entryId: `${coldStartId}-${randomHex(8)}`,
-        coldStartId,
-        seqId: seq,
-        uid: parts.uid,
-        time: now(),
-        oid: parts.oid,
-        action: parts.action,
-        foid,
-        ffid,
-        logmap: parts.logmap,
-      };
-      foid = parts.oid;
-      return entry;
-    },
+  return (parts: EntryParts): TrackEntry => {
+    seq = nextSeqId(seq);
+    ffid ||= parts.oid;
+    const entry: TrackEntry = {
+      entryId: `${coldStartId}-${randomHex(8)}`,
+      coldStartId,
+      seqId: seq,
+      uid: parts.uid,
+      time: now(),
+      oid: parts.oid,
+      action: parts.action,
+      foid,
+      ffid,
+      logmap: parts.logmap,
+    };
+    foid = parts.oid;
+    return entry;
   };
 }

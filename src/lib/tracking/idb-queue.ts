@@ -1,6 +1,7 @@
 // The durable queue every tab shares: entries and the token/config cache in one IndexedDB database (SPEC.md §4).
 import { TRACKING_BROWSER, TRACKING_LIMITS } from '../spec/tracking';
 import type { EntryQueue, SessionCache } from './engine';
+import { randomHex } from './entry';
 import type { QueuedEntry } from './types';
 
 const ENTRIES = 'entries';
@@ -69,6 +70,22 @@ export class IdbQueue implements EntryQueue, SessionCache {
 
   async count(): Promise<number> {
     return done(this.db.transaction(ENTRIES, 'readonly').objectStore(ENTRIES).count());
+  }
+
+  /**
+   * The persistent device id (SPEC.md §3 app info), created on first use. One readwrite transaction reads and, if
+   * missing, writes it, and IndexedDB runs such transactions one at a time, so two tabs starting together agree on it.
+   */
+  async deviceId(): Promise<string> {
+    const tx = this.db.transaction(META, 'readwrite');
+    const store = tx.objectStore(META);
+    let id = await done(store.get(TRACKING_BROWSER.deviceIdKey));
+    if (typeof id !== 'string' || id === '') {
+      id = randomHex(16);
+      store.put(id, TRACKING_BROWSER.deviceIdKey);
+    }
+    await committed(tx);
+    return id as string;
   }
 
   async get(key: string): Promise<unknown> {

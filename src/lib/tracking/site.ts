@@ -1,5 +1,5 @@
 // Browser-only: starts the site's tracker from BaseLayout, wires page view, stay time and page leave, exposes window.dreamTracker.
-import { TRACKING_BROWSER } from '../spec/tracking';
+import { DEFAULT_APP_KEY } from '../spec/tracking';
 import { createTracker, sampled, type Tracker } from './tracker';
 
 declare global {
@@ -9,18 +9,18 @@ declare global {
   }
 }
 
+/** Runs once per page: BaseLayout's module script is evaluated once per document. */
 export function startSiteTracking(): Tracker {
-  if (window.dreamTracker) return window.dreamTracker;
   const idle = (run: () => void) =>
     'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
   const tracker = createTracker({
     connect: () => import('./connect').then((m) => m.connectWorker()),
     idle,
     storage: localStorage,
+    onStorage: (listener) => addEventListener('storage', listener),
     sendBeacon: (url, body) => navigator.sendBeacon(url, body),
-    userAgent: navigator.userAgent,
   });
-  const appKey = import.meta.env.PUBLIC_TRACKING_APP_KEY || TRACKING_BROWSER.defaultAppKey;
+  const appKey = import.meta.env.PUBLIC_TRACKING_APP_KEY || DEFAULT_APP_KEY;
   const domain = import.meta.env.PUBLIC_TRACKING_DOMAIN || '';
   tracker.init({ appKey, domain });
   window.dreamTracker = tracker;
@@ -38,11 +38,6 @@ export function startSiteTracking(): Tracker {
   addEventListener('pageshow', (event) => {
     if (event.persisted) tracker.resetStart();
   });
-  if (sampled()) {
-    idle(() => {
-      const deviceId = localStorage.getItem(TRACKING_BROWSER.deviceIdKey) ?? '';
-      void import('./vitals').then((m) => m.reportVitals(domain, appKey, deviceId));
-    });
-  }
+  if (sampled()) idle(() => void import('./vitals').then((m) => m.reportVitals(domain, appKey, tracker)));
   return tracker;
 }

@@ -21,25 +21,30 @@ function memoryStorage() {
   };
 }
 
-function setup() {
-  const storage = memoryStorage();
+/** One tab: a stub with a fake worker. Tabs made with the same storage share it, as a site's tabs share localStorage. */
+function setup(storage = memoryStorage(), options: { workerStores?: boolean } = {}) {
   const warnings: string[] = [];
   const beacons: Array<{ url: string; body: string }> = [];
   const enqueued: QueuedEntry[][] = [];
+  const storageListeners: Array<() => void> = [];
   let idleRuns: Array<() => void> = [];
-  let onSealed: (bodies: string[]) => void = () => {};
+  let onSealed: (bodies: string[], url: string) => void = () => {};
+  // A worker that never stores stands for one terminated with its tab before its IndexedDB write committed.
+  const enqueue = (list: QueuedEntry[]) => (enqueued.push(list), options.workerStores === false ? new Promise<void>(() => {}) : Promise.resolve());
   const connect = vi.fn(async (): Promise<WorkerHandle> => ({
-    start: async (_c, _i, _t, sealed) => ((onSealed = sealed), true),
-    enqueue: async (list) => void enqueued.push(list),
-    status: async () => ({ leader: true }),
+    start: async (_c, _t, sealed) => ((onSealed = sealed), true),
+    enqueue,
+    // The real worker parses and checks the stash (src/worker/tracking-api.ts); this one trusts it.
+    adopt: (stash) => enqueue(JSON.parse(stash) as QueuedEntry[]),
+    status: async () => ({ deviceId: 'd', leader: true, queued: 0, flags: { tokenValid: true, configValid: true, appKeyValid: true, requesting: false } }),
     close: () => {},
   }));
   const tracker = createTracker({
     connect,
     idle: (run) => void idleRuns.push(run),
     storage,
+    onStorage: (listener) => void storageListeners.push(listener),
     sendBeacon: (url, body) => (beacons.push({ url, body }), true),
-    userAgent: 'Mozilla/5.0 (iPhone)',
     warn: (m) => void warnings.push(m),
   });
   const runIdle = async () => {
@@ -48,7 +53,12 @@ function setup() {
     runs.forEach((r) => r());
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { tracker, storage, warnings, beacons, enqueued, connect, runIdle, seal: (b: string[]) => onSealed(b) };
+  /** The browser's `storage` event: another tab changed a key. */
+  const storageEvent = async () => {
+    storageListeners.forEach((listener) => listener());
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { tracker, storage, warnings, beacons, enqueued, connect, runIdle, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
 }
 
 describe('tracking stub', () => {
@@ -102,10 +112,12 @@ describe('tracking stub', () => {
     const { tracker, beacons, runIdle, seal, storage } = setup();
     tracker.init({ appKey: 'k', domain: 'https://collector.example/' });
     await runIdle();
-    seal(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}']);
+    // The worker seals the bodies and names the URL (config domain + track_info; see src/worker/tracking-api.test.ts).
+    seal(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}'], `https://collector.example${TRACKING_PATHS.trackInfo}`);
     tracker.suspend();
     const id = tracker.report({ id: 'a_b_c', action: 'click' });
-    expect(tracker.reportLeft()).toBe(2);
+    tracker.reportLeft();
+    expect(beacons.map((b) => b.body)).toEqual(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}']);
     expect(beacons.map((b) => b.url)).toEqual([`https://collector.example${TRACKING_PATHS.trackInfo}`, `https://collector.example${TRACKING_PATHS.trackInfo}`]);
     const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
     expect(stash.map((e) => e.entryId)).toEqual([id]);
@@ -120,6 +132,42 @@ describe('tracking stub', () => {
     expect(b.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
     expect(b.storage.getItem(`${TRACKING_BROWSER.stashPrefix}gone`)).toBeNull();
     expect(a.enqueued).toHaveLength(0);
+  });
+
+  it('stash adoption: a stash written by a closing tab is adopted at once by a tab whose worker is already running', async () => {
+    const shared = memoryStorage();
+    const closing = setup(shared, { workerStores: false });
+    const open = setup(shared);
+    closing.tracker.init({ appKey: 'k' });
+    open.tracker.init({ appKey: 'k' });
+    await closing.runIdle();
+    await open.runIdle();
+    // Reported just before the tab closes: handed to a worker that is terminated before it stores them.
+    const ids = [1, 2, 3].map((n) => closing.tracker.report({ id: 'a_b_c', action: 'click', logmap: { n } }));
+    await Promise.resolve();
+    expect(closing.enqueued.flat().map((e) => e.entryId)).toEqual(ids);
+    closing.tracker.reportLeft();
+    const key = `${TRACKING_BROWSER.stashPrefix}${closing.tracker.tab}`;
+    expect(shared.getItem(key)).not.toBeNull();
+    // The tab still open was connected long before: the storage event, not a new connect, must hand the stash over.
+    expect(open.enqueued).toHaveLength(0);
+    await open.storageEvent();
+    expect(open.enqueued.flat().map((e) => e.entryId)).toEqual(ids);
+    expect(open.enqueued.flat().every((e) => e.tab === closing.tracker.tab)).toBe(true);
+    expect(shared.getItem(key)).toBeNull();
+    expect(open.connect).toHaveBeenCalledTimes(1);
+  });
+
+  it('stash adoption: a tab whose worker has not started yet adopts stashes when it starts', async () => {
+    const shared = memoryStorage();
+    const later = setup(shared);
+    later.tracker.init({ appKey: 'k' });
+    shared.setItem(`${TRACKING_BROWSER.stashPrefix}gone`, JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]));
+    await later.storageEvent();
+    expect(later.enqueued).toHaveLength(0);
+    await later.runIdle();
+    expect(later.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
+    expect(shared.getItem(`${TRACKING_BROWSER.stashPrefix}gone`)).toBeNull();
   });
 
   it('stay time: hidden reports stay time since start, visible resets the start (SPEC.md §4)', async () => {
@@ -156,9 +204,9 @@ describe('tracking stub', () => {
   it('seqId wraps after 10 000', () => {
     expect(nextSeqId(TRACKING.seqIdWrap - 1)).toBe(TRACKING.seqIdWrap);
     expect(nextSeqId(TRACKING.seqIdWrap)).toBe(1);
-    const factory = createEntryFactory();
+    const make = createEntryFactory();
     let last = 0;
-    for (let i = 0; i < TRACKING.seqIdWrap + 1; i++) last = factory.make({ oid: 'a_b_c', action: 1, logmap: {}, uid: '' }).seqId;
+    for (let i = 0; i < TRACKING.seqIdWrap + 1; i++) last = make({ oid: 'a_b_c', action: 1, logmap: {}, uid: '' }).seqId;
     expect(last).toBe(1);
   });
 

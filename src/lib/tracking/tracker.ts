@@ -1,16 +1,23 @@
 // The main-thread tracking stub: validates and builds entries, hands them to the worker after idle, beacons on leave.
-import { STORAGE_KEYS, TRACKING } from '../spec/constants';
-import { TRACKING_WARNINGS } from '../spec/messages';
-import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../spec/tracking';
-import { isMobileUserAgent, isValidAction, isValidAppKey, isValidDomain, isValidEventId, isValidEventPrefix, isValidLogmap, TRACKING_ACTIONS } from '../spec/validation';
+// Every byte here loads on every page (target ≤ 3 KB gzip with all it imports, bench/tracking.mjs): it imports plain
+// values and the tracking rules only, and leaves the rest (device id, platform, sealing, stash parsing, sending) to the worker.
+import { FROM_STORAGE_KEY, USER_ID_STORAGE_KEY } from '../spec/storage-keys';
+import { LOGMAP_MAX_BYTES, PERF_SAMPLE_RATE, STASH_PREFIX } from '../spec/tracking';
+import { isValidAction, isValidAppKey, isValidDomain, isValidEventId, isValidEventPrefix, isValidLogmap, TRACKING_ACTIONS, type TrackingAction } from '../spec/tracking-rules';
+import { TRACKING_WARNINGS } from '../spec/tracking-warnings';
 import { createEntryFactory, randomHex } from './entry';
-import type { AppInfo, QueuedEntry, TrackerInit } from './types';
+import type { WorkerStatus } from '../../worker/tracking-api';
+import type { QueuedEntry, TrackerInit } from './types';
 
 /** The worker as the stub sees it (Comlink-wrapped in the browser, a local fake in tests). */
 export interface WorkerHandle {
-  start(config: TrackerInit, appInfo: AppInfo, tab: string, onSealed: (bodies: string[]) => void): Promise<boolean>;
+  /** onSealed receives this tab's unsent entries as sealed beacon bodies, and the URL to send them to. */
+  start(config: TrackerInit, tab: string, onSealed: (bodies: string[], url: string) => void): Promise<boolean>;
+  /** Resolves once the entries are stored in the shared queue (durable), not when they are sent. */
   enqueue(entries: QueuedEntry[]): Promise<void>;
-  status(): Promise<unknown>;
+  /** Stores the entries of a stash (the JSON text a closing tab left); resolves once they are durable. */
+  adopt(stash: string): Promise<void>;
+  status(): Promise<WorkerStatus>;
   /** Ends the worker, which also releases its leader lock. */
   close(): void;
 }
@@ -26,117 +33,84 @@ export interface TrackerEnv {
   /** Runs work when the page is idle (requestIdleCallback in the browser). */
   idle(run: () => void): void;
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;
+  /**
+   * Calls the listener whenever another tab changes storage (the `storage` event). A closing tab stashes what its
+   * worker had not stored yet; the tabs still open adopt the stash at once, since they may be the last ones.
+   */
+  onStorage(listener: () => void): void;
   sendBeacon(url: string, body: string): boolean;
-  userAgent: string;
   now?: () => number;
   warn?: (message: string) => void;
 }
 
 export function createTracker(env: TrackerEnv) {
   const now = env.now ?? Date.now;
-  const warn = env.warn ?? ((message: string) => console.warn(message));
+  const warn = env.warn ?? console.warn;
+  const { storage } = env;
   const tab = randomHex(8);
-  const factory = createEntryFactory(now);
-  /** Entries the worker has not yet confirmed as stored in the shared queue. */
-  const pending = new Map<string, QueuedEntry>();
-  const handed = new Set<string>();
+  const make = createEntryFactory(now);
+  /** Entries the worker has not yet confirmed as stored in the shared queue (stashed on page leave). */
+  const pending = new Set<QueuedEntry>();
+  /** Pending entries not yet handed to the current worker. */
+  let outbox: QueuedEntry[] = [];
   let config: TrackerInit | null = null;
   let handle: WorkerHandle | null = null;
   let connecting: Promise<WorkerHandle | null> | null = null;
   let sealed: string[] = [];
+  let beaconUrl = '';
   let startedAt = now();
   let deliverQueued = false;
 
-  const read = (key: string): string => {
-    try {
-      return env.storage.getItem(key) ?? '';
-    } catch {
-      return '';
-    }
-  };
-
-  function appInfo(): AppInfo {
-    let deviceId = read(TRACKING_BROWSER.deviceIdKey);
-    if (!deviceId) {
-      deviceId = randomHex(16);
-      try {
-        env.storage.setItem(TRACKING_BROWSER.deviceIdKey, deviceId);
-      } catch {
-        // Storage may be blocked; a per-page device id still works.
-      }
-    }
-    return {
-      appVersion: config?.appVersion ?? '1',
-      deviceId,
-      platform: isMobileUserAgent(env.userAgent) ? 'mobile-web' : 'pc-web',
-      platformVersion: env.userAgent.slice(0, TRACKING_LIMITS.fieldMaxLength),
-    };
-  }
+  const read = (key: string): string => storage.getItem(key) ?? '';
 
   /** Creates the worker on first need and hands it stashed and pending entries. */
   function connect(): Promise<WorkerHandle | null> {
-    if (!config) return Promise.resolve(null);
-    connecting ??= (async () => {
+    return (connecting ??= (async () => {
       try {
         const worker = await env.connect();
-        const started = await worker.start(config!, appInfo(), tab, (bodies) => (sealed = bodies));
-        if (!started) {
-          worker.close();
-          return null;
+        if (await worker.start(config!, tab, (bodies, url) => ((sealed = bodies), (beaconUrl = url)))) {
+          handle = worker;
+          adoptStashes();
+          deliver();
+          return worker;
         }
-        handle = worker;
-        drainStashes(worker);
-        deliver();
-        return worker;
+        worker.close();
       } catch {
         connecting = null;
-        return null;
       }
-    })();
-    return connecting;
+      return null;
+    })());
   }
 
-  /** Entries a closed tab could not hand over were stashed in localStorage; any later worker takes them. */
-  function drainStashes(worker: WorkerHandle): void {
-    const keys: string[] = [];
-    for (let i = 0; i < env.storage.length; i++) {
-      const key = env.storage.key(i);
-      if (key?.startsWith(TRACKING_BROWSER.stashPrefix)) keys.push(key);
-    }
-    for (const key of keys) {
-      let entries: unknown;
-      try {
-        entries = JSON.parse(read(key));
-      } catch {
-        entries = null;
-      }
-      if (!Array.isArray(entries)) {
-        env.storage.removeItem(key);
-        continue;
-      }
-      const valid = entries.filter((e: QueuedEntry) => typeof e?.entryId === 'string' && typeof e.oid === 'string');
-      void worker.enqueue(valid).then(() => env.storage.removeItem(key), () => {});
+  /**
+   * Hands every stash (entries a closing tab's worker had not stored) to this tab's worker, and deletes each once stored.
+   * Runs when the worker starts and whenever another tab writes a stash. Two tabs may adopt the same stash: the queue
+   * is keyed by entry id and the collector drops ids it holds, so that costs a resend at most, never an event.
+   */
+  function adoptStashes(): void {
+    for (let i = storage.length; handle && i-- > 0; ) {
+      const key = storage.key(i);
+      if (key?.startsWith(STASH_PREFIX)) handle.adopt(read(key)).then(() => storage.removeItem(key), () => {});
     }
   }
 
-  /** Hands pending entries to the worker once per task, so a burst of reports is one message. */
+  // Any change by another tab rescans: storage events are rare, and a scan reads only the keys.
+  env.onStorage(adoptStashes);
+
+  /** Hands the outbox to the worker once per task, so a burst of reports is one message; entries stay pending until stored. */
   function deliver(): void {
     if (!handle || deliverQueued) return;
     deliverQueued = true;
     queueMicrotask(() => {
       deliverQueued = false;
-      const batch = [...pending.values()].filter((e) => !handed.has(e.entryId));
-      if (batch.length === 0 || !handle) return;
-      for (const e of batch) handed.add(e.entryId);
+      const batch = outbox;
+      if (!handle || batch.length === 0) return;
+      outbox = [];
       handle.enqueue(batch).then(
-        () => batch.forEach((e) => (pending.delete(e.entryId), handed.delete(e.entryId))),
-        () => batch.forEach((e) => handed.delete(e.entryId)),
+        () => batch.forEach((e) => pending.delete(e)),
+        () => outbox.push(...batch),
       );
     });
-  }
-
-  function collectorUrl(path: string): string {
-    return `${(config?.domain ?? '').replace(/\/$/, '')}${path}`;
   }
 
   const tracker = {
@@ -144,10 +118,16 @@ export function createTracker(env: TrackerEnv) {
     /** SPEC.md §4: locked after the first successful init; later calls are ignored. */
     init(options: TrackerInit): boolean {
       if (config) return false;
-      if (!isValidAppKey(options?.appKey)) return warn(TRACKING_WARNINGS.appKey), false;
-      if (!isValidDomain(options.domain)) return warn(TRACKING_WARNINGS.domain), false;
-      if (!isValidEventPrefix(options.logPrefix)) return warn(TRACKING_WARNINGS.eventPrefix), false;
-      if (options.baseLogmap !== undefined && !isValidLogmap(options.baseLogmap)) return warn(TRACKING_WARNINGS.logmap), false;
+      const problem = !isValidAppKey(options?.appKey)
+        ? TRACKING_WARNINGS.appKey
+        : !isValidDomain(options.domain)
+          ? TRACKING_WARNINGS.domain
+          : !isValidEventPrefix(options.logPrefix)
+            ? TRACKING_WARNINGS.eventPrefix
+            : options.baseLogmap !== undefined && !isValidLogmap(options.baseLogmap)
+              ? TRACKING_WARNINGS.logmap
+              : '';
+      if (problem) return warn(problem), false;
       config = { ...options };
       env.idle(() => void connect());
       return true;
@@ -157,19 +137,21 @@ export function createTracker(env: TrackerEnv) {
     report(event: TrackEvent): string | null {
       if (!config) return warn(TRACKING_WARNINGS.appKey), null;
       const prefix = config.logPrefix;
-      if (!isValidEventId(event?.id, prefix)) return warn(TRACKING_WARNINGS.eventId), null;
-      if (!isValidAction(event.action)) return warn(TRACKING_WARNINGS.action), null;
-      const logmap = event.logmap ?? {};
-      if (!isValidLogmap(logmap)) return warn(TRACKING_WARNINGS.logmap), null;
-      const merged = { ...config.baseLogmap, ...logmap };
-      if (JSON.stringify(merged).length > TRACKING_LIMITS.logmapMaxBytes) return warn(TRACKING_WARNINGS.logmap), null;
-      const entry = factory.make({
-        oid: prefix ? `${prefix}_${event.id}` : event.id,
-        action: TRACKING_ACTIONS[event.action],
-        logmap: merged,
-        uid: read(STORAGE_KEYS.userId),
-      });
-      pending.set(entry.entryId, { ...entry, tab });
+      const logmap = { ...config.baseLogmap, ...event?.logmap };
+      const problem = !isValidEventId(event?.id, prefix)
+        ? TRACKING_WARNINGS.eventId
+        : !isValidAction(event.action)
+          ? TRACKING_WARNINGS.action
+          : (event.logmap !== undefined && !isValidLogmap(event.logmap)) || JSON.stringify(logmap).length > LOGMAP_MAX_BYTES
+            ? TRACKING_WARNINGS.logmap
+            : '';
+      if (problem) return warn(problem), null;
+      const entry: QueuedEntry = {
+        ...make({ oid: prefix ? `${prefix}_${event.id}` : event.id, action: TRACKING_ACTIONS[event.action as TrackingAction], logmap, uid: read(USER_ID_STORAGE_KEY) }),
+        tab,
+      };
+      pending.add(entry);
+      outbox.push(entry);
       if (handle) deliver();
       else env.idle(() => void connect());
       return entry.entryId;
@@ -177,9 +159,8 @@ export function createTracker(env: TrackerEnv) {
 
     /** SPEC.md §2: a page view is reported when the page is flagged and a referrer source exists. */
     reportPageView(path: string, referrer: string): string | null {
-      const source = referrer || read(STORAGE_KEYS.from);
-      if (!source) return null;
-      return tracker.report({ id: builtinId('page_view'), action: 'show', logmap: { path, referrer: source } });
+      const source = referrer || read(FROM_STORAGE_KEY);
+      return source ? tracker.report({ id: builtinId('page_view'), action: 'show', logmap: { path, referrer: source } }) : null;
     },
 
     /** SPEC.md §4: stay time since the page was shown (or last became visible). */
@@ -194,33 +175,31 @@ export function createTracker(env: TrackerEnv) {
 
     /**
      * Page leave (SPEC.md §4): beacons this tab's unsent entries, already sealed by the worker, and stashes what
-     * the worker has not confirmed, so the next tab of the site sends it. Never plaintext on the wire.
+     * the worker has not confirmed, for the tabs still open (or the next one). Never plaintext on the wire.
      */
-    reportLeft(): number {
-      let sent = 0;
-      for (const body of sealed) if (env.sendBeacon(collectorUrl(TRACKING_PATHS.trackInfo), body)) sent++;
+    reportLeft(): void {
+      // A refused beacon (over the browser's in-flight limit) is no loss: its entries are in the shared queue.
+      for (const body of sealed) env.sendBeacon(beaconUrl, body);
       if (pending.size > 0) {
         try {
-          env.storage.setItem(TRACKING_BROWSER.stashPrefix + tab, JSON.stringify([...pending.values()]));
+          storage.setItem(STASH_PREFIX + tab, JSON.stringify([...pending]));
         } catch {
           // Storage full or blocked: the worker may still have stored them; nothing better is possible here.
         }
       }
-      return sent;
     },
 
     /** Ends the worker (pagehide) so no lock is held while the page sits in the back/forward cache. */
     suspend(): void {
       handle?.close();
-      handle = null;
-      connecting = null;
-      handed.clear();
+      handle = connecting = null;
+      // What the ended worker had not confirmed goes to the next one (a page restored from the back/forward cache).
+      outbox = [...pending];
     },
 
-    /** Connects now (if needed) and answers the worker's status; for operators and tests. */
-    async status(): Promise<unknown> {
-      const worker = handle ?? (await connect());
-      return worker ? worker.status() : null;
+    /** Connects now (if needed) and answers the worker's status, or null before a successful init; for operators and tests. */
+    async status(): Promise<WorkerStatus | null | undefined> {
+      return config ? (handle ?? (await connect()))?.status() : null;
     },
 
     pendingCount(): number {
@@ -240,5 +219,5 @@ export type Tracker = ReturnType<typeof createTracker>;
 
 /** SPEC.md §9: the share of page loads that send web-vitals reports. */
 export function sampled(random: () => number = Math.random): boolean {
-  return random() < TRACKING.perfSampleRate;
+  return random() < PERF_SAMPLE_RATE;
 }

@@ -1,11 +1,16 @@
 // Browser-only, loaded on a sampled share of page loads: sends web vitals to the monitoring endpoint (SPEC.md §9).
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals';
-import { TRACKING } from '../spec/constants';
-import { TRACKING_PATHS } from '../spec/tracking';
+import { MONITOR_PATH, MONITOR_TIMEOUT_MS } from '../spec/monitoring';
+import type { Tracker } from './tracker';
 
-export function reportVitals(domain: string, appKey: string, deviceId: string): void {
-  const url = `${domain.replace(/\/$/, '')}${TRACKING_PATHS.monitor}`;
-  const send = (metric: Metric) => {
+/** Starts the web-vitals observers; each metric is sent once known, with the device id the tracking worker keeps. */
+export function reportVitals(domain: string, appKey: string, tracker: Pick<Tracker, 'status'>): void {
+  const url = `${domain.replace(/\/$/, '')}${MONITOR_PATH}`;
+  const device = tracker.status().then(
+    (status) => status?.deviceId ?? '',
+    () => '',
+  );
+  const post = (deviceId: string, metric: Metric) => {
     const body = { appKey, deviceId, kind: 'perf', name: metric.name, value: metric.value, rating: metric.rating, page: location.pathname };
     // text/plain keeps the request CORS-simple; keepalive lets late metrics (CLS, INP at hide) still arrive.
     fetch(url, {
@@ -14,9 +19,11 @@ export function reportVitals(domain: string, appKey: string, deviceId: string): 
       headers: { 'Content-Type': 'text/plain' },
       keepalive: true,
       credentials: 'omit',
-      signal: AbortSignal.timeout(TRACKING.monitorTimeoutMs),
+      signal: AbortSignal.timeout(MONITOR_TIMEOUT_MS),
     }).catch(() => {});
   };
+  // The id resolves once the worker has started (after idle, like this module); later metrics find it resolved.
+  const send = (metric: Metric) => void device.then((deviceId) => post(deviceId, metric));
   onCLS(send);
   onFCP(send);
   onINP(send);
