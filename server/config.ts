@@ -1,5 +1,4 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { TRACKING } from '../src/lib/spec/constants';
@@ -78,8 +77,8 @@ export interface Config {
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */
     appKeys: string[];
-    /** Signs tokens and derives batch keys; random per process when unset (tokens then die on restart). */
-    secret: string;
+    /** Signs tokens and derives batch keys (TRACKING_SECRET); null: derived from the server secret (SECRET_KEY). */
+    secret: string | null;
     /** What track_config hands out (SPEC.md §7 batchSize, bufferS). */
     batchSize: number;
     bufferS: number;
@@ -128,7 +127,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),
     tracking: {
       appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
-      secret: e.TRACKING_SECRET ?? randomBytes(32).toString('hex'),
+      // Unset: derived from SECRET_KEY (or DATA_DIR/secret.key), so tokens survive restarts and agree across instances.
+      secret: e.TRACKING_SECRET ?? null,
       batchSize: e.TRACKING_BATCH_SIZE,
       bufferS: e.TRACKING_BUFFER_S,
     },

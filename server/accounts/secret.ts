@@ -10,6 +10,8 @@ export interface ServerKeys {
   encryption: Buffer;
   /** HMAC key for login codes. */
   hashing: Buffer;
+  /** HMAC key of the tracking collector's tokens, signs and batch keys (unless TRACKING_SECRET is set). */
+  tracking: Buffer;
 }
 
 export const SECRET_FILE = 'secret.key';
@@ -47,7 +49,7 @@ export function lazyServerKeys(config: Pick<Config, 'secretKey' | 'dataDir'>): (
   return () => {
     if (!keys) {
       const secret = config.secretKey ?? storedSecret(config.dataDir);
-      keys = { encryption: derive(secret, 'api-key-encryption'), hashing: derive(secret, 'login-code-hmac') };
+      keys = { encryption: derive(secret, 'api-key-encryption'), hashing: derive(secret, 'login-code-hmac'), tracking: derive(secret, 'tracking-token-hmac') };
     }
     return keys;
   };

@@ -77,13 +77,37 @@ describe('track_config', () => {
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
     const altered = `${Buffer.from(JSON.stringify({ ...claims, exp: claims.exp as number + 1e9 })).toString('base64url')}.${mac}`;
     expect((await post(TRACKING_PATHS.trackConfig, { token: altered, sign: s.sign })).code).toBe(TRACKING_CODES.tokenFailure);
-    const other = await createTestApp({ TRACKING_APP_KEYS: KEY });
+    const other = await createTestApp({ TRACKING_APP_KEYS: KEY, SECRET_KEY: 'another-server-secret-another-server-0123' });
     const foreign = await other.app.request(TRACKING_PATHS.accessToken, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ app_key: KEY }) });
     const ft = ((await foreign.json()) as { data: { token: string; sign: string } }).data;
     await other.close();
     expect((await post(TRACKING_PATHS.trackConfig, ft)).code).toBe(TRACKING_CODES.tokenFailure);
     expect((await post(TRACKING_PATHS.trackConfig, { token: s.token, sign: 'ab'.repeat(32) })).code).toBe(TRACKING_CODES.tokenFailure);
     expect((await post(TRACKING_PATHS.trackConfig, { token: 'x.y.z', sign: s.sign })).code).toBe(TRACKING_CODES.tokenFailure);
+  });
+
+  it('a token outlives a restart and is accepted by every instance sharing the server secret (no TRACKING_SECRET needed)', async () => {
+    const s = await session();
+    const restarted = await createTestApp({ TRACKING_APP_KEYS: KEY });
+    try {
+      const res = await restarted.app.request(TRACKING_PATHS.trackConfig, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: s.token, sign: s.sign }) });
+      const body = (await res.json()) as { code: number; data: { ak: string } };
+      expect(body.code).toBe(TRACKING_CODES.ok);
+      expect(body.data.ak).toBe(s.ak);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('TRACKING_SECRET, when set, signs tokens instead of the server secret', async () => {
+    const s = await session();
+    const own = await createTestApp({ TRACKING_APP_KEYS: KEY, TRACKING_SECRET: 'tracking-only-secret-tracking-only-0123' });
+    try {
+      const res = await own.app.request(TRACKING_PATHS.trackConfig, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: s.token, sign: s.sign }) });
+      expect(((await res.json()) as { code: number }).code).toBe(TRACKING_CODES.tokenFailure);
+    } finally {
+      await own.close();
+    }
   });
 
   it('an expired token gets 40002', async () => {

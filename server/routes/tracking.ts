@@ -11,6 +11,7 @@ import { batchSignatureValid, CipherError, openBatch, signedText } from '../trac
 import { accessTokenBody, entrySchema, messageBody, monitorBody, trackConfigBody, trackInfoBody, type WireEntry } from '../tracking/schemas';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
+import { lazyServerKeys } from '../accounts';
 import { createHash } from 'node:crypto';
 
 const fail = (status: 400 | 401 | 403 | 413 | 415, code: number, message: string) => new AppError(status, code, message);
@@ -57,7 +58,8 @@ async function validCollectorBody<S extends z.ZodType>(c: Context, schema: S): P
 export function trackingRoutes({ config, database }: AppDeps) {
   const app = new Hono();
   const store = trackingStore(database, config.tracking.appKeys);
-  const { secret } = config.tracking;
+  const keys = lazyServerKeys(config);
+  const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
   const small = capped(TRACKING_LIMITS.smallBodyMaxBytes);
   const ok = (c: Context, data: unknown = null) => c.json(envelope(TRACKING_CODES.ok, 'ok', data));
 
@@ -69,7 +71,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
 
   /** A token this server signed, unexpired, whose key is still registered; else 40002 (or 40001 for a revoked key). */
   const requireToken = async (token: string) => {
-    const claims = verifyToken(secret, token, Date.now());
+    const claims = verifyToken(secret(), token, Date.now());
     if (!claims) throw fail(401, TRACKING_CODES.tokenFailure, 'token: is expired, altered or was not issued by this collector; fetch a new one');
     await requireKey(claims.k);
     return claims;
@@ -78,25 +80,25 @@ export function trackingRoutes({ config, database }: AppDeps) {
   app.post(TRACKING_PATHS.accessToken, small, async (c) => {
     const body = await validCollectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
-    const { token, claims } = issueToken(secret, body.appKey, body.deviceId, Date.now());
-    return ok(c, { token, produceId: claims.p, sign: tokenSign(secret, token), configVersion: TRACKING_TOKEN.configVersion, expiresAt: claims.exp });
+    const { token, claims } = issueToken(secret(), body.appKey, body.deviceId, Date.now());
+    return ok(c, { token, produceId: claims.p, sign: tokenSign(secret(), token), configVersion: TRACKING_TOKEN.configVersion, expiresAt: claims.exp });
   });
 
   app.post(TRACKING_PATHS.trackConfig, small, async (c) => {
     const body = await validCollectorBody(c, trackConfigBody);
     await requireToken(body.token);
     // A sign that does not belong to the token means the pair did not come from access_token: start over (40002).
-    if (!sameHex(tokenSign(secret, body.token), body.sign.toLowerCase())) {
+    if (!sameHex(tokenSign(secret(), body.token), body.sign.toLowerCase())) {
       throw fail(401, TRACKING_CODES.tokenFailure, 'sign: does not belong to this token; fetch a new token');
     }
-    return ok(c, { ak: batchKey(secret, body.token), batchSize: config.tracking.batchSize, bufferS: config.tracking.bufferS });
+    return ok(c, { ak: batchKey(secret(), body.token), batchSize: config.tracking.batchSize, bufferS: config.tracking.bufferS });
   });
 
   app.post(TRACKING_PATHS.trackInfo, capped(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
     const body = await validCollectorBody(c, trackInfoBody);
     const claims = await requireToken(body.token);
     if (body.produceId !== claims.p) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
-    const ak = batchKey(secret, body.token);
+    const ak = batchKey(secret(), body.token);
     // Encrypt-then-MAC: the sign covers the ciphertext, so a tampered batch is refused before it is decrypted.
     if (!batchSignatureValid(signedText(body), ak, body.sign)) {
       throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match the batch (altered in transit, or not signed with this token\'s key)');

@@ -11,9 +11,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A fixed server secret, so no test writes DATA_DIR/secret.key into the working tree. */
+export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
+
 /** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...env });
   const database = await openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const app = createApp({ config, database, log: createLogger(config.logLevel) });
