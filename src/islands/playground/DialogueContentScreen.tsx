@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { TASK_LIMITS, VOICES } from '../../lib/spec';
 import { DIALOGUE_DRAFT_KEY, type Speaker } from './dialogue-draft';
 import { useDraft, writeDraft } from './draft';
+import InputProblem from './InputProblem';
 import { parseScript, SCRIPT_STYLES, generateScript, scriptToText, type ScriptStyle } from './script-template';
 import { trackAction } from './track';
 import { dialogueProblem } from './validate';
@@ -91,11 +92,7 @@ export default function DialogueContentScreen() {
         <button type="button" className="button" onClick={send}>
           Voice it in Dialogue
         </button>
-        {problem && (
-          <p role="alert" className={styles.fieldError}>
-            {problem}
-          </p>
-        )}
+        <InputProblem problem={problem} />
       </div>
     </div>
   );

@@ -1,15 +1,13 @@
 // Dialogue: speakers each with a voice, lines to add, remove and reorder; the whole conversation becomes one audio.
-import { useState } from 'react';
 import { TASK_LIMITS, VOICES } from '../../lib/spec';
 import { playgroundApi } from './api';
 import CostBar from './CostBar';
 import { cleanDialogue, DIALOGUE_DRAFT_KEY, dialogueBody, initialDialogue, type DialogueDraft } from './dialogue-draft';
 import { useDraft } from './draft';
-import History from './History';
+import InputProblem from './InputProblem';
 import { characterCount, dialogueCost } from './pricing';
-import TaskPanel from './TaskPanel';
-import { useFeatures, unavailableText } from './useFeatures';
-import { useTask } from './useTask';
+import TaskScreenLayout from './TaskScreenLayout';
+import { useTaskForm } from './useTaskForm';
 import { dialogueProblem } from './validate';
 import VoiceSelect from './VoiceSelect';
 import styles from './playground.module.css';
@@ -20,16 +18,13 @@ const FEATURES = ['dialogue'] as const;
 export default function DialogueScreen() {
   const [raw, update] = useDraft<DialogueDraft>(DIALOGUE_DRAFT_KEY, initialDialogue());
   const draft = cleanDialogue(raw);
-  const task = useTask(SCREEN);
-  const features = useFeatures();
-  const [shownProblem, setShownProblem] = useState<string | null>(null);
+  const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
   const body = dialogueBody(draft);
   const cost = dialogueCost(body.lines);
-  const unavailable = unavailableText(features, 'dialogue', 'Dialogue');
 
   const setLines = (lines: DialogueDraft['lines']) => {
     update({ lines });
-    setShownProblem(null);
+    clearProblem();
   };
   const move = (i: number, by: -1 | 1) => {
     const lines = [...draft.lines];
@@ -49,105 +44,91 @@ export default function DialogueScreen() {
     update({ speakers: [...draft.speakers, { name: `Speaker ${draft.speakers.length + 1}`, voice }] });
   };
 
-  const submit = () => {
-    const problem = dialogueProblem(body.lines, body.voices);
-    setShownProblem(problem);
-    if (problem) return;
-    void task.run(() => playgroundApi.dialogue(body), { lines: body.lines.length, speakers: Object.keys(body.voices).length });
-  };
+  const submit = () =>
+    runIfValid(dialogueProblem(body.lines, body.voices), () => playgroundApi.dialogue(body), { lines: body.lines.length, speakers: Object.keys(body.voices).length });
 
   return (
-    <div className={styles.layout}>
-      <div className={`card ${styles.form}`}>
-        <fieldset className={styles.voices}>
-          <legend className={styles.label}>Speakers and voices</legend>
-          <div className={styles.speakers}>
-            {draft.speakers.map((s, i) => (
-              <div key={i} className={styles.field}>
-                <label className={styles.hint} htmlFor={`speaker-name-${i}`}>
-                  Speaker {i + 1} name
-                </label>
-                <input id={`speaker-name-${i}`} className={styles.input} value={s.name} maxLength={40} onChange={(e) => renameSpeaker(i, e.target.value)} />
-                <VoiceSelect
-                  label={`Voice of ${s.name || `speaker ${i + 1}`}`}
-                  value={s.voice}
-                  screen={SCREEN}
-                  onChange={(voice) => update({ speakers: draft.speakers.map((x, j) => (j === i ? { ...x, voice } : x)) })}
-                />
-              </div>
-            ))}
-          </div>
-          {draft.speakers.length < TASK_LIMITS.maxDialogueSpeakers && (
-            <button type="button" className="button button--ghost" onClick={addSpeaker}>
-              Add speaker
-            </button>
-          )}
-        </fieldset>
-
-        <fieldset className={styles.voices}>
-          <legend className={styles.label}>Lines</legend>
-          <ol className={styles.lines}>
-            {draft.lines.map((l, i) => (
-              <li key={i} className={styles.line}>
-                <select aria-label={`Speaker of line ${i + 1}`} className={styles.input} value={l.speaker} onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, speaker: e.target.value } : x)))}>
-                  {draft.speakers.map((s, j) => (
-                    <option key={j} value={s.name}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-                <textarea
-                  aria-label={`Line ${i + 1} text`}
-                  className={styles.textarea}
-                  rows={2}
-                  maxLength={TASK_LIMITS.maxTextChars}
-                  value={l.text}
-                  placeholder="What this speaker says"
-                  onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
-                />
-                <div className={styles.lineActions}>
-                  <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)}>
-                    ↑
-                  </button>
-                  <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} down`} disabled={i === draft.lines.length - 1} onClick={() => move(i, 1)}>
-                    ↓
-                  </button>
-                  <button type="button" className={styles.iconButton} aria-label={`Remove line ${i + 1}`} onClick={() => setLines(draft.lines.filter((_, j) => j !== i))}>
-                    ✕
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ol>
-          {draft.lines.length < TASK_LIMITS.maxDialogueLines && (
-            <button
-              type="button"
-              className="button button--ghost"
-              onClick={() => {
-                // Alternate speakers by default: a conversation rarely has one person speak twice in a row.
-                const last = draft.lines.at(-1)?.speaker;
-                const next = draft.speakers.find((s) => s.name !== last) ?? draft.speakers[0]!;
-                setLines([...draft.lines, { speaker: next.name, text: '' }]);
-              }}
-            >
-              Add line
-            </button>
-          )}
-          <p className={styles.hint}>
-            {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
-          </p>
-        </fieldset>
-        <CostBar cost={cost} label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
-        {shownProblem && (
-          <p role="alert" className={styles.fieldError}>
-            {shownProblem}
-          </p>
+    <TaskScreenLayout task={task} resultTitle="Generated dialogue" historyFeatures={FEATURES} screen={SCREEN}>
+      <fieldset className={styles.voices}>
+        <legend className={styles.label}>Speakers and voices</legend>
+        <div className={styles.speakers}>
+          {draft.speakers.map((s, i) => (
+            <div key={i} className={styles.field}>
+              <label className={styles.hint} htmlFor={`speaker-name-${i}`}>
+                Speaker {i + 1} name
+              </label>
+              <input id={`speaker-name-${i}`} className={styles.input} value={s.name} maxLength={40} onChange={(e) => renameSpeaker(i, e.target.value)} />
+              <VoiceSelect
+                label={`Voice of ${s.name || `speaker ${i + 1}`}`}
+                value={s.voice}
+                screen={SCREEN}
+                onChange={(voice) => update({ speakers: draft.speakers.map((x, j) => (j === i ? { ...x, voice } : x)) })}
+              />
+            </div>
+          ))}
+        </div>
+        {draft.speakers.length < TASK_LIMITS.maxDialogueSpeakers && (
+          <button type="button" className="button button--ghost" onClick={addSpeaker}>
+            Add speaker
+          </button>
         )}
-      </div>
-      <div className={styles.side}>
-        <TaskPanel task={task} title="Generated dialogue" />
-        <History features={FEATURES} screen={SCREEN} />
-      </div>
-    </div>
+      </fieldset>
+
+      <fieldset className={styles.voices}>
+        <legend className={styles.label}>Lines</legend>
+        <ol className={styles.lines}>
+          {draft.lines.map((l, i) => (
+            <li key={i} className={styles.line}>
+              <select aria-label={`Speaker of line ${i + 1}`} className={styles.input} value={l.speaker} onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, speaker: e.target.value } : x)))}>
+                {draft.speakers.map((s, j) => (
+                  <option key={j} value={s.name}>
+                    {s.name}
+                  </option>
+                ))}
+              </select>
+              <textarea
+                aria-label={`Line ${i + 1} text`}
+                className={styles.textarea}
+                rows={2}
+                maxLength={TASK_LIMITS.maxTextChars}
+                value={l.text}
+                placeholder="What this speaker says"
+                onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
+              />
+              <div className={styles.lineActions}>
+                <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                  ↑
+                </button>
+                <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} down`} disabled={i === draft.lines.length - 1} onClick={() => move(i, 1)}>
+                  ↓
+                </button>
+                <button type="button" className={styles.iconButton} aria-label={`Remove line ${i + 1}`} onClick={() => setLines(draft.lines.filter((_, j) => j !== i))}>
+                  ✕
+                </button>
+              </div>
+            </li>
+          ))}
+        </ol>
+        {draft.lines.length < TASK_LIMITS.maxDialogueLines && (
+          <button
+            type="button"
+            className="button button--ghost"
+            onClick={() => {
+              // Alternate speakers by default: a conversation rarely has one person speak twice in a row.
+              const last = draft.lines.at(-1)?.speaker;
+              const next = draft.speakers.find((s) => s.name !== last) ?? draft.speakers[0]!;
+              setLines([...draft.lines, { speaker: next.name, text: '' }]);
+            }}
+          >
+            Add line
+          </button>
+        )}
+        <p className={styles.hint}>
+          {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
+        </p>
+      </fieldset>
+      <CostBar cost={cost} label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <InputProblem problem={problem} />
+    </TaskScreenLayout>
   );
 }

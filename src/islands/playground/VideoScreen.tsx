@@ -1,19 +1,18 @@
 // The video screen shared by five pages (SPEC.md §2): image, text or character to video, video translation, lip sync.
-import { useState } from 'react';
 import { SAMPLE_MODELS, TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS, type Feature } from '../../lib/spec';
 import type { VideoType } from '../../lib/site/products';
 import { playgroundApi, type UploadedMedia } from './api';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
 import DropZone from './DropZone';
-import History from './History';
+import InputProblem from './InputProblem';
+import LanguageOptions from './LanguageOptions';
 import { costOf } from './pricing';
-import TaskPanel from './TaskPanel';
-import { useFeatures, unavailableText } from './useFeatures';
-import { useTask } from './useTask';
+import SegmentedChoice from './SegmentedChoice';
+import TaskScreenLayout from './TaskScreenLayout';
+import { useTaskForm } from './useTaskForm';
 import { promptProblem } from './validate';
 import VideoOptions, { optionKey } from './VideoOptions';
-import { languageName } from './VoicePicker';
 import styles from './playground.module.css';
 
 const LANGUAGES = ['en-US', 'en-GB', 'es', 'fr', 'de', 'it', 'pt', 'zh', 'ja'];
@@ -25,6 +24,18 @@ const HISTORY: Record<VideoType, readonly Feature[]> = {
   lipSync: ['talking-face'],
 };
 const TITLES: Record<VideoType, string> = { image: 'Image to video', text: 'Text to video', character: 'Character to video', translate: 'Video translation', lipSync: 'Lip sync' };
+const DRIVES = [
+  { value: 'script', label: 'A script' },
+  { value: 'audio', label: 'Your audio' },
+] as const;
+const TRANSLATE_MODES = [true, false].map((lip) => ({
+  value: lip,
+  label: (
+    <>
+      {lip ? 'Lip sync' : 'Voice only'} <span className={styles.price}>{costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 })} cr/s</span>
+    </>
+  ),
+}));
 
 interface Draft {
   prompt: string;
@@ -64,19 +75,16 @@ export function videoFeature(type: VideoType, d: Pick<Draft, 'drive' | 'lipSync'
 export default function VideoScreen({ type }: { type: VideoType }) {
   // Uploaded media (signed URLs valid for a day) are part of the draft, so they survive a sign-in too.
   const [draft, update] = useDraft<Draft>(`video-${type}`, initial);
-  const task = useTask(type);
-  const features = useFeatures();
-  const [shownProblem, setShownProblem] = useState<string | null>(null);
   const option = TEXT_TO_VIDEO_OPTIONS.find((o) => optionKey(o) === draft.option) ?? TEXT_TO_VIDEO_OPTIONS[1];
   const feature = videoFeature(type, draft);
+  const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(type, feature, TITLES[type]);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
   const seconds = type === 'translate' ? draft.video?.durationS : draft.audio?.durationS;
   const cost = costOf(feature, { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined });
-  const unavailable = unavailableText(features, feature, TITLES[type]);
   const usesOptions = type === 'image' || type === 'text' || (type === 'character' && draft.drive === 'script');
   const usesPrompt = usesOptions;
 
-  const problem = (): string | null => {
+  const findProblem = (): string | null => {
     if (usesPrompt) {
       const p = promptProblem(draft.prompt);
       if (p) return type === 'character' ? p.replace('describe what should happen in the video', 'write what the character says or does') : p;
@@ -89,12 +97,10 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   };
 
   const submit = () => {
-    const p = problem();
-    setShownProblem(p);
-    if (p) return;
     const portrait = draft.image?.url;
     const model = portrait ? undefined : draft.modelId;
-    void task.run(
+    runIfValid(
+      findProblem(),
       () => {
         if (type === 'translate') return playgroundApi.translate(draft.lipSync, { videoUrl: draft.video!.url, targetLanguage: draft.target, ...(draft.source ? { sourceLanguage: draft.source } : {}) });
         if (type === 'lipSync') return playgroundApi.talkingFace({ audioUrl: draft.audio!.url, videoUrl: draft.video!.url });
@@ -114,119 +120,83 @@ export default function VideoScreen({ type }: { type: VideoType }) {
 
   const set = (patch: Partial<Draft>) => {
     update(patch);
-    setShownProblem(null);
+    clearProblem();
   };
 
   return (
-    <div className={styles.layout}>
-      <div className={`card ${styles.form}`}>
-        {type === 'character' && (
-          <>
-            <fieldset className={styles.voices}>
-              <legend className={styles.label}>Character: a sample model or your portrait</legend>
-              <div className={styles.models} role="radiogroup" aria-label="Sample models">
-                {SAMPLE_MODELS.map((m) => (
-                  <label key={m.id} className={styles.model} title={m.desc}>
-                    <input type="radio" name="model" value={m.id} checked={!draft.image && draft.modelId === m.id} onChange={() => set({ modelId: m.id, image: null })} />
-                    <img src={m.src} alt="" width={64} height={64} />
-                    {m.name}
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-            <DropZone label="Or upload a portrait" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />
-            <fieldset className={styles.segmented}>
-              <legend className={styles.label}>Drive it with</legend>
-              {(['script', 'audio'] as const).map((d) => (
-                <label key={d}>
-                  <input type="radio" name="drive" value={d} checked={draft.drive === d} onChange={() => set({ drive: d })} />
-                  <span>{d === 'script' ? 'A script' : 'Your audio'}</span>
+    <TaskScreenLayout task={task} resultTitle={TITLES[type]} historyFeatures={HISTORY[type]} screen={type}>
+      {type === 'character' && (
+        <>
+          <fieldset className={styles.voices}>
+            <legend className={styles.label}>Character: a sample model or your portrait</legend>
+            <div className={styles.models} role="radiogroup" aria-label="Sample models">
+              {SAMPLE_MODELS.map((m) => (
+                <label key={m.id} className={styles.model} title={m.desc}>
+                  <input type="radio" name="model" value={m.id} checked={!draft.image && draft.modelId === m.id} onChange={() => set({ modelId: m.id, image: null })} />
+                  <img src={m.src} alt="" width={64} height={64} />
+                  {m.name}
                 </label>
               ))}
-            </fieldset>
-          </>
-        )}
-        {type === 'image' && <DropZone label="Image" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />}
-        {(type === 'translate' || type === 'lipSync') && <DropZone label="Video" kinds={['video']} value={draft.video} onChange={(video) => set({ video })} screen={type} />}
-        {(type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && (
-          <DropZone label="Audio" kinds={['audio']} value={draft.audio} onChange={(audio) => set({ audio })} screen={type} />
-        )}
-        {usesPrompt && (
-          <div className={styles.field}>
-            <label className={styles.label} htmlFor="video-prompt">
-              {type === 'character' ? 'Script' : 'Prompt'}
-            </label>
-            <textarea
-              id="video-prompt"
-              className={styles.textarea}
-              rows={4}
-              maxLength={TASK_LIMITS.maxPromptChars}
-              value={draft.prompt}
-              placeholder={type === 'character' ? 'What the character says' : type === 'image' ? 'How the picture should move, e.g. "slow zoom in, leaves drifting"' : 'Describe the scene, e.g. "a paper boat on a rainy street, close-up"'}
-              onChange={(e) => set({ prompt: e.target.value })}
-            />
-            <p className={styles.hint}>
-              {draft.prompt.trim().length} / {TASK_LIMITS.maxPromptChars} characters
-            </p>
-          </div>
-        )}
-        {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
-        {type === 'translate' && (
-          <>
-            <div className={styles.row}>
-              <label className={styles.inline}>
-                From{' '}
-                <select value={draft.source} onChange={(e) => set({ source: e.target.value })}>
-                  <option value="">Detect automatically</option>
-                  {LANGUAGES.map((l) => (
-                    <option key={l} value={l}>
-                      {languageName(l)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className={styles.inline}>
-                To{' '}
-                <select value={draft.target} onChange={(e) => set({ target: e.target.value })}>
-                  {LANGUAGES.map((l) => (
-                    <option key={l} value={l}>
-                      {languageName(l)}
-                    </option>
-                  ))}
-                </select>
-              </label>
             </div>
-            <fieldset className={styles.segmented}>
-              <legend className={styles.label}>Mode</legend>
-              {[true, false].map((lip) => (
-                <label key={String(lip)}>
-                  <input type="radio" name="translate-mode" checked={draft.lipSync === lip} onChange={() => set({ lipSync: lip })} />
-                  <span>
-                    {lip ? 'Lip sync' : 'Voice only'} <span className={styles.price}>{costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 })} cr/s</span>
-                  </span>
-                </label>
-              ))}
-            </fieldset>
-          </>
-        )}
-        <CostBar
-          cost={cost}
-          costHint={`credits per second of ${type === 'translate' ? 'video' : 'audio'} (${costOf(feature, { seconds: 1 })}/s); upload it to see the total`}
-          label="Generate video"
-          busy={task.busy}
-          blocked={unavailable}
-          onSubmit={submit}
-        />
-        {shownProblem && (
-          <p role="alert" className={styles.fieldError}>
-            {shownProblem}
+          </fieldset>
+          <DropZone label="Or upload a portrait" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />
+          <SegmentedChoice legend="Drive it with" name="drive" choices={DRIVES} value={draft.drive} onChange={(drive) => set({ drive })} />
+        </>
+      )}
+      {type === 'image' && <DropZone label="Image" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />}
+      {(type === 'translate' || type === 'lipSync') && <DropZone label="Video" kinds={['video']} value={draft.video} onChange={(video) => set({ video })} screen={type} />}
+      {(type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && (
+        <DropZone label="Audio" kinds={['audio']} value={draft.audio} onChange={(audio) => set({ audio })} screen={type} />
+      )}
+      {usesPrompt && (
+        <div className={styles.field}>
+          <label className={styles.label} htmlFor="video-prompt">
+            {type === 'character' ? 'Script' : 'Prompt'}
+          </label>
+          <textarea
+            id="video-prompt"
+            className={styles.textarea}
+            rows={4}
+            maxLength={TASK_LIMITS.maxPromptChars}
+            value={draft.prompt}
+            placeholder={type === 'character' ? 'What the character says' : type === 'image' ? 'How the picture should move, e.g. "slow zoom in, leaves drifting"' : 'Describe the scene, e.g. "a paper boat on a rainy street, close-up"'}
+            onChange={(e) => set({ prompt: e.target.value })}
+          />
+          <p className={styles.hint}>
+            {draft.prompt.trim().length} / {TASK_LIMITS.maxPromptChars} characters
           </p>
-        )}
-      </div>
-      <div className={styles.side}>
-        <TaskPanel task={task} title={TITLES[type]} />
-        <History features={HISTORY[type]} screen={type} />
-      </div>
-    </div>
+        </div>
+      )}
+      {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
+      {type === 'translate' && (
+        <>
+          <div className={styles.row}>
+            <label className={styles.inline}>
+              From{' '}
+              <select value={draft.source} onChange={(e) => set({ source: e.target.value })}>
+                <option value="">Detect automatically</option>
+                <LanguageOptions codes={LANGUAGES} />
+              </select>
+            </label>
+            <label className={styles.inline}>
+              To{' '}
+              <select value={draft.target} onChange={(e) => set({ target: e.target.value })}>
+                <LanguageOptions codes={LANGUAGES} />
+              </select>
+            </label>
+          </div>
+          <SegmentedChoice legend="Mode" name="translate-mode" choices={TRANSLATE_MODES} value={draft.lipSync} onChange={(lipSync) => set({ lipSync })} />
+        </>
+      )}
+      <CostBar
+        cost={cost}
+        costHint={`credits per second of ${type === 'translate' ? 'video' : 'audio'} (${costOf(feature, { seconds: 1 })}/s); upload it to see the total`}
+        label="Generate video"
+        busy={task.busy}
+        blocked={unavailable}
+        onSubmit={submit}
+      />
+      <InputProblem problem={problem} />
+    </TaskScreenLayout>
   );
 }

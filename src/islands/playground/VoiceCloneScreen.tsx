@@ -1,16 +1,15 @@
 // Voice Clone: upload or record a sample, name it, confirm consent; the clone then appears in the speech voice picker.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { playgroundApi, type UploadedMedia } from './api';
 import { nameClone } from './cloned-voices';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
 import DropZone from './DropZone';
-import History from './History';
+import InputProblem from './InputProblem';
 import { costOf } from './pricing';
 import Recorder from './Recorder';
-import TaskPanel from './TaskPanel';
-import { useFeatures, unavailableText } from './useFeatures';
-import { useTask } from './useTask';
+import TaskScreenLayout from './TaskScreenLayout';
+import { useTaskForm } from './useTaskForm';
 import styles from './playground.module.css';
 
 const SCREEN = 'voiceClone';
@@ -18,10 +17,7 @@ const FEATURES = ['voice-clone'] as const;
 
 export default function VoiceCloneScreen() {
   const [draft, update] = useDraft(SCREEN, { sample: null as UploadedMedia | null, name: '', consent: false });
-  const task = useTask(SCREEN);
-  const features = useFeatures();
-  const [shownProblem, setShownProblem] = useState<string | null>(null);
-  const unavailable = unavailableText(features, 'voice-clone', 'Voice cloning');
+  const { task, problem, unavailable, runIfValid } = useTaskForm(SCREEN, 'voice-clone', 'Voice cloning');
 
   // The server keeps no name for a clone: remember the one given here once the clone exists.
   useEffect(() => {
@@ -29,49 +25,37 @@ export default function VoiceCloneScreen() {
   }, [task.phase, task.task, draft.name]);
 
   const submit = () => {
-    const problem = !draft.sample
+    const found = !draft.sample
       ? 'Sample: upload or record the voice to clone.'
       : !draft.name.trim()
         ? 'Name: give the voice a name you will recognise in the voice picker.'
         : !draft.consent
           ? 'Consent: confirm that this is your voice or that you have permission to clone it.'
           : null;
-    setShownProblem(problem);
-    if (problem) return;
-    void task.run(() => playgroundApi.voiceClone({ voiceUrl: draft.sample!.url }));
+    runIfValid(found, () => playgroundApi.voiceClone({ voiceUrl: draft.sample!.url }));
   };
 
   return (
-    <div className={styles.layout}>
-      <div className={`card ${styles.form}`}>
-        <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
-        {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="clone-name">
-            Name
-          </label>
-          <input id="clone-name" className={styles.input} maxLength={40} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
-        </div>
-        <label className={styles.inline}>
-          <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />
-          This is my voice, or I have the speaker&apos;s permission to clone it.
+    <TaskScreenLayout task={task} resultTitle="Cloned voice" historyFeatures={FEATURES} screen={SCREEN}>
+      <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
+      {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
+      <div className={styles.field}>
+        <label className={styles.label} htmlFor="clone-name">
+          Name
         </label>
-        <CostBar cost={costOf('voice-clone', {})} label="Clone voice" busy={task.busy} blocked={unavailable} onSubmit={submit} />
-        {shownProblem && (
-          <p role="alert" className={styles.fieldError}>
-            {shownProblem}
-          </p>
-        )}
-        {task.phase === 'succeeded' && (
-          <p>
-            Use it in <a href="/playground/speech">Text to Speech</a>: it is listed first in the voice picker.
-          </p>
-        )}
+        <input id="clone-name" className={styles.input} maxLength={40} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
       </div>
-      <div className={styles.side}>
-        <TaskPanel task={task} title="Cloned voice" />
-        <History features={FEATURES} screen={SCREEN} />
-      </div>
-    </div>
+      <label className={styles.inline}>
+        <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />
+        This is my voice, or I have the speaker&apos;s permission to clone it.
+      </label>
+      <CostBar cost={costOf('voice-clone', {})} label="Clone voice" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <InputProblem problem={problem} />
+      {task.phase === 'succeeded' && (
+        <p>
+          Use it in <a href="/playground/speech">Text to Speech</a>: it is listed first in the voice picker.
+        </p>
+      )}
+    </TaskScreenLayout>
   );
 }

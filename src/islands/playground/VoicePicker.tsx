@@ -2,6 +2,7 @@
 import { useId, useState } from 'react';
 import { VOICES } from '../../lib/spec';
 import type { ClonedVoice } from './cloned-voices';
+import LanguageOptions, { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
 import { trackAction } from './track';
 import styles from './playground.module.css';
@@ -9,18 +10,6 @@ import styles from './playground.module.css';
 /** Cloned voices are told apart from the standard ones by this prefix in the picker's value. */
 export const CLONE_PREFIX = 'clone:';
 
-const LANGUAGE_NAMES: Record<string, string> = {
-  'en-US': 'English (US)',
-  'en-GB': 'English (UK)',
-  es: 'Spanish',
-  fr: 'French',
-  de: 'German',
-  it: 'Italian',
-  pt: 'Portuguese',
-  zh: 'Chinese',
-  ja: 'Japanese',
-};
-export const languageName = (code: string) => LANGUAGE_NAMES[code] ?? code;
 const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
 
 interface Props {
@@ -48,11 +37,7 @@ export default function VoicePicker({ value, onChange, clones = [], screen }: Pr
         Language{' '}
         <select value={language} onChange={(e) => setLanguage(e.target.value)} id={`${id}-lang`}>
           <option value="all">All languages</option>
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {languageName(l)}
-            </option>
-          ))}
+          <LanguageOptions codes={LANGUAGES} />
         </select>
       </label>
       <div className={styles.voiceGrid} role="radiogroup" aria-label="Voices">

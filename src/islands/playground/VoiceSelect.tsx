@@ -1,7 +1,7 @@
 // A compact voice choice for one dialogue speaker: a select grouped by language and a preview button.
 import { useId } from 'react';
 import { VOICES } from '../../lib/spec';
-import { languageName } from './VoicePicker';
+import { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
 import { trackAction } from './track';
 import styles from './playground.module.css';

@@ -1,0 +1,30 @@
+// A task screen's submit logic: its task, whether this server can run the feature, and the input problem on show.
+import { useState } from 'react';
+import type { Feature } from '../../lib/spec';
+import type { TaskView } from './api';
+import { useFeatures, unavailableText } from './useFeatures';
+import { useTask } from './useTask';
+
+/** `title` names the feature in the "not configured on this server" message. */
+export function useTaskForm(screen: string, feature: Feature, title: string) {
+  const task = useTask(screen);
+  const features = useFeatures();
+  const [problem, setProblem] = useState<string | null>(null);
+
+  /** Shows `found` and stops there; with no problem, runs the task (the login modal first for a guest). */
+  const runIfValid = (found: string | null, start: () => Promise<TaskView>, logmap?: Record<string, unknown>) => {
+    setProblem(found);
+    if (found) return;
+    void task.run(start, logmap);
+  };
+
+  return {
+    task,
+    /** What to fix in the input, shown since the last submit; null when there is nothing to show. */
+    problem,
+    clearProblem: () => setProblem(null),
+    /** Why the submit is disabled: the feature has no engine here (null when it can run or is unknown). */
+    unavailable: unavailableText(features, feature, title),
+    runIfValid,
+  };
+}
