@@ -1,5 +1,5 @@
 // fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
-import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import { sniffMedia } from '../../media/sniff';
@@ -131,8 +131,15 @@ function imageOf(i: Input): string | undefined {
   return str(i.imageUrl) ?? str(i.imgUrl) ?? str(i.image) ?? str(i.photoUrl);
 }
 
+/** Wan's resolution for the one asked (720p when none is given, as the public text2video/img2video carry none). */
 function resolution(i: Input): '480p' | '720p' {
-  return i.resolution === '480p' ? '480p' : '720p';
+  const asked = str(i.resolution) ?? '720p';
+  const made = (FAL_WAN.resolutions as Record<string, '480p' | '720p' | undefined>)[asked];
+  const durationS = typeof i.durationS === 'number' ? i.durationS : 0;
+  if (!made || durationS > FAL_WAN.maxDurationS) {
+    throw new EngineUnsupportedError(`${PROVIDER}'s Wan 2.1 makes clips of up to ${FAL_WAN.maxDurationS} s at 480p or 720p, not ${durationS ? `${durationS} s at ` : ''}${asked}`);
+  }
+  return made;
 }
 
 /** Queues the job; the webhook (when fal can reach us) names our task so the hook wakes this run's poller. */

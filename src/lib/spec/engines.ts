@@ -122,6 +122,16 @@ export const FAL_MODELS = {
   videoMatting: 'fal-ai/ben/v2/video',
 } as const;
 
+/**
+ * What fal's Wan 2.1 models make: clips of about 5 s (81 frames at 16 fps) at 480p or 720p. Our text-to-video rows
+ * (SPEC.md §9) map onto them: 512p is made at 480p, 4 s at 720p as a 5 s clip; 8 s and 1080p are not offered there
+ * (the next engine of the feature is tried), so no one pays for a length or size they did not get.
+ */
+export const FAL_WAN = {
+  maxDurationS: 5,
+  resolutions: { '480p': '480p', '512p': '480p', '720p': '720p' },
+} as const;
+
 /** Our image aspect ratios (IMAGE_ASPECT_RATIOS) as FLUX's image_size presets (fal's ImageSize enum). */
 export const FAL_IMAGE_SIZES = {
   '1:1': 'square_hd',
