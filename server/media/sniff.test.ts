@@ -1,24 +1,9 @@
 // Content sniffing: formats are told by their bytes, durations read from the headers, disguised files refused.
 import { describe, expect, it } from 'vitest';
+import { silentWav } from '../test-support/wav';
 import { sniffMedia } from './sniff';
 
-function wav(seconds: number, rate = 16000) {
-  const data = Buffer.alloc(Math.round(rate * seconds) * 2);
-  const h = Buffer.alloc(44);
-  h.write('RIFF', 0);
-  h.writeUInt32LE(36 + data.length, 4);
-  h.write('WAVEfmt ', 8);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write('data', 36);
-  h.writeUInt32LE(data.length, 40);
-  return Buffer.concat([h, data]);
-}
+const wav = (seconds: number) => silentWav(seconds, 16000);
 
 function mp4(durationS: number) {
   const box = (type: string, body: Buffer) => {

@@ -1,22 +1,20 @@
 // Payments against a local fake of Stripe's API: checkout, a grant exactly once, signatures, refunds, disputes.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CREDIT_PACKS, PAYMENT_MESSAGES } from '../../src/lib/spec';
-import { createAccountsTestApp, post, postJson, signIn, type AccountsTestApp } from '../test-support/accounts';
+import { createAccountsTestApp, post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 
 let stripe: FakeStripe;
-let t: AccountsTestApp;
 let user: { token: string; userId: string };
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
 });
 afterAll(() => stripe.close());
+const t = useAccountsTestApp(() => ({ ...fakeStripeEnv(stripe), SITE_URL: 'https://site.example' }));
 beforeEach(async () => {
-  t = await createAccountsTestApp({ ...fakeStripeEnv(stripe), SITE_URL: 'https://site.example' });
   user = await signIn(t, 'buyer@example.com');
 });
-afterEach(() => t.close());
 
 const pack = CREDIT_PACKS[0]!;
 

@@ -1,16 +1,9 @@
 // Email-code sign-in, sessions, user info and the guard on every account route (issue 4 "Must show").
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, MESSAGES } from '../../src/lib/spec';
-import { createAccountsTestApp, post, postJson, signIn, type AccountsTestApp } from '../test-support/accounts';
+import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
-let t: AccountsTestApp;
-beforeEach(async () => {
-  t = await createAccountsTestApp();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await t.close();
-});
+const t = useAccountsTestApp();
 
 const lastCode = (email: string) => t.mail.filter((m) => m.email === email).at(-1)!.code;
 const wrong = (code: string) => String((Number(code) + 1) % 10000).padStart(4, '0');
@@ -107,8 +100,7 @@ describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
   });
 
   it('caps codes per IP per hour (behind a trusted proxy the forwarded address counts)', async () => {
-    await t.close();
-    t = await createAccountsTestApp({ TRUST_PROXY: 'true' });
+    await t.reopen({ TRUST_PROXY: 'true' });
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     for (let i = 0; i < LOGIN_CODES.perIpPerHour; i += 1) {
       expect((await post(t.app, '/user/code', { email: `n${i}@example.com`, type: 'login' }, from('203.0.113.7'))).body.code).toBe(0);

@@ -1,18 +1,11 @@
 // Invitations and the billing history: one redemption per user even under 50 parallel requests (issue 4).
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createInvitation } from '../accounts';
 import { applyCreditChange } from '../credits';
 import { ACCOUNT_MESSAGES, INVITATION, LOGIN_CODES, MESSAGES } from '../../src/lib/spec';
-import { createAccountsTestApp, post, postJson, signIn, type AccountsTestApp } from '../test-support/accounts';
+import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
-let t: AccountsTestApp;
-beforeEach(async () => {
-  t = await createAccountsTestApp();
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await t.close();
-});
+const t = useAccountsTestApp();
 
 describe('POST /user/invitation (JSON, SPEC.md §7)', () => {
   it('credits 500 once when one user sends 50 redemptions in parallel', async () => {

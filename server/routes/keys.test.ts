@@ -1,17 +1,13 @@
 // API keys: created once, encrypted at rest, accepted as Bearer, and a regenerated key stops the old one (issue 4).
 import { Hono } from 'hono';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requireApiKey, type AuthEnv } from '../accounts';
 import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';
 import { errorResponder } from '../http/errors';
 import { createLogger } from '../log';
-import { createAccountsTestApp, post, signIn, type AccountsTestApp } from '../test-support/accounts';
+import { post, signIn, useAccountsTestApp } from '../test-support/accounts';
 
-let t: AccountsTestApp;
-beforeEach(async () => {
-  t = await createAccountsTestApp();
-});
-afterEach(() => t.close());
+const t = useAccountsTestApp();
 
 describe('POST /apply/playground and /apply/playground/regenerate', () => {
   it('returns the same key on every call and keeps only ciphertext and hash at rest', async () => {

@@ -1,13 +1,12 @@
 // Google (OIDC) and GitHub sign-in against local identity providers: state prefix, PKCE, callback redirect (issue 4).
 import { createHash, randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';
 import { idpEnv, startFakeIdp, type FakeIdp } from '../test-support/fake-idp';
-import { createAccountsTestApp, post, signIn, type AccountsTestApp } from '../test-support/accounts';
+import { createAccountsTestApp, post, signIn, useAccountsTestApp } from '../test-support/accounts';
 
 let google: FakeIdp;
 let github: FakeIdp;
-let t: AccountsTestApp;
 
 beforeAll(async () => {
   google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret' });
@@ -17,12 +16,11 @@ afterAll(async () => {
   await google.close();
   await github.close();
 });
-beforeEach(async () => {
+const t = useAccountsTestApp(() => ({ ...idpEnv(google, github), PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
+beforeEach(() => {
   google.identity = { email: 'g@example.com', verified: true, name: 'Gee' };
   github.identity = { email: 'octo@example.com', verified: true, name: 'Octo' };
-  t = await createAccountsTestApp({ ...idpEnv(google, github), PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' });
 });
-afterEach(() => t.close());
 
 function pkce() {
   const verifier = randomBytes(32).toString('base64url');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote } from '../../src/lib/spec/quote';
 import { wavDuration } from '../media';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { silentWav } from '../test-support/wav';
 
 let t: TasksTestApp;
 let base: string;
@@ -167,23 +168,7 @@ describe('idempotency over HTTP', () => {
 });
 
 describe('three-step upload', () => {
-  function wavBytes(seconds: number) {
-    const pcm = Buffer.alloc(Math.round(8000 * seconds) * 2);
-    const h = Buffer.alloc(44);
-    h.write('RIFF', 0);
-    h.writeUInt32LE(36 + pcm.length, 4);
-    h.write('WAVEfmt ', 8);
-    h.writeUInt32LE(16, 16);
-    h.writeUInt16LE(1, 20);
-    h.writeUInt16LE(1, 22);
-    h.writeUInt32LE(8000, 24);
-    h.writeUInt32LE(16000, 28);
-    h.writeUInt16LE(2, 32);
-    h.writeUInt16LE(16, 34);
-    h.write('data', 36);
-    h.writeUInt32LE(pcm.length, 40);
-    return Buffer.concat([h, pcm]);
-  }
+  const wavBytes = (seconds: number) => silentWav(seconds, 8000);
 
   async function upload(bytes: Buffer, name: string, scene = 'audio') {
     const policy = (await api('/api/file/v1/get_policy', { scene })).body.data;

@@ -1,27 +1,18 @@
 // Builds the app on in-memory SQLite with a mailer that records login codes, plus helpers that sign a user in.
-import { createApp } from '../app';
-import { loadConfig, type Config } from '../config';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { afterEach, beforeEach, vi } from 'vitest';
 import type { Mailer } from '../accounts';
-import { createLogger } from '../log';
+import { createTestApp, type TestApp } from './app';
 
-export interface AccountsTestApp {
-  app: ReturnType<typeof createApp>;
-  database: AppDatabase;
-  config: Config;
+export interface AccountsTestApp extends TestApp {
   /** Codes mailed so far, newest last. */
   mail: Array<{ email: string; code: string }>;
   /** Makes the next sends fail, as an unreachable mail server would. */
   failMail: { on: boolean };
-  close(): Promise<void>;
 }
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 export async function createAccountsTestApp(env: Record<string, string> = {}): Promise<AccountsTestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: TEST_SECRET, ...env });
-  const database = await openDatabase(config.databaseUrl);
-  await migrateToLatest(database);
   const mail: AccountsTestApp['mail'] = [];
   const failMail = { on: false };
   const mailer: Mailer = {
@@ -30,8 +21,31 @@ export async function createAccountsTestApp(env: Record<string, string> = {}): P
       mail.push({ email, code });
     },
   };
-  const app = createApp({ config, database, log: createLogger(config.logLevel), mailer });
-  return { app, database, config, mail, failMail, close: () => database.close() };
+  const t = await createTestApp({ SECRET_KEY: TEST_SECRET, ...env }, { mailer });
+  return { ...t, mail, failMail };
+}
+
+export type ReopenableAccountsTestApp = AccountsTestApp & { reopen(env: Record<string, string>): Promise<void> };
+
+/**
+ * A fresh app before each test of the file, closed after it (fake timers are undone first). The answered object is
+ * refilled for every test; `reopen` swaps the test's app for one with other settings.
+ */
+export function useAccountsTestApp(env: () => Record<string, string> = () => ({})): ReopenableAccountsTestApp {
+  const t = {
+    async reopen(other) {
+      await t.close();
+      Object.assign(t, await createAccountsTestApp(other));
+    },
+  } as ReopenableAccountsTestApp;
+  beforeEach(async () => {
+    Object.assign(t, await createAccountsTestApp(env()));
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await t.close();
+  });
+  return t;
 }
 
 type Body = Record<string, string | number | undefined>;

@@ -1,6 +1,7 @@
 // Builds the real app on a fresh in-memory SQLite database for route tests (requests go through app.request()).
 import { createApp } from '../app';
 import { loadConfig, type Config } from '../config';
+import type { Mailer } from '../accounts';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 
@@ -14,11 +15,11 @@ export interface TestApp {
 /** A fixed server secret, so no test writes DATA_DIR/secret.key into the working tree. */
 export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
 
-/** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. A `mailer` replaces SMTP. */
+export async function createTestApp(env: Record<string, string> = {}, o: { mailer?: Mailer } = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...env });
   const database = await openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  const app = createApp({ config, database, log: createLogger(config.logLevel) });
+  const app = createApp({ config, database, log: createLogger(config.logLevel), mailer: o.mailer });
   return { app, database, config, close: () => database.close() };
 }

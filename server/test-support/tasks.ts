@@ -14,6 +14,7 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import type { Engine } from '../engines';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
+import { silentWav } from './wav';
 
 export const TASKS_TEST_SECRET = 'tasks-test-secret-tasks-test-secret-0123';
 
@@ -131,21 +132,7 @@ export function testEngine(o: { name?: string; delayMs?: number; fail?: string; 
       if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
       if (ctx.signal.aborted) throw new Error('aborted');
       if (o.fail) throw new Error(o.fail);
-      const pcm = Buffer.alloc(22050 * 2);
-      const header = Buffer.alloc(44);
-      header.write('RIFF', 0);
-      header.writeUInt32LE(36 + pcm.length, 4);
-      header.write('WAVEfmt ', 8);
-      header.writeUInt32LE(16, 16);
-      header.writeUInt16LE(1, 20);
-      header.writeUInt16LE(1, 22);
-      header.writeUInt32LE(22050, 24);
-      header.writeUInt32LE(44100, 28);
-      header.writeUInt16LE(2, 32);
-      header.writeUInt16LE(16, 34);
-      header.write('data', 36);
-      header.writeUInt32LE(pcm.length, 40);
-      return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: Buffer.concat([header, pcm]), durationS: 1 }] };
+      return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: silentWav(1, 22050), durationS: 1 }] };
     },
   };
 }

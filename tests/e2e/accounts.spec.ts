@@ -1,33 +1,10 @@
 // Accounts end to end (issue 4): sign in with a mailed code, see credits, redeem an invitation, copy the key, log out.
-import { expect, test, type Page } from '@playwright/test';
-import { accountPorts } from './support/accounts-env';
-import { startMailbox, type Mailbox } from './support/mailbox';
-import { hydrated } from './support/sign-in';
+import { expect, test } from '@playwright/test';
+import { useMailbox } from './support/mailbox';
+import { enterMailedCode, hydrated, openLogin, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
 
-const appPort = Number(process.env.E2E_PORT || 8797);
-let mailbox: Mailbox;
-
-test.beforeAll(async () => {
-  mailbox = await startMailbox(accountPorts(appPort).smtp);
-});
-test.afterAll(async () => {
-  await mailbox.close();
-});
-
-async function signInByMail(page: Page, email: string) {
-  await page.goto('/playground');
-  await hydrated(page);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Sent Successfully')).toBeVisible();
-  const code = await mailbox.nextCode(email);
-  // Type digit by digit: each box takes one character and moves on; the 4th submits by itself.
-  await page.getByLabel('Digit 1').focus();
-  await page.keyboard.type(code);
-}
+const mailbox = useMailbox();
 
 test('sign in with an emailed code, see credits, redeem an invitation, copy the key and log out', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -35,7 +12,9 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
   admin('create-invitation', '--code', invitation, '--max-uses', '5');
   const email = `e2e-${Date.now()}@example.com`;
 
-  await signInByMail(page, email);
+  await page.goto('/playground');
+  await openLogin(page);
+  await enterMailedCode(page, mailbox, email);
 
   // §4 "After login": the information modal shows once for a new user.
   const info = page.getByRole('dialog', { name: 'Tell us about you' });
@@ -95,9 +74,7 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
 test('the email step validates on blur and the code boxes accept a pasted code', async ({ page }) => {
   const email = `paste-${Date.now()}@example.com`;
   await page.goto('/playground');
-  await hydrated(page);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
+  const dialog = await openLogin(page);
   await dialog.getByLabel('Email').fill('not-an-email');
   await dialog.getByLabel('Email').blur();
   await expect(dialog.getByText('Invalid email address')).toBeVisible();
@@ -111,8 +88,7 @@ test('the email step validates on blur and the code boxes accept a pasted code',
     data.setData('text/plain', text);
     document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
   }, code);
-  await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
-  await page.getByRole('button', { name: 'Skip' }).click();
+  await skipAboutYou(page);
   await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');
 });
 

@@ -1,10 +1,10 @@
 // Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails (issue 4).
 import { expect, test } from '@playwright/test';
 import { startFakeIdp, type FakeIdp } from '../../server/test-support/fake-idp';
-import { accountPorts } from './support/accounts-env';
-import { hydrated } from './support/sign-in';
+import { accountPorts, E2E_APP_PORT } from './support/accounts-env';
+import { hydrated, openLogin, skipAboutYou } from './support/sign-in';
 
-const ports = accountPorts(Number(process.env.E2E_PORT || 8797));
+const ports = accountPorts(E2E_APP_PORT);
 let google: FakeIdp;
 let github: FakeIdp;
 
@@ -23,14 +23,11 @@ for (const provider of ['Google', 'GitHub'] as const) {
     const email = `${provider.toLowerCase()}-${Date.now()}@example.com`;
     idp.identity = { email, verified: true, name: `${provider} Person` };
     await page.goto('/pricing');
-    await hydrated(page);
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.getByRole('dialog', { name: 'Log in or sign up' }).getByRole('button', { name: provider }).click();
+    await (await openLogin(page)).getByRole('button', { name: provider }).click();
     // Provider → API-host callback → / (state checked, code exchanged) → the stored redirect path.
     await page.waitForURL('**/pricing');
     await hydrated(page);
-    await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
-    await page.getByRole('button', { name: 'Skip' }).click();
+    await skipAboutYou(page);
     await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');
     const stored = await page.evaluate(() => ({ loginType: localStorage.getItem('loginType'), token: localStorage.getItem('userToken') }));
     expect(stored.loginType).toBe(provider.toLowerCase());

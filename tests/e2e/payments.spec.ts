@@ -3,21 +3,18 @@
 import { expect, test } from '@playwright/test';
 import { CREDIT_PACKS } from '../../src/lib/spec';
 import { startFakeStripe, type FakeStripe } from '../../server/test-support/fake-stripe';
-import { accountPorts } from './support/accounts-env';
-import { startMailbox, type Mailbox } from './support/mailbox';
+import { E2E_APP_PORT } from './support/accounts-env';
+import { useMailbox } from './support/mailbox';
 import { stripePort } from './support/payments-env';
 import { hydrated, signInByMail } from './support/sign-in';
 
-const appPort = Number(process.env.E2E_PORT || 8797);
-let mailbox: Mailbox;
+const mailbox = useMailbox();
 let stripe: FakeStripe;
 
 test.beforeAll(async () => {
-  mailbox = await startMailbox(accountPorts(appPort).smtp);
-  stripe = await startFakeStripe({ port: stripePort(appPort), webhookUrl: `http://localhost:${appPort}/payment/webhook` });
+  stripe = await startFakeStripe({ port: stripePort(E2E_APP_PORT), webhookUrl: `http://localhost:${E2E_APP_PORT}/payment/webhook` });
 });
 test.afterAll(async () => {
-  await mailbox.close();
   await stripe.close();
 });
 

@@ -6,44 +6,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PRODUCTS } from '../../src/lib/site/products';
-import { accountPorts } from './support/accounts-env';
-import { startMailbox, type Mailbox } from './support/mailbox';
-import { hydrated } from './support/sign-in';
+import { useMailbox } from './support/mailbox';
+import { enterMailedCode, hydrated, signInByMail, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
 
-const appPort = Number(process.env.E2E_PORT || 8797);
 const root = path.resolve(import.meta.dirname, '../..');
 const shots = path.join(root, 'test-results/screenshots');
 const fixtures = mkdtempSync(path.join(os.tmpdir(), 'playground-e2e-'));
-let mailbox: Mailbox;
+const mailbox = useMailbox();
 
-test.beforeAll(async () => {
-  mailbox = await startMailbox(accountPorts(appPort).smtp);
+test.beforeAll(() => {
   mkdirSync(shots, { recursive: true });
 });
-test.afterAll(async () => {
-  await mailbox.close();
-});
-
-/** Completes the login modal (already open) with the mailed code, then dismisses the first-login info modal. */
-async function finishLogin(page: Page, email: string) {
-  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  const code = await mailbox.nextCode(email);
-  await page.getByLabel('Digit 1').focus();
-  await page.keyboard.type(code);
-  const info = page.getByRole('dialog', { name: 'Tell us about you' });
-  await info.getByRole('button', { name: 'Skip' }).click();
-  await expect(info).toBeHidden();
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/playground');
-  await hydrated(page);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await finishLogin(page, email);
-}
 
 /** A small valid RGB PNG (a gradient), built by hand so the spec needs no image files. */
 function png(width: number, height: number): Buffer {
@@ -136,7 +110,8 @@ test('a guest keeps the inputs through the login modal, then speech, dialogue, v
   await expect(page.getByTestId('char-count')).toHaveText(String(text.length));
   await page.getByRole('button', { name: 'Generate speech' }).click();
   await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
-  await finishLogin(page, email);
+  await enterMailedCode(page, mailbox, email);
+  await skipAboutYou(page);
   await expect(page.getByLabel('Text', { exact: true })).toHaveValue(text);
   admin('grant', email, '1000');
   await page.reload();
@@ -222,7 +197,8 @@ test('a guest keeps the inputs through the login modal, then speech, dialogue, v
 });
 
 test('too few credits offers the top-up, and bad input says what to fix', async ({ page }) => {
-  await signIn(page, `poor-${Date.now()}@example.com`);
+  await page.goto('/playground');
+  await signInByMail(page, mailbox, `poor-${Date.now()}@example.com`);
   await page.goto('/playground/speech');
   await hydrated(page);
   await page.getByRole('button', { name: 'Generate speech' }).click();

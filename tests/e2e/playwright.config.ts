@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { accountsServerEnv } from './support/accounts-env';
+import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
 import { paymentsServerEnv } from './support/payments-env';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -15,7 +15,7 @@ if (!existsSync(chromium)) {
   );
 }
 
-const port = Number(process.env.E2E_PORT || 8797);
+const port = E2E_APP_PORT;
 const baseURL = `http://localhost:${port}`;
 const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), 'dreamapi-e2e-'));
 // Test workers re-read this file: sharing the folder lets specs read the server's database (tracking export).

@@ -1,65 +1,20 @@
 // API reference end to end (issue 9): the guide and every operation page render accessibly; the copied curl
 // sample works against this server with a real key; Try it sends a signed-in user's request and shows the answer.
 import { execFileSync } from 'node:child_process';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { OPERATIONS } from '../../server/openapi';
-import { accountPorts } from './support/accounts-env';
-import { startMailbox, type Mailbox } from './support/mailbox';
-import { hydrated } from './support/sign-in';
+import { useMailbox } from './support/mailbox';
+import { declineCookies, expectNoSidewaysScroll, expectRendersCleanly } from './support/page-checks';
+import { hydrated, signInByMail } from './support/sign-in';
 
-const appPort = Number(process.env.E2E_PORT || 8797);
-let mailbox: Mailbox;
-
-test.beforeAll(async () => {
-  mailbox = await startMailbox(accountPorts(appPort).smtp);
-});
-test.afterAll(async () => {
-  await mailbox.close();
-});
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => localStorage.setItem('cookie-accpet', 'declined'));
-});
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-async function signInByMail(page: Page, email: string) {
-  await page.goto('/playground');
-  await hydrated(page);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
-  await dialog.getByLabel('Email').fill(email);
-  await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Sent Successfully')).toBeVisible();
-  const code = await mailbox.nextCode(email);
-  await page.getByLabel('Digit 1').focus();
-  await page.keyboard.type(code);
-  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
-  // The key arrives right after sign-in (SPEC.md §4 "After login").
-  await page.waitForFunction(() => Boolean(localStorage.getItem('userKey')));
-}
+const mailbox = useMailbox();
+test.beforeEach(({ page }) => declineCookies(page));
 
 const PAGES = ['/reference', '/docs', '/api-reference', ...OPERATIONS.map((o) => `/api-reference/${o.id}`)];
 
 for (const route of PAGES) {
   test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({ page }) => {
-    const errors = collectErrors(page);
-    const response = await page.goto(route);
-    expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle(/\S+ · DreamAPI$/);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    expect(errors).toEqual([]);
+    await expectRendersCleanly(page, route, { singleHeading: true });
   });
 }
 
@@ -101,17 +56,16 @@ test('an operation page shows its request fields, responses, errors and three sa
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
   test('reference pages fit the screen without sideways scrolling', async ({ page }) => {
-    for (const route of ['/reference', '/api-reference/videoTranslate', '/api-reference/uploadFile']) {
-      await page.goto(route);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, route).toBeLessThanOrEqual(0);
-    }
+    await expectNoSidewaysScroll(page, ['/reference', '/api-reference/videoTranslate', '/api-reference/uploadFile']);
   });
 });
 
 test('signed in: the samples carry my key (masked until revealed), the copied curl runs, and Try it answers', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signInByMail(page, `reference-${Date.now()}@example.com`);
+  await page.goto('/playground');
+  await signInByMail(page, mailbox, `reference-${Date.now()}@example.com`);
+  // The key arrives right after sign-in (SPEC.md §4 "After login").
+  await page.waitForFunction(() => Boolean(localStorage.getItem('userKey')));
   const key = await page.evaluate(() => localStorage.getItem('userKey'));
   expect(key).toMatch(/^sk-/);
 

@@ -1,9 +1,9 @@
 // The site shell in Chromium: every SPEC.md §2 route renders cleanly and accessibly; navigation works by
 // mouse, keyboard and touch; the mobile menu folds and unfolds.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PRODUCTS } from '../../src/lib/site/products';
 import { OPERATIONS } from '../../server/openapi';
+import { declineCookies, expectNoSidewaysScroll, expectRendersCleanly } from './support/page-checks';
 
 const ROUTES = [
   '/playground',
@@ -21,32 +21,11 @@ const ROUTES = [
   '/contact-us',
 ];
 
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
-
-test.beforeEach(async ({ page }) => {
-  // Dismiss the cookie banner up front so it does not cover what the tests click.
-  await page.addInitScript(() => localStorage.setItem('cookie-accpet', 'declined'));
-});
+test.beforeEach(({ page }) => declineCookies(page));
 
 for (const route of ROUTES) {
   test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({ page }) => {
-    const errors = collectErrors(page);
-    const response = await page.goto(route);
-    expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle(/\S+ · DreamAPI$/);
-    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    expect(errors).toEqual([]);
+    await expectRendersCleanly(page, route, { singleHeading: false });
   });
 }
 
@@ -104,11 +83,7 @@ test.describe('on a phone', () => {
   });
 
   test('pages fit the screen without sideways scrolling', async ({ page }) => {
-    for (const route of ['/playground', '/pricing', '/contact-us', '/payment']) {
-      await page.goto(route);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(overflow, route).toBeLessThanOrEqual(0);
-    }
+    await expectNoSidewaysScroll(page, ['/playground', '/pricing', '/contact-us', '/payment']);
   });
 });
 

@@ -173,6 +173,27 @@ describe('fal.ai adapter against a fake fal queue', () => {
     await expectCharged(t, user, PRICE);
   });
 
+  it('Wan makes 512p at 480p; 8 s and 1080p clips, which it cannot make, go to the next engine, charged as asked', async () => {
+    const t = await app({ ENGINES: 'text-to-video=fal|preview' });
+    const user = await createUser(t, 500);
+    const animate = async (duration: number, resolution: string) => {
+      const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'text', prompt: 'a fox in snow', duration, resolution });
+      const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
+      expect(task.status, task.error ?? '').toBe('succeeded');
+      return task;
+    };
+    const small = await animate(4, '512p');
+    expect(small.engine).toBe('fal');
+    expect(JSON.parse(fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!.body)).toMatchObject({ resolution: '480p' });
+    const submitsBefore = fake.calls.filter((c) => c.method === 'POST').length;
+    for (const [duration, resolution] of [[8, '720p'], [4, '1080p']] as const) {
+      const task = await animate(duration, resolution);
+      expect(task.engine).toBe('preview');
+      expect(task.credits_charged).toBe(estimateCredits('text-to-video', { durationS: duration, resolution }).credits);
+    }
+    expect(fake.calls.filter((c) => c.method === 'POST').length).toBe(submitsBefore);
+  });
+
   it('a failed job (422 detail on the result) ends failed with the reason, refunded', async () => {
     fake.mode = 'fail';
     const t = await app();

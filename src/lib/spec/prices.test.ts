@@ -39,6 +39,17 @@ const SPEC_ROWS: [string, string, Charge, string][] = [
   ['Available credits: free', 'available-credits', free, 'Free'],
 ];
 
+// [item id, resolution, duration in s]: the text-to-video and Wan2.1 rows, in table order.
+const VIDEO_ROWS: [string, string, number][] = [
+  ['text-to-video-4s-512p', '512p', 4],
+  ['text-to-video-4s-720p', '720p', 4],
+  ['text-to-video-8s-720p', '720p', 8],
+  ['text-to-video-4s-1080p', '1080p', 4],
+  ['wan21-5s-480p', '480p', 5],
+  ['wan21-5s-720p', '720p', 5],
+];
+const VIDEO_IDS = VIDEO_ROWS.map(([id]) => id);
+
 const allItems = PRICE_GROUPS.flatMap((group) => group.items);
 
 describe('§9 credit prices', () => {
@@ -53,27 +64,13 @@ describe('§9 credit prices', () => {
     expect(allItems.map((item) => item.id).sort()).toEqual(SPEC_ROWS.map(([, id]) => id).sort());
   });
 
-  it.each([
-    ['text-to-video-4s-512p', '512p', 4],
-    ['text-to-video-4s-720p', '720p', 4],
-    ['text-to-video-8s-720p', '720p', 8],
-    ['text-to-video-4s-1080p', '1080p', 4],
-    ['wan21-5s-480p', '480p', 5],
-    ['wan21-5s-720p', '720p', 5],
-  ])('video row %s carries resolution %s and duration %i s', (id, resolution, durationS) => {
+  it.each(VIDEO_ROWS)('video row %s carries resolution %s and duration %i s', (id, resolution, durationS) => {
     expect(priceItem(id)).toMatchObject({ resolution, durationS });
   });
 
   it('only the text-to-video and Wan2.1 rows carry a resolution', () => {
     const withResolution = allItems.filter((item) => item.resolution !== undefined).map((item) => item.id);
-    expect(withResolution).toEqual([
-      'text-to-video-4s-512p',
-      'text-to-video-4s-720p',
-      'text-to-video-8s-720p',
-      'text-to-video-4s-1080p',
-      'wan21-5s-480p',
-      'wan21-5s-720p',
-    ]);
+    expect(withResolution).toEqual(VIDEO_IDS);
   });
 
   it('every price text is the formatted charge, so text and charge agree', () => {
@@ -104,19 +101,7 @@ describe('pricing page groups', () => {
 
   it.each([
     ['image', ['image-generation', 'erase', 'ai-model', 'ai-try-on', 'face-swap', 'restore']],
-    [
-      'video',
-      [
-        'live-photo',
-        'text-to-video-4s-512p',
-        'text-to-video-4s-720p',
-        'text-to-video-8s-720p',
-        'text-to-video-4s-1080p',
-        'wan21-5s-480p',
-        'wan21-5s-720p',
-        'video-matting',
-      ],
-    ],
+    ['video', ['live-photo', ...VIDEO_IDS, 'video-matting']],
     ['avatar', ['lip-sync', 'talking-image']],
     ['video-translation', ['video-translate-lip-sync', 'video-translate-voice-only']],
     ['speech', ['tts-common', 'tts-pro', 'stt-common', 'stt-pro', 'voice-clone']],

@@ -65,6 +65,14 @@ function makeEngine(init: Partial<Parameters<TrackingEngine['init']>[0]> = {}, n
   return engine;
 }
 
+/** An engine that is the leader tab, with `count` entries enqueued. */
+async function leaderWith(count: number, init: Parameters<typeof makeEngine>[0] = {}) {
+  const engine = makeEngine(init);
+  await engine.setLeader(true);
+  await engine.enqueue(entries(count));
+  return engine;
+}
+
 function entries(n: number, tab = 't1'): QueuedEntry[] {
   return Array.from({ length: n }, () => {
     seq++;
@@ -108,9 +116,7 @@ describe('tracking engine rules', () => {
   });
 
   it('flow: token, then config, then timed batches (SPEC.md §4)', async () => {
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(3));
+    await leaderWith(3);
     expect(sends()).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     expect(paths().slice(0, 3)).toEqual([TRACKING_PATHS.accessToken, TRACKING_PATHS.trackConfig, TRACKING_PATHS.trackInfo]);
@@ -144,9 +150,7 @@ describe('tracking engine rules', () => {
       }
       return ok(path);
     };
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(2));
+    await leaderWith(2);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     expect(paths()).toEqual([
       TRACKING_PATHS.accessToken,
@@ -161,9 +165,7 @@ describe('tracking engine rules', () => {
 
   it('code 40001 stops polling and marks the key invalid (SPEC.md §8)', async () => {
     handler = (path) => (path === TRACKING_PATHS.accessToken ? { code: 40001, msg: 'appKey error' } : ok(path));
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(2));
+    const engine = await leaderWith(2);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     expect(engine.flags.appKeyValid).toBe(false);
     expect(engine.timerRunning).toBe(false);
@@ -179,9 +181,7 @@ describe('tracking engine rules', () => {
       if (path === TRACKING_PATHS.trackInfo) throw new NetworkError('offline');
       return ok(path);
     };
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(1));
+    await leaderWith(1);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     const message = calls.find((c) => c.path === TRACKING_PATHS.message);
     const monitor = calls.find((c) => c.path === TRACKING_PATHS.monitor);
@@ -204,9 +204,7 @@ describe('tracking engine rules', () => {
       }
       return ok(path);
     };
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(2));
+    await leaderWith(2);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     expect(sends()).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs - 1);
@@ -219,9 +217,7 @@ describe('tracking engine rules', () => {
 
   it('retry once: a batch the collector refuses twice is dropped and reported, not retried forever', async () => {
     handler = (path) => (path === TRACKING_PATHS.trackInfo ? { code: 40007, msg: 'entries[0] bad' } : ok(path));
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(1));
+    await leaderWith(1);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs * 2);
     expect(sends()).toHaveLength(2);
     expect(queue.entries).toHaveLength(0);
@@ -230,18 +226,14 @@ describe('tracking engine rules', () => {
   });
 
   it('batch size 20: a full batch is sent at once, 20 entries per request', async () => {
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(19));
+    const engine = await leaderWith(19);
     expect(sends()).toHaveLength(0);
     await engine.enqueue(entries(26));
     expect(sends().map((s) => (s.body as TrackInfoBody).batchCount)).toEqual([20, 20, 5]);
   });
 
   it('immediate mode: batch size 1, every event is sent at once', async () => {
-    const engine = makeEngine({ immediateReport: true });
-    await engine.setLeader(true);
-    await engine.enqueue(entries(1));
+    const engine = await leaderWith(1, { immediateReport: true });
     await engine.enqueue(entries(1));
     expect(sends().map((s) => (s.body as TrackInfoBody).batchCount)).toEqual([1, 1]);
   });
@@ -285,9 +277,7 @@ describe('tracking engine rules', () => {
   });
 
   it('stop check: the timer stops 2 s after the queue is found empty and restarts on the next event (SPEC.md §4)', async () => {
-    const engine = makeEngine();
-    await engine.setLeader(true);
-    await engine.enqueue(entries(1));
+    const engine = await leaderWith(1);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     expect(sends()).toHaveLength(1);
     expect(engine.timerRunning).toBe(true);

@@ -1,4 +1,8 @@
 // Fixed local ports for the SMTP server and identity providers the account specs start, and the server env pointing at them.
+
+/** The e2e server's port (E2E_PORT, default 8797): the config starts the server there, specs derive their fakes' ports from it. */
+export const E2E_APP_PORT = Number(process.env.E2E_PORT || 8797);
+
 export function accountPorts(appPort: number) {
   // Offsets from the app port, so parallel runs on different E2E_PORTs never share them.
   return { smtp: appPort + 1000, google: appPort + 1001, github: appPort + 1002 };

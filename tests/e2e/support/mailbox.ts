@@ -1,5 +1,7 @@
 // A real SMTP server (smtp-server) for e2e specs: receives the server's mail and hands out login codes.
+import { test } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
+import { accountPorts, E2E_APP_PORT } from './accounts-env';
 
 export interface Mailbox {
   /** Waits for the next mail to this address and returns the 4-digit code in it. */
@@ -42,4 +44,20 @@ export async function startMailbox(port: number): Promise<Mailbox> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The spec file's mailbox on the account specs' SMTP port: started before the file's tests, closed after them. */
+export function useMailbox(): Mailbox {
+  let box: Mailbox | undefined;
+  test.beforeAll(async () => {
+    box = await startMailbox(accountPorts(E2E_APP_PORT).smtp);
+  });
+  test.afterAll(async () => {
+    await box?.close();
+  });
+  const started = (): Mailbox => {
+    if (!box) throw new Error('the mailbox starts in beforeAll');
+    return box;
+  };
+  return { nextCode: (email) => started().nextCode(email), close: () => started().close() };
 }
