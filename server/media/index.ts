@@ -7,6 +7,7 @@ import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { MEDIA_LIMITS, UPLOAD_LIMITS, type MediaKind } from '../../src/lib/spec/tasks';
 import { sniffMedia } from './sniff';
 import type { MediaStore } from './store';
+import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
 export type { MediaStore } from './store';
@@ -23,15 +24,7 @@ const EXTENSIONS: Record<string, string> = {
   'video/quicktime': 'mov',
 };
 
-export interface MediaInfo {
-  id: string;
-  kind: MediaKind;
-  mime: string;
-  size: number;
-  durationS: number | null;
-  url: string;
-  expiresAt: number;
-}
+export type { MediaInfo };
 
 export interface MediaServiceOptions {
   db: Kysely<Schema>;

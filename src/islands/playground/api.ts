@@ -3,18 +3,12 @@ import { ApiError, apiBase, apiRequest } from '../../lib/api';
 import { API_CODES, MESSAGES, STORAGE_KEYS, TASK_ERROR_CODES, type Feature, type MediaKind } from '../../lib/spec';
 import { local } from '../../lib/stores/storage';
 
-import type { TaskView } from '../../lib/api/types';
+import type { MediaInfo, TaskView } from '../../lib/api/types';
 
 export type { TaskView, TaskOutputView as TaskOutput } from '../../lib/api/types';
 
-export interface UploadedMedia {
-  id: string;
-  kind: MediaKind;
-  mime: string;
-  size: number;
-  durationS: number | null;
-  url: string;
-}
+/** What an upload answers (the same shape the server's media service returns). */
+export type UploadedMedia = MediaInfo;
 
 export interface FeatureState {
   feature: Feature;

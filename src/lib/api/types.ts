@@ -1,6 +1,6 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
 
-import type { TaskStatus } from '../spec/tasks';
+import type { MediaKind, TaskStatus } from '../spec/tasks';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -80,4 +80,15 @@ export interface TaskView {
   finishedAt: number | null;
   /** Milliseconds from start to finish; null until finished. */
   executionTime: number | null;
+}
+
+/** An uploaded or produced file as the upload calls answer it: its signed URL works until expiresAt. */
+export interface MediaInfo {
+  id: string;
+  kind: MediaKind;
+  mime: string;
+  size: number;
+  durationS: number | null;
+  url: string;
+  expiresAt: number;
 }
