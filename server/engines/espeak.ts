@@ -1,33 +1,46 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
+import { Worker } from 'node:worker_threads';
 import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec/tasks';
 import type { DialogueInput, SpeechInput } from '../tasks/inputs';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';
 
-/** eSpeak-NG's default speaking rate in words per minute. */
-
 /** Pauses between dialogue lines: a longer one when the speaker changes, as people take turns. */
 const PAUSE_SAME_SPEAKER_MS = 300;
 const PAUSE_NEW_SPEAKER_MS = 550;
 
+const WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
+
 /**
- * Synthesizes one text with one eSpeak voice into WAV bytes. A fresh WASM instance per call keeps calls
- * independent (the module's file system and state are per instance); the text goes in through a file so no
- * character of it can be read as a command-line option.
+ * Synthesizes one text with one eSpeak voice into WAV bytes, on a worker thread of its own: a long text takes
+ * seconds of CPU, which on the main thread would stall every other request. A fresh thread (and WASM instance)
+ * per call keeps calls independent, and an aborted task stops its synthesis by ending the thread.
  */
-export async function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM): Promise<Buffer> {
-  const factory = (await import('espeak-ng')).default;
-  const errors: string[] = [];
-  const module = await factory({
-    arguments: ['-b', '1', '-v', espeakVoice, '-s', String(speedWpm), '-w', '/out.wav', '-f', '/in.txt'],
-    preRun: [(m) => m.FS.writeFile('/in.txt', text)],
-    print: () => {},
-    printErr: (line) => {
-      if (!line.includes('keepRuntimeAlive')) errors.push(line);
-    },
+export function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM, signal?: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const worker = new Worker(WORKER_URL, { workerData: { text, voice: espeakVoice, wpm: speedWpm } });
+    const onAbort = () => {
+      void worker.terminate();
+      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal?.removeEventListener('abort', onAbort);
+    worker.once('message', (answer: { wav?: Uint8Array; error?: string }) => {
+      settle();
+      if (answer.wav) resolve(Buffer.from(answer.wav.buffer, answer.wav.byteOffset, answer.wav.byteLength));
+      else reject(new Error(answer.error ?? 'espeak-ng produced no audio'));
+    });
+    worker.once('error', (error) => {
+      settle();
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      settle();
+      // After a message this changes nothing (a promise settles once); without one the thread died early.
+      reject(new Error(`espeak-ng worker stopped (exit code ${code}) before answering`));
+    });
   });
-  if (!module.FS.analyzePath('/out.wav').exists) throw new Error(`espeak-ng produced no audio: ${errors.join('; ') || 'unknown error'}`);
-  return Buffer.from(module.FS.readFile('/out.wav'));
 }
 
 function voiceOf(id: string) {
@@ -38,7 +51,7 @@ function voiceOf(id: string) {
 
 async function speech(input: SpeechInput, ctx: EngineContext): Promise<EngineResult> {
   await ctx.progress(10);
-  const wav = await synthesize(input.text, voiceOf(input.voice).espeak, input.speed);
+  const wav = await synthesize(input.text, voiceOf(input.voice).espeak, input.speed, ctx.signal);
   return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: wav, durationS: wavSeconds(wav) }] };
 }
 
@@ -47,7 +60,7 @@ async function dialogue(input: DialogueInput, ctx: EngineContext): Promise<Engin
   for (const [i, line] of input.lines.entries()) {
     if (ctx.signal.aborted) throw new Error('aborted');
     const voice = voiceOf(input.voices[line.speaker] ?? '');
-    const pcm = readWav(await synthesize(line.text, voice.espeak, input.speed));
+    const pcm = readWav(await synthesize(line.text, voice.espeak, input.speed, ctx.signal));
     const sameSpeaker = i > 0 && input.lines[i - 1]!.speaker === line.speaker;
     clips.push({ pcm, pauseBeforeMs: sameSpeaker ? PAUSE_SAME_SPEAKER_MS : PAUSE_NEW_SPEAKER_MS });
     await ctx.progress(Math.round(((i + 1) / input.lines.length) * 90));
