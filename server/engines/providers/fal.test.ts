@@ -192,7 +192,8 @@ describe('fal.ai adapter against a fake fal queue', () => {
       expect(task.credits_charged).toBe(estimateCredits('text-to-video', { durationS: duration, resolution }).credits);
     }
     expect(fake.calls.filter((c) => c.method === 'POST').length).toBe(submitsBefore);
-  });
+    // Two real preview renders (8 s at 720p, 4 s at 1080p) take several seconds on a busy 2-core machine.
+  }, 60_000);
 
   it('a failed job (422 detail on the result) ends failed with the reason, refunded', async () => {
     fake.mode = 'fail';
