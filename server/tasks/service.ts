@@ -8,7 +8,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { quote } from '../../src/lib/spec/quote';
-import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, PER_SECOND_FEATURES, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
+import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, INPUT_LENGTH_FEATURES, PER_SECOND_FEATURES, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
 import type { TaskConfig } from './config';
 import { priceInputOf } from './inputs';
 
@@ -239,20 +239,25 @@ export function createTaskService(o: TaskServiceOptions) {
       const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
       let result: EngineResult | undefined;
       let used = task.engine;
+      /** Length of the first timed input the successful attempt read (speech to text is settled on it). */
+      let inputSeconds: number | undefined;
       const failures: string[] = [];
       for (const engine of chain) {
         if (signal.aborted) break;
         const timeoutMs = o.engines.timeoutMs(engine.name);
         const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
         let release: (() => void) | undefined;
+        inputSeconds = undefined;
         try {
           release = await o.engines.acquire(engine.name, attempt);
           result = await engine.run(feature, input, {
             signal: attempt,
             taskId: task.id,
-            readInput: (url, kinds) => {
+            readInput: async (url, kinds) => {
               if (!o.readInput) throw new Error('this server cannot fetch input media');
-              return o.readInput(url, kinds, attempt);
+              const media = await o.readInput(url, kinds, attempt);
+              if (inputSeconds === undefined && media.durationS !== null) inputSeconds = media.durationS;
+              return media;
             },
             progress: async (percent) => {
               const p = Math.max(0, Math.min(99, Math.round(percent)));
@@ -286,9 +291,10 @@ export function createTaskService(o: TaskServiceOptions) {
         media.push(saved.id);
         seconds += out.durationS ?? 0;
       }
-      // SPEC.md §9 per-second items are settled on the real output length; others on the estimate's measures
-      // (speech to text keeps the input audio's length measured at submit).
-      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), ...(PER_SECOND_FEATURES.includes(feature) ? { seconds } : {}), ...result.measured };
+      // SPEC.md §9 per-second items are settled on the real output length, speech to text on the real length of the
+      // audio the engine read (an outside URL has none at submit); the rest on the estimate's measures.
+      const realLength = PER_SECOND_FEATURES.includes(feature) ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
+      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), ...realLength, ...result.measured };
       const charge = estimateCredits(feature, measures).credits;
       const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
       const done = await finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);

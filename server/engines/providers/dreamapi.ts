@@ -1,7 +1,7 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
 import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, type DreamApiFeature } from '../../../src/lib/spec/dreamapi-upstream';
-import { INPUT_LENGTH_FEATURES, type Feature, type MediaKind } from '../../../src/lib/spec/tasks';
+import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
 import { sniffMedia } from '../../media/sniff';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';
 import { dreamApiClient, malformed, PROVIDER, type DreamApiClient } from './dreamapi-client';
@@ -22,15 +22,11 @@ function extensionOf(mime: string): string {
 
 const isServed = (feature: Feature): feature is DreamApiFeature => (DREAMAPI_FEATURES as readonly string[]).includes(feature);
 
-/**
- * Checks each input file by its bytes, then hands DreamAPI a URL it can fetch (ours go through its storage).
- * `seen` collects the inputs' lengths: speech to text is charged on the real length of its audio.
- */
-function mediaUrls(client: DreamApiClient, ctx: EngineContext, seen: Array<number | null>): MediaUrl {
+/** Checks each input file by its bytes, then hands DreamAPI a URL it can fetch (ours go through its storage). */
+function mediaUrls(client: DreamApiClient, ctx: EngineContext): MediaUrl {
   let n = 0;
   return async (url, kinds) => {
     const media = await ctx.readInput(url, kinds);
-    seen.push(media.durationS);
     if (isPublicUrl(url)) return url;
     const name = `${ctx.taskId}-${n++}.${extensionOf(media.mime)}`;
     return client.upload({ data: media.data, mime: media.mime, name }, ctx.signal);
@@ -130,13 +126,10 @@ export function dreamApiEngine(c: DreamApiConfig): Engine {
     features: DREAMAPI_FEATURES,
     async run(feature, input, ctx): Promise<EngineResult> {
       if (!isServed(feature)) throw new EngineInputError(`${PROVIDER} does not serve ${feature}`);
-      const lengths: Array<number | null> = [];
-      const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx, lengths));
+      const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));
       const taskId = await submit(client, tool, body, ctx.signal);
       await ctx.progress(DREAMAPI_PROGRESS.submitted);
-      const result = await collect(feature, await follow(client, taskId, ctx), ctx.signal);
-      // An outside audio URL has no length known at submit: settle speech to text on the audio that was read.
-      return INPUT_LENGTH_FEATURES.includes(feature) && typeof lengths[0] === 'number' ? { ...result, measured: { seconds: lengths[0] } } : result;
+      return collect(feature, await follow(client, taskId, ctx), ctx.signal);
     },
   };
 }

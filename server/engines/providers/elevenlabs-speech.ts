@@ -130,7 +130,6 @@ export async function transcribe(client: ElevenLabsClient, feature: Feature, i: 
   const answer = await client.json<{ text: unknown; words: unknown }>(ELEVENLABS_PATHS.speechToText, { form }, ctx.signal);
   if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: the transcript has no text`);
   const text = (pro && Array.isArray(answer.words) ? speakerTurns(answer.words as SttWord[]) : null) ?? answer.text.trim();
-  // Charged per started minute of the real audio, not of what was guessed at submit.
-  const seconds = audio.durationS ?? (typeof i.seconds === 'number' ? i.seconds : undefined);
-  return { outputs: [], text, ...(seconds === undefined ? {} : { measured: { seconds } }) };
+  // The task service settles the charge on the length of the audio read here.
+  return { outputs: [], text };
 }

@@ -140,7 +140,7 @@ export const PER_SECOND_FEATURES: readonly Feature[] = [
   'video-matting',
 ];
 
-/** Features charged on the length of their input audio, measured at submit (speech to text). */
+/** Features charged on the length of their input audio: estimated at submit, settled on the audio the engine read (speech to text). */
 export const INPUT_LENGTH_FEATURES: readonly Feature[] = ['stt-common', 'stt-pro'];
 
 /** Limits of the task service; the numbers are ours, SPEC.md leaves them "not shown". */
