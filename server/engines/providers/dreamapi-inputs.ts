@@ -4,7 +4,7 @@ import {
   DREAMAPI_LAN_OVERRIDES,
   DREAMAPI_STT_PRO_LANGUAGES,
   DREAMAPI_TEXT2VIDEO_STYLES,
-  DREAMAPI_TOOLS,
+  dreamApiTool,
   DREAMAPI_TTS_AUDIO_IDS,
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
@@ -133,5 +133,5 @@ async function bodyOf(feature: DreamApiFeature, i: Input, media: MediaUrl): Prom
 }
 
 export async function toDreamApi(feature: DreamApiFeature, input: unknown, media: MediaUrl): Promise<{ tool: string; body: Body }> {
-  return { tool: DREAMAPI_TOOLS[feature], body: await bodyOf(feature, (input ?? {}) as Input, media) };
+  return { tool: dreamApiTool(feature), body: await bodyOf(feature, (input ?? {}) as Input, media) };
 }

@@ -1,6 +1,6 @@
 // The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the upload form.
 
-import type { Feature, MediaKind } from './tasks';
+import { toolOfFeature, type Feature, type MediaKind } from './tasks';
 
 /** Paths under DREAMAPI_BASE_URL (DreamAPI docs: polling, get-upload-policy, get-upload-result). */
 export const DREAMAPI_PATHS = {
@@ -28,29 +28,35 @@ export const DREAMAPI_STATUS = { submitted: 1, running: 2, succeeded: 3, failed:
 /** Progress shown while the upstream job is queued or running (DreamAPI reports no percentage). */
 export const DREAMAPI_PROGRESS = { submitted: 10, running: 50 } as const;
 
-/** The upstream tool each served feature is submitted to (character-to-video has no tool of its own upstream: img2video). */
-export const DREAMAPI_TOOLS = {
-  'tts-common': 'do_tts_common',
-  'tts-pro': 'do_tts_pro',
-  'tts-clone': 'do_tts_clone',
-  'voice-clone': 'voice_clone',
-  'talking-face': 'talking_face',
-  lipsync: 'lipsync',
-  'talking-image': 'talking_image',
-  'video-translate-lip-sync': 'video_translate/2.0',
-  'video-translate-voice-only': 'video_translate/2.0',
-  'wan-text-to-video': 'wan/text_to_video/2.1',
-  'wan-image-to-video': 'wan/image_to_video/2.1',
-  'image-to-video': 'img2video',
-  'character-to-video': 'img2video',
-  'text-to-video': 'text2video',
-  'tryon-clothes': 'tryon_clothes',
-  'stt-common': 'do_stt',
-  'stt-pro': 'do_stt_pro',
-} as const satisfies Partial<Record<Feature, string>>;
+/** The features DreamAPI has a tool for (its docs show none for dialogue and the image tools other than try-on). */
+export const DREAMAPI_FEATURES = [
+  'tts-common',
+  'tts-pro',
+  'tts-clone',
+  'voice-clone',
+  'talking-face',
+  'lipsync',
+  'talking-image',
+  'video-translate-lip-sync',
+  'video-translate-voice-only',
+  'wan-text-to-video',
+  'wan-image-to-video',
+  'image-to-video',
+  'character-to-video',
+  'text-to-video',
+  'tryon-clothes',
+  'stt-common',
+  'stt-pro',
+] as const satisfies readonly Feature[];
+export type DreamApiFeature = (typeof DREAMAPI_FEATURES)[number];
 
-export type DreamApiFeature = keyof typeof DREAMAPI_TOOLS;
-export const DREAMAPI_FEATURES = Object.keys(DREAMAPI_TOOLS) as DreamApiFeature[];
+/**
+ * The upstream tool a feature is submitted to: our public API uses DreamAPI's tool names (toolOfFeature), except for
+ * character-to-video, which has no tool of its own upstream and runs as img2video.
+ */
+export function dreamApiTool(feature: DreamApiFeature): string {
+  return feature === 'character-to-video' ? 'img2video' : toolOfFeature(feature);
+}
 
 /**
  * The kind of file a successful job must carry; null when the result is data instead (cloneId, transcript).
