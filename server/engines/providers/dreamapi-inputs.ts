@@ -9,7 +9,7 @@ import {
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
 } from '../../../src/lib/spec/dreamapi-upstream';
-import { voiceById, type MediaKind } from '../../../src/lib/spec/tasks';
+import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/spec/tasks';
 import { EngineInputError, EngineUnsupportedError } from '../types';
 import { PROVIDER } from './dreamapi-client';
 
@@ -28,7 +28,7 @@ function need(value: string | undefined, what: string): string {
 
 /** A language tag as DreamAPI's `lan` spells it: the primary subtag ("en-US" → "en"), with its few exceptions. */
 export function dreamLan(language: string): string {
-  const primary = language.toLowerCase().split('-')[0]!;
+  const primary = primaryLanguage(language);
   return DREAMAPI_LAN_OVERRIDES[primary] ?? primary;
 }
 
@@ -36,7 +36,7 @@ export function dreamLan(language: string): string {
 function sttProLan(language: string | undefined): string[] {
   const want = (language ?? 'en-US').toLowerCase();
   const exact = DREAMAPI_STT_PRO_LANGUAGES.find((l) => l.toLowerCase() === want);
-  const byPrimary = DREAMAPI_STT_PRO_LANGUAGES.find((l) => l.toLowerCase().split('-')[0] === want.split('-')[0]);
+  const byPrimary = DREAMAPI_STT_PRO_LANGUAGES.find((l) => primaryLanguage(l) === primaryLanguage(want));
   return [exact ?? byPrimary ?? 'en-US'];
 }
 

@@ -1,7 +1,7 @@
 // ElevenLabs HTTP client: xi-api-key, JSON and multipart requests through providerFetch, answers checked, ElevenLabs' error details made readable.
 import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
 import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
-import type { MediaKind } from '../../../src/lib/spec/tasks';
+import { primaryLanguage, type MediaKind } from '../../../src/lib/spec/tasks';
 import { sniffMedia } from '../../media/sniff';
 import { EngineInputError, type InputMedia, type MediaBytes } from '../types';
 import { json, providerFetch, ProviderError } from './http';
@@ -129,5 +129,5 @@ export function progressShare(share: number): number {
 /** ISO 639 code ElevenLabs expects from what users send ("en", "en-US", "pt_BR" → "en", "en", "pt"). */
 export function languageCode(lan: string): string {
   const s = lan.trim().toLowerCase();
-  return /^[a-z]{2,3}([-_][a-z0-9]+)*$/.test(s) ? s.split(/[-_]/)[0]! : s;
+  return /^[a-z]{2,3}([-_][a-z0-9]+)*$/.test(s) ? primaryLanguage(s) : s;
 }

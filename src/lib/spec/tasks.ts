@@ -262,7 +262,12 @@ export function voiceById(id: string): Voice | undefined {
 /** The default voice of a language (DreamAPI `lan` without `audioId`), matching 'en' to 'en-US'. */
 export function voiceForLanguage(lan: string): Voice | undefined {
   const want = lan.toLowerCase();
-  return VOICES.find((v) => v.language.toLowerCase() === want) ?? VOICES.find((v) => v.language.toLowerCase().split('-')[0] === want.split('-')[0]);
+  return VOICES.find((v) => v.language.toLowerCase() === want) ?? VOICES.find((v) => primaryLanguage(v.language) === primaryLanguage(want));
+}
+
+/** The primary subtag of a language tag, lower-cased: 'en-US' and 'en_us' → 'en'. */
+export function primaryLanguage(tag: string): string {
+  return tag.trim().toLowerCase().split(/[-_]/)[0]!;
 }
 
 /** Sample avatar models of SPEC.md §3 (name, desc, id, src), served from public/models/. */
