@@ -1,9 +1,9 @@
 // Acts on verified Stripe events: grants a purchase exactly once, and claws credits back on refunds and disputes.
 import type Stripe from 'stripe';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { PAYMENT_LEDGER_REASONS } from '../../src/lib/spec';
 import { applyCreditChange } from '../credits';
-import type { Schema } from '../db';
+import type { PaymentsTable, Schema } from '../db';
 
 export type EventOutcome = 'granted' | 'deducted' | 'duplicate' | 'ignored';
 
@@ -12,53 +12,78 @@ function paymentIntentId(value: string | { id: string } | null | undefined): str
   return typeof value === 'string' ? value : value.id;
 }
 
-/** Grants a paid Checkout Session's credits, once: the pending → paid update is the guard. */
+/**
+ * Grants a paid Checkout Session's credits, once: the conditional pending → paid UPDATE is both the read and
+ * the guard, so of several copies arriving together exactly one gets a row back (PostgreSQL makes the others
+ * wait for it and then re-checks the status).
+ */
 async function grantPurchase(trx: Transaction<Schema>, session: Stripe.Checkout.Session): Promise<EventOutcome> {
   if (session.payment_status !== 'paid') return 'ignored';
-  const payment = await trx.selectFrom('payments').selectAll().where('id', '=', session.id).executeTakeFirst();
-  if (!payment) return 'ignored';
   const claimed = await trx
     .updateTable('payments')
     .set({ status: 'paid', payment_intent: paymentIntentId(session.payment_intent), updated_at: Date.now() })
     .where('id', '=', session.id)
     .where('status', '=', 'pending')
-    .returning('id')
+    .returning(['user_id', 'credits'])
     .executeTakeFirst();
-  if (!claimed) return 'duplicate';
-  await applyCreditChange(trx, {
-    userId: payment.user_id,
-    delta: payment.credits,
-    reason: PAYMENT_LEDGER_REASONS.purchase,
-    reference: session.id,
-  });
+  if (!claimed) {
+    const known = await trx.selectFrom('payments').select('id').where('id', '=', session.id).executeTakeFirst();
+    return known ? 'duplicate' : 'ignored';
+  }
+  await applyCreditChange(trx, { userId: claimed.user_id, delta: claimed.credits, reason: PAYMENT_LEDGER_REASONS.purchase, reference: session.id });
   return 'granted';
 }
 
+type Payment = Selectable<PaymentsTable>;
+
 /**
- * Takes back the credits a refund or dispute covers. A user may already have spent them, so the deduction
- * stops at the current balance (never below zero) and the ledger row says what was taken.
+ * Takes back the credits a refund or dispute covers, up to `target(payment)` in total for the purchase. A user
+ * may already have spent them, so the deduction stops at the current balance (never below zero) and the
+ * ledger row says what was taken; `credits_clawed_back` keeps the running total.
+ *
+ * Events for one payment may arrive together (Stripe sends `charge.refunded` per refund, and a dispute may
+ * come with them), so the read and the write must be one step. The payment row is read by an UPDATE, which
+ * locks it until the transaction ends on PostgreSQL (a second claw-back waits, then reads the committed
+ * total) and is serialised on SQLite; the user row is locked the same way before its balance is read.
+ * The final UPDATE is also conditional, so the running total can never exceed the purchase.
  */
 async function clawBack(
   trx: Transaction<Schema>,
   intentId: string | null,
   reason: string,
-  creditsFor: (payment: { credits: number; amount_minor: number; credits_clawed_back: number }) => number,
-  patch: Partial<{ status: 'refunded' | 'disputed'; refunded_minor: number }>,
+  target: (payment: Payment) => number,
+  patch: (payment: Payment) => Partial<Pick<Payment, 'status' | 'refunded_minor'>>,
 ): Promise<EventOutcome> {
   if (!intentId) return 'ignored';
-  const payment = await trx.selectFrom('payments').selectAll().where('payment_intent', '=', intentId).executeTakeFirst();
-  if (!payment || payment.status === 'pending' || payment.status === 'canceled') return 'ignored';
-  const owed = Math.max(0, creditsFor(payment) - payment.credits_clawed_back);
-  const user = await trx.selectFrom('users').select('credits').where('id', '=', payment.user_id).executeTakeFirstOrThrow();
-  const take = Math.min(owed, user.credits);
-  await trx
+  const now = Date.now();
+  const payment = await trx
     .updateTable('payments')
-    .set({ ...patch, credits_clawed_back: payment.credits_clawed_back + take, updated_at: Date.now() })
+    .set({ updated_at: now })
+    .where('payment_intent', '=', intentId)
+    .where('status', 'in', ['paid', 'refunded', 'disputed'])
+    .returningAll()
+    .executeTakeFirst();
+  if (!payment) return 'ignored';
+  const owed = Math.max(0, Math.min(payment.credits, target(payment)) - payment.credits_clawed_back);
+  const user = await trx.updateTable('users').set({ updated_at: now }).where('id', '=', payment.user_id).returning('credits').executeTakeFirstOrThrow();
+  const take = Math.min(owed, user.credits);
+  const written = await trx
+    .updateTable('payments')
+    .set((eb) => ({ ...patch(payment), credits_clawed_back: eb('credits_clawed_back', '+', take), updated_at: now }))
     .where('id', '=', payment.id)
-    .execute();
+    .where((eb) => eb(eb('credits_clawed_back', '+', take), '<=', eb.ref('credits')))
+    .returning('id')
+    .executeTakeFirst();
+  // Unreachable while the row is locked; if it ever happens, roll back so Stripe redelivers the event.
+  if (!written) throw new Error(`claw-back of ${take} credits would exceed payment ${payment.id}`);
   if (take === 0) return 'ignored';
   await applyCreditChange(trx, { userId: payment.user_id, delta: -take, reason, reference: payment.id });
   return 'deducted';
+}
+
+/** Credits covered by a cumulative refunded amount: in proportion, rounded up, never more than the pack. */
+function refundedCredits(payment: Payment, refundedMinor: number): number {
+  return Math.ceil((payment.credits * Math.min(refundedMinor, payment.amount_minor)) / payment.amount_minor);
 }
 
 async function act(trx: Transaction<Schema>, event: Stripe.Event): Promise<EventOutcome> {
@@ -70,19 +95,21 @@ async function act(trx: Transaction<Schema>, event: Stripe.Event): Promise<Event
       await trx.updateTable('payments').set({ status: 'canceled', updated_at: Date.now() }).where('id', '=', event.data.object.id).where('status', '=', 'pending').execute();
       return 'ignored';
     case 'charge.refunded': {
-      const charge = event.data.object;
-      // Proportional to the amount refunded so far, so partial refunds take partial credits.
+      // amount_refunded is the charge's cumulative total, so events may come in any order or more than once:
+      // the largest amount seen decides, and only what it covers beyond the credits already taken is deducted.
+      const refunded = event.data.object.amount_refunded;
+      if (!Number.isSafeInteger(refunded) || refunded < 0) return 'ignored';
       return clawBack(
         trx,
-        paymentIntentId(charge.payment_intent),
+        paymentIntentId(event.data.object.payment_intent),
         PAYMENT_LEDGER_REASONS.refund,
-        (p) => Math.ceil((p.credits * Math.min(charge.amount_refunded, p.amount_minor)) / p.amount_minor),
-        { status: 'refunded', refunded_minor: charge.amount_refunded },
+        (p) => refundedCredits(p, Math.max(p.refunded_minor, refunded)),
+        (p) => ({ status: p.status === 'disputed' ? 'disputed' : 'refunded', refunded_minor: Math.max(p.refunded_minor, refunded) }),
       );
     }
     case 'charge.dispute.created': {
       const dispute = event.data.object;
-      return clawBack(trx, paymentIntentId(dispute.payment_intent), PAYMENT_LEDGER_REASONS.dispute, (p) => p.credits, { status: 'disputed' });
+      return clawBack(trx, paymentIntentId(dispute.payment_intent), PAYMENT_LEDGER_REASONS.dispute, (p) => p.credits, () => ({ status: 'disputed' }));
     }
     default:
       return 'ignored';
