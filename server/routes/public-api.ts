@@ -1,11 +1,11 @@
 // Public API compatible with DreamAPI (RESEARCH.md): Bearer key, /api/async/<tool>, getAsyncResult, credits, three-step upload.
-import { createHash, createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
+import { authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { clientIp } from '../http/client-ip';
+import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';
 import type { Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret, type TaskSystem } from '../tasks';
@@ -28,35 +28,6 @@ function publicErrors(log: Logger) {
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json(answer(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
-  };
-}
-
-/** Fixed-window limit per API key (or per IP without one); the three X-RateLimit headers go on every answer. */
-function rateLimit(limit: number, windowMs: number, trustProxy: boolean): MiddlewareHandler {
-  const windows = new Map<string, { start: number; count: number }>();
-  return async (c, next) => {
-    const now = Date.now();
-    const auth = c.req.header('authorization');
-    const who = auth ? createHash('sha256').update(auth).digest('base64url') : `ip:${clientIp(c, trustProxy)}`;
-    let w = windows.get(who);
-    if (!w || now - w.start >= windowMs) {
-      w = { start: now, count: 0 };
-      windows.set(who, w);
-      // Forget finished windows now and then so the map does not grow without bound.
-      if (windows.size > 10_000) for (const [k, v] of windows) if (now - v.start >= windowMs) windows.delete(k);
-    }
-    w.count++;
-    const resetS = Math.ceil((w.start + windowMs) / 1000);
-    const headers = {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - w.count)),
-      'X-RateLimit-Reset': String(resetS),
-    };
-    if (w.count > limit) {
-      throw new AppError(429, ERROR_CODES.rateLimited, TASK_MESSAGES.rateLimited, { ...headers, 'Retry-After': String(Math.max(1, resetS - Math.floor(now / 1000))) });
-    }
-    await next();
-    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
   };
 }
 
@@ -129,7 +100,7 @@ export function publicApiRoutes(deps: AppDeps) {
 
   const app = new Hono<AuthEnv>();
   app.onError(publicErrors(deps.log));
-  app.use('/api/*', rateLimit(config.tasks.rateLimitPerMinute, 60_000, config.trustProxy));
+  app.use('/api/*', rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, account: async (c) => (await authenticate(db, c))?.user.id }));
 
   // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
   // (like a presigned storage URL), so it is registered before the Bearer-key check.
@@ -155,7 +126,7 @@ export function publicApiRoutes(deps: AppDeps) {
     const key = idempotencyKey(c);
     const { feature, input, callbackUrl } = await toolInput(system, user.id, tool, await readBody(c));
     if (callbackUrl !== undefined) {
-      const problem = callbackUrlProblem(callbackUrl, config.tasks.webhookAllowPrivate);
+      const problem = await callbackUrlProblem(callbackUrl, config.tasks.outboundAllowPrivate);
       if (problem) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: callbackUrl: ${problem}`);
     }
     const { task, replayed } = await system.tasks.submit({ userId: user.id, feature, input, source: 'api', idempotencyKey: key, callbackUrl: callbackUrl ?? null });
