@@ -1,4 +1,4 @@
-// Webhook events that arrive together, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: each purchase is granted once and clawed back at most once.
+// Webhook events that arrive together, again or out of order, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: each purchase is granted once and clawed back at most once.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CREDIT_PACKS } from '../../src/lib/spec';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
@@ -104,6 +104,32 @@ describe.each(engines)('concurrent Stripe events on $label', ({ postgres }) => {
     expect(s.taken).toBe(4_400);
     expect(s.payment.refunded_minor).toBe(4_000);
     expect(s.balance).toBe(OTHER_CREDITS + 1_100);
+    expect(s.ledgerSum).toBe(s.balance);
+  });
+
+  it('partial refunds one by one: in proportion, idempotent per event, never backwards, never more than the pack', async () => {
+    const session = await buy(creator);
+    await grant(session);
+    const outcome = async (res: Response) => ((await res.json()) as { data: { outcome: string } }).data.outcome;
+    const first = stripe.signedEvent('charge.refunded', charge(session, 1_500), { id: `evt_partial_${session.id}` });
+    const deliverFirst = () =>
+      t.app.request('/payment/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': first.signature }, body: first.payload });
+    expect(await outcome(await deliverFirst())).toBe('deducted');
+    expect((await state(session.id)).taken).toBe(1_650); // 30 % of 5,500
+    expect(await outcome(await deliverFirst())).toBe('duplicate');
+    expect(await outcome(await send('charge.refunded', charge(session, 1_500)))).toBe('ignored');
+    // An older cumulative total delivered late changes nothing, not even the recorded refunded amount.
+    expect(await outcome(await send('charge.refunded', charge(session, 1_000)))).toBe('ignored');
+    expect((await state(session.id)).payment.refunded_minor).toBe(1_500);
+    // Not a count of money: refused quietly (200, so Stripe does not retry it), nothing changes.
+    const odd = await send('charge.refunded', charge(session, 'lots' as unknown as number));
+    expect([odd.status, await outcome(odd)]).toEqual([200, 'ignored']);
+    expect((await state(session.id)).taken).toBe(1_650);
+    // More than was paid still takes the pack at most.
+    await send('charge.refunded', charge(session, 3 * creator.priceMinor));
+    const s = await state(session.id);
+    expect([s.taken, s.clawedBack]).toEqual([creator.credits, creator.credits]);
+    expect(s.balance).toBe(OTHER_CREDITS);
     expect(s.ledgerSum).toBe(s.balance);
   });
 
