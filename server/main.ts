@@ -4,9 +4,12 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { createLogger } from './log';
+import { PRIVATE_UMASK } from './private-files';
 import { createTaskSystem } from './tasks';
 
 async function main() {
+  // Everything written from here on (database, WAL, secret, media, ffmpeg outputs) is readable by our user only.
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   const database = await openDatabase(config.databaseUrl);

@@ -1,8 +1,9 @@
 // The server secret (SECRET_KEY, or one generated on first start and kept in DATA_DIR) and the keys derived from it.
 import { hkdfSync } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../private-files';
 import { randomToken } from './crypto';
 
 export interface ServerKeys {
@@ -27,9 +28,9 @@ function storedSecret(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   try {
-    writeFileSync(file, randomToken(48) + '\n', { flag: 'wx', mode: 0o600 });
+    writeFileSync(file, randomToken(48) + '\n', { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }

@@ -1,9 +1,9 @@
 // Opens the API server's database from a URL: embedded SQLite (default) or PostgreSQL, both behind Kysely.
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { makePrivateDir, restrictToOwner } from '../private-files.ts';
 import type { Schema } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -58,9 +58,11 @@ function sqlitePath(url: string): string {
 
 function openSqlite(path: string): AppDatabase {
   const inMemory = path === ':memory:';
-  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (!inMemory) makePrivateDir(dirname(resolve(path)));
   const handle = new Database(path);
   try {
+    // Owner-only before WAL mode is set: SQLite gives the -wal and -shm files the database file's mode.
+    if (!inMemory) for (const file of [path, `${path}-wal`, `${path}-shm`]) restrictToOwner(file);
     // WAL lets readers proceed while a writer commits; foreign keys are off by default in SQLite;
     // busy_timeout makes a second process wait for the write lock instead of failing at once.
     handle.pragma('journal_mode = WAL');

@@ -1,6 +1,7 @@
 // Where media bytes live: one small interface, and the local-directory store used by default (DATA_DIR/media).
 import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 /** A blob store keyed by opaque keys; an S3-style store can implement the same three calls. */
 export interface MediaStore {
@@ -22,10 +23,10 @@ export function localMediaStore(dir: string): MediaStore {
   return {
     async put(key, data) {
       const target = file(key);
-      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       // Write then rename, so a crash never leaves a half-written file under the final name.
       const temp = `${target}.${process.pid}.tmp`;
-      await writeFile(temp, data);
+      await writeFile(temp, data, { mode: PRIVATE_FILE_MODE });
       await rename(temp, target);
     },
     async get(key) {
