@@ -1,51 +1,10 @@
 // Tracking end to end: three tabs share one durable queue; tabs close mid-batch; the collector holds every event exactly once.
 // Runs on /docs (no island of its own) and on /pricing (a React island hydrated client:visible), or on TRACK_PAGE alone.
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { exportedEvents as exported, openTab, trackerStatus as status, type TrackerWindow } from './support/tracking';
 
-interface Status {
-  leader: boolean;
-  queued: number;
-  flags: { tokenValid: boolean; configValid: boolean; appKeyValid: boolean };
-}
-interface TrackerWindow {
-  dreamTracker: {
-    report(event: { id: string; action: string; logmap?: Record<string, unknown> }): string | null;
-    status(): Promise<Status | null>;
-  };
-}
-
-const root = path.resolve(import.meta.dirname, '../..');
 const PAGES = process.env.TRACK_PAGE ? [process.env.TRACK_PAGE] : ['/docs', '/pricing'];
 const STASH_PREFIX = 'dreamTracker.stash.';
-
-/** Reads stored events with the operator CLI (`npm run tracking:export`) from the e2e server's database. */
-function exported(): Array<{ entry_id: string; oid: string; logmap: Record<string, unknown> }> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set; run with tests/e2e/playwright.config.ts');
-  const out = execFileSync(path.join(root, 'node_modules/.bin/tsx'), ['server/tracking/cli.ts', 'export'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: `sqlite:${path.join(dataDir, 'app.db')}`, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
-  return out
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { entry_id: string; oid: string; logmap: Record<string, unknown> });
-}
-
-async function status(page: Page): Promise<Status> {
-  return (await page.evaluate(() => (window as unknown as TrackerWindow).dreamTracker.status())) as Status;
-}
-
-async function openTab(context: BrowserContext, url: string): Promise<Page> {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => 'dreamTracker' in window);
-  await expect.poll(async () => (await status(page)).flags.configValid, { timeout: 15_000 }).toBe(true);
-  return page;
-}
 
 async function report(page: Page, run: string, tab: string, count: number): Promise<string[]> {
   return page.evaluate(

@@ -26,12 +26,13 @@ export function startSiteTracking(): Tracker {
   window.dreamTracker = tracker;
 
   if (document.documentElement.dataset.trackPage !== 'false') tracker.reportPageView(location.pathname, document.referrer);
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') tracker.reportStay(location.pathname);
-    else tracker.resetStart();
-  });
+  // SPEC.md §4 stay time ends on whichever of these comes first (Chromium fires pagehide before visibilitychange); it
+  // must be reported before reportLeft() so it leaves with the page's other unsent entries (stash or beacon).
+  const stay = () => tracker.reportStay(location.pathname);
+  document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? stay() : tracker.resetStart()));
   // pagehide, never unload: unload keeps pages out of the back/forward cache (RESEARCH.md).
   addEventListener('pagehide', () => {
+    stay();
     tracker.reportLeft();
     tracker.suspend();
   });

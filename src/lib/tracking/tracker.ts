@@ -59,6 +59,8 @@ export function createTracker(env: TrackerEnv) {
   let sealed: string[] = [];
   let beaconUrl = '';
   let startedAt = now();
+  /** Stay time was reported since the page was last shown: pagehide and visibilitychange both end a stay, in either order. */
+  let stayed = false;
   let deliverQueued = false;
 
   const read = (key: string): string => storage.getItem(key) ?? '';
@@ -163,14 +165,20 @@ export function createTracker(env: TrackerEnv) {
       return source ? tracker.report({ id: builtinId('page_view'), action: 'show', logmap: { path, referrer: source } }) : null;
     },
 
-    /** SPEC.md §4: stay time since the page was shown (or last became visible). */
+    /**
+     * SPEC.md §4: stay time since the page was shown (or last became visible), once per stay: the page calls it on
+     * pagehide and on visibilitychange(hidden), and browsers fire those in either order (Chromium: pagehide first).
+     */
     reportStay(path: string): string | null {
+      if (stayed) return null;
+      stayed = true;
       return tracker.report({ id: builtinId('page_stay'), action: 'stay', logmap: { path, stayMs: now() - startedAt } });
     },
 
-    /** SPEC.md §4: visible again → the start time is reset. */
+    /** SPEC.md §4: visible again → the start time is reset and a new stay begins. */
     resetStart(): void {
       startedAt = now();
+      stayed = false;
     },
 
     /**
