@@ -29,6 +29,7 @@ function openTab(factory: IDBFactory, name: string, via: Transport = transport) 
     locks: navigator.locks,
     channel: new BroadcastChannel(`${name}-channel`),
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
+    onOnline: () => {},
   });
   tabs.push(api);
   return api;

@@ -14,6 +14,8 @@ export interface WorkerDeps {
   channel: Pick<BroadcastChannel, 'postMessage' | 'addEventListener' | 'close'>;
   /** The browser's user agent (a worker's navigator has it too, so the page stub need not ship this logic). */
   userAgent: string;
+  /** Calls the listener on the browser's `online` event (workers receive it too): what waited out an outage goes at once. */
+  onOnline(listener: () => void): void;
 }
 
 /** SPEC.md §3 app info: the app version, the device id, and the platform read from the user agent (§5 "Mobile is detected by user-agent keywords"). */
@@ -87,6 +89,7 @@ export function createTrackingWorker(deps: WorkerDeps) {
         if (notice?.type === 'sent') reseal();
         if (notice?.type === 'enqueued' || notice?.type === 'sent') void candidate.onNotice(notice);
       });
+      deps.onOnline(() => void candidate.online());
       release = holdLeadership(deps.locks, TRACKING_BROWSER.leaderLock, (leader) => void candidate.setLeader(leader));
       // Every tab needs a session: the leader to send, the others to seal their page-leave beacons.
       void candidate.ensureSession().then(reseal);

@@ -65,6 +65,17 @@ export const TRACKING_LIMITS = {
   maxBufferS: 3600,
 } as const;
 
+/**
+ * When a failed send is tried again (docs/tracking-protocol.md "Retries"): 1 s, 2 s, 4 s … doubling up to the buffer
+ * interval, each ±20 % so that tabs of many visitors do not return in step after a collector outage. SPEC.md §8's
+ * "retried once after the buffer interval" stays the slowest case: no retry waits longer than the buffer interval.
+ */
+export const TRACKING_RETRY = {
+  firstDelayMs: SECOND_MS,
+  factor: 2,
+  jitter: 0.2,
+} as const;
+
 /** Collector answer codes beyond SPEC.md §8's 0 / 40001 / 40002 (TRACKING_CODES); same 5-digit shape. */
 export const TRACKING_ERROR_CODES = {
   invalidInput: 40000,

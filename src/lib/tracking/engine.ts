@@ -1,6 +1,6 @@
 // The tracking engine that runs in each tab's worker: config lock, §4 flags, token → config → timed batches, retries.
 import { REQUEST, TRACKING, TRACKING_CODES } from '../spec/constants';
-import { TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../spec/tracking';
+import { TRACKING_LIMITS, TRACKING_PATHS, TRACKING_RETRY, TRACKING_TOKEN } from '../spec/tracking';
 import { isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec/tracking-rules';
 import { sealEntries, signBatch, signedText, signMessage } from './cipher';
 import type { Answer, AppInfo, ConfigData, Notice, QueuedEntry, TokenData, TrackEntry, TrackerInit, TrackInfoBody } from './types';
@@ -67,6 +67,13 @@ export function randomQueueId(random: () => number = Math.random): string {
   return String(min + Math.floor(random() * (max - min)));
 }
 
+/** The wait before the next try of a failed send: TRACKING_RETRY's jittered backoff after `failures` failures in a row, never over capMs. */
+export function retryDelay(failures: number, capMs: number, random: () => number = Math.random): number {
+  const { firstDelayMs, factor, jitter } = TRACKING_RETRY;
+  const base = Math.min(firstDelayMs * factor ** failures, capMs);
+  return Math.round(Math.min(base * (1 + jitter * (2 * random() - 1)), capMs));
+}
+
 /** Drops the queue-only `tab` field so it never reaches the wire. */
 export function wireEntry({ tab: _tab, ...entry }: QueuedEntry): TrackEntry {
   return entry;
@@ -80,7 +87,12 @@ export class TrackingEngine {
   private leader = false;
   private running = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Set while a retry waits or is in flight: no other send starts meanwhile. */
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Runs the waiting retry at once (the browser came back online); null when none waits. */
+  private retryNow: (() => void) | null = null;
+  /** Failed sends in a row: how long the next retry waits. Back to 0 after a send goes through or the network returns. */
+  private failures = 0;
   private busy: Promise<void> | null = null;
   private pendingSession: Promise<boolean> | null = null;
   private readonly now: () => number;
@@ -179,10 +191,26 @@ export class TrackingEngine {
     this.schedule(this.bufferMs);
   }
 
+  /** Stops the batch timer and a waiting retry (a retry in flight finishes). */
   stopTimer(): void {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.retryNow) {
+      clearTimeout(this.retryTimer!);
+      this.retryTimer = this.retryNow = null;
+    }
+  }
+
+  /**
+   * The browser's `online` event: a waiting retry runs now with the backoff started over, and the leader sends what
+   * is queued, so entries held through an outage go as soon as the network is back instead of after the next wait.
+   */
+  online(): Promise<void> {
+    this.failures = 0;
+    if (!this.retryNow) return this.flush();
+    this.retryNow();
+    return Promise.resolve();
   }
 
   private schedule(ms: number): void {
@@ -230,24 +258,45 @@ export class TrackingEngine {
       if (batch.length === 0) return;
       const result = await this.sendBatch(batch);
       if (result === 'failed' || result === 'rejected') {
-        // SPEC.md §8: a failed log send is retried once, after the buffer interval.
-        this.retryTimer = setTimeout(() => void this.retry(batch), this.bufferMs);
+        this.scheduleRetry(batch, result === 'rejected');
         return;
       }
       if (result !== 'sent') return;
     }
   }
 
-  private async retry(batch: QueuedEntry[]): Promise<void> {
+  /**
+   * SPEC.md §8 "Failed log sends are retried once after the buffer interval", kept batch by batch: a batch the
+   * collector refuses is retried once, then dropped. Only the wait changed: TRACKING_RETRY's backoff (about 1 s, 2 s,
+   * 4 s … never longer than the buffer interval, the spec's figure) or none once the browser is back online, so a short
+   * outage drains in seconds rather than at the next 20 s tick. A network failure is retried as long as it lasts.
+   */
+  private scheduleRetry(batch: QueuedEntry[], refused: boolean): void {
+    const run = () => {
+      clearTimeout(timer);
+      this.retryNow = null;
+      void this.retry(batch, refused);
+    };
+    const timer = setTimeout(run, retryDelay(this.failures++, this.bufferMs, this.random));
+    this.retryTimer = timer;
+    this.retryNow = run;
+  }
+
+  private async retry(batch: QueuedEntry[], refusedBefore: boolean): Promise<void> {
     const result = await this.sendBatch(batch);
     this.retryTimer = null;
-    if (result === 'rejected') {
+    if (result === 'rejected' && refusedBefore) {
       // The collector refused the batch twice for what it holds, not for a passing fault: keeping it would block
       // the queue forever. It is dropped and the reason was reported (docs/tracking-protocol.md "Failures").
       await this.deps.queue.remove(batch.map((e) => e.entryId));
       await this.reportError(`track_info dropped ${batch.length} entries after a retry: ${batch.map((e) => e.entryId).join(',')}`);
+    } else if (result === 'failed' || result === 'rejected') {
+      // A network failure keeps the entries (they stay durable); a first refusal earns the batch its one retry.
+      if (this.leader && this.flags.appKeyValid) this.scheduleRetry(batch, refusedBefore || result === 'rejected');
+      return;
     }
-    // A network failure keeps the entries: they stay durable and go with a later tick.
+    // Through (or dropped): the rest of the queue goes now rather than at the next tick.
+    if (result !== 'stopped') await this.flush();
     if (this.running && !this.timer) this.schedule(this.bufferMs);
   }
 
@@ -263,6 +312,7 @@ export class TrackingEngine {
       return 'failed';
     }
     if (answer.code === TRACKING_CODES.ok) {
+      this.failures = 0;
       const ids = batch.map((e) => e.entryId);
       await this.deps.queue.remove(ids);
       this.deps.notify?.({ type: 'sent', ids });
