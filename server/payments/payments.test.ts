@@ -1,6 +1,6 @@
 // Payments against a local fake of Stripe's API: checkout, a grant exactly once, signatures, refunds, disputes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREDIT_PACKS, PAYMENT_MESSAGES } from '../../src/lib/spec';
+import { CREDIT_PACKS, PAYMENT_MESSAGES, STRIPE_WEBHOOK_TOLERANCE_S } from '../../src/lib/spec';
 import { createAccountsTestApp, post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 
@@ -127,11 +127,33 @@ describe('POST /payment/webhook', () => {
   it.each([
     ['a forged signature', { secret: 'whsec_somebody_else' }],
     ['a stale timestamp (older than the 5-minute tolerance)', { timestamp: Math.floor(Date.now() / 1000) - 3600 }],
+    ['a timestamp an hour in the future', { timestamp: Math.floor(Date.now() / 1000) + 3600 }],
+    ['a timestamp just past the tolerance in the future', { timestamp: Math.floor(Date.now() / 1000) + STRIPE_WEBHOOK_TOLERANCE_S + 5 }],
   ])('refuses %s and grants nothing', async (_name, options) => {
     const session = await paidSession();
     const res = await deliver('checkout.session.completed', session, options);
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe(PAYMENT_MESSAGES.badSignature);
+    expect(await balance()).toBe(0);
+  });
+
+  it('accepts a timestamp a few seconds ahead of the clock, as a sender with a slightly fast clock signs', async () => {
+    const session = await paidSession();
+    const res = await deliver('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) + 10 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.outcome).toBe('granted');
+    expect(await balance()).toBe(pack.credits);
+  });
+
+  it('refuses a header with a second, current timestamp in front of a future-signed one', async () => {
+    const session = await paidSession();
+    const { payload, signature } = stripe.signedEvent('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    const res = await t.app.request('/payment/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},${signature}` },
+      body: payload,
+    });
+    expect(res.status).toBe(400);
     expect(await balance()).toBe(0);
   });
 

@@ -8,7 +8,7 @@ import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
-import { createStripeClient, handleStripeEvent, startCheckout } from '../payments';
+import { createStripeClient, handleStripeEvent, startCheckout, verifyStripeEvent } from '../payments';
 
 const checkoutBody = z.object({
   packId: z.string({ error: 'choose a credit pack' }).min(1, 'choose a credit pack').max(64),
@@ -25,7 +25,7 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
 
   app.get('/payment/packs', (c) => c.json(envelope(0, 'ok', { enabled: stripe !== null, packs: CREDIT_PACKS })));
 
-  app.post('/payment/checkout', requireUser(db), async (c) => {
+  app.post('/payment/checkout', requireUser(db, { refuseSuspended: true }), async (c) => {
     const { packId } = await validBody(c, checkoutBody);
     const pack = creditPack(packId);
     if (!pack) throw new AppError(400, ERROR_CODES.invalidInput, `packId: ${PAYMENT_MESSAGES.unknownPack}`);
@@ -46,9 +46,11 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
     const signature = c.req.header('stripe-signature') ?? '';
     let event: Stripe.Event;
     try {
-      // Checks the HMAC and the timestamp (5-minute tolerance), so forged and replayed-late events fail.
-      event = await stripe.webhooks.constructEventAsync(payload, signature, config.stripe.webhookSecret);
-    } catch {
+      // Checks the HMAC and that the timestamp is within 5 minutes of now either way: forged, replayed-late
+      // and future-dated events all fail.
+      event = await verifyStripeEvent(stripe, payload, signature, config.stripe.webhookSecret);
+    } catch (error) {
+      log.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
       throw new AppError(400, ERROR_CODES.invalidInput, PAYMENT_MESSAGES.badSignature);
     }
     const outcome = await handleStripeEvent(db, event);

@@ -32,8 +32,14 @@ export const PAYMENT_MESSAGES = {
   notConfigured: 'Payments are not configured on this server yet, so nothing can be bought. Please contact support.',
   unknownPack: 'Unknown credit pack; choose one of the packs on the pricing page',
   checkoutFailed: 'The payment page could not be opened; please try again in a moment',
-  badSignature: 'Webhook signature is missing, forged or too old',
+  badSignature: 'Webhook signature is missing, forged, or its timestamp is more than 5 minutes from now',
 } as const;
+
+/**
+ * How far a webhook's signed timestamp may be from the server's clock, either way (Stripe's default tolerance).
+ * Older events are replays; newer ones were signed for later, which a correct sender never does.
+ */
+export const STRIPE_WEBHOOK_TOLERANCE_S = 300;
 
 /** Ledger reasons for payment changes, shown in the billing history. */
 export const PAYMENT_LEDGER_REASONS = {
