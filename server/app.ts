@@ -6,6 +6,7 @@ import { cors } from 'hono/cors';
 import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec/errors';
 import type { AppDeps } from './deps';
 import { AppError, envelope, errorResponder } from './http/errors';
+import { closeConnectionAfterAnswer } from './http/graceful-close';
 import { securityHeaders } from './http/security';
 import { accountRoutes } from './routes/accounts';
 import { healthRoutes } from './routes/health';
@@ -21,12 +22,26 @@ import { trackingRoutes } from './routes/tracking';
 import { workerScriptPolicy } from './tracking/worker-policy';
 import { staticSite } from './site/static';
 
+/**
+ * The API's paths: their answers carry session tokens, keys and account data, so no browser or proxy cache
+ * may keep them. The static site and the signed media downloads keep their own caching.
+ */
+const API_PREFIXES = ['/user/', '/apply/', '/api/', '/api-playground/', '/spider/', '/payment/', '/contact/', '/engine-hooks/'];
+const isApiPath = (path: string) => path === '/healthz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
   const app = new Hono();
   const site = staticSite({ root: config.siteDir });
 
   app.onError(errorResponder(log));
+  app.use(async (c, next) => {
+    await next();
+    // A refused body is left unread: the connection cannot carry another request, so it is closed cleanly.
+    if (c.res.status === 413) closeConnectionAfterAnswer(c);
+    // A successful answer may choose its own caching (the public OpenAPI document); any other, errors included, is never stored.
+    if (isApiPath(c.req.path) && !(c.res.ok && c.res.headers.has('Cache-Control'))) c.res.headers.set('Cache-Control', 'no-store');
+  });
   // gzip for text answers (pages, scripts, JSON); media and already-compressed types pass through.
   app.use(compress());
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
