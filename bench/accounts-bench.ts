@@ -30,8 +30,8 @@ const hashing = lazyServerKeys(config)().hashing;
 const logins: string[] = [];
 for (let i = 0; i < LOGINS; i += 1) {
   const email = `bench-${i}@example.com`;
-  const code = await issueLoginCode(database.db, hashing, { email, ip: `bench-${i}` });
-  logins.push(new URLSearchParams({ email, code }).toString());
+  const { code, attemptId } = await issueLoginCode(database.db, hashing, { email, ip: `bench-${i}` });
+  logins.push(new URLSearchParams({ email, code, attemptId }).toString());
 }
 
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -43,8 +43,9 @@ const login = await autocannon({
   requests: [{ method: 'POST', headers: form, setupRequest: (req) => ({ ...req, body: logins[next++ % LOGINS] }) }],
 });
 
-const code = await issueLoginCode(database.db, hashing, { email: 'info-bench2@example.com', ip: 'bench-info' });
-const session = (await (await fetch(`${base}/user/email/login`, { method: 'POST', headers: form, body: `email=info-bench2%40example.com&code=${code}` })).json()) as { data: { token: string } };
+const infoCode = await issueLoginCode(database.db, hashing, { email: 'info-bench2@example.com', ip: 'bench-info' });
+const infoLogin = new URLSearchParams({ email: 'info-bench2@example.com', code: infoCode.code, attemptId: infoCode.attemptId }).toString();
+const session = (await (await fetch(`${base}/user/email/login`, { method: 'POST', headers: form, body: infoLogin })).json()) as { data: { token: string } };
 const info = await autocannon({
   url: `${base}/user/info`,
   connections: CONNECTIONS,

@@ -1,10 +1,10 @@
-// Email login codes: issue with resend and hourly limits, verify with an attempt cap (SPEC.md §4, §7 /user/code).
+// Email sign-in: codes bound to attempt ids, one-time links, send limits and daily guess budgets (SPEC.md §4, §7; docs/security.md "Sign-in limits").
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { ACCOUNT_MESSAGES, LOGIN, LOGIN_CODES } from '../../src/lib/spec';
-import { hmacHex, randomDigits, sameHex } from './crypto';
+import { ACCOUNT_MESSAGES, LOGIN, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/spec';
+import { hmacHex, randomDigits, randomToken, sameHex, sha256Hex } from './crypto';
 
 function codeHash(hashKey: Buffer, email: string, code: string): string {
   // The email is part of the hashed text so one code's hash says nothing about another address's code.
@@ -16,98 +16,165 @@ function tooMany(message: string, retryAfterMs: number): AppError {
   return new AppError(429, ERROR_CODES.rateLimited, message, { 'Retry-After': String(seconds) });
 }
 
-/** Creates a code for the email and returns it (to be mailed); refuses with 429 when a limit is reached. */
+const refused = (message: string) => new AppError(400, ERROR_CODES.invalidInput, message);
+
+/** What one POST /user/code made: the code and link token go into the mail, the attempt id to the browser. */
+export interface IssuedLogin {
+  id: number;
+  code: string;
+  attemptId: string;
+  linkToken: string;
+}
+
+/**
+ * Creates a code, its attempt id and its one-time link for the email; refuses with 429 when a send limit is
+ * reached. The resend interval and the tighter hourly cap count per email *and requesting IP*, so a stranger
+ * asking for codes spends their own budget, not the owner's; the wider per-email cap bounds the mail sent.
+ */
 export async function issueLoginCode(
   db: Kysely<Schema>,
   hashKey: Buffer,
   input: { email: string; ip: string; now?: number },
-): Promise<string> {
+): Promise<IssuedLogin> {
   const now = input.now ?? Date.now();
   const windowStart = now - LOGIN_CODES.windowMs;
-  const code = randomDigits(LOGIN.codeDigits);
-  await db.transaction().execute(async (trx) => {
-    const recent = await trx
+  const issued = {
+    code: randomDigits(LOGIN.codeDigits),
+    attemptId: randomToken(LOGIN_CODES.secretBytes),
+    linkToken: randomToken(LOGIN_CODES.secretBytes),
+  };
+  const id = await db.transaction().execute(async (trx) => {
+    const mine = await trx
       .selectFrom('login_codes')
       .select('created_at')
       .where('email', '=', input.email)
+      .where('ip', '=', input.ip)
       .where('created_at', '>', windowStart)
       .orderBy('created_at', 'desc')
       .execute();
-    const latest = recent[0];
+    const latest = mine[0];
     if (latest && now - latest.created_at < LOGIN_CODES.resendIntervalMs) {
       throw tooMany(ACCOUNT_MESSAGES.resendTooSoon, latest.created_at + LOGIN_CODES.resendIntervalMs - now);
     }
-    if (recent.length >= LOGIN_CODES.perEmailPerHour) {
-      throw tooMany(ACCOUNT_MESSAGES.emailHourlyCap, recent.at(-1)!.created_at + LOGIN_CODES.windowMs - now);
+    if (mine.length >= LOGIN_CODES.perEmailPerIpPerHour) {
+      throw tooMany(ACCOUNT_MESSAGES.emailIpHourlyCap, mine.at(-1)!.created_at + LOGIN_CODES.windowMs - now);
     }
-    const fromIp = await trx
-      .selectFrom('login_codes')
-      .select('created_at')
-      .where('ip', '=', input.ip)
-      .where('created_at', '>', windowStart)
-      .orderBy('created_at', 'asc')
-      .limit(LOGIN_CODES.perIpPerHour)
-      .execute();
+    const toEmail = await oldestInWindow(trx, 'email', input.email, windowStart, LOGIN_CODES.perEmailPerHour);
+    if (toEmail.length >= LOGIN_CODES.perEmailPerHour) {
+      throw tooMany(ACCOUNT_MESSAGES.emailHourlyCap, toEmail[0]!.created_at + LOGIN_CODES.windowMs - now);
+    }
+    const fromIp = await oldestInWindow(trx, 'ip', input.ip, windowStart, LOGIN_CODES.perIpPerHour);
     if (fromIp.length >= LOGIN_CODES.perIpPerHour) {
       throw tooMany(ACCOUNT_MESSAGES.ipHourlyCap, fromIp[0]!.created_at + LOGIN_CODES.windowMs - now);
     }
-    await trx
+    const row = await trx
       .insertInto('login_codes')
       .values({
         email: input.email,
-        code_hash: codeHash(hashKey, input.email, code),
+        code_hash: codeHash(hashKey, input.email, issued.code),
+        // Both are 32 random bytes, so a plain SHA-256 stores them unguessably (as session tokens are).
+        attempt_hash: sha256Hex(issued.attemptId),
+        link_hash: sha256Hex(issued.linkToken),
         created_at: now,
         expires_at: now + LOGIN_CODES.ttlMs,
         ip: input.ip,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(row.id);
   });
-  return code;
+  return { id, ...issued };
 }
 
-/** Forgets a code whose mail could not be sent, so the resend interval does not lock the person out. */
-export async function withdrawLoginCode(db: Kysely<Schema>, email: string, createdAfter: number): Promise<void> {
-  await db.deleteFrom('login_codes').where('email', '=', email).where('created_at', '>=', createdAfter).execute();
+function oldestInWindow(trx: Kysely<Schema>, column: 'email' | 'ip', value: string, since: number, limit: number) {
+  return trx
+    .selectFrom('login_codes')
+    .select('created_at')
+    .where(column, '=', value)
+    .where('created_at', '>', since)
+    .orderBy('created_at', 'asc')
+    .limit(limit)
+    .execute();
+}
+
+/** Forgets a code whose mail could not be sent, so the resend interval does not hold the person up. */
+export async function withdrawLoginCode(db: Kysely<Schema>, id: number): Promise<void> {
+  await db.deleteFrom('login_codes').where('id', '=', id).execute();
 }
 
 /**
- * Accepts the newest unused code for the email. Every guess first takes one attempt with a guarded UPDATE,
- * so parallel guesses cannot exceed the cap: after 5 wrong guesses even the right code is refused.
+ * Takes one guess from the email's and the IP's daily budgets, or refuses with 429. The guess is written
+ * first and counted after, so parallel guesses can at worst refuse each other, never all get through; the
+ * caller deletes the row again when the code was right, since only wrong guesses count.
+ */
+async function reserveGuess(db: Kysely<Schema>, input: { email: string; ip: string; now: number }): Promise<number> {
+  const since = input.now - LOGIN_GUESSES.windowMs;
+  await db
+    .deleteFrom('login_guesses')
+    .where('created_at', '<=', since)
+    .where((eb) => eb.or([eb('email', '=', input.email), eb('ip', '=', input.ip)]))
+    .execute();
+  const row = await db.insertInto('login_guesses').values({ email: input.email, ip: input.ip, created_at: input.now }).returning('id').executeTakeFirstOrThrow();
+  const id = Number(row.id);
+  const budgets = [
+    { column: 'email', value: input.email, limit: LOGIN_GUESSES.perEmailPerDay, message: ACCOUNT_MESSAGES.emailGuessCap },
+    { column: 'ip', value: input.ip, limit: LOGIN_GUESSES.perIpPerDay, message: ACCOUNT_MESSAGES.ipGuessCap },
+  ] as const;
+  for (const budget of budgets) {
+    const others = await db
+      .selectFrom('login_guesses')
+      .select('created_at')
+      .where(budget.column, '=', budget.value)
+      .where('created_at', '>', since)
+      .where('id', '!=', id)
+      .orderBy('created_at', 'asc')
+      .execute();
+    if (others.length >= budget.limit) {
+      await db.deleteFrom('login_guesses').where('id', '=', id).execute();
+      // This guess fits once enough of the others have left the sliding window.
+      throw tooMany(budget.message, others[others.length - budget.limit]!.created_at + LOGIN_GUESSES.windowMs - input.now);
+    }
+  }
+  return id;
+}
+
+/**
+ * Accepts the code of one attempt (the id POST /user/code answered). Guesses name their attempt, so a
+ * stranger's guesses on their own attempts never spoil the owner's code; what bounds guessing is the daily
+ * budget per email and per IP, spent only by wrong codes. A used attempt says so without testing the code.
  */
 export async function consumeLoginCode(
   db: Kysely<Schema>,
   hashKey: Buffer,
-  input: { email: string; code: string; now?: number },
+  input: { email: string; code: string; attemptId: string; ip: string; now?: number },
 ): Promise<void> {
   const now = input.now ?? Date.now();
-  const row = await db
-    .selectFrom('login_codes')
-    .selectAll()
-    .where('email', '=', input.email)
-    .where('consumed_at', 'is', null)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!row || row.expires_at <= now) throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.codeInvalid);
-  const attempt = await db
-    .updateTable('login_codes')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', row.id)
-    .where('attempts', '<', LOGIN_CODES.maxAttempts)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  if (Number(attempt.numUpdatedRows) === 0) {
-    throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.codeExhausted);
-  }
-  if (!sameHex(row.code_hash, codeHash(hashKey, input.email, input.code))) {
-    throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.codeInvalid);
-  }
-  const used = await db
-    .updateTable('login_codes')
-    .set({ consumed_at: now })
-    .where('id', '=', row.id)
-    .where('consumed_at', 'is', null)
-    .executeTakeFirst();
-  // A parallel request with the same right code won the race; a code signs in once.
-  if (Number(used.numUpdatedRows) === 0) throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.codeInvalid);
+  const row = await db.selectFrom('login_codes').selectAll().where('attempt_hash', '=', sha256Hex(input.attemptId)).executeTakeFirst();
+  if (!row || row.email !== input.email) throw refused(ACCOUNT_MESSAGES.attemptUnknown);
+  if (row.consumed_at !== null) throw refused(ACCOUNT_MESSAGES.codeUsed);
+  if (row.expires_at <= now) throw refused(ACCOUNT_MESSAGES.codeExpired);
+  const guess = await reserveGuess(db, { email: input.email, ip: input.ip, now });
+  if (!sameHex(row.code_hash, codeHash(hashKey, input.email, input.code))) throw refused(ACCOUNT_MESSAGES.codeInvalid);
+  await db.deleteFrom('login_guesses').where('id', '=', guess).execute();
+  await markUsed(db, row.id, now, ACCOUNT_MESSAGES.codeUsed);
+}
+
+/**
+ * Accepts the one-time link mailed with a code and answers its email. The token is 32 random bytes, so no
+ * guess budget applies: the owner can always get in with it, whatever strangers did to the budgets.
+ */
+export async function consumeLoginLink(db: Kysely<Schema>, input: { token: string; now?: number }): Promise<string> {
+  const now = input.now ?? Date.now();
+  const row = await db.selectFrom('login_codes').selectAll().where('link_hash', '=', sha256Hex(input.token)).executeTakeFirst();
+  if (!row) throw refused(ACCOUNT_MESSAGES.linkInvalid);
+  if (row.consumed_at !== null) throw refused(ACCOUNT_MESSAGES.linkUsed);
+  if (row.expires_at <= now) throw refused(ACCOUNT_MESSAGES.linkExpired);
+  await markUsed(db, row.id, now, ACCOUNT_MESSAGES.linkUsed);
+  return row.email;
+}
+
+/** The code and its link sign in once between them; a parallel request that lost the race is told it was used. */
+async function markUsed(db: Kysely<Schema>, id: number, now: number, message: string): Promise<void> {
+  const used = await db.updateTable('login_codes').set({ consumed_at: now }).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+  if (Number(used.numUpdatedRows) === 0) throw refused(message);
 }

@@ -32,6 +32,7 @@ const EXPECTED_TABLES = [
   'invitation_redemptions',
   'invitations',
   'login_codes',
+  'login_guesses',
   'media',
   'payments',
   'schema_version',

@@ -46,7 +46,20 @@ export interface LoginCodesTable {
   expires_at: EpochMs;
   attempts: Generated<number>;
   consumed_at: EpochMs | null;
+  /** The requester's address as counted by the per-IP limits (an IPv6 address by its /64). */
   ip: string | null;
+  /** SHA-256 of the attempt id POST /user/code answered; a guess names its attempt (migration 007). */
+  attempt_hash: string | null;
+  /** SHA-256 of the one-time sign-in link's token mailed with the code (migration 007). */
+  link_hash: string | null;
+}
+
+/** One guess at a login code, kept while it counts against the daily budgets (migration 007, docs/security.md). */
+export interface LoginGuessesTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  created_at: EpochMs;
 }
 
 export interface ApiKeysTable {
@@ -258,6 +271,7 @@ export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
   login_codes: LoginCodesTable;
+  login_guesses: LoginGuessesTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   invitations: InvitationsTable;

@@ -6,6 +6,7 @@ import {
   COMPANY,
   CREDIT_HISTORY,
   LOGIN,
+  LOGIN_CODES,
   MESSAGES,
   OAUTH_STATE,
   isValidChannel,
@@ -29,9 +30,18 @@ export const sendCodeBody = z.object({
   type: z.literal(LOGIN.codeType, { error: `must be '${LOGIN.codeType}'` }),
 });
 
+/** SPEC.md §7 fields plus the attempt id POST /user/code answered (docs/security.md "Sign-in limits"). */
 export const emailLoginBody = z.object({
   email,
   code: str().trim().refine((v) => isValidLoginCode(v), `must be ${LOGIN.codeDigits} digits`),
+  attemptId: str().regex(LOGIN_CODES.secretPattern, 'must be the attemptId answered by /user/code'),
+  referer: attribution,
+  refererUrl: attribution,
+});
+
+/** The same call made with the token of the one-time link in the code mail instead of email and code. */
+export const linkLoginBody = z.object({
+  linkToken: str().regex(LOGIN_CODES.secretPattern, 'must be the token of a sign-in link'),
   referer: attribution,
   refererUrl: attribution,
 });

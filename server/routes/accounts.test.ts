@@ -1,107 +1,166 @@
-// Email-code sign-in, sessions, user info and the guard on every account route (issue 4 "Must show").
+// Email sign-in by code or link with its limits, sessions, user info and the guard on every account route (SPEC.md §4, §7).
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, MESSAGES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, LOGIN_GUESSES, LOGIN_LINK, MESSAGES } from '../../src/lib/spec';
 import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
 const t = useAccountsTestApp();
 
-const lastCode = (email: string) => t.mail.filter((m) => m.email === email).at(-1)!.code;
+const lastMail = (email: string) => t.mail.filter((m) => m.email === email).at(-1)!;
+const lastCode = (email: string) => lastMail(email).code;
+const linkToken = (email: string) => new URL(lastMail(email).link).searchParams.get(LOGIN_LINK.queryParam)!;
 const wrong = (code: string) => String((Number(code) + 1) % 10000).padStart(4, '0');
+const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+/** Asks for a code and answers what the browser and the mailbox each got. */
+async function requestCode(email: string, headers: Record<string, string> = {}) {
+  const sent = await post(t.app, '/user/code', { email, type: 'login' }, headers);
+  expect(sent.body.code).toBe(0);
+  return { attemptId: sent.body.data.attemptId as string, code: lastCode(email), link: linkToken(email) };
+}
+const login = (email: string, code: string, attemptId: string, headers: Record<string, string> = {}) =>
+  post(t.app, '/user/email/login', { email, code, attemptId }, headers);
 
 describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
-  it('mails a 4-digit code, signs in with it, creates the user once and records the attribution', async () => {
+  it('mails a 4-digit code and a sign-in link, answers an attempt id, signs in, creates the user once and records the attribution', async () => {
     const sent = await post(t.app, '/user/code', { email: 'Ann@Example.com', type: 'login' });
-    expect(sent.body).toEqual({ code: 0, msg: MESSAGES.sentSuccessfully, data: null });
-    expect(t.mail).toEqual([{ email: 'ann@example.com', code: expect.stringMatching(/^\d{4}$/) }]);
+    expect(sent.body).toEqual({ code: 0, msg: MESSAGES.sentSuccessfully, data: { attemptId: expect.stringMatching(LOGIN_CODES.secretPattern) } });
+    expect(t.mail).toEqual([{ email: 'ann@example.com', code: expect.stringMatching(/^\d{4}$/), link: expect.stringMatching(/^http:\/\/localhost:\d+\/\?signin=[\w-]{43}$/) }]);
 
-    const login = await post(t.app, '/user/email/login', { email: 'ann@example.com', code: lastCode('ann@example.com'), referer: 'google', refererUrl: 'https://ref.example/x' });
-    expect(login.body.code).toBe(0);
-    expect(login.body.data).toEqual({ userId: expect.any(String), token: expect.any(String) });
+    const done = await post(t.app, '/user/email/login', { email: 'ann@example.com', code: lastCode('ann@example.com'), attemptId: sent.body.data.attemptId, referer: 'google', refererUrl: 'https://ref.example/x' });
+    expect(done.body.code).toBe(0);
+    expect(done.body.data).toEqual({ userId: expect.any(String), token: expect.any(String) });
 
     const stored = await t.database.db.selectFrom('users').selectAll().execute();
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ email: 'ann@example.com', referer: 'google', referer_url: 'https://ref.example/x' });
-    // Codes and tokens are stored hashed.
-    const codes = await t.database.db.selectFrom('login_codes').select('code_hash').execute();
+    // Codes, attempt ids, links and tokens are stored hashed.
+    const codes = await t.database.db.selectFrom('login_codes').selectAll().execute();
     expect(codes[0]!.code_hash).not.toContain(t.mail[0]!.code);
+    expect(JSON.stringify(codes)).not.toContain(sent.body.data.attemptId);
+    expect(JSON.stringify(codes)).not.toContain(linkToken('ann@example.com'));
     const sessions = await t.database.db.selectFrom('sessions').select('token_hash').execute();
-    expect(sessions[0]!.token_hash).not.toBe(login.body.data.token);
+    expect(sessions[0]!.token_hash).not.toBe(done.body.data.token);
   });
 
-  it('refuses a used code, so a code signs in once', async () => {
-    await post(t.app, '/user/code', { email: 'a@example.com', type: 'login' });
-    const code = lastCode('a@example.com');
-    expect((await post(t.app, '/user/email/login', { email: 'a@example.com', code })).body.code).toBe(0);
-    const again = await post(t.app, '/user/email/login', { email: 'a@example.com', code });
-    expect(again.status).toBe(400);
-    expect(again.body.msg).toBe(ACCOUNT_MESSAGES.codeInvalid);
+  it('says a used code was already used when it is replayed, not that there were too many wrong codes', async () => {
+    const { attemptId, code } = await requestCode('a@example.com');
+    expect((await login('a@example.com', code, attemptId)).body.code).toBe(0);
+    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay + 2; i += 1) {
+      const again = await login('a@example.com', code, attemptId);
+      expect([again.status, again.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeUsed]);
+    }
   });
 
-  it('refuses the 6th guess even when it is right: after 5 wrong codes the code is dead', async () => {
-    await post(t.app, '/user/code', { email: 'g@example.com', type: 'login' });
-    const code = lastCode('g@example.com');
-    for (let i = 0; i < LOGIN_CODES.maxAttempts; i += 1) {
-      const guess = await post(t.app, '/user/email/login', { email: 'g@example.com', code: wrong(code) });
-      expect(guess.status).toBe(400);
+  it('refuses a code without its attempt, or with an attempt of another email', async () => {
+    const ann = await requestCode('ann@example.com');
+    const bob = await requestCode('bob@example.com');
+    const missing = await post(t.app, '/user/email/login', { email: 'ann@example.com', code: ann.code });
+    expect([missing.status, missing.body.msg]).toEqual([400, 'attemptId: is required']);
+    const crossed = await login('ann@example.com', ann.code, bob.attemptId);
+    expect([crossed.status, crossed.body.msg]).toEqual([400, ACCOUNT_MESSAGES.attemptUnknown]);
+    expect((await login('ann@example.com', ann.code, ann.attemptId)).body.code).toBe(0);
+  });
+
+  it("never lets a stranger's guesses on their own attempts spoil the owner's code", async () => {
+    await t.reopen({ TRUST_PROXY: 'true' });
+    const owner = await requestCode('o@example.com', from('203.0.113.1'));
+    // The stranger asks for codes to the same address (mailed to the owner) and guesses on those attempts.
+    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay - 1; i += 1) {
+      const theirs = await requestCode('o@example.com', from(`198.51.100.${i}`));
+      const guess = await login('o@example.com', wrong(theirs.code), theirs.attemptId, from(`198.51.100.${i}`));
       expect(guess.body.msg).toBe(ACCOUNT_MESSAGES.codeInvalid);
     }
-    const sixth = await post(t.app, '/user/email/login', { email: 'g@example.com', code });
-    expect(sixth.status).toBe(400);
-    expect(sixth.body.msg).toBe(ACCOUNT_MESSAGES.codeExhausted);
-    expect(await t.database.db.selectFrom('users').selectAll().execute()).toEqual([]);
+    expect((await login('o@example.com', owner.code, owner.attemptId, from('203.0.113.1'))).body.code).toBe(0);
   });
 
-  it('accepts the right code on the 5th guess, and parallel wrong guesses cannot exceed the cap', async () => {
-    await post(t.app, '/user/code', { email: 'p@example.com', type: 'login' });
-    const code = lastCode('p@example.com');
-    const guesses = await Promise.all(Array.from({ length: 20 }, () => post(t.app, '/user/email/login', { email: 'p@example.com', code: wrong(code) })));
-    expect(guesses.filter((g) => g.body.msg === ACCOUNT_MESSAGES.codeInvalid)).toHaveLength(LOGIN_CODES.maxAttempts);
-    const row = await t.database.db.selectFrom('login_codes').select('attempts').executeTakeFirstOrThrow();
-    expect(row.attempts).toBe(LOGIN_CODES.maxAttempts);
+  it("signs the owner in with the mailed link after a stranger spent the email's guess budget", async () => {
+    await t.reopen({ TRUST_PROXY: 'true' });
+    const owner = await requestCode('o@example.com', from('203.0.113.1'));
+    const theirs = await requestCode('o@example.com', from('198.51.100.1'));
+    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay; i += 1) await login('o@example.com', wrong(theirs.code), theirs.attemptId, from(`198.51.100.${i}`));
+    const blocked = await login('o@example.com', owner.code, owner.attemptId, from('203.0.113.1'));
+    expect([blocked.status, blocked.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailGuessCap]);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    const linked = await post(t.app, '/user/email/login', { linkToken: owner.link, referer: 'mail' }, from('203.0.113.1'));
+    expect(linked.body.code).toBe(0);
+    expect(linked.body.data).toEqual({ userId: expect.any(String), token: expect.any(String) });
+    const info = await post(t.app, '/user/info', {}, { token: linked.body.data.token });
+    expect(info.body.data.userEmail).toBe('o@example.com');
+    const replay = await post(t.app, '/user/email/login', { linkToken: owner.link });
+    expect([replay.status, replay.body.msg]).toEqual([400, ACCOUNT_MESSAGES.linkUsed]);
+    const bogus = await post(t.app, '/user/email/login', { linkToken: 'x'.repeat(43) });
+    expect([bogus.status, bogus.body.msg]).toEqual([400, ACCOUNT_MESSAGES.linkInvalid]);
   });
 
-  it('expires a code after 10 minutes', async () => {
+  it('stops one IP guessing across 5 emails at its budget, while other IPs still sign in', async () => {
+    await t.reopen({ TRUST_PROXY: 'true' });
+    const answers: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const sent = await requestCode(`v${i}@example.com`, from('192.0.2.9'));
+      for (let g = 0; g < LOGIN_GUESSES.perEmailPerDay; g += 1) answers.push((await login(`v${i}@example.com`, wrong(sent.code), sent.attemptId, from('192.0.2.9'))).body.msg);
+    }
+    expect(answers.filter((m) => m === ACCOUNT_MESSAGES.codeInvalid)).toHaveLength(LOGIN_GUESSES.perIpPerDay);
+    expect(answers.at(-1)).toBe(ACCOUNT_MESSAGES.ipGuessCap);
+    const owner = await requestCode('v4@example.com', from('203.0.113.4'));
+    expect((await login('v4@example.com', owner.code, owner.attemptId, from('203.0.113.4'))).body.code).toBe(0);
+  });
+
+  it('expires a code and its link after 10 minutes', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
-    await post(t.app, '/user/code', { email: 'e@example.com', type: 'login' });
+    const sent = await requestCode('e@example.com');
     vi.setSystemTime(Date.now() + LOGIN_CODES.ttlMs + 1);
-    const late = await post(t.app, '/user/email/login', { email: 'e@example.com', code: lastCode('e@example.com') });
-    expect(late.status).toBe(400);
-    expect(late.body.msg).toBe(ACCOUNT_MESSAGES.codeInvalid);
+    const late = await login('e@example.com', sent.code, sent.attemptId);
+    expect([late.status, late.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeExpired]);
+    const lateLink = await post(t.app, '/user/email/login', { linkToken: sent.link });
+    expect([lateLink.status, lateLink.body.msg]).toEqual([400, ACCOUNT_MESSAGES.linkExpired]);
   });
 
-  it('allows one resend per 60 s and says how long to wait', async () => {
+  it('allows one resend per 60 s per requesting IP and says how long to wait; every attempt keeps its own code', async () => {
+    await t.reopen({ TRUST_PROXY: 'true' });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
-    await post(t.app, '/user/code', { email: 'r@example.com', type: 'login' });
+    const first = await requestCode('r@example.com', from('203.0.113.1'));
     vi.setSystemTime(Date.now() + 20_000);
-    const early = await post(t.app, '/user/code', { email: 'r@example.com', type: 'login' });
+    const early = await post(t.app, '/user/code', { email: 'r@example.com', type: 'login' }, from('203.0.113.1'));
     expect(early.status).toBe(429);
     expect(early.body.msg).toBe(ACCOUNT_MESSAGES.resendTooSoon);
     expect(early.headers.get('retry-after')).toBe('40');
+    // A request from elsewhere does not hold the owner's network up.
+    await requestCode('r@example.com', from('198.51.100.1'));
     vi.setSystemTime(Date.now() + 40_000);
-    expect((await post(t.app, '/user/code', { email: 'r@example.com', type: 'login' })).body.code).toBe(0);
-    // Only the newest code signs in.
-    expect(t.mail).toHaveLength(2);
+    const second = await requestCode('r@example.com', from('203.0.113.1'));
+    expect(t.mail).toHaveLength(3);
+    expect((await login('r@example.com', first.code, first.attemptId)).body.code).toBe(0);
+    expect((await login('r@example.com', second.code, second.attemptId)).body.code).toBe(0);
   });
 
-  it('caps codes per email per hour', async () => {
+  it('caps codes per email per requesting IP, and per email from all IPs at a larger number', async () => {
+    await t.reopen({ TRUST_PROXY: 'true' });
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
-    for (let i = 0; i < LOGIN_CODES.perEmailPerHour; i += 1) {
-      expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' })).body.code).toBe(0);
+    for (let i = 0; i < LOGIN_CODES.perEmailPerIpPerHour; i += 1) {
+      expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('198.51.100.1'))).body.code).toBe(0);
       vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     }
-    const capped = await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' });
-    expect(capped.status).toBe(429);
-    expect(capped.body.msg).toBe(ACCOUNT_MESSAGES.emailHourlyCap);
+    const capped = await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('198.51.100.1'));
+    expect([capped.status, capped.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailIpHourlyCap]);
+    // The owner elsewhere still gets codes.
+    expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('203.0.113.1'))).body.code).toBe(0);
+
+    let sent = LOGIN_CODES.perEmailPerIpPerHour + 1;
+    for (let ip = 2; sent < LOGIN_CODES.perEmailPerHour; ip += 1, sent += 1) {
+      expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from(`198.51.100.${ip}`))).body.code).toBe(0);
+    }
+    const full = await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('192.0.2.1'));
+    expect([full.status, full.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailHourlyCap]);
     vi.setSystemTime(Date.now() + LOGIN_CODES.windowMs);
-    expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' })).body.code).toBe(0);
+    expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('192.0.2.1'))).body.code).toBe(0);
   });
 
   it('caps codes per IP per hour (behind a trusted proxy the forwarded address counts)', async () => {
     await t.reopen({ TRUST_PROXY: 'true' });
-    const from = (ip: string) => ({ 'x-forwarded-for': ip });
     for (let i = 0; i < LOGIN_CODES.perIpPerHour; i += 1) {
       expect((await post(t.app, '/user/code', { email: `n${i}@example.com`, type: 'login' }, from('203.0.113.7'))).body.code).toBe(0);
     }
@@ -188,7 +247,10 @@ describe('guards and validation', () => {
     ['/user/email/login', { email: 'a@example.com' }, 'code: is required'],
     ['/user/email/login', { email: 'a@example.com', code: '12a4' }, 'code: must be 4 digits'],
     ['/user/email/login', { email: 'a@example.com', code: '12345' }, 'code: must be 4 digits'],
-    ['/user/email/login', { email: 'a@example.com', code: '1234', referer: 'x'.repeat(3000) }, 'referer: must be at most 2048 characters'],
+    ['/user/email/login', { email: 'a@example.com', code: '1234' }, 'attemptId: is required'],
+    ['/user/email/login', { email: 'a@example.com', code: '1234', attemptId: 'short' }, 'attemptId: must be the attemptId answered by /user/code'],
+    ['/user/email/login', { email: 'a@example.com', code: '1234', attemptId: 'a'.repeat(43), referer: 'x'.repeat(3000) }, 'referer: must be at most 2048 characters'],
+    ['/user/email/login', { linkToken: 'not a token' }, 'linkToken: must be the token of a sign-in link'],
     ['/user/infoUpdate', {}, 'company: is required'],
     ['/user/infoUpdate', { company: '   ' }, 'company: must not be empty'],
     ['/user/infoUpdate', { company: 'Acme', channel: 'x'.repeat(501) }, 'channel: must be at most 500 characters'],

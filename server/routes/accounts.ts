@@ -1,16 +1,17 @@
-// Email-code sign-in, sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/exit/login (SPEC.md §7).
+// Email sign-in (code or one-time link), sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/exit/login (SPEC.md §7).
 import { Hono } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
-import { consumeLoginCode, issueLoginCode, withdrawLoginCode } from '../accounts/codes';
+import { consumeLoginCode, consumeLoginLink, issueLoginCode, withdrawLoginCode } from '../accounts/codes';
+import { signInLink } from '../accounts/mailer';
 import { createSession, hasEarlierSession, revokeSession } from '../accounts/sessions';
 import { findOrCreateUserByEmail, toUserInfo } from '../accounts/users';
 import type { AppDeps } from '../deps';
-import { clientIp } from '../http/client-ip';
 import { AppError, envelope } from '../http/errors';
-import { validBody } from '../http/input';
+import { parseInput, readBody, validBody } from '../http/input';
+import { clientBudgetKey } from '../http/rate-limit';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { MESSAGES } from '../../src/lib/spec';
-import { emailLoginBody, infoUpdateBody, sendCodeBody } from './account-schemas';
+import { emailLoginBody, infoUpdateBody, linkLoginBody, sendCodeBody } from './account-schemas';
 import { accountsContext, countryCode, type AccountsContext } from './accounts-context';
 import { creditRoutes } from './credits';
 import { keyRoutes } from './keys';
@@ -22,23 +23,35 @@ function sessionRoutes(ctx: AccountsContext) {
 
   app.post('/user/code', async (c) => {
     const { email } = await validBody(c, sendCodeBody);
-    const startedAt = Date.now();
-    const code = await issueLoginCode(db, ctx.keys().hashing, { email, ip: clientIp(c, config.trustProxy), now: startedAt });
+    const issued = await issueLoginCode(db, ctx.keys().hashing, { email, ip: clientBudgetKey(c, config.trustProxy) });
     try {
-      await ctx.mailer.sendLoginCode(email, code);
+      await ctx.mailer.sendLoginCode(email, { code: issued.code, link: signInLink(config.siteUrl, issued.linkToken) });
     } catch (error) {
       log.error('login code mail failed', { error: error instanceof Error ? error.message : String(error) });
-      await withdrawLoginCode(db, email, startedAt);
+      await withdrawLoginCode(db, issued.id);
       // SPEC.md §8 'Sent Failed'; 503 because the mail server, not the request, is at fault.
       throw new AppError(503, ERROR_CODES.unavailable, MESSAGES.sentFailed);
     }
-    return c.json(envelope(0, MESSAGES.sentSuccessfully, null));
+    // The browser sends the attempt id back with the code, so guesses are tied to the attempt they were made on.
+    return c.json(envelope(0, MESSAGES.sentSuccessfully, { attemptId: issued.attemptId }));
   });
 
+  // Email and code (SPEC.md §7) with the attempt id, or the token of the mailed one-time link.
   app.post('/user/email/login', async (c) => {
-    const body = await validBody(c, emailLoginBody);
-    await consumeLoginCode(db, ctx.keys().hashing, { email: body.email, code: body.code });
-    const { user } = await findOrCreateUserByEmail(db, body.email, {
+    const raw = await readBody(c);
+    let email: string;
+    let body: { referer?: string; refererUrl?: string };
+    if (raw.linkToken !== undefined) {
+      const link = parseInput(linkLoginBody, raw);
+      email = await consumeLoginLink(db, { token: link.linkToken });
+      body = link;
+    } else {
+      const login = parseInput(emailLoginBody, raw);
+      await consumeLoginCode(db, ctx.keys().hashing, { ...login, ip: clientBudgetKey(c, config.trustProxy) });
+      email = login.email;
+      body = login;
+    }
+    const { user } = await findOrCreateUserByEmail(db, email, {
       referer: body.referer,
       refererUrl: body.refererUrl,
       countryCode: countryCode(c, config),

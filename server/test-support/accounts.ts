@@ -4,8 +4,8 @@ import type { Mailer } from '../accounts';
 import { createTestApp, type TestApp } from './app';
 
 export interface AccountsTestApp extends TestApp {
-  /** Codes mailed so far, newest last. */
-  mail: Array<{ email: string; code: string }>;
+  /** Codes and sign-in links mailed so far, newest last. */
+  mail: Array<{ email: string; code: string; link: string }>;
   /** Makes the next sends fail, as an unreachable mail server would. */
   failMail: { on: boolean };
 }
@@ -16,9 +16,9 @@ export async function createAccountsTestApp(env: Record<string, string> = {}): P
   const mail: AccountsTestApp['mail'] = [];
   const failMail = { on: false };
   const mailer: Mailer = {
-    async sendLoginCode(email, code) {
+    async sendLoginCode(email, { code, link }) {
       if (failMail.on) throw new Error('connect ECONNREFUSED');
-      mail.push({ email, code });
+      mail.push({ email, code, link });
     },
   };
   const t = await createTestApp({ SECRET_KEY: TEST_SECRET, ...env }, { mailer });
@@ -72,7 +72,7 @@ export async function signIn(t: AccountsTestApp, email = 'person@example.com'): 
   const sent = await post(t.app, '/user/code', { email, type: 'login' });
   if (sent.body.code !== 0) throw new Error(`code not sent: ${sent.body.msg}`);
   const code = t.mail.filter((m) => m.email === email).at(-1)!.code;
-  const login = await post(t.app, '/user/email/login', { email, code });
+  const login = await post(t.app, '/user/email/login', { email, code, attemptId: sent.body.data.attemptId });
   if (login.body.code !== 0) throw new Error(`login failed: ${login.body.msg}`);
   return login.body.data as { token: string; userId: string };
 }

@@ -6,6 +6,7 @@ import * as accounts from './003_accounts.ts';
 import * as tasks from './004_tasks.ts';
 import * as payments from './005_payments.ts';
 import * as contact from './006_contact.ts';
+import * as signInAttempts from './007_sign_in_attempts.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -16,4 +17,5 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: tasks.name, up: tasks.up },
   { version: 5, name: payments.name, up: payments.up },
   { version: 6, name: contact.name, up: contact.up },
+  { version: 7, name: signInAttempts.name, up: signInAttempts.up },
 ];

@@ -1,4 +1,4 @@
-// The login modal (SPEC.md §4): email step, then the 4-digit code step with resend countdown; Google and GitHub buttons.
+// The login modal (SPEC.md §4): email step, then the 4-digit code step (sent with its attempt id) with resend countdown; Google and GitHub buttons.
 import { useEffect, useState } from 'react';
 import { accountsApi } from '../../lib/api';
 import { startOAuth } from '../../lib/auth/oauth';
@@ -18,6 +18,9 @@ export default function LoginModal() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const [digits, setDigits] = useState(emptyCode);
+  // The newest send's attempt id: the code typed is checked against that attempt only (docs/security.md).
+  const [attemptId, setAttemptId] = useState('');
+  const [sends, setSends] = useState(0);
   const [wait, setWait] = useState(0);
 
   useEffect(() => {
@@ -37,7 +40,9 @@ export default function LoginModal() {
     setBusy(true);
     setError('');
     try {
-      await accountsApi.sendCode(email.trim());
+      const sent = await accountsApi.sendCode(email.trim());
+      setAttemptId(sent.attemptId);
+      setSends((n) => n + 1);
       showToast(MESSAGES.sentSuccessfully);
       setStep('code');
       setDigits(emptyCode());
@@ -54,7 +59,7 @@ export default function LoginModal() {
     setBusy(true);
     setError('');
     try {
-      await loginWithCode(email.trim(), code);
+      await loginWithCode(email.trim(), code, attemptId);
       showToast(MESSAGES.successfully);
       closeModal();
     } catch (e) {
@@ -117,12 +122,19 @@ export default function LoginModal() {
       ) : (
         <div className={styles.form}>
           <p className={styles.hint}>
-            We sent a {LOGIN.codeDigits}-digit code to <strong>{email.trim()}</strong>.
+            We sent a {LOGIN.codeDigits}-digit code to <strong>{email.trim()}</strong>. The email also has a link that signs you in.{sends > 1 ? ' Use the newest email.' : ''}
           </p>
           <CodeBoxes digits={digits} disabled={busy} onChange={setDigits} onComplete={(code) => void submit(code)} />
           {error && <p className={styles.error} role="alert">{error}</p>}
           <div className={styles.row}>
-            <button type="button" className={styles.link} onClick={() => setStep('email')}>
+            <button
+              type="button"
+              className={styles.link}
+              onClick={() => {
+                setStep('email');
+                setSends(0);
+              }}
+            >
               Change email
             </button>
             <button type="button" className={styles.link} disabled={wait > 0 || busy} onClick={() => void send()}>

@@ -11,9 +11,12 @@ export interface Attribution {
 }
 
 export const accountsApi = {
-  sendCode: (email: string) => apiRequest<null>('/user/code', { email, type: LOGIN.codeType }),
-  emailLogin: (email: string, code: string, attribution: Attribution) =>
-    apiRequest<LoginResult>('/user/email/login', { email, code, ...attribution }),
+  /** Mails a code and a one-time link; the attempt id answered goes back with the code (docs/security.md). */
+  sendCode: (email: string) => apiRequest<{ attemptId: string }>('/user/code', { email, type: LOGIN.codeType }),
+  emailLogin: (email: string, code: string, attemptId: string, attribution: Attribution) =>
+    apiRequest<LoginResult>('/user/email/login', { email, code, attemptId, ...attribution }),
+  /** The same call with the token of the mailed sign-in link instead of email and code. */
+  linkLogin: (linkToken: string, attribution: Attribution) => apiRequest<LoginResult>('/user/email/login', { linkToken, ...attribution }),
   info: () => apiRequest<UserInfo>('/user/info'),
   logout: () => apiRequest<null>('/user/exit/login'),
   updateInfo: (company: string, channel: string) => apiRequest<null>('/user/infoUpdate', { company, channel }),

@@ -5,20 +5,45 @@ const MINUTE_MS = 60 * SECOND_MS;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-/** Email codes (SPEC.md §4, §7 POST /user/code; the limits are ours: §9 only fixes the 4 digits). */
+/**
+ * Email codes (SPEC.md §4, §7 POST /user/code; the limits are ours: §9 only fixes the 4 digits). Sends are
+ * counted per email *and requesting IP*, so a stranger asking for codes cannot stop the owner receiving them;
+ * docs/security.md "Sign-in limits" explains each number.
+ */
 export const LOGIN_CODES = {
-  /** A code is accepted for 10 minutes after it is sent. */
+  /** A code (and the sign-in link mailed with it) is accepted for 10 minutes after it is sent. */
   ttlMs: 10 * MINUTE_MS,
-  /** One code per email per minute; the login modal counts the same interval down before "Resend". */
+  /** One code per email per requesting IP per minute; the login modal counts the same interval down before "Resend". */
   resendIntervalMs: 60 * SECOND_MS,
   resendIntervalS: 60,
-  /** Codes sent to one email within an hour. */
-  perEmailPerHour: 5,
+  /** Codes sent to one email on behalf of one IP within an hour. */
+  perEmailPerIpPerHour: 5,
+  /** Codes sent to one email within an hour from all IPs together: bounds the mail an address can be sent. */
+  perEmailPerHour: 20,
   /** Codes requested from one IP address within an hour. */
   perIpPerHour: 30,
-  /** Wrong guesses a code survives; after this many the code is dead, even for a right guess. */
-  maxAttempts: 5,
   windowMs: HOUR_MS,
+  /** Random bytes of the attempt id POST /user/code answers and of the one-time sign-in link (base64url: 43 characters). */
+  secretBytes: 32,
+  secretPattern: /^[A-Za-z0-9_-]{43}$/,
+} as const;
+
+/**
+ * Wrong codes allowed over a sliding day, across all codes (docs/security.md "Sign-in limits"): with 10^4
+ * codes and 3 wrong guesses per email per 24 h, 30 days allow at most 90 wrong guesses and one more try, so
+ * the chance to guess one address's code in 30 days is at most 91 / 10^4 ≈ 0.91 %. The mailed link signs in
+ * regardless, so a stranger who spends an address's budget does not lock its owner out.
+ */
+export const LOGIN_GUESSES = {
+  perEmailPerDay: 3,
+  /** Per IP across emails; below 5 emails × 3 so one address cannot probe many mailboxes at full rate. */
+  perIpPerDay: 10,
+  windowMs: DAY_MS,
+} as const;
+
+/** The one-time sign-in link in every code mail: `<site>/?signin=<token>`, handled by the root page (SPEC.md §4). */
+export const LOGIN_LINK = {
+  queryParam: 'signin',
 } as const;
 
 /** Sessions (SPEC.md §3 token; lifetime matches the 30-day user id cookie of §9). */
@@ -62,8 +87,16 @@ export const ACCOUNT_MESSAGES = {
   resendTooSoon: 'Please wait before requesting another code',
   emailHourlyCap: 'Too many codes sent to this email in the last hour; please try again later',
   ipHourlyCap: 'Too many codes requested from your network in the last hour; please try again later',
-  codeInvalid: 'The code is wrong or has expired; please check the email or request a new code',
-  codeExhausted: 'Too many wrong codes; please request a new code',
+  emailIpHourlyCap: 'Too many codes requested for this email from your network in the last hour; please try again later',
+  codeInvalid: 'The code is wrong; please check the email and try again',
+  codeExpired: 'The code has expired; please request a new code',
+  codeUsed: 'This code was already used; please request a new code to sign in again',
+  attemptUnknown: 'This sign-in attempt is unknown; please request a new code',
+  emailGuessCap: 'Too many wrong codes for this email today; please sign in with the link in the email',
+  ipGuessCap: 'Too many wrong codes from your network today; please sign in with the link in the email',
+  linkInvalid: 'This sign-in link is not valid; please request a new code',
+  linkExpired: 'This sign-in link has expired; please request a new code',
+  linkUsed: 'This sign-in link was already used; please request a new code to sign in again',
   sessionExpired: 'User Not Login',
   userIdMismatch: 'userId does not match the signed-in user',
   invitationUnknown: 'This invitation code does not exist',

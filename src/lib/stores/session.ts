@@ -136,8 +136,8 @@ export async function completeLogin(result: LoginResult, options: { deferred?: b
   return user;
 }
 
-export async function loginWithCode(email: string, code: string): Promise<void> {
-  const result = await accountsApi.emailLogin(email, code, attribution());
+export async function loginWithCode(email: string, code: string, attemptId: string): Promise<void> {
+  const result = await accountsApi.emailLogin(email, code, attemptId, attribution());
   await completeLogin(result);
 }
 

@@ -1,4 +1,4 @@
-// Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code.
+// Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code or the mailed link.
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Mailbox } from './mailbox';
 
@@ -37,6 +37,14 @@ export async function skipAboutYou(page: Page): Promise<void> {
 export async function signInByMail(page: Page, mailbox: Mailbox, email: string): Promise<void> {
   await openLogin(page);
   await enterMailedCode(page, mailbox, email);
+  await skipAboutYou(page);
+  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
+}
+
+/** Opens a mailed one-time sign-in link: the root page signs in with it and goes on to the playground. */
+export async function openSignInLink(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.waitForURL(/\/playground/);
   await skipAboutYou(page);
   await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
 }
