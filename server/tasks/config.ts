@@ -6,6 +6,8 @@ import { ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } fro
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
 /** Engines a feature may be given in ENGINES: 'espeak' (offline speech), 'preview' (offline video), the provider adapters. */
 export const ENGINE_NAMES = ALL_ENGINE_NAMES;
 
@@ -65,7 +67,9 @@ export const taskEnvShape = {
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMITS.publicPerWindow),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(WEBHOOKS.baseDelayMs),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(WEBHOOKS.maxAttempts),
-  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1').default(false),
+  OUTBOUND_ALLOW_PRIVATE: flag.optional(),
+  /** Former name of OUTBOUND_ALLOW_PRIVATE, still read when the new one is not set. */
+  WEBHOOK_ALLOW_PRIVATE: flag.optional(),
 };
 
 export interface TaskConfig {
@@ -86,8 +90,8 @@ export interface TaskConfig {
   rateLimitPerMinute: number;
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
-  /** Lets callbackUrl point at localhost and private networks (tests, local development); off in production. */
-  webhookAllowPrivate: boolean;
+  /** Lets input downloads and webhooks reach localhost and private networks (self-hosted setups, tests); off by default. */
+  outboundAllowPrivate: boolean;
 }
 
 /** Keys and base URLs of the provider adapters; an adapter without its key is not registered. */
@@ -122,6 +126,6 @@ export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     webhookMaxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
-    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.WEBHOOK_ALLOW_PRIVATE ?? false,
   };
 }

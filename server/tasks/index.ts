@@ -51,10 +51,11 @@ export function createTaskSystem(o: TaskSystemOptions) {
   });
   // The service tells the queue about submits, and the queue is built on the service: a holder breaks the cycle.
   const holder: { queue?: TaskQueue } = {};
-  const readInput = inputReader({ media, publicUrl: config.publicUrl, allowPrivate: config.tasks.webhookAllowPrivate });
+  const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
+  const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
   const tasks = createTaskService({ db, engines, media, config: config.tasks, log, readInput, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
   const queue = (holder.queue = o.queue ? o.queue(tasks) : inProcessQueue({ tasks, log, workers: config.tasks.workers, pollMs: config.tasks.pollMs, runTimeoutMs: config.tasks.runTimeoutMs }));
-  const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts });
+  const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;
 
   return {

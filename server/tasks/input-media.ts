@@ -1,27 +1,40 @@
 // Fetches a task's input media for an engine: this server's own signed URLs from the store, others over HTTP with caps.
 import { EngineInputError, type InputMedia } from '../engines/types';
+import { OutboundRefused, outboundFetch, type OutboundPolicy, type OutboundResponse } from '../http/outbound';
 import type { MediaService } from '../media';
 import { sniffMedia } from '../media/sniff';
 import { PREVIEW } from '../../src/lib/spec/engines';
 import type { MediaKind } from '../../src/lib/spec/tasks';
-import { callbackUrlProblem } from './webhooks';
 
 export interface InputReaderOptions {
   media: MediaService;
   publicUrl: string;
-  /** Same switch as webhooks: fetching localhost and private addresses is for tests and development only. */
-  allowPrivate: boolean;
+  /** Which hosts outside URLs may point at (server/http/outbound.ts; private ones only with OUTBOUND_ALLOW_PRIVATE). */
+  outbound: OutboundPolicy;
 }
 
-async function fetchCapped(url: string, signal: AbortSignal): Promise<Buffer> {
-  const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(PREVIEW.fetchTimeoutMs)]), redirect: 'follow' });
-  if (!response.ok || !response.body) throw new EngineInputError(`could not download ${url}: HTTP ${response.status}`);
+/** Downloads through the outbound guard: every redirect hop is checked, size and time are capped. */
+async function fetchCapped(url: string, signal: AbortSignal, policy: OutboundPolicy): Promise<Buffer> {
+  let response: OutboundResponse;
+  try {
+    response = await outboundFetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(PREVIEW.fetchTimeoutMs)]), followRedirects: true }, policy);
+  } catch (error) {
+    if (error instanceof OutboundRefused) throw new EngineInputError(`input URL ${url} ${error.problem}`);
+    throw error;
+  }
+  if (!response.ok) {
+    response.close();
+    throw new EngineInputError(`could not download ${url}: HTTP ${response.status}`);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of response.body) {
     size += chunk.byteLength;
-    if (size > PREVIEW.maxFetchBytes) throw new EngineInputError(`${url} is larger than ${PREVIEW.maxFetchBytes / (1024 * 1024)} MB`);
-    chunks.push(Buffer.from(chunk));
+    if (size > PREVIEW.maxFetchBytes) {
+      response.close();
+      throw new EngineInputError(`${url} is larger than ${PREVIEW.maxFetchBytes / (1024 * 1024)} MB`);
+    }
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
@@ -37,9 +50,7 @@ export function inputReader(o: InputReaderOptions) {
       if (!opened) throw new EngineInputError(`the media link ${url} has expired or is not valid; upload the file again`);
       data = Buffer.from(opened.data);
     } else {
-      const problem = callbackUrlProblem(url, o.allowPrivate);
-      if (problem) throw new EngineInputError(`input URL ${url} ${problem}`);
-      data = await fetchCapped(url, signal);
+      data = await fetchCapped(url, signal, o.outbound);
     }
     const sniffed = sniffMedia(data);
     if (!sniffed) throw new EngineInputError(`${url} is not a recognised media file`);

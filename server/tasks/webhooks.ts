@@ -3,6 +3,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { Logger } from '../log';
+import { outboundFetch, outboundUrlProblem, type OutboundPolicy } from '../http/outbound';
 import type { MediaService } from '../media';
 import { WEBHOOKS } from '../../src/lib/spec/tasks';
 import { dreamView } from './views';
@@ -29,20 +30,12 @@ export function signWebhook(secret: string, id: string, timestampS: number, body
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampS}.${body}`).digest('base64')}`;
 }
 
-const PRIVATE_HOST = /^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[f[cd][0-9a-f:]*\]|\[fe80:[0-9a-f:]*\])$/i;
-
-/** Why a callbackUrl is refused, or null when it is acceptable (http(s), and not a private address unless allowed). */
-export function callbackUrlProblem(url: string, allowPrivate: boolean): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'must be an absolute http(s) URL';
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an http or https URL';
-  if (parsed.username || parsed.password) return 'must not contain credentials';
-  if (!allowPrivate && PRIVATE_HOST.test(parsed.hostname)) return 'must point at a public host, not a private or local address';
-  return null;
+/**
+ * Why a callbackUrl is refused at submit, or null: http(s), and a host that resolves to public addresses only
+ * (unless private targets are allowed). Each delivery is checked again, since the name may resolve otherwise later.
+ */
+export function callbackUrlProblem(url: string, allowPrivate: boolean): Promise<string | null> {
+  return outboundUrlProblem(url, { allowPrivate });
 }
 
 /** Stores the webhook of a finished task inside the transaction that finished it (nothing sent, nothing lost). */
@@ -65,6 +58,8 @@ export interface WebhookDispatcherOptions {
   retryBaseMs: number;
   maxAttempts: number;
   pollMs?: number;
+  /** Which hosts deliveries may reach (server/http/outbound.ts). */
+  outbound: OutboundPolicy;
 }
 
 /** Sends due webhooks; a non-2xx answer or network error is retried after baseMs × 4^(attempt-1). */
@@ -78,19 +73,23 @@ export function webhookDispatcher(o: WebhookDispatcherOptions) {
     const timestamp = Math.floor(Date.now() / 1000);
     let error: string | null = null;
     try {
-      const res = await fetch(row.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': row.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload),
+      // Through the guard, redirects not followed: a 3xx is a failed attempt like any other non-2xx.
+      const res = await outboundFetch(
+        row.url,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': row.id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload),
+          },
+          body: row.payload,
+          signal: AbortSignal.timeout(WEBHOOKS.timeoutMs),
         },
-        body: row.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(WEBHOOKS.timeoutMs),
-      });
-      await res.body?.cancel();
+        o.outbound,
+      );
+      res.close();
       if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
     } catch (e) {
       error = e instanceof Error ? e.message : String(e);

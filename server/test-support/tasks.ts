@@ -63,7 +63,7 @@ export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<Task
     SECRET_KEY: TASKS_TEST_SECRET,
     PUBLIC_URL: 'http://localhost:8787',
     TASK_POLL_MS: '50',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
+    OUTBOUND_ALLOW_PRIVATE: 'true',
     ...o.env,
   });
   const { database, dispose } = await openTestDatabase(o.postgres ?? false);

@@ -225,6 +225,23 @@ export const WEBHOOKS = {
   secretPrefix: 'whsec_',
 } as const;
 
+/** Requests this server makes to URLs users give (input media, callbackUrl): public hosts only (docs/security.md). */
+export const OUTBOUND = {
+  /** Redirect hops an input download follows, each checked again; webhook deliveries follow none. */
+  maxRedirects: 5,
+} as const;
+
+/** Why an outside URL is refused; each completes "input URL … " or "callbackUrl: …". */
+export const OUTBOUND_MESSAGES = {
+  notAbsolute: 'must be an absolute http(s) URL',
+  notHttp: 'must be an http or https URL',
+  credentials: 'must not contain credentials',
+  privateHost: 'must point at a public host, not a private or local address',
+  unknownHost: (host: string) => `names a host that could not be found (${host})`,
+  tooManyRedirects: `redirects more than ${OUTBOUND.maxRedirects} times`,
+  redirectTo: (url: string, problem: string) => `redirects to ${url}, which ${problem}`,
+} as const;
+
 /** Normal speaking rate in words per minute (eSpeak NG's default); the `speed` of speech tasks is on this scale. */
 export const SPEECH_DEFAULT_WPM = 175;
 
