@@ -13,6 +13,8 @@ import {
   isValidCompany,
   isValidEmail,
   isValidLoginCode,
+  isSafeText,
+  UNSAFE_TEXT_MESSAGE,
 } from '../../src/lib/spec';
 
 /** A string field; says whether it was missing or of the wrong type. */
@@ -49,10 +51,12 @@ export const linkLoginBody = z.object({
 export const infoUpdateBody = z.object({
   company: z
     .string({ error: 'is required' })
-    .refine((v) => isValidCompany(v), `must not be empty and at most ${COMPANY.maxLength} characters`),
+    .refine((v) => isValidCompany(v), `must not be empty and at most ${COMPANY.maxLength} characters`)
+    .refine((v) => isSafeText(v), UNSAFE_TEXT_MESSAGE),
   channel: z
     .string()
     .refine((v) => isValidChannel(v), `must be at most ${CHANNEL.maxLength} characters`)
+    .refine((v) => isSafeText(v), UNSAFE_TEXT_MESSAGE)
     .optional(),
 });
 

@@ -1,7 +1,7 @@
 // POST /contact/message: the contact form on /contact-us, stored and mailed to support (issue 5).
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { CONTACT, CONTACT_MESSAGES, MESSAGES } from '../../src/lib/spec';
+import { CONTACT, CONTACT_MESSAGES, MESSAGES, UNSAFE_TEXT_MESSAGE, isSafeText } from '../../src/lib/spec';
 import { authenticate } from '../accounts';
 import { createSupportMailer, submitContactMessage } from '../contact/messages';
 import type { AppDeps } from '../deps';
@@ -10,14 +10,21 @@ import { clientIp } from '../http/client-ip';
 import { validBody } from '../http/input';
 
 const contactBody = z.object({
-  name: z.string({ error: CONTACT_MESSAGES.nameRequired }).trim().min(1, CONTACT_MESSAGES.nameRequired).max(CONTACT.nameMaxLength),
+  name: z
+    .string({ error: CONTACT_MESSAGES.nameRequired })
+    .trim()
+    .min(1, CONTACT_MESSAGES.nameRequired)
+    .max(CONTACT.nameMaxLength)
+    .refine((v) => isSafeText(v), UNSAFE_TEXT_MESSAGE),
   email: z.string({ error: MESSAGES.invalidEmail }).trim().pipe(z.email(MESSAGES.invalidEmail)),
   topic: z.enum(CONTACT.topics).default('other'),
   message: z
     .string({ error: CONTACT_MESSAGES.messageTooShort })
     .trim()
     .min(CONTACT.messageMinLength, CONTACT_MESSAGES.messageTooShort)
-    .max(CONTACT.messageMaxLength, CONTACT_MESSAGES.messageTooLong),
+    .max(CONTACT.messageMaxLength, CONTACT_MESSAGES.messageTooLong)
+    // A message body is multi-line: tabs and line breaks are kept, other controls and overrides refused.
+    .refine((v) => isSafeText(v, { multiLine: true }), UNSAFE_TEXT_MESSAGE),
 });
 
 export function contactRoutes({ config, database, log }: AppDeps) {

@@ -6,6 +6,7 @@ import {
   TRACKING_ACTION_NAMES,
   actionCode,
   isMobileUserAgent,
+  isSafeText,
   isValidAction,
   isValidAppKey,
   isValidChannel,
@@ -345,5 +346,36 @@ describe('§9 user id display is masked from 16 characters', () => {
     expect(masked.startsWith('1234')).toBe(true);
     expect(masked.endsWith('GHIJ')).toBe(true);
     expect(masked).not.toContain('567890ABCDEF');
+  });
+});
+
+describe('free text: no control or bidirectional-override characters', () => {
+  it.each(['Acme Ltd', 'Café Müller GmbH', '株式会社テスト', 'שלום עולם', 'مرحبا', 'emoji 👩‍💻 team', 'a & b <c>', ''])('accepts %j on one line', (text) => {
+    expect(isSafeText(text)).toBe(true);
+  });
+
+  it.each([
+    ['NUL', 'Acme\u0000'],
+    ['escape (terminal sequences)', '\u001b[31mred'],
+    ['tab', 'Acme\tLtd'],
+    ['line feed', 'Acme\nLtd'],
+    ['carriage return', 'Acme\rLtd'],
+    ['DEL', 'Acme\u007f'],
+    ['a C1 control', 'Acme\u0085'],
+    ['a line separator', 'Acme\u2028Ltd'],
+    ['right-to-left override', 'invoice\u202Efdp.exe'],
+    ['left-to-right embedding', '\u202AAcme'],
+    ['pop directional formatting', 'Acme\u202C'],
+    ['a right-to-left isolate', '\u2067Acme\u2069'],
+    ['first strong isolate', '\u2068Acme'],
+  ])('refuses %s on one line', (_name, text) => {
+    expect(isSafeText(text)).toBe(false);
+  });
+
+  it('lets a multi-line text hold tabs and line breaks, but not the other controls or overrides', () => {
+    expect(isSafeText('Hello,\r\n\tthe invoice is wrong.\nThanks', { multiLine: true })).toBe(true);
+    expect(isSafeText('Hello\u0000', { multiLine: true })).toBe(false);
+    expect(isSafeText('Hello \u202Egnorw', { multiLine: true })).toBe(false);
+    expect(isSafeText('bell\u0007', { multiLine: true })).toBe(false);
   });
 });

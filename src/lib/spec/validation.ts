@@ -42,6 +42,31 @@ export function isValidCompany(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0 && value.length <= COMPANY.maxLength;
 }
 
+// ---- Free text typed by people (profile fields, contact form; docs/security.md "Files and answers") ----
+
+/** The answer to a field holding a character isSafeText refuses, after "field: ". */
+export const UNSAFE_TEXT_MESSAGE = 'must not contain control or bidirectional-override characters';
+
+/**
+ * Control characters (C0, DEL, C1: NUL, escape sequences, line breaks in a one-line field) and the
+ * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that can make text shown
+ * in a dashboard, an email or a log read differently from what it holds.
+ */
+function isUnsafeCodePoint(cp: number, multiLine: boolean): boolean {
+  // A multi-line text (a message body) may hold tabs and line breaks, nothing else of the kind.
+  if (multiLine && (cp === 0x09 || cp === 0x0a || cp === 0x0d || cp === 0x2028 || cp === 0x2029)) return false;
+  return cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/** True when the text holds none of the characters above; `multiLine` lets tabs and line breaks through. */
+export function isSafeText(value: string, options: { multiLine?: boolean } = {}): boolean {
+  const multiLine = options.multiLine ?? false;
+  for (const char of value) {
+    if (isUnsafeCodePoint(char.codePointAt(0)!, multiLine)) return false;
+  }
+  return true;
+}
+
 // ---- Tracking input (SPEC.md §5; invalid events are dropped with a console warning) ----
 // In tracking-rules.ts, so the page's tracking stub bundles them without the account rules above.
 
