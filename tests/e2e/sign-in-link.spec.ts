@@ -12,7 +12,8 @@ test('after too many wrong codes the modal points to the link, and the link sign
   const dialog = await openLogin(page);
   await dialog.getByLabel('Email').fill(email);
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(dialog.getByText('The email also has a link that signs you in.')).toBeVisible();
+  const codeStep = page.getByRole('dialog', { name: 'Enter the code' });
+  await expect(codeStep.getByText('The email also has a link that signs you in.')).toBeVisible();
   const { code, link } = await mailbox.nextMail(email);
   const wrong = String((Number(code) + 1) % 10_000).padStart(4, '0');
   // Types a code and waits for the answer: the boxes are emptied and enabled again after a refusal.
@@ -24,10 +25,10 @@ test('after too many wrong codes the modal points to the link, and the link sign
   };
   for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay; i += 1) {
     await enter(wrong);
-    await expect(dialog.getByRole('alert')).toContainText(ACCOUNT_MESSAGES.codeInvalid);
+    await expect(codeStep.getByRole('alert')).toContainText(ACCOUNT_MESSAGES.codeInvalid);
   }
   await enter(code);
-  await expect(dialog.getByRole('alert')).toContainText(ACCOUNT_MESSAGES.emailGuessCap);
+  await expect(codeStep.getByRole('alert')).toContainText(ACCOUNT_MESSAGES.emailGuessCap);
 
   // The mail is often opened elsewhere: a fresh browser context follows the link.
   const other = await browser.newContext();
