@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { randomToken } from './crypto';
 import type { UserInfo } from '../../src/lib/api/types';
+import { normalizeEmail } from '../../src/lib/spec/validation';
 
 export interface SignUpAttribution {
   referer?: string | undefined;
@@ -48,11 +49,13 @@ export async function findOrCreateUserByEmail(
   }
 }
 
+/** By id (as given) or by email (normalised the way sign-in stores it). */
 export async function findUser(db: Kysely<Schema>, idOrEmail: string): Promise<User | undefined> {
+  const id = idOrEmail.trim();
   return db
     .selectFrom('users')
     .selectAll()
-    .where((eb) => eb.or([eb('id', '=', idOrEmail), eb('email', '=', idOrEmail)]))
+    .where((eb) => eb.or([eb('id', '=', id), eb('email', '=', normalizeEmail(idOrEmail))]))
     .executeTakeFirst();
 }
 

@@ -33,6 +33,13 @@ describe('npm run admin', () => {
     await expect(run('grant', 'u_admin_test', '--', '-301')).rejects.toThrow('Not enough credits');
   });
 
+  it('finds a user by email however it is typed, as sign-in normalises it', async () => {
+    await run('grant', ' OP@Example.COM ', '10');
+    expect(out.at(-1)).toBe('u_admin_test balance 10');
+    await run('suspend', 'Op@example.com');
+    expect((await database.db.selectFrom('users').select('suspended').executeTakeFirstOrThrow()).suspended).toBe(1);
+  });
+
   it('creates invitations with a use limit and expiry', async () => {
     await run('create-invitation', '--code', 'SPRING', '--max-uses', '3', '--expires-days', '7');
     const row = await database.db.selectFrom('invitations').selectAll().executeTakeFirstOrThrow();

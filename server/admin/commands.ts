@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { createInvitation, findUser } from '../accounts';
 import { applyCreditChange } from '../credits';
 import type { Schema } from '../db';
-import { INVITATION } from '../../src/lib/spec';
+import { INVITATION, normalizeEmail } from '../../src/lib/spec';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -33,7 +33,7 @@ function integer(value: string | undefined, name: string, fallback?: number): nu
 
 async function userOrFail(db: Kysely<Schema>, idOrEmail: string | undefined) {
   if (!idOrEmail) throw new UsageError('a user id or email is required');
-  const user = await findUser(db, idOrEmail.trim());
+  const user = await findUser(db, idOrEmail);
   if (!user) throw new UsageError(`no user with id or email "${idOrEmail}"`);
   return user;
 }
@@ -57,7 +57,8 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print)
     case 'list-users': {
       const limit = integer(values.limit, '--limit', 50);
       let query = db.selectFrom('users').selectAll().orderBy('created_at', 'desc').limit(limit);
-      if (values.search) query = query.where('email', 'like', `%${values.search}%`);
+      // Addresses are stored normalised; PostgreSQL's LIKE is case-sensitive, SQLite's is not.
+      if (values.search) query = query.where('email', 'like', `%${normalizeEmail(values.search)}%`);
       const users = await query.execute();
       print(['id', 'email', 'credits', 'suspended', 'created'].join('\t'));
       for (const u of users) {

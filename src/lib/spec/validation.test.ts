@@ -7,6 +7,7 @@ import {
   actionCode,
   isMobileUserAgent,
   isSafeText,
+  normalizeEmail,
   isValidAction,
   isValidAppKey,
   isValidChannel,
@@ -377,5 +378,12 @@ describe('free text: no control or bidirectional-override characters', () => {
     expect(isSafeText('Hello\u0000', { multiLine: true })).toBe(false);
     expect(isSafeText('Hello \u202Egnorw', { multiLine: true })).toBe(false);
     expect(isSafeText('bell\u0007', { multiLine: true })).toBe(false);
+  });
+});
+
+describe('email normalisation', () => {
+  it('trims and lower-cases, as sign-in stores addresses', () => {
+    expect(normalizeEmail('  Foo.Bar@Example.COM ')).toBe('foo.bar@example.com');
+    expect(normalizeEmail('foo@example.com')).toBe('foo@example.com');
   });
 });

@@ -12,6 +12,14 @@ export function isValidEmail(value: unknown): value is string {
   return typeof value === 'string' && EMAIL_PATTERN.test(value);
 }
 
+/**
+ * The form an address is kept and looked up in: trimmed and lower-cased, as sign-in stores it, so the
+ * operator CLI and every lookup find the same user however the address was typed.
+ */
+export function normalizeEmail(value: string): string {
+  return value.trim().toLowerCase();
+}
+
 /** §5: each code digit box takes 1 character, and it must be a digit (§4 "a 4-digit code"). */
 export function isValidCodeDigit(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9]$/.test(value);
