@@ -1,8 +1,11 @@
 // Starts the API host: configuration, database and migrations, listen, and a graceful shutdown.
+import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
+import { tiedSpawnMethod } from './engines/local/tied-spawn';
+import { prepareWorkRoot } from './engines/local/workdir';
 import { createLogger } from './log';
 import { PRIVATE_UMASK } from './private-files';
 import { createTaskSystem } from './tasks';
@@ -12,6 +15,9 @@ async function main() {
   process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  // Work files of a server killed mid-render are left behind: DATA_DIR/tmp is emptied before any engine runs.
+  await prepareWorkRoot(path.join(config.dataDir, 'tmp'));
+  if (process.platform === 'linux' && tiedSpawnMethod() === 'plain') log.warn('setpriv (util-linux) not found: ffmpeg children may outlive a killed server');
   const database = await openDatabase(config.databaseUrl);
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });

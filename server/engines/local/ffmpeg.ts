@@ -1,9 +1,10 @@
 // Finds and runs ffmpeg/ffprobe: the binaries shipped in npm packages, else FFMPEG_PATH/FFPROBE_PATH, else PATH.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnTied } from './tied-spawn';
 
 const require = createRequire(import.meta.url);
 
@@ -109,16 +110,26 @@ export function ffmpegTools(): FfmpegTools | null {
   return cached;
 }
 
-/** Runs a binary to completion; rejects with the tail of stderr; kills it when the signal aborts. */
-export function runTool(bin: string, args: string[], signal?: AbortSignal): Promise<{ stdout: Buffer; stderr: string }> {
+/**
+ * Runs a binary to completion; rejects with the tail of stderr; kills it when the signal aborts. It is spawned
+ * tied to the server (tied-spawn.ts), so it dies with it. With `onLine`, stdout is handed over line by line
+ * instead of being kept (a probe of a hostile file may print a great deal).
+ */
+export function runTool(bin: string, args: string[], signal?: AbortSignal, onLine?: (line: string) => void): Promise<{ stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTied(bin, args);
     const out: Buffer[] = [];
+    let partial = '';
     let err = '';
     const onAbort = () => child.kill('SIGKILL');
     signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stdout.on('data', (d: Buffer) => {
+      if (!onLine) return void out.push(d);
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) onLine(line);
+    });
     child.stderr.on('data', (d: Buffer) => {
       // Only the end matters for the error message; keep memory bounded on long runs.
       err = (err + d.toString()).slice(-4000);
@@ -130,6 +141,7 @@ export function runTool(bin: string, args: string[], signal?: AbortSignal): Prom
     child.on('close', (code) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+      if (partial && onLine) onLine(partial);
       if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
       else reject(new Error(`${path.basename(bin)} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
     });
