@@ -4,24 +4,31 @@ import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { MEDIA_LIMITS, UPLOAD_LIMITS, type MediaKind } from '../../src/lib/spec/tasks';
-import { sniffMedia } from './sniff';
+import { MEDIA_LIMITS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec/tasks';
+import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
 import type { MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
 export type { MediaStore } from './store';
 export { sniffMedia, wavDuration } from './sniff';
+export { probeMedia, type ProbedMedia } from './probe';
 
 const EXTENSIONS: Record<string, string> = {
   'audio/wav': 'wav',
   'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/ogg': 'ogg',
+  'audio/flac': 'flac',
+  'audio/webm': 'webm',
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/webp': 'webp',
   'image/gif': 'gif',
   'video/mp4': 'mp4',
   'video/quicktime': 'mov',
+  'video/webm': 'webm',
 };
 
 export type { MediaInfo };
@@ -91,28 +98,42 @@ export function createMediaService(o: MediaServiceOptions) {
 
     /**
      * Checks an upload by its bytes (issue 6: "by content, not by name"): an accepted format, one of the
-     * allowed kinds, under the size cap and, for audio and video, under the duration cap.
+     * allowed kinds, under the size cap and, for audio and video, under the duration cap. The length is
+     * measured by probe.ts (every packet, not a header's claim), the same measure that settles per-second charges.
      */
-    checkUpload(data: Uint8Array, allowed: readonly MediaKind[], field = 'file') {
+    async checkUpload(data: Uint8Array, allowed: readonly MediaKind[], field = 'file') {
       if (data.byteLength === 0) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: the file is empty`);
-      const sniffed = sniffMedia(data);
       const accepted = allowed.flatMap((k) => UPLOAD_LIMITS[k].mimes).join(', ');
-      if (!sniffed) throw unsupported(`${field}: the content is not a recognised media file (accepted: ${accepted}); the file name does not matter`);
-      if (!allowed.includes(sniffed.kind)) throw unsupported(`${field}: this is ${sniffed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
-      const limits = UPLOAD_LIMITS[sniffed.kind];
+      const cap = Math.max(...allowed.map((k) => UPLOAD_LIMITS[k].maxBytes));
+      // The size cap comes first: no file larger than any allowed kind is written out and probed.
+      if (data.byteLength > cap) throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${allowed.join(' or ')} files may be at most ${cap / (1024 * 1024)} MB`);
+      const signal = AbortSignal.timeout(UPLOAD_PROBE.timeoutMs);
+      let probed;
+      try {
+        probed = await probeMedia(data, { signal });
+      } catch (error) {
+        if (signal.aborted) throw unsupported(`${field}: the file could not be read in ${UPLOAD_PROBE.timeoutMs / 1000} s; send a simpler or shorter file (accepted: ${accepted})`);
+        if (error instanceof Error && error.message === NO_FFPROBE_MESSAGE) throw new AppError(503, ERROR_CODES.unavailable, `${field}: ${NO_FFPROBE_MESSAGE}`);
+        throw error;
+      }
+      if (!probed) throw unsupported(`${field}: the content is not a recognised media file (accepted: ${accepted}); the file name does not matter`);
+      if (!allowed.includes(probed.kind)) throw unsupported(`${field}: this is ${probed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
+      const limits = UPLOAD_LIMITS[probed.kind];
+      if (!limits.mimes.includes(probed.mime)) throw unsupported(`${field}: ${probed.mime} is not accepted (accepted: ${accepted})`);
       if (data.byteLength > limits.maxBytes) {
-        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${sniffed.kind} files may be at most ${limits.maxBytes / (1024 * 1024)} MB`);
+        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${probed.kind} files may be at most ${limits.maxBytes / (1024 * 1024)} MB`);
       }
-      if (limits.maxDurationS !== null && sniffed.durationS !== null && sniffed.durationS > limits.maxDurationS) {
-        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${sniffed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(sniffed.durationS)} s`);
+      if (probed.kind !== 'image' && probed.durationS === null) throw unsupported(`${field}: this ${probed.mime} file holds no playable ${probed.kind}`);
+      if (limits.maxDurationS !== null && probed.durationS !== null && probed.durationS > limits.maxDurationS) {
+        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${probed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(probed.durationS)} s`);
       }
-      return sniffed;
+      return probed;
     },
 
     /** Checks and stores an upload; answers with its signed URL. */
     async saveUpload(userId: string, data: Uint8Array, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
-      const sniffed = this.checkUpload(data, allowed, field);
-      return save(userId, null, sniffed.kind, sniffed.mime, data, sniffed.durationS);
+      const probed = await this.checkUpload(data, allowed, field);
+      return save(userId, null, probed.kind, probed.mime, data, probed.durationS);
     },
 
     /** Stores a task's result. */

@@ -2,7 +2,7 @@
 import { EngineInputError, type InputMedia } from '../engines/types';
 import { OutboundRefused, outboundFetch, type OutboundPolicy, type OutboundResponse } from '../http/outbound';
 import type { MediaService } from '../media';
-import { sniffMedia } from '../media/sniff';
+import { probeMedia } from '../media/probe';
 import { PREVIEW } from '../../src/lib/spec/engines';
 import type { MediaKind } from '../../src/lib/spec/tasks';
 
@@ -52,7 +52,7 @@ export function inputReader(o: InputReaderOptions) {
     } else {
       data = await fetchCapped(url, signal, o.outbound);
     }
-    const sniffed = sniffMedia(data);
+    const sniffed = await probeMedia(data, { signal });
     if (!sniffed) throw new EngineInputError(`${url} is not a recognised media file`);
     if (!kinds.includes(sniffed.kind)) throw new EngineInputError(`${url} is ${sniffed.mime}, but ${kinds.join(' or ')} is expected`);
     return { data, mime: sniffed.mime, kind: sniffed.kind, durationS: sniffed.durationS, url };

@@ -9,6 +9,7 @@ import { ENGINE_LABELS, VIDEO_SIZES } from '../../../src/lib/spec/engines';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
 import type { EngineContext } from '../types';
 import { ffmpegTools, locateFfmpeg, probe, runTool } from './ffmpeg';
+import { probeMedia } from '../../media/probe';
 import { NO_FFMPEG_MESSAGE, previewEngine } from './preview';
 
 const tools = ffmpegTools();
@@ -17,6 +18,8 @@ const fixtures: Record<string, { file: string; mime: string; kind: MediaKind; du
   image: { file: path.join(dir, 'still.png'), mime: 'image/png', kind: 'image', durationS: null },
   audio: { file: path.join(dir, 'voice.wav'), mime: 'audio/wav', kind: 'audio', durationS: 1.5 },
   video: { file: path.join(dir, 'face.mp4'), mime: 'video/mp4', kind: 'video', durationS: 1 },
+  // A LAME MP3 starts with an Info header frame whose bitrate says nothing of the length.
+  lame: { file: path.join(dir, 'voice.mp3'), mime: 'audio/mpeg', kind: 'audio', durationS: 5.96 },
 };
 
 beforeAll(async () => {
@@ -25,6 +28,7 @@ beforeAll(async () => {
   await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=400x300:d=1', '-frames:v', '1', '-y', fixtures.image!.file]);
   await runTool(ff, ['-f', 'lavfi', '-i', 'sine=frequency=440:d=1.5', '-ac', '1', '-y', fixtures.audio!.file]);
   await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=1', '-pix_fmt', 'yuv420p', '-y', fixtures.video!.file]);
+  await runTool(ff, ['-f', 'lavfi', '-i', 'sine=frequency=440:d=5.96', '-ac', '1', '-b:a', '32k', '-y', fixtures.lame!.file]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -152,6 +156,27 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     expect(credits.balance).toBe(100 - expected);
     expect(credits.ledgerSum).toBe(credits.balance);
   });
+
+  it('talking face with a sample character and a 5.96 s LAME MP3 lasts as long as the sound and charges 12 credits', async () => {
+    t = await createTasksTestApp();
+    await t.system.start();
+    const user = await createUser(t, 100);
+    const audioUrl = await upload(t.app, user.token, 'lame');
+    const inputS = (await probeMedia(readFileSync(fixtures.lame!.file)))!.durationS!;
+    expect(Math.abs(inputS - 5.96)).toBeLessThan(0.05);
+    const r = await post(t.app, '/api-playground/talking_face/v1/create_task', user.token, { modelId: 'model-emma', audioUrl });
+    expect(r.status, r.body.msg).toBe(200);
+    const task = await waitForTask(t, r.body.data.taskId, 60_000);
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
+    const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
+    // An output is never shorter than its input audio.
+    expect(info.durationS).toBeGreaterThanOrEqual(inputS - 0.05);
+    expect(task.credits_charged).toBe(12);
+    const credits = await creditState(t, user.id);
+    expect(credits.balance).toBe(88);
+    expect(credits.ledgerSum).toBe(credits.balance);
+  }, 90_000);
 
   it('without ffmpeg the video features are refused at submit with a clear message, nothing charged; /healthz says why', async () => {
     t = await createTasksTestApp({ engines: [{ ...previewEngine({ tools: () => null }) }] });

@@ -1,12 +1,13 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES } from '../../../src/lib/spec/engines';
 import { SAMPLE_MODELS, type Feature } from '../../../src/lib/spec/tasks';
+import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from '../types';
 import { ffmpegTools, probe, runTool, type FfmpegTools } from './ffmpeg';
 import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
+import { withWorkDir } from './workdir';
 
 /** Stored inputs of the video features (playground and public API field names; server/routes/task-schemas.ts). */
 interface VideoInput {
@@ -27,7 +28,22 @@ interface VideoInput {
 export const NO_FFMPEG_MESSAGE =
   'the preview engine needs ffmpeg: install the npm packages (npm ci installs @ffmpeg-installer/linux-x64 on Linux x64), set FFMPEG_PATH, or put ffmpeg on PATH';
 
-const EXT: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'audio/wav': 'wav', 'audio/mpeg': 'mp3', 'video/mp4': 'mp4', 'video/quicktime': 'mov' };
+const EXT: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/ogg': 'ogg',
+  'audio/flac': 'flac',
+  'audio/webm': 'webm',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+};
 
 function sizeOf(resolution: string | undefined, fallback: string): Size {
   const size = VIDEO_SIZES[resolution ?? fallback];
@@ -72,8 +88,10 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
       if (input.modelId) return portrait(input.modelId);
       throw new EngineInputError('an image (imageUrl) or a sample model (modelId) is required');
     };
-    const audioLength = async (media: InputMedia, file: string) => {
-      const seconds = media.durationS ?? (t.ffprobe ? (await probe(t.ffprobe, file, ctx.signal)).durationS : 0);
+    // The input reader measured the audio (server/media/probe.ts: decoded, not read off a header); the output is
+    // made exactly that long, so it is never shorter than its sound and is settled on the same measure.
+    const audioLength = async (media: InputMedia) => {
+      const seconds = media.durationS ?? (await probeMedia(media.data, { signal: ctx.signal }))?.durationS ?? 0;
       if (!(seconds > 0)) throw new EngineInputError('the audio has no measurable length');
       return seconds;
     };
@@ -103,7 +121,7 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
         if (!input.audioUrl) throw new EngineInputError('audioUrl is required');
         const audioMedia = await ctx.readInput(input.audioUrl, ['audio']);
         const audio = await save(audioMedia, 'audio');
-        const durationS = await audioLength(audioMedia, audio);
+        const durationS = await audioLength(audioMedia);
         await ctx.progress(20);
         const videoUrl = input.srcVideoUrl ?? input.videoUrl;
         if (videoUrl && feature !== 'talking-image') {
@@ -127,17 +145,15 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
     async run(feature, rawInput, ctx): Promise<EngineResult> {
       const t = tools();
       if (!t) throw new Error(NO_FFMPEG_MESSAGE);
-      const dir = await mkdtemp(path.join(tmpdir(), 'preview-'));
-      try {
+      // Work files live under DATA_DIR/tmp (workdir.ts), emptied at start should the server be killed mid-render.
+      return withWorkDir('preview-', async (dir) => {
         await ctx.progress(5);
         const { file, expectedS } = await render(feature, (rawInput ?? {}) as VideoInput, ctx, t, dir);
         await ctx.progress(95);
         // The real length is measured (per-second features are settled on it); without ffprobe, the length asked for.
         const durationS = t.ffprobe ? (await probe(t.ffprobe, file, ctx.signal)).durationS : expectedS;
         return { outputs: [{ kind: 'video', mime: 'video/mp4', data: await readFile(file), durationS }] };
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      });
     },
   };
 }

@@ -2,7 +2,7 @@
 import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, type DreamApiFeature } from '../../../src/lib/spec/dreamapi-upstream';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';
 import { dreamApiClient, malformed, PROVIDER, type DreamApiClient } from './dreamapi-client';
 import { toDreamApi, type MediaUrl } from './dreamapi-inputs';
@@ -79,7 +79,7 @@ function filesOf(result: Data, kind: MediaKind): Array<{ url: string; type: stri
 /** A downloaded file recognised by its bytes first; the header or DreamAPI's declared type only when the bytes say nothing. */
 async function fetchOutput(file: { url: string; type: string }, kind: MediaKind, signal: AbortSignal): Promise<EngineOutput> {
   const got = await download(PROVIDER, file.url, signal);
-  const sniffed = sniffMedia(got.data);
+  const sniffed = await probeMedia(got.data, { signal });
   const header = got.mime && got.mime !== 'application/octet-stream' ? got.mime : undefined;
   const mime = sniffed?.mime ?? header ?? DREAMAPI_FILE_MIMES[file.type] ?? 'application/octet-stream';
   // Per-second features are settled on the real length, read from the file's own header.

@@ -2,7 +2,7 @@
 import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
 import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import { primaryLanguage, type MediaKind } from '../../../src/lib/spec/tasks';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { EngineInputError, type InputMedia, type MediaBytes } from '../types';
 import { json, providerFetch, ProviderError } from './http';
 
@@ -67,8 +67,8 @@ function described(data: Buffer, contentType: string): string {
 }
 
 /** Bytes of the expected kind, or a clear "malformed answer". */
-function expectMedia(data: Buffer, contentType: string, kind: MediaKind): ElevenLabsFile {
-  const sniffed = sniffMedia(data);
+async function expectMedia(data: Buffer, contentType: string, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
+  const sniffed = await probeMedia(data, { signal });
   if (sniffed?.kind !== kind) throw new ProviderError(`${PROVIDER} sent a malformed answer: expected ${kind}, got ${described(data, contentType)}`);
   return { kind, mime: sniffed.mime, data, durationS: sniffed.durationS };
 }
@@ -102,7 +102,7 @@ export function elevenLabsClient(key: string, baseUrl: string) {
     /** A file answer of the expected kind (TTS audio, a dubbed video). */
     async file(path: string, r: ElevenLabsRequest, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
       const res = await send(path, r, signal);
-      return expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind);
+      return expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind, signal);
     },
     /** Best effort and detached: the task is already over on our side (refunded), this only frees the provider's job. */
     forget(path: string): void {

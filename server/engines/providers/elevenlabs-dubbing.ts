@@ -1,12 +1,12 @@
 // ElevenLabs dubbing for video translation: create the job with the video, follow it, fetch the dubbed MP4; lip sync chained after it.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
 import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import type { Feature } from '../../../src/lib/spec/tasks';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool } from '../local/ffmpeg';
+import { withWorkDir } from '../local/workdir';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
 import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
 import { ProviderError, sleep } from './http';
@@ -56,15 +56,12 @@ function ffmpegForLipSync(): string {
 /** The dubbed video's soundtrack as WAV (lip-sync models take an audio track, ElevenLabs returns a whole MP4). */
 async function soundtrack(dubbed: Buffer, signal: AbortSignal): Promise<Buffer> {
   const ffmpeg = ffmpegForLipSync();
-  const dir = await mkdtemp(path.join(tmpdir(), 'elevenlabs-dub-'));
-  try {
+  return withWorkDir('elevenlabs-dub-', async (dir) => {
     const [input, output] = [path.join(dir, 'dubbed.mp4'), path.join(dir, 'dubbed.wav')];
     await writeFile(input, dubbed);
     await runTool(ffmpeg, ['-v', 'error', '-i', input, '-vn', '-ac', '1', '-c:a', 'pcm_s16le', '-y', output], signal);
-    return await readFile(output);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    return readFile(output);
+  });
 }
 
 async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLabsFile, ctx: EngineContext): Promise<EngineResult> {
@@ -72,7 +69,7 @@ async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLab
   const audio = await soundtrack(dubbed.data, ctx.signal);
   const out = await lipSync({ data: source.data, mime: source.mime }, { data: audio, mime: 'audio/wav' }, ctx);
   // Per-second features are settled on this length: read it from the file when the lip-sync model did not say.
-  return { outputs: [{ ...out, durationS: out.durationS ?? sniffMedia(out.data)?.durationS ?? null }] };
+  return { outputs: [{ ...out, durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null }] };
 }
 
 /**

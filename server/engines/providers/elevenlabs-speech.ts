@@ -1,7 +1,7 @@
 // ElevenLabs speech: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
 import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
 import { SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec/tasks';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
 import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
 import { ProviderError } from './http';
@@ -75,7 +75,7 @@ export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineCo
     await ctx.progress(progressShare((n + 1) / chunks.length));
   }
   const data = joinMp3(parts);
-  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: sniffMedia(data)?.durationS ?? null }] };
+  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }] };
 }
 
 /** Instant voice cloning: the recording as multipart `files`; the new voice id is the task's cloneId (no media). */

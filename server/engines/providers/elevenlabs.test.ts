@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
 import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, submitTool, taskMedia, videoClip, uploadMedia, useTestMedia, useTestApps, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
 import { VOICES, type Feature } from '../../../src/lib/spec/tasks';
 import type { LipSync, MediaBytes } from '../types';
@@ -204,7 +204,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg', size: readFileSync(media.tone).length });
-    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(sniffMedia(readFileSync(media.tone))!.durationS!, 1);
+    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo((await probeMedia(readFileSync(media.tone)))!.durationS!, 1);
     expect(task.credits_charged).toBe(price('tts-common', { characters: TEXT.length }));
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -274,7 +274,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg' });
     expect(stored[0]!.size).toBeGreaterThan(readFileSync(media.tone).length * 1.9);
-    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * sniffMedia(readFileSync(media.tone))!.durationS!, 0);
+    expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * (await probeMedia(readFileSync(media.tone)))!.durationS!, 0);
     await expectCharged(t, user, price('dialogue', { characters: lines.reduce((n, l) => n + l.text.length, 0) }));
   });
 
@@ -294,7 +294,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(media.dubbed).length });
-    const seconds = sniffMedia(readFileSync(media.dubbed))!.durationS!;
+    const seconds = (await probeMedia(readFileSync(media.dubbed)))!.durationS!;
     expect(task.credits_charged).toBe(price('video-translate-voice-only', { seconds }));
     expect(task.credits_charged).toBeGreaterThan(price('video-translate-voice-only', { seconds: 1 }));
     await expectCharged(t, user, task.credits_charged!);
@@ -318,14 +318,14 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'fr', source_lang: 'auto' });
     expect(given).toHaveLength(1);
     expect(given[0]!.video.data.equals(readFileSync(media.source))).toBe(true);
-    const soundtrack = sniffMedia(given[0]!.audio.data)!;
+    const soundtrack = (await probeMedia(given[0]!.audio.data))!;
     expect(given[0]!.audio.mime).toBe('audio/wav');
     expect(soundtrack).toMatchObject({ kind: 'audio', mime: 'audio/wav' });
-    expect(soundtrack.durationS!).toBeCloseTo(sniffMedia(readFileSync(media.dubbed))!.durationS!, 0);
+    expect(soundtrack.durationS!).toBeCloseTo((await probeMedia(readFileSync(media.dubbed)))!.durationS!, 0);
     const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'video', size: readFileSync(media.synced).length });
-    const seconds = sniffMedia(readFileSync(media.synced))!.durationS!;
+    const seconds = (await probeMedia(readFileSync(media.synced)))!.durationS!;
     expect(task.credits_charged).toBe(price('video-translate-lip-sync', { seconds }));
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -351,7 +351,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     await expectCharged(t, user, 2);
   });
 
-  it('stt-pro asks for diarization and names the speakers; an outside audio (no length known at submit) is charged on its real length', async () => {
+  it('stt-pro asks for diarization and names the speakers; an outside audio is held on its length measured at submit and charged on its real length', async () => {
     const t = await app();
     const user = await createUser(t, 100);
     const audioUrl = `${fake.url}/files/speech.wav`;
@@ -360,7 +360,7 @@ describe('ElevenLabs adapter against a fake ElevenLabs API', () => {
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttPro, diarize: 'true', tag_audio_events: 'true', language_code: 'fr' });
     expect((await view(t, user, task.id)).text).toBe('Speaker 1: Hello there.\nSpeaker 2: Hi (laughs)');
-    expect(task.credits_held).toBe(0);
+    expect(task.credits_held).toBe(4);
     expect(task.credits_charged).toBe(price('stt-pro', { seconds: 61 }));
     expect(task.credits_charged).toBe(4);
     await expectCharged(t, user, 4);

@@ -5,7 +5,7 @@ import { createUser, waitForTask, type TasksTestApp } from '../../test-support/t
 import { expectCharged, expectFailedAndRefunded, listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, taskMedia, videoClip, uploadMedia, useTestMedia, useTestApps, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/spec/engines';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import type { EngineContext } from '../types';
 import { falEngine, falLipSync, type FalConfig } from './fal';
 
@@ -252,7 +252,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const body = submitted(FAL_MODELS.lipsync);
     expect(uploaded(body.video_url)).toEqual(readFileSync(clip));
     expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
-    expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: sniffMedia(readFileSync(clip))!.durationS! }).credits);
+    expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits);
     await expectCharged(t, user, task.credits_charged!);
   });
 });
@@ -321,8 +321,8 @@ describe('fal.ai image and video tools', () => {
     const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(longClip).length });
-    const outputS = sniffMedia(readFileSync(longClip))!.durationS!;
-    expect(outputS).toBeGreaterThan(sniffMedia(readFileSync(clip))!.durationS!);
+    const outputS = (await probeMedia(readFileSync(longClip)))!.durationS!;
+    expect(outputS).toBeGreaterThan((await probeMedia(readFileSync(clip)))!.durationS!);
     expect(task.credits_charged).toBe(estimateCredits('video-matting', { seconds: outputS }).credits);
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -345,7 +345,7 @@ describe('falLipSync (dubbing with lip sync chains it)', () => {
     expect(uploaded(sent.audio_url)).toEqual(audio.data);
     expect(out).toMatchObject({ kind: 'video', mime: 'video/mp4' });
     expect(out.data).toEqual(readFileSync(clip));
-    expect(out.durationS).toBe(sniffMedia(readFileSync(clip))!.durationS);
+    expect(out.durationS).toBe((await probeMedia(readFileSync(clip)))!.durationS);
   });
 });
 

@@ -2,7 +2,7 @@
 import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
 import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
-import { sniffMedia } from '../../media/sniff';
+import { probeMedia } from '../../media/probe';
 import { waitForHook } from './hooks';
 import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
 
@@ -198,7 +198,7 @@ async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, s
   const outputs: EngineOutput[] = [];
   for (const f of files) {
     const file = await download(PROVIDER, f.url, signal);
-    const sniffed = sniffMedia(file.data);
+    const sniffed = await probeMedia(file.data, { signal });
     const header = file.mime && file.mime !== 'application/octet-stream' ? file.mime : null;
     const mime = sniffed?.mime ?? header ?? (f.kind === 'video' ? 'video/mp4' : 'image/png');
     // Per-second features are settled on this length.

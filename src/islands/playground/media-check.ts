@@ -7,8 +7,16 @@ const ALIASES: Record<string, string> = {
   'audio/wave': 'audio/wav',
   'audio/vnd.wave': 'audio/wav',
   'audio/mp3': 'audio/mpeg',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'audio/x-aac': 'audio/aac',
+  'audio/x-flac': 'audio/flac',
+  'audio/opus': 'audio/ogg',
   'image/jpg': 'image/jpeg',
 };
+
+/** How people call the accepted types, where the MIME subtype says it badly. */
+const NAMES: Record<string, string> = { 'video/quicktime': 'MOV', 'audio/mpeg': 'MP3', 'audio/mp4': 'M4A', 'audio/ogg': 'OGG/Opus' };
 
 const MB = 1024 * 1024;
 
@@ -20,7 +28,7 @@ export function acceptOf(kinds: readonly MediaKind[]): string {
 /** A short human list, e.g. "WAV or MP3, up to 20 MB and 300 s". */
 export function describeLimits(kind: MediaKind): string {
   const l = UPLOAD_LIMITS[kind];
-  const types = l.mimes.map((m) => (m === 'video/quicktime' ? 'MOV' : m === 'audio/mpeg' ? 'MP3' : m.split('/')[1]!.toUpperCase())).join(', ');
+  const types = l.mimes.map((m) => NAMES[m] ?? m.split('/')[1]!.toUpperCase()).join(', ');
   return `${types}; up to ${l.maxBytes / MB} MB${l.maxDurationS ? ` and ${l.maxDurationS} s` : ''}`;
 }
 

@@ -126,7 +126,7 @@ describe('validation', () => {
     expect(textProblem('x'.repeat(TASK_LIMITS.maxTextChars + 1))).toMatch(/at most/);
     expect(dialogueProblem([{ speaker: 'A', text: 'hi' }], {})).toMatch(/Speaker A: choose a voice/);
     expect(dialogueProblem([{ speaker: 'A', text: 'hi' }], { A: 'en-us-female-1' })).toBeNull();
-    expect(checkFile({ type: 'audio/ogg', size: 10 }, ['audio'])).toHaveProperty('error');
+    expect(checkFile({ type: 'audio/aiff', size: 10 }, ['audio'])).toHaveProperty('error');
     expect(checkFile({ type: 'audio/x-wav', size: 10 }, ['audio'])).toEqual({ kind: 'audio' });
     expect(checkFile({ type: 'image/png', size: 11 * 1024 * 1024 }, ['image'])).toHaveProperty('error');
     expect(checkDuration('video', 301)).toMatch(/limit is 300 s/);

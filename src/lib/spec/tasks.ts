@@ -186,10 +186,14 @@ export type MediaKind = 'audio' | 'image' | 'video';
 
 /** Upload caps per kind of media, checked on the bytes (not the file name). */
 export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }> = {
-  audio: { maxBytes: 20 * 1024 * 1024, maxDurationS: 300, mimes: ['audio/wav', 'audio/mpeg'] },
+  // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound only.
+  audio: { maxBytes: 20 * 1024 * 1024, maxDurationS: 300, mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'] },
   image: { maxBytes: 10 * 1024 * 1024, maxDurationS: null, mimes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
-  video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime'] },
+  video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime', 'video/webm'] },
 };
+
+/** Measuring an upload's length (ffprobe reads every packet of it) may take at most this long. */
+export const UPLOAD_PROBE = { timeoutMs: 60_000 } as const;
 
 /** Upload scenes of the three-step upload (DreamAPI get_policy {scene}) and the kinds each accepts. */
 export const UPLOAD_SCENES: Record<string, readonly MediaKind[]> = {
