@@ -29,7 +29,7 @@ describe('files under DATA_DIR', () => {
     try {
       database = await openDatabase(`sqlite:${dbFile}`);
       await migrateToLatest(database);
-      lazyServerKeys({ secretKey: undefined, dataDir })();
+      lazyServerKeys({ secretKey: null, dataDir })();
       await localMediaStore(path.join(dataDir, 'media')).put('ab12cd.wav', new Uint8Array([1, 2, 3]));
     } finally {
       process.umask(previous);
