@@ -1,10 +1,11 @@
-// Everything the server keeps under DATA_DIR (folder, database and its WAL files, secret key, media) is owner-only.
+// Everything the server keeps under DATA_DIR (folder, database and its WAL files, secret key, media, work folder) is owner-only.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazyServerKeys } from './accounts/secret';
 import { migrateToLatest, openDatabase, type AppDatabase } from './db';
+import { prepareWorkRoot } from './engines/local/workdir';
 import { localMediaStore } from './media';
 
 let parent: string;
@@ -27,6 +28,7 @@ describe('files under DATA_DIR', () => {
     const dbFile = path.join(dataDir, 'app.db');
     const previous = process.umask(0o022);
     try {
+      await prepareWorkRoot(path.join(dataDir, 'tmp'));
       database = await openDatabase(`sqlite:${dbFile}`);
       await migrateToLatest(database);
       lazyServerKeys({ secretKey: null, dataDir })();
@@ -36,6 +38,7 @@ describe('files under DATA_DIR', () => {
     }
     const created = [
       dataDir,
+      path.join(dataDir, 'tmp'),
       dbFile,
       `${dbFile}-wal`,
       `${dbFile}-shm`,

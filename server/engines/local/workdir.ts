@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE } from '../../private-files';
 
 /** Marks a folder as this server's own scratch space: only such a folder is ever emptied. */
 export const WORK_ROOT_MARKER = '.dreamapi-work';
@@ -14,7 +15,7 @@ let root: string | null = null;
  * not ours (DATA_DIR pointed at a folder with a tmp of its own): nothing is deleted and the start is refused.
  */
 export async function prepareWorkRoot(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const entries = await readdir(dir);
   if (entries.length > 0 && !entries.includes(WORK_ROOT_MARKER)) {
     throw new Error(`${dir} holds files this server did not put there; it empties that folder at every start, so move them or set DATA_DIR to a folder of its own`);
