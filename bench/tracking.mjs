@@ -1,4 +1,4 @@
-// Benchmarks of the tracking pipeline: stub gzip size, report() cost and worker throughput in Chromium, collector ingest.
+// Benchmarks of the tracking pipeline: stub gzip size, report() cost, worker throughput and drain after an outage in Chromium, collector ingest.
 // `node bench/tracking.mjs` builds the site if stale (into SITE_DIR, default dist/) and prints every figure;
 // `npm run bench` runs the same functions among the other benchmarks.
 import { spawnSync } from 'node:child_process';
@@ -115,6 +115,55 @@ export async function browserFigures() {
   }
 }
 
+/** How long the browser is offline in each outage run: long enough for several failed tries (1 s, 2 s, … backoff). */
+const OUTAGE_MS = 5000;
+
+/**
+ * Drain after an outage: the page reports a full batch while offline (Playwright's setOffline), stays offline for
+ * OUTAGE_MS, comes back online, and the time until the shared queue is empty (every entry acknowledged by the
+ * collector) is measured. The server hands out the default 20 s buffer interval, the wait a retry used to have.
+ */
+export async function outageDrain(runs = 3) {
+  const server = await startAppServer({ SITE_DIR: dist });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  try {
+    const context = await browser.newContext();
+    let failedSends = 0;
+    context.on('requestfailed', (request) => {
+      if (request.url().includes('/spider/api/v1/report/track_info')) failedSends++;
+    });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/pricing`);
+    await page.waitForFunction(() => 'dreamTracker' in window);
+    const status = () => page.evaluate(() => window.dreamTracker.status());
+    for (let s = await status(); !(s.leader && s.flags.configValid); s = await status()) await sleep(50);
+    const drains = [];
+    for (let run = 0; run < runs; run++) {
+      const failedBefore = failedSends;
+      await context.setOffline(true);
+      await page.evaluate(() => {
+        for (let i = 0; i < 20; i++) window.dreamTracker.report({ id: 'bench_outage_event', action: 'click', logmap: { i } });
+      });
+      await sleep(OUTAGE_MS);
+      if (failedSends === failedBefore) throw new Error('no send failed while offline: the outage was not seen by the worker');
+      await context.setOffline(false);
+      const back = performance.now();
+      while ((await status()).queued > 0 || (await page.evaluate(() => window.dreamTracker.pendingCount())) > 0) await sleep(10);
+      drains.push(Math.round(performance.now() - back));
+    }
+    drains.sort((a, b) => a - b);
+    return [
+      { figure: `drain after outage (${OUTAGE_MS / 1000} s offline, 20 entries, 20 s buffer), median of ${runs}`, value: drains[drains.length >> 1], unit: 'ms' },
+      { figure: 'drain after outage, each run', value: drains.join(' / '), unit: 'ms' },
+      { figure: 'track_info sends failed while offline', value: failedSends, unit: 'count' },
+    ];
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
 /** The wire cipher of docs/tracking-protocol.md with Node's crypto (the browser uses crypto-js; tests prove they agree). */
 function sealEntries(entries, ak) {
   const iv = randomBytes(16);
@@ -166,6 +215,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`Stub: ${total.gzipBytes} B gzip with every chunk it imports; target ≤ ${STUB_TARGET_GZIP_BYTES} B: ${total.met === 'yes' ? 'met' : 'NOT met'}.`);
   console.log('\n## Tracking in Chromium (report() cost, worker throughput)');
   console.table(await browserFigures());
+  console.log('\n## Tracking after a network outage (Chromium offline, then online)');
+  console.table(await outageDrain());
   console.log('\n## Tracking collector ingest (autocannon, loopback)');
   console.table(await collectorIngest());
 }

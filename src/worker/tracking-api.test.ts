@@ -3,7 +3,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openBatch } from '../../server/tracking/cipher';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
-import type { Transport } from '../lib/tracking/engine';
+import { NetworkError, type Transport } from '../lib/tracking/engine';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
 import type { Answer, QueuedEntry, TrackInfoBody } from '../lib/tracking/types';
 import { appInfo, createTrackingWorker, type TrackingWorkerApi } from './tracking-api';
@@ -29,7 +29,6 @@ function openTab(factory: IDBFactory, name: string, via: Transport = transport) 
     locks: navigator.locks,
     channel: new BroadcastChannel(`${name}-channel`),
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64)',
-    onOnline: () => {},
   });
   tabs.push(api);
   return api;
@@ -126,6 +125,35 @@ describe('shared queue across tabs', () => {
     expect(confirmed).toBe(true);
     await until(() => sends === 1);
     expect((await tab.status()).queued).toBe(1);
+  });
+});
+
+describe('outage', () => {
+  it('online: a leader waiting out a failed send sends when the page passes on the browser\'s online event', async () => {
+    const factory = new IDBFactory();
+    const name = `q-${Math.random()}`;
+    let down = true;
+    let failed = 0;
+    const flaky: Transport = {
+      async post<T>(url: string, body: unknown, timeoutMs: number): Promise<Answer<T>> {
+        if (url.endsWith(TRACKING_PATHS.trackConfig)) return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 4, bufferS: 20 } as T };
+        if (down && url.endsWith(TRACKING_PATHS.trackInfo)) throw (failed++, new NetworkError('offline'));
+        return transport.post<T>(url, body, timeoutMs);
+      },
+    };
+    const tab = openTab(factory, name, flaky);
+    await tab.start({ appKey: `k-${name}` }, 'only');
+    await until(async () => (await tab.status()).leader && (await tab.status()).flags.configValid);
+    const list = entries(4, 'only');
+    await tab.enqueue(list);
+    // The full batch went at once and failed; its retry now waits about a second.
+    await until(() => failed === 1);
+    await new Promise((r) => setTimeout(r, 50));
+    down = false;
+    // Resolves once the waiting retry went: no timer had to fire.
+    await tab.online();
+    expect(list.every((e) => received.includes(e.entryId))).toBe(true);
+    expect((await tab.status()).queued).toBe(0);
   });
 });
 

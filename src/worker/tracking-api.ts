@@ -14,8 +14,6 @@ export interface WorkerDeps {
   channel: Pick<BroadcastChannel, 'postMessage' | 'addEventListener' | 'close'>;
   /** The browser's user agent (a worker's navigator has it too, so the page stub need not ship this logic). */
   userAgent: string;
-  /** Calls the listener on the browser's `online` event (workers receive it too): what waited out an outage goes at once. */
-  onOnline(listener: () => void): void;
 }
 
 /** SPEC.md §3 app info: the app version, the device id, and the platform read from the user agent (§5 "Mobile is detected by user-agent keywords"). */
@@ -89,7 +87,6 @@ export function createTrackingWorker(deps: WorkerDeps) {
         if (notice?.type === 'sent') reseal();
         if (notice?.type === 'enqueued' || notice?.type === 'sent') void candidate.onNotice(notice);
       });
-      deps.onOnline(() => void candidate.online());
       release = holdLeadership(deps.locks, TRACKING_BROWSER.leaderLock, (leader) => void candidate.setLeader(leader));
       // Every tab needs a session: the leader to send, the others to seal their page-leave beacons.
       void candidate.ensureSession().then(reseal);
@@ -123,6 +120,14 @@ export function createTrackingWorker(deps: WorkerDeps) {
       if (!Array.isArray(list)) return;
       await api.enqueue(list.filter((e: QueuedEntry | null) => typeof e?.entryId === 'string' && typeof e.oid === 'string'));
     },
+    /**
+     * The page saw the browser's `online` event: a waiting retry runs now. The page relays it because Chromium fires
+     * `online` on pages only, never in workers (checked in Chromium with the network switched off and on).
+     */
+    async online(): Promise<void> {
+      await engine?.online();
+    },
+
     /** Sends what is queued now if this tab leads (used by tests and the bench). */
     async flush(): Promise<void> {
       await engine?.flush();

@@ -12,6 +12,5 @@ expose(
     locks: navigator.locks,
     channel: new BroadcastChannel(TRACKING_BROWSER.channel),
     userAgent: navigator.userAgent,
-    onOnline: (listener) => addEventListener('online', listener),
   }),
 );

@@ -11,6 +11,7 @@ export function connectWorker(): Promise<WorkerHandle> {
     start: (config, tab, onSealed) => api.start(config, tab, proxy(onSealed)),
     enqueue: (entries) => api.enqueue(entries),
     adopt: (stash) => api.adopt(stash),
+    online: () => api.online(),
     status: () => api.status(),
     close: () => worker.terminate(),
   });

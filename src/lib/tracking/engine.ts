@@ -90,7 +90,7 @@ export class TrackingEngine {
   /** Set while a retry waits or is in flight: no other send starts meanwhile. */
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   /** Runs the waiting retry at once (the browser came back online); null when none waits. */
-  private retryNow: (() => void) | null = null;
+  private retryNow: (() => Promise<void>) | null = null;
   /** Failed sends in a row: how long the next retry waits. Back to 0 after a send goes through or the network returns. */
   private failures = 0;
   private busy: Promise<void> | null = null;
@@ -205,12 +205,11 @@ export class TrackingEngine {
   /**
    * The browser's `online` event: a waiting retry runs now with the backoff started over, and the leader sends what
    * is queued, so entries held through an outage go as soon as the network is back instead of after the next wait.
+   * Resolves once that send (and what follows it) is done.
    */
   online(): Promise<void> {
     this.failures = 0;
-    if (!this.retryNow) return this.flush();
-    this.retryNow();
-    return Promise.resolve();
+    return this.retryNow ? this.retryNow() : this.flush();
   }
 
   private schedule(ms: number): void {
@@ -275,9 +274,9 @@ export class TrackingEngine {
     const run = () => {
       clearTimeout(timer);
       this.retryNow = null;
-      void this.retry(batch, refused);
+      return this.retry(batch, refused);
     };
-    const timer = setTimeout(run, retryDelay(this.failures++, this.bufferMs, this.random));
+    const timer = setTimeout(() => void run(), retryDelay(this.failures++, this.bufferMs, this.random));
     this.retryTimer = timer;
     this.retryNow = run;
   }
@@ -287,7 +286,7 @@ export class TrackingEngine {
     this.retryTimer = null;
     if (result === 'rejected' && refusedBefore) {
       // The collector refused the batch twice for what it holds, not for a passing fault: keeping it would block
-      // the queue forever. It is dropped and the reason was reported (docs/tracking-protocol.md "Failures").
+      // the queue forever. It is dropped and the reason was reported (docs/tracking-protocol.md "Retries").
       await this.deps.queue.remove(batch.map((e) => e.entryId));
       await this.reportError(`track_info dropped ${batch.length} entries after a retry: ${batch.map((e) => e.entryId).join(',')}`);
     } else if (result === 'failed' || result === 'rejected') {

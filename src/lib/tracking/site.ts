@@ -36,6 +36,7 @@ export function startSiteTracking(): Tracker {
     tracker.reportLeft();
     tracker.suspend();
   });
+  addEventListener('online', tracker.online);
   addEventListener('pageshow', (event) => {
     if (event.persisted) tracker.resetStart();
   });

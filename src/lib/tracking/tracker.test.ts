@@ -27,6 +27,7 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
   const beacons: Array<{ url: string; body: string }> = [];
   const enqueued: QueuedEntry[][] = [];
   const storageListeners: Array<() => void> = [];
+  const onlines: number[] = [];
   let idleRuns: Array<() => void> = [];
   let onSealed: (bodies: string[], url: string) => void = () => {};
   // A worker that never stores stands for one terminated with its tab before its IndexedDB write committed.
@@ -36,6 +37,7 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
     enqueue,
     // The real worker parses and checks the stash (src/worker/tracking-api.ts); this one trusts it.
     adopt: (stash) => enqueue(JSON.parse(stash) as QueuedEntry[]),
+    online: async () => void onlines.push(Date.now()),
     status: async () => ({ deviceId: 'd', leader: true, queued: 0, flags: { tokenValid: true, configValid: true, appKeyValid: true, requesting: false } }),
     close: () => {},
   }));
@@ -58,7 +60,7 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
     storageListeners.forEach((listener) => listener());
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { tracker, storage, warnings, beacons, enqueued, connect, runIdle, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
+  return { tracker, storage, warnings, beacons, enqueued, onlines, connect, runIdle, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
 }
 
 describe('tracking stub', () => {
@@ -190,6 +192,18 @@ describe('tracking stub', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('online: the page passes the browser\'s online event to its worker, which Chromium never tells itself', async () => {
+    const { tracker, runIdle, onlines } = setup();
+    tracker.init({ appKey: 'k' });
+    // Before the worker runs there is nothing to pass on (its first start sends what is queued anyway).
+    tracker.online();
+    expect(onlines).toHaveLength(0);
+    await runIdle();
+    const { online } = tracker;
+    online();
+    expect(onlines).toHaveLength(1);
   });
 
   it('page view is reported only when a referrer source exists (SPEC.md §2)', () => {

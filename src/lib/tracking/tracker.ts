@@ -18,6 +18,8 @@ export interface WorkerHandle {
   /** Stores the entries of a stash (the JSON text a closing tab left); resolves once they are durable. */
   adopt(stash: string): Promise<void>;
   status(): Promise<WorkerStatus>;
+  /** The browser is back online: a send waiting out a failure goes now. */
+  online(): Promise<void>;
   /** Ends the worker, which also releases its leader lock. */
   close(): void;
 }
@@ -195,6 +197,11 @@ export function createTracker(env: TrackerEnv) {
           // Storage full or blocked: the worker may still have stored them; nothing better is possible here.
         }
       }
+    },
+
+    /** The page's `online` event, passed to the worker (Chromium fires none in workers): what waited out an outage goes now. */
+    online(): void {
+      void handle?.online();
     },
 
     /** Ends the worker (pagehide) so no lock is held while the page sits in the back/forward cache. */
