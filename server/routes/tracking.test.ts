@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sealEntries, signBatch, signedText, signMessage } from '../../src/lib/tracking/cipher';
 import type { TrackEntry, TrackInfoBody } from '../../src/lib/tracking/types';
 import { TRACKING_CODES } from '../../src/lib/spec/constants';
-import { TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec/tracking';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_MESSAGE_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec/tracking';
 import { createTestApp, type TestApp } from '../test-support/app';
 
 const KEY = 'test-app';
@@ -255,5 +256,74 @@ describe('message and monitoring', () => {
     const rows = await t.database.db.selectFrom('tracking_monitor').selectAll().execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ name: 'LCP', value: 1234.5, page: '/pricing' });
+  });
+});
+
+describe('message limits (docs/tracking-protocol.md "message")', () => {
+  const LIMITS = TRACKING_MESSAGE_LIMITS;
+  /** About 3.9 KB, under the 4,000-character message cap. */
+  const text = (n: number) => `${n} `.padEnd(3900, 'x');
+  let proxied: TestApp;
+  beforeEach(async () => {
+    proxied = await createTestApp({ TRACKING_APP_KEYS: KEY, TRUST_PROXY: 'true' });
+  });
+  afterEach(() => proxied.close());
+
+  async function send(ip: string, deviceId: string, message: string) {
+    const body = { deviceId, appKey: KEY, appVersion: '1', platform: 'pc-web', platformVersion: 'x', message, sign: signMessage(KEY, deviceId, message) };
+    const res = await proxied.app.request(TRACKING_PATHS.message, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, retryAfter: res.headers.get('retry-after'), ...((await res.json()) as { code: number; msg: string }) };
+  }
+  const stored = async () => (await proxied.database.db.selectFrom('tracking_messages').select(['device_id', 'message']).execute()).length;
+
+  it('500 messages of 3.9 KB from one device and IP: the device budget is stored, the rest refused with 429 and Retry-After; other senders unaffected', async () => {
+    const answers = [];
+    for (let i = 0; i < 500; i++) answers.push(await send('203.0.113.7', 'flood', text(i)));
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBe(500 - LIMITS.perDevicePerWindow);
+    expect(await stored()).toBe(LIMITS.perDevicePerWindow);
+    expect(refused[0]).toMatchObject({ code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('device') });
+    expect(TRACKING_ERROR_CODES.rateLimited).toBe(ERROR_CODES.rateLimited);
+    expect(Number(refused[0]!.retryAfter)).toBeGreaterThan(0);
+    expect(Number(refused[0]!.retryAfter)).toBeLessThanOrEqual(LIMITS.windowMs / 1000);
+    // Another device on another address, and another device behind the flooding address, are still heard.
+    expect((await send('198.51.100.4', 'other', 'boom')).code).toBe(0);
+    expect((await send('203.0.113.7', 'neighbour', 'boom')).code).toBe(0);
+    expect(await stored()).toBe(LIMITS.perDevicePerWindow + 2);
+  });
+
+  it('500 messages from one IP, each naming a new device id: the address budget is stored, the rest refused', async () => {
+    const answers = [];
+    for (let i = 0; i < 500; i++) answers.push(await send('2001:db8:5:6::1', `device-${i}`, text(i)));
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(500 - LIMITS.perIpPerWindow);
+    expect(answers.at(-1)).toMatchObject({ code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('address') });
+    expect(await stored()).toBe(LIMITS.perIpPerWindow);
+    // Another address of the same IPv6 /64 shares the budget; another /64 does not.
+    expect((await send('2001:db8:5:6::99', 'fresh', 'boom')).status).toBe(429);
+    expect((await send('2001:db8:5:7::1', 'fresh', 'boom')).code).toBe(0);
+  });
+
+  it('a device is held to its daily budget even when it keeps under the per-minute one; a new day window lets it in again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    let sent = 0;
+    let minute = 0;
+    while (sent < LIMITS.perDevicePerDay + LIMITS.perDevicePerWindow) {
+      vi.setSystemTime(start + minute++ * LIMITS.windowMs);
+      for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++) await send(`192.0.2.${minute % 200}`, 'steady', text(sent));
+    }
+    expect(await stored()).toBe(LIMITS.perDevicePerDay);
+    // A fresh minute: the device is under its per-minute budget and refused for the day, until its day window ends.
+    vi.setSystemTime(start + minute * LIMITS.windowMs);
+    const refused = await send('192.0.2.250', 'steady', 'late');
+    expect(refused).toMatchObject({ status: 429, code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('today') });
+    expect(Number(refused.retryAfter)).toBe((LIMITS.dayMs - minute * LIMITS.windowMs) / 1000);
+    expect(await stored()).toBe(LIMITS.perDevicePerDay);
+    vi.setSystemTime(start + LIMITS.dayMs + 1);
+    expect((await send('192.0.2.251', 'steady', 'next day')).code).toBe(0);
   });
 });

@@ -7,8 +7,10 @@ import { TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN }
 import type { AppDeps } from '../deps';
 import { AppError, envelope } from '../http/errors';
 import { describeIssue } from '../http/input';
+import { clientBudgetKey } from '../http/rate-limit';
 import { batchSignatureValid, CipherError, openBatch, signedText } from '../tracking/cipher';
 import { accessTokenBody, entrySchema, messageBody, monitorBody, trackConfigBody, trackInfoBody, type WireEntry } from '../tracking/schemas';
+import { messageLimiter } from '../tracking/message-limits';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
 import { lazyServerKeys } from '../accounts';
@@ -58,6 +60,7 @@ async function validCollectorBody<S extends z.ZodType>(c: Context, schema: S): P
 export function trackingRoutes({ config, database }: AppDeps) {
   const app = new Hono();
   const store = trackingStore(database, config.tracking.appKeys);
+  const messages = messageLimiter();
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
   const small = capped(TRACKING_LIMITS.smallBodyMaxBytes);
@@ -126,7 +129,10 @@ export function trackingRoutes({ config, database }: AppDeps) {
     await requireKey(body.appKey);
     const expected = createHash('sha256').update(`${body.appKey}\n${body.deviceId}\n${body.message}`).digest('hex');
     if (!sameHex(expected, body.sign.toLowerCase())) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
-    await store.storeMessage({ ...body, receivedAt: Date.now() });
+    // Anyone may call this without a token: budgets per device and per address (429, Retry-After), and a capped table.
+    const receivedAt = Date.now();
+    await messages.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
+    await store.storeMessage({ ...body, receivedAt });
     return ok(c);
   });
 

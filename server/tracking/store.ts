@@ -1,4 +1,5 @@
-// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages, monitoring.
+// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages (capped), monitoring.
+import { TRACKING_MESSAGE_LIMITS } from '../../src/lib/spec/tracking';
 import type { AppDatabase } from '../db';
 import type { WireEntry } from './schemas';
 
@@ -10,7 +11,13 @@ export interface BatchMeta {
   receivedAt: number;
 }
 
-export function trackingStore(database: AppDatabase, configuredKeys: readonly string[]) {
+export interface TrackingStoreOptions {
+  /** Messages kept in all; older ones are deleted as new ones arrive (TRACKING_MESSAGE_LIMITS.storedMax). */
+  messagesMax?: number;
+}
+
+export function trackingStore(database: AppDatabase, configuredKeys: readonly string[], options: TrackingStoreOptions = {}) {
+  const messagesMax = options.messagesMax ?? TRACKING_MESSAGE_LIMITS.storedMax;
   const { db } = database;
   const fromConfig = new Set(configuredKeys);
   return {
@@ -48,8 +55,12 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
       return { stored, duplicates: rows.length - stored };
     },
 
+    /**
+     * Inserts a message and deletes those older than the newest `messagesMax`: ids only grow, so that is every id at or
+     * below the new one minus the cap, one range delete on the primary key, and the table never holds more than the cap.
+     */
     async storeMessage(row: { appKey: string; deviceId: string; appVersion: string; platform: string; platformVersion: string; message: string; receivedAt: number }) {
-      await db
+      const inserted = await db
         .insertInto('tracking_messages')
         .values({
           app_key: row.appKey,
@@ -60,7 +71,9 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
           message: row.message,
           received_at: row.receivedAt,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('tracking_messages').where('id', '<=', Number(inserted.id) - messagesMax).execute();
     },
 
     async storeMonitor(row: { appKey: string; deviceId: string; kind: string; name: string; value?: number | undefined; rating?: string | undefined; page: string; message?: string | undefined; receivedAt: number }) {

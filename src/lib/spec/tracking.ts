@@ -4,6 +4,7 @@ import { MONITOR_PATH } from './monitoring';
 
 const SECOND_MS = 1000;
 const MINUTE_MS = 60 * SECOND_MS;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 // ---- Plain values the main-thread stub imports ----
 // A bundler keeps an object literal whole, so the stub imports these scalars rather than the objects below, which are
@@ -84,6 +85,35 @@ export const TRACKING_ERROR_CODES = {
   invalidEntry: 40007,
   payloadTooLarge: 40013,
   unsupportedMediaType: 40015,
+  /**
+   * HTTP 429 with Retry-After: over a message limit (TRACKING_MESSAGE_LIMITS). The same number as ERROR_CODES.rateLimited,
+   * written out because importing that object would ship it with the page's tracking stub (bench/tracking.mjs).
+   */
+  rateLimited: 40029,
+} as const;
+
+/**
+ * How much the message endpoint (SPEC.md §7 report/message) takes: it needs no token, so anyone can call it, and it is
+ * limited per device id and per client IP, and in what it keeps (docs/tracking-protocol.md "message").
+ */
+export const TRACKING_MESSAGE_LIMITS = {
+  windowMs: MINUTE_MS,
+  /** Messages one device id may send per window: a tracker reports a failure at most every retry (1 s, 2 s, 4 s …). */
+  perDevicePerWindow: 10,
+  /** Messages one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind one NAT. */
+  perIpPerWindow: 60,
+  /** Messages stored per device id and app key per day; a device over it is refused until its day window ends. */
+  perDevicePerDay: 100,
+  dayMs: DAY_MS,
+  /** Messages kept in all; each insert deletes what is older than the newest this many (oldest pruned first). */
+  storedMax: 100_000,
+} as const;
+
+/** The collector's answers to a message over a limit (Retry-After says when to try again). */
+export const TRACKING_LIMIT_MESSAGES = {
+  device: 'Too many messages from this device; try again after Retry-After seconds',
+  ip: 'Too many messages from this address; try again after Retry-After seconds',
+  day: 'This device has sent its messages for today; try again after Retry-After seconds',
 } as const;
 
 /** Names the tracker uses in the browser: storage keys, channel and lock names, IndexedDB database. */

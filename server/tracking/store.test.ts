@@ -1,0 +1,57 @@
+// The collector's message table on SQLite and (with TEST_DATABASE_URL) PostgreSQL: it never holds more than its cap, the oldest go first.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { trackingStore } from './store';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+let admin: pg.Pool | undefined;
+afterAll(() => admin?.end());
+
+const engines: Array<{ label: string; open(): Promise<{ database: AppDatabase; dispose(): Promise<void> }> }> = [
+  {
+    label: 'sqlite',
+    async open() {
+      const database = await openDatabase('sqlite::memory:');
+      return { database, dispose: () => database.close() };
+    },
+  },
+  ...(pgUrl
+    ? [
+        {
+          label: 'postgres',
+          async open() {
+            admin ??= new pg.Pool({ connectionString: pgUrl, max: 2 });
+            const schema = `tracking_${randomBytes(5).toString('hex')}`;
+            await admin.query(`create schema ${schema}`);
+            const database = await openDatabase(pgUrl, { searchPath: schema });
+            return {
+              database,
+              async dispose() {
+                await database.close();
+                await admin!.query(`drop schema ${schema} cascade`);
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(engines)('tracking messages on $label', (engine) => {
+  it('keeps the newest messagesMax messages: each insert deletes what fell out of the window', async () => {
+    const { database, dispose } = await engine.open();
+    try {
+      await migrateToLatest(database);
+      const store = trackingStore(database, ['k'], { messagesMax: 5 });
+      for (let i = 1; i <= 12; i++) {
+        await store.storeMessage({ appKey: 'k', deviceId: `d${i % 3}`, appVersion: '1', platform: 'pc-web', platformVersion: 'x', message: `m${i}`, receivedAt: i });
+      }
+      const rows = await database.db.selectFrom('tracking_messages').select('message').orderBy('id').execute();
+      expect(rows.map((r) => r.message)).toEqual(['m8', 'm9', 'm10', 'm11', 'm12']);
+    } finally {
+      await dispose();
+    }
+  });
+});
