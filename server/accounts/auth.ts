@@ -1,9 +1,10 @@
-// Who is calling: the `token` session header or an `Authorization: Bearer` API key (SPEC.md §7); 40001 otherwise.
+// Who is calling: the `token` session header or an `Authorization: Bearer` API key (SPEC.md §7), 40001 otherwise; suspended accounts only read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { AppError } from '../http/errors';
 import { API_CODES, MESSAGES, ACCOUNT_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { userByApiKey } from './api-keys';
 import { sessionUser } from './sessions';
 
@@ -25,6 +26,32 @@ function bearer(c: Context): string | undefined {
   return match?.[1];
 }
 
+/** What a suspended account (SPEC.md §3 valid) gets from any call that charges, grants credits, pays or stores files. */
+export function accountSuspended(): AppError {
+  return new AppError(403, ERROR_CODES.suspended, ERROR_MESSAGES.suspended);
+}
+
+/** Throws accountSuspended() for a suspended user. */
+export function assertNotSuspended(user: Pick<User, 'suspended'>): void {
+  if (user.suspended) throw accountSuspended();
+}
+
+/**
+ * Which requests of a route a suspended account may still make. `true` refuses every request; a function names the
+ * requests that only read (info, history, results, cancel, delete) and refuses the rest, so a route added later is
+ * refused until it is listed as reading.
+ */
+export interface AuthOptions {
+  refuseSuspended?: true | { reads: (c: Context) => boolean };
+}
+
+function authorize(c: Context, user: User, sessionToken: string | null, o: AuthOptions): void {
+  const rule = o.refuseSuspended;
+  if (user.suspended && rule && (rule === true || !rule.reads(c))) throw accountSuspended();
+  c.set('user', user);
+  c.set('sessionToken', sessionToken);
+}
+
 /** Resolves the caller from the session token first, then the Bearer key; undefined when neither is valid. */
 export async function authenticate(db: Kysely<Schema>, c: Context): Promise<AuthVariables | undefined> {
   const token = c.req.header('token')?.trim();
@@ -41,24 +68,22 @@ export async function authenticate(db: Kysely<Schema>, c: Context): Promise<Auth
 }
 
 /** For product API routes: a session or an API key (SPEC.md §7 sends both); 40001 when neither works. */
-export function requireUser(db: Kysely<Schema>): MiddlewareHandler<AuthEnv> {
+export function requireUser(db: Kysely<Schema>, o: AuthOptions = {}): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const auth = await authenticate(db, c);
     if (!auth) throw notLoggedIn();
-    c.set('user', auth.user);
-    c.set('sessionToken', auth.sessionToken);
+    authorize(c, auth.user, auth.sessionToken, o);
     await next();
   };
 }
 
 /** For the public API (later /api/* routes): only `Authorization: Bearer <key>` counts. */
-export function requireApiKey(db: Kysely<Schema>): MiddlewareHandler<AuthEnv> {
+export function requireApiKey(db: Kysely<Schema>, o: AuthOptions = {}): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const key = bearer(c);
     const user = key ? await userByApiKey(db, key) : undefined;
     if (!user) throw new AppError(401, API_CODES.notLoggedIn, ACCOUNT_MESSAGES.invalidApiKey);
-    c.set('user', user);
-    c.set('sessionToken', null);
+    authorize(c, user, null, o);
     await next();
   };
 }

@@ -1,6 +1,6 @@
 // Public surface of the accounts area: auth middleware for other areas, and the building blocks the CLI uses.
-export { authenticate, requireApiKey, requireUser, notLoggedIn } from './auth';
-export type { AuthEnv, AuthVariables } from './auth';
+export { accountSuspended, assertNotSuspended, authenticate, requireApiKey, requireUser, notLoggedIn } from './auth';
+export type { AuthEnv, AuthOptions, AuthVariables } from './auth';
 export { createInvitation, redeemInvitation } from './invitations';
 export { findUser } from './users';
 export { createMailer } from './mailer';

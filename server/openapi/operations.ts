@@ -33,7 +33,7 @@ export interface Operation {
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
-const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
+const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
 
 const callbackField = { callbackUrl: 'An http(s) URL on a public host; the finished task is POSTed there, signed (see Webhooks)' };
 const submitExample = (credits: number) => ({ taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 'queued', credits });
@@ -172,7 +172,7 @@ export const OPERATIONS: readonly Operation[] = [
     auth: 'bearer',
     request: { schema: uploadSceneBody, contentType: 'application/json', example: { scene: 'audio' }, fields: { scene: `What may be uploaded: ${Object.keys(UPLOAD_SCENES).join(', ')} (default any)` } },
     response: { schema: uploadPolicyData, example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', host: 'https://api.example.com/api/file/v1/upload', expireAt: 1760003600000, fields: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', signature: 'mR0x…' }, accept: ['audio'] } },
-    errors: ['illegalParameter', ...authErrors],
+    errors: ['illegalParameter', 'suspended', ...authErrors],
   },
   {
     id: 'uploadFile',
@@ -184,7 +184,7 @@ export const OPERATIONS: readonly Operation[] = [
     auth: 'signature',
     request: { schema: uploadForm, contentType: 'multipart/form-data', example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', signature: 'mR0x…', file: '@voice.wav' } },
     response: { schema: uploadAckData, example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962' } },
-    errors: ['invalidInput', 'forbidden', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'],
+    errors: ['invalidInput', 'forbidden', 'suspended', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'],
   },
   {
     id: 'finishUpload',

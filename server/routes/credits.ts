@@ -12,7 +12,7 @@ export function creditRoutes(ctx: AccountsContext) {
   const { db } = ctx;
   const app = new Hono<AuthEnv>();
 
-  app.post('/user/invitation', requireUser(db), async (c) => {
+  app.post('/user/invitation', requireUser(db, { refuseSuspended: true }), async (c) => {
     const { code } = await validBody(c, invitationBody);
     const result = await redeemInvitation(db, { userId: c.get('user').id, code });
     return c.json(envelope(0, MESSAGES.redeemSuccessfully, result));

@@ -27,11 +27,20 @@ import { addVoicePreview } from './voice-preview';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
+/** The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store. */
+const READS = new Set([
+  '/api-playground/video_tools/v1/poll',
+  '/api-playground/video_tools/v1/cancel',
+  '/api-playground/video_tools/v1/delete',
+  '/api-playground/video_tools/v1/get_list',
+  '/api-playground/account/v1/webhook_secret',
+]);
+
 export function playgroundRoutes(deps: AppDeps) {
   const system: TaskSystem = taskSystem(deps);
   const db = system.db;
   const app = new Hono<AuthEnv>();
-  app.use('/api-playground/*', requireUser(db));
+  app.use('/api-playground/*', requireUser(db, { refuseSuspended: { reads: (c) => c.req.method === 'GET' || READS.has(c.req.path) } }));
   addVoicePreview(app);
 
   async function view(id: string) {

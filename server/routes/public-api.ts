@@ -2,7 +2,7 @@
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
-import { authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
+import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
@@ -30,6 +30,9 @@ function publicErrors(log: Logger) {
     return c.json(answer(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
   };
 }
+
+/** The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already made. */
+const READS = new Set(['/api/getAsyncResult', '/api/cancelAsyncTask', '/api/remaining_credits', '/api/webhook_secret', '/api/file/v1/policy_upload_finish']);
 
 /** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
 const ILLEGAL_PARAMETER = 10192;
@@ -114,12 +117,14 @@ export function publicApiRoutes(deps: AppDeps) {
     if (!policy || policy.expires_at < Date.now() || expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.uploadPolicyUnknown);
     }
+    // A policy issued before the account was suspended does not let a file in afterwards.
+    assertNotSuspended(await db.selectFrom('users').select('suspended').where('id', '=', policy.user_id).executeTakeFirstOrThrow());
     const saved = await system.media.saveUpload(policy.user_id, bytes, UPLOAD_SCENES[policy.scene] ?? UPLOAD_SCENES.any!);
     await db.updateTable('upload_policies').set({ media_id: saved.id }).where('req_id', '=', reqId).execute();
     return c.json(success({ reqId }));
   });
 
-  app.use('/api/*', requireApiKey(db));
+  app.use('/api/*', requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path) } }));
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');

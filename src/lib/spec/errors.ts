@@ -6,6 +6,8 @@ export const ERROR_CODES = {
   invalidInput: 40000,
   notLoggedIn: 40001,
   forbidden: 40003,
+  /** HTTP 403: the account is suspended (SPEC.md §3 valid); it may sign in and read, not charge, pay, redeem or upload. */
+  suspended: 40030,
   notFound: 40004,
   methodNotAllowed: 40005,
   conflict: 40009,
@@ -25,4 +27,5 @@ export const ERROR_MESSAGES = {
   unsupportedMediaType: 'Send the body as application/x-www-form-urlencoded, multipart/form-data or application/json',
   payloadTooLarge: 'Request body is too large',
   internal: 'Something went wrong on our side; please try again',
+  suspended: 'This account is suspended; contact support to restore it',
 } as const;

@@ -60,7 +60,7 @@ function readList(key: string): string[] {
   }
 }
 
-/** SPEC.md §4 "After login": key, information modal once per user, suspension modal, bind-email prompt. */
+/** SPEC.md §4 "After login": key, suspension modal (first, when suspended), information modal once per user, bind-email prompt. */
 async function afterLogin(user: UserInfo): Promise<void> {
   try {
     const { key } = await accountsApi.apiKey(user.userId);
@@ -69,12 +69,13 @@ async function afterLogin(user: UserInfo): Promise<void> {
   } catch {
     // The key is fetched again when the dashboard's Key tab opens; the session itself is fine.
   }
+  // A suspended account learns that first; the information modal and the rest queue behind it (openModal keeps order).
+  if (user.valid) openModal('suspension');
   const seen = readList(STORAGE_KEYS.hasRead);
   if (!seen.includes(user.userId)) {
     local.set(STORAGE_KEYS.hasRead, JSON.stringify([...seen, user.userId]));
     if (!user.company) openModal('info');
   }
-  if (user.valid) openModal('suspension');
   if (!user.userEmail) {
     const last = Number(local.get(STORAGE_KEYS.bindEmailTime) ?? 0);
     if (Date.now() - last >= MODALS.bindEmailIntervalMs) {
