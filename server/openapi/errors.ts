@@ -16,7 +16,7 @@ export const ERROR_CATALOGUE = {
   invalidInput: { code: ERROR_CODES.invalidInput, http: 400, title: 'Invalid input', when: 'The body is not valid JSON, or the tool has no engine on this server (the message says what to configure).' },
   notLoggedIn: { code: ERROR_CODES.notLoggedIn, http: 401, title: 'Not authenticated', when: 'The Authorization header is missing or the API key is wrong.' },
   insufficientCredits: { code: TASK_ERROR_CODES.insufficientCredits, http: 402, title: 'Not enough credits', when: 'The balance does not cover the task\'s estimate; no task is created.' },
-  forbidden: { code: ERROR_CODES.forbidden, http: 403, title: 'Forbidden', when: 'An upload policy is unknown, expired or forged.' },
+  forbidden: { code: ERROR_CODES.forbidden, http: 403, title: 'Forbidden', when: 'An upload policy is unknown, expired or forged, or a media link of this server belongs to another account.' },
   suspended: { code: ERROR_CODES.suspended, http: 403, title: 'Account suspended', when: 'The account is suspended: submits, uploads, invitation codes and payments are refused; results, cancel and the balance still answer.' },
   notFound: { code: ERROR_CODES.notFound, http: 404, title: 'Not found', when: 'No task (or upload policy) with this id for this key, or no such route.' },
   conflict: { code: TASK_ERROR_CODES.conflict, http: 409, title: 'Conflict', when: 'The same Idempotency-Key with another body, a task that can no longer be canceled, or an upload not finished yet.' },

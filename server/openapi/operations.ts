@@ -33,7 +33,7 @@ export interface Operation {
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
-const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
+const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
 
 const callbackField = { callbackUrl: 'An http(s) URL on a public host; the finished task is POSTed there, signed (see Webhooks)' };
 const submitExample = (credits: number) => ({ taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 'queued', credits });

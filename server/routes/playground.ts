@@ -22,7 +22,7 @@ import {
   uploadSceneBody,
   voiceCloneBody,
 } from './task-schemas';
-import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
 import { addVoicePreview } from './voice-preview';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
@@ -80,12 +80,12 @@ export function playgroundRoutes(deps: AppDeps) {
   ] as const) {
     app.post(path, async (c) => {
       const b = await validBody(c, translateBody);
-      return submit(c, feature, { ...b, seconds: await mediaSeconds(system, c.get('user').id, b.videoUrl) });
+      return submit(c, feature, { ...b });
     });
   }
   app.post('/api-playground/talking_face/v1/create_task', async (c) => {
     const b = await validBody(c, talkingFaceBody);
-    return submit(c, b.videoUrl ? 'talking-face' : 'talking-image', { ...b, seconds: await mediaSeconds(system, c.get('user').id, b.audioUrl) });
+    return submit(c, b.videoUrl ? 'talking-face' : 'talking-image', { ...b });
   });
   app.post('/api-playground/clothes_changer/v1/create_task', async (c) => submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }));
 

@@ -8,11 +8,11 @@ import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';
 import type { Logger } from '../log';
-import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret, type TaskSystem } from '../tasks';
+import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
 import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
-import { mediaSeconds, taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
 function answer(code: number, message: string, data: unknown = null) {
@@ -44,17 +44,6 @@ function body<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
 
 type ToolInput = { feature: Feature; input: Record<string, unknown>; callbackUrl?: string };
 
-/** Tools charged by the length of an input file: the field whose uploaded media gives the estimate's seconds. */
-const LENGTH_FROM: Partial<Record<PublicTool, string>> = {
-  talking_face: 'audioUrl',
-  lipsync: 'audioUrl',
-  talking_image: 'audioUrl',
-  'video_translate/2.0': 'videoUrl',
-  video_matting: 'videoUrl',
-  do_stt: 'audioUrl',
-  do_stt_pro: 'audioUrl',
-};
-
 /** TTS names a voice by our id (audioId) or by a language (lan): stored as one voice id. */
 function ttsInput(raw: unknown): Record<string, unknown> {
   const b = body(dreamTts, raw);
@@ -72,14 +61,15 @@ function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
   return PUBLIC_TOOLS[tool];
 }
 
-/** Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input. */
-async function toolInput(system: TaskSystem, userId: string, tool: PublicTool, raw: unknown): Promise<ToolInput> {
+/**
+ * Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input; the task
+ * service measures the input a per-second tool is charged on (src/lib/spec/tasks.ts LENGTH_INPUTS).
+ */
+function toolInput(tool: PublicTool, raw: unknown): ToolInput {
   const parsed = (tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)) as Record<string, unknown>;
   const { callbackUrl, ...input } = parsed;
   // Speech to text takes DreamAPI's list of locales too; engines take one language hint: the first.
   if (Array.isArray(input.lan)) input.lan = input.lan[0];
-  const lengthField = LENGTH_FROM[tool];
-  if (lengthField) input.seconds = await mediaSeconds(system, userId, input[lengthField] as string | undefined);
   return { feature: featureOf(tool, input), input, callbackUrl: callbackUrl as string | undefined };
 }
 
@@ -129,7 +119,7 @@ export function publicApiRoutes(deps: AppDeps) {
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');
     const key = idempotencyKey(c);
-    const { feature, input, callbackUrl } = await toolInput(system, user.id, tool, await readBody(c));
+    const { feature, input, callbackUrl } = toolInput(tool, await readBody(c));
     if (callbackUrl !== undefined) {
       const problem = await callbackUrlProblem(callbackUrl, config.tasks.outboundAllowPrivate);
       if (problem) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: callbackUrl: ${problem}`);

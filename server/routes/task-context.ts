@@ -1,4 +1,4 @@
-// What the task routes share: the task system from deps, media-length lookup for inputs, and the uploads' own body cap.
+// What the task routes share: the task system from deps, reading a multipart upload, and the uploads' own body cap.
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from '../deps';
@@ -33,17 +33,6 @@ export function uploadBodyLimit(): MiddlewareHandler {
       throw new AppError(413, ERROR_CODES.payloadTooLarge, `file: uploads may be at most ${Math.round(MAX_UPLOAD_BODY / (1024 * 1024))} MB`);
     },
   });
-}
-
-/**
- * Seconds of a media URL this server issued (the user's own upload), so per-second features can hold an
- * estimate at submit; undefined for other URLs (settled on the real output length then).
- */
-export async function mediaSeconds(system: TaskSystem, userId: string, url: string | undefined): Promise<number | undefined> {
-  if (!url || !url.startsWith(`${system.config.publicUrl}/media/`)) return undefined;
-  const id = /\/media\/([A-Za-z0-9]+)\./.exec(new URL(url).pathname)?.[1];
-  const row = id ? await system.media.byId(id) : undefined;
-  return row && row.user_id === userId && row.duration_ms !== null ? row.duration_ms / 1000 : undefined;
 }
 
 /** Reads the uploaded file field of a multipart body, refusing anything that is not a file. */

@@ -53,7 +53,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const holder: { queue?: TaskQueue } = {};
   const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
   const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
-  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, readInput, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
+  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, publicUrl: config.publicUrl, readInput, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
   const queue = (holder.queue = o.queue ? o.queue(tasks) : inProcessQueue({ tasks, log, workers: config.tasks.workers, pollMs: config.tasks.pollMs, runTimeoutMs: config.tasks.runTimeoutMs }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;

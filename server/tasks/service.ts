@@ -5,10 +5,24 @@ import type { Schema, TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
 import { EngineInputError, type Engine, type EngineContext, type EngineRegistry, type EngineResult } from '../engines';
 import { AppError } from '../http/errors';
+import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { PREVIEW } from '../../src/lib/spec/engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { quote } from '../../src/lib/spec/quote';
-import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, featurePrice, INPUT_LENGTH_FEATURES, PER_SECOND_FEATURES, type Feature, type PriceInput, type TaskStatus } from '../../src/lib/spec/tasks';
+import {
+  IDEMPOTENCY,
+  LENGTH_INPUTS,
+  TASK_ERROR_CODES,
+  TASK_LIMITS,
+  TASK_MESSAGES,
+  featurePrice,
+  INPUT_LENGTH_FEATURES,
+  PER_SECOND_FEATURES,
+  type Feature,
+  type PriceInput,
+  type TaskStatus,
+} from '../../src/lib/spec/tasks';
 import type { TaskConfig } from './config';
 import { priceInputOf } from './inputs';
 
@@ -40,7 +54,9 @@ export interface TaskServiceOptions {
   log: Logger;
   /** Told after a submit commits, so an idle queue picks the task up at once. */
   onSubmitted?: () => void;
-  /** Fetches input media for engines (server/tasks/input-media.ts). */
+  /** Base of this server's signed media URLs (config.publicUrl): such inputs must be the submitting user's own files. */
+  publicUrl: string;
+  /** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
   readInput?: (url: string, kinds: Parameters<EngineContext['readInput']>[1], signal: AbortSignal) => ReturnType<EngineContext['readInput']>;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
   onFinished?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
@@ -54,6 +70,30 @@ function requestHash(req: SubmitRequest): string {
 
 function notFound(): AppError {
   return new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
+}
+
+/** Fields people write in (speech text, prompts): a link typed there is words, not an input file. */
+const FREE_TEXT = new Set(['text', 'prompt', 'negativePrompt']);
+
+/** Every string in a stored input with its field path, free text left out (inputs are small JSON: flat fields, a few arrays and objects). */
+function* strings(value: unknown, path: string): Generator<[string, string]> {
+  if (typeof value === 'string') yield [path, value];
+  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${path}[${i}]`);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) if (!FREE_TEXT.has(k)) yield* strings(v, path ? `${path}.${k}` : k);
+  }
+}
+
+function inputError(field: string, message: string): AppError {
+  return new AppError(400, ERROR_CODES.invalidInput, `${field}: ${message}`);
+}
+
+/** Why a download at submit failed, in words a person can act on (the reader's own errors already are). */
+function readProblem(error: unknown): string {
+  if (error instanceof EngineInputError) return error.message;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `${TASK_MESSAGES.inputUnreadable}: it took longer than ${PREVIEW.fetchTimeoutMs / 1000} s to download`;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
+  return `${TASK_MESSAGES.inputUnreadable} (${cause})`;
 }
 
 /** The estimate held at submit: the §9 price of the input's measures. */
@@ -142,17 +182,60 @@ export function createTaskService(o: TaskServiceOptions) {
     });
   }
 
+  const ownMedia = `${o.publicUrl}/media/`;
+
+  /** Media links of this server in an input must be the user's own files (another account's upload or result is refused). */
+  async function checkOwnMedia(userId: string, input: Record<string, unknown>): Promise<void> {
+    for (const [field, value] of strings(input, '')) {
+      if (!value.startsWith(ownMedia)) continue;
+      const id = /^([A-Za-z0-9]{1,64})(\.[A-Za-z0-9]+)?(\?|$)/.exec(value.slice(ownMedia.length))?.[1];
+      const row = id ? await o.media.byId(id) : undefined;
+      if (!row || row.expires_at < Date.now()) throw inputError(field, TASK_MESSAGES.mediaUnknown);
+      if (row.user_id !== userId) throw new AppError(403, ERROR_CODES.forbidden, `${field}: ${TASK_MESSAGES.mediaNotYours}`);
+    }
+  }
+
+  /**
+   * The input with `seconds` set to the measured length of the file a per-second or input-length feature is charged on
+   * (SPEC.md §9), read now through the same reader engines use, so the full estimate is held before the task exists.
+   */
+  async function measured(feature: Feature, input: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const spec = LENGTH_INPUTS[feature];
+    if (!spec) {
+      // A feature charged by length without a length input would be held at 0: refuse to run rather than give it away.
+      if (PER_SECOND_FEATURES.includes(feature) || INPUT_LENGTH_FEATURES.includes(feature)) throw new Error(`no length input is defined for ${feature}`);
+      return input;
+    }
+    const url = input[spec.field];
+    if (typeof url !== 'string' || url === '') throw inputError(spec.field, 'is required');
+    if (!o.readInput) throw new AppError(503, ERROR_CODES.unavailable, `${spec.field}: this server cannot read input media`);
+    let seconds: number | null;
+    try {
+      seconds = (await o.readInput(url, spec.kinds, AbortSignal.timeout(PREVIEW.fetchTimeoutMs))).durationS;
+    } catch (error) {
+      if (!(error instanceof EngineInputError)) log.warn('input could not be measured at submit', { feature, error: error instanceof Error ? error.message : String(error) });
+      throw inputError(spec.field, readProblem(error));
+    }
+    if (seconds === null || !Number.isFinite(seconds) || seconds <= 0) throw inputError(spec.field, TASK_MESSAGES.inputUnmeasured);
+    return { ...input, seconds };
+  }
+
   return {
     byId,
 
-    /** Holds the estimate and stores the task (or returns the earlier task for a replayed Idempotency-Key). */
+    /**
+     * Checks the input's media links, measures the length it is charged on, holds the full estimate and stores the
+     * task (or returns the earlier task for a replayed Idempotency-Key). 402 when the balance does not cover it.
+     */
     async submit(req: SubmitRequest): Promise<{ task: TaskRow; replayed: boolean }> {
       const engine = o.engines.forFeature(req.feature);
-      const { itemId, credits } = estimateCredits(req.feature, priceInputOf(req.feature, req.input));
       const hash = requestHash(req);
       const now = Date.now();
       const earlier = await replay(req, hash, now);
       if (earlier) return { task: earlier, replayed: true };
+      await checkOwnMedia(req.userId, req.input);
+      const input = await measured(req.feature, req.input);
+      const { itemId, credits } = estimateCredits(req.feature, priceInputOf(req.feature, input));
 
       const id = randomUUID();
       try {
@@ -179,7 +262,7 @@ export function createTaskService(o: TaskServiceOptions) {
               feature: req.feature,
               status: 'queued',
               source: req.source,
-              input: JSON.stringify(req.input),
+              input: JSON.stringify(input),
               engine: engine.name,
               price_item: itemId,
               credits_held: credits,
@@ -239,6 +322,10 @@ export function createTaskService(o: TaskServiceOptions) {
       const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
       let result: EngineResult | undefined;
       let used = task.engine;
+      const stored = (input ?? {}) as Record<string, unknown>;
+      const lengthInput = LENGTH_INPUTS[feature];
+      /** The length measured at submit, which the hold was quoted on (tasks stored before measuring have none). */
+      const heldSeconds = typeof stored.seconds === 'number' ? stored.seconds : undefined;
       /** Length of the first timed input the successful attempt read (speech to text is settled on it). */
       let inputSeconds: number | undefined;
       const failures: string[] = [];
@@ -256,6 +343,10 @@ export function createTaskService(o: TaskServiceOptions) {
             readInput: async (url, kinds) => {
               if (!o.readInput) throw new Error('this server cannot fetch input media');
               const media = await o.readInput(url, kinds, attempt);
+              // An outside file that grew since submit would be made at the price of the shorter one: stop instead (refunded).
+              if (lengthInput && url === stored[lengthInput.field] && heldSeconds !== undefined && media.durationS !== null && Math.ceil(media.durationS) > Math.ceil(heldSeconds)) {
+                throw new EngineInputError(TASK_MESSAGES.inputChanged(heldSeconds, media.durationS));
+              }
               if (inputSeconds === undefined && media.durationS !== null) inputSeconds = media.durationS;
               return media;
             },
@@ -286,15 +377,19 @@ export function createTaskService(o: TaskServiceOptions) {
       }
       const media: string[] = [];
       let seconds = 0;
+      let timed = result.outputs.length > 0;
       for (const out of result.outputs) {
         const saved = await o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS);
         media.push(saved.id);
         seconds += out.durationS ?? 0;
+        if (out.durationS === null) timed = false;
       }
       // SPEC.md §9 per-second items are settled on the real output length, speech to text on the real length of the
-      // audio the engine read (an outside URL has none at submit); the rest on the estimate's measures.
-      const realLength = PER_SECOND_FEATURES.includes(feature) ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
-      const measures = { ...priceInputOf(feature, input as Record<string, unknown>), ...realLength, ...result.measured };
+      // audio the engine read; the rest on the estimate's measures. An output of unknown length is settled on the
+      // input length measured at submit, never on 0.
+      const realLength =
+        PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0 ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
+      const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
       const charge = estimateCredits(feature, measures).credits;
       const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
       const done = await finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);

@@ -257,12 +257,12 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     await expectCharged(t, user, common.credits_charged! + pro.credits_charged!);
   });
 
-  it('speech to text of an outside audio (no length known at submit) is charged per started minute of the audio read', async () => {
+  it('speech to text of an outside audio is held on the length measured at submit and charged per started minute of the audio read', async () => {
     const t = await app();
     const user = await createUser(t, 100);
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl: `${fake.url}/out/voice.wav` }));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(task.credits_held).toBe(0);
+    expect(task.credits_held).toBe(2);
     expect(task.credits_charged).toBe(estimateCredits('stt-pro', { seconds: 1 }).credits);
     expect(task.credits_charged).toBe(2);
     await expectCharged(t, user, 2);

@@ -143,6 +143,21 @@ export const PER_SECOND_FEATURES: readonly Feature[] = [
 /** Features charged on the length of their input audio: estimated at submit, settled on the audio the engine read (speech to text). */
 export const INPUT_LENGTH_FEATURES: readonly Feature[] = ['stt-common', 'stt-pro'];
 
+/**
+ * The input file whose length a per-second or input-length feature is charged on (same field name in the playground
+ * and the public API). It is read and measured at submit, so the full estimate is held before the task is accepted.
+ */
+export const LENGTH_INPUTS: Partial<Record<Feature, { field: string; kinds: readonly MediaKind[] }>> = {
+  'talking-face': { field: 'audioUrl', kinds: ['audio'] },
+  lipsync: { field: 'audioUrl', kinds: ['audio'] },
+  'talking-image': { field: 'audioUrl', kinds: ['audio'] },
+  'video-translate-lip-sync': { field: 'videoUrl', kinds: ['video'] },
+  'video-translate-voice-only': { field: 'videoUrl', kinds: ['video'] },
+  'video-matting': { field: 'videoUrl', kinds: ['video'] },
+  'stt-common': { field: 'audioUrl', kinds: ['audio'] },
+  'stt-pro': { field: 'audioUrl', kinds: ['audio'] },
+};
+
 /** Limits of the task service; the numbers are ours, SPEC.md leaves them "not shown". */
 export const TASK_LIMITS = {
   /** Tasks one user may have queued or running at once; more answer 429 with Retry-After. */
@@ -314,6 +329,11 @@ export const TASK_MESSAGES = {
   mediaExpired: 'This media link has expired or is not valid',
   uploadPolicyUnknown: 'Unknown or expired reqId; request a new policy with get_policy',
   uploadMissing: 'No file was uploaded for this reqId yet',
+  mediaUnknown: 'this media link is not valid or its file has expired; upload the file again',
+  mediaNotYours: 'this media link is a file of another account; upload the file with your own account and pass the link it answers',
+  inputUnmeasured: 'the length of this file could not be measured; send a complete audio or video file in an accepted format',
+  inputUnreadable: 'the file could not be read to measure its length',
+  inputChanged: (wasS: number, nowS: number) => `the input file changed after the task was accepted: it was ${Math.ceil(wasS)} s and is now ${Math.ceil(nowS)} s; submit the task again`,
 } as const;
 
 /** Envelope codes of task refusals, beside ERROR_CODES (same 5-digit shape; HTTP status in the comment). */
