@@ -178,6 +178,8 @@ export interface TasksTable {
   started_at: EpochMs | null;
   finished_at: EpochMs | null;
   updated_at: EpochMs;
+  /** When retention removed the task's results (migration 008); null while they are kept. */
+  outputs_expired_at: EpochMs | null;
 }
 
 /** An uploaded or generated file kept by the media store until expires_at. */

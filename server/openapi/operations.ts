@@ -103,7 +103,7 @@ function toolOperation(tool: PublicTool): Operation {
 }
 
 const resultExample = {
-  task: { taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 3, statusName: 'succeeded', reason: '', taskType: 'do_tts_common', executionTime: 231, progress: 100, credits: 1, creditsHeld: 1, creditsCharged: 1, createdAt: 1760000000000 },
+  task: { taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 3, statusName: 'succeeded', reason: '', taskType: 'do_tts_common', executionTime: 231, progress: 100, credits: 1, creditsHeld: 1, creditsCharged: 1, createdAt: 1760000000000, outputsExpired: false, outputsExpiredAt: null },
   images: [],
   videos: [],
   audios: [{ audioUrl: 'https://api.example.com/media/ab12cd.wav?exp=1760086400000&sig=…', audioType: 'wav', duration: 2.4 }],

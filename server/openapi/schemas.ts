@@ -48,6 +48,8 @@ export const taskResult = z.object({
     creditsHeld: z.number().int(),
     creditsCharged: z.number().int().nullable(),
     createdAt: z.number().int().describe('Unix milliseconds'),
+    outputsExpired: z.boolean().describe('True once retention removed the results: images, videos and audios are empty then'),
+    outputsExpiredAt: z.number().int().nullable().describe('When the results expired (Unix milliseconds); null while they are kept'),
   }),
   images: z.array(image),
   videos: z.array(video),

@@ -58,6 +58,12 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;
 
+  /** One retention pass: tasks note when their results expired, then the expired files and rows go. */
+  async function cleanup(now = Date.now()): Promise<number> {
+    await tasks.recordExpiredOutputs(now, config.tasks.retentionMs);
+    return media.cleanup(now);
+  }
+
   return {
     db,
     config,
@@ -66,17 +72,18 @@ export function createTaskSystem(o: TaskSystemOptions) {
     tasks,
     queue: queue,
     webhooks,
+    cleanup,
     /** Starts workers (after recovering stranded tasks), webhook delivery and the media cleanup job. */
     async start() {
       await queue.start();
       webhooks.start();
-      const cleanup = () =>
-        media.cleanup().then(
+      const pass = () =>
+        cleanup().then(
           (removed) => removed > 0 && log.info('expired media removed', { removed }),
           (error: unknown) => log.error('media cleanup failed', { error: error instanceof Error ? error.message : String(error) }),
         );
-      void cleanup();
-      cleanupTimer = setInterval(cleanup, MEDIA_LIMITS.cleanupIntervalMs);
+      void pass();
+      cleanupTimer = setInterval(pass, MEDIA_LIMITS.cleanupIntervalMs);
       cleanupTimer.unref();
     },
     async stop() {

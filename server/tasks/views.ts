@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, toolOfFeature, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
+import { DREAM_STATUS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
 import { engineLabel } from '../../src/lib/spec/engines';
 import type { StoredOutput } from './service';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
@@ -22,7 +22,20 @@ function output(task: TaskRow): StoredOutput | null {
   return task.output ? (JSON.parse(task.output) as StoredOutput) : null;
 }
 
-export function taskView(task: TaskRow, media: MediaRow[], service: MediaService): TaskView {
+/**
+ * When the task's results expired (SPEC.md §9 retention): recorded by the cleanup pass, or, before it ran, the first
+ * of its files past its expiry (their links answer 403 by then); null while they are kept.
+ */
+export function outputsExpiredAt(task: TaskRow, media: MediaRow[], now = Date.now()): number | null {
+  if (task.outputs_expired_at !== null) return task.outputs_expired_at;
+  const gone = media.filter((m) => m.expires_at < now).map((m) => m.expires_at);
+  return gone.length > 0 ? Math.min(...gone) : null;
+}
+
+export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaService): TaskView {
+  const expiredAt = outputsExpiredAt(task, allMedia);
+  // Expired results are not offered as links that would answer 403.
+  const media = expiredAt === null ? allMedia : [];
   return {
     taskId: task.id,
     feature: task.feature,
@@ -37,6 +50,8 @@ export function taskView(task: TaskRow, media: MediaRow[], service: MediaService
     error: task.error,
     input: JSON.parse(task.input),
     outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size })),
+    outputsExpired: expiredAt !== null,
+    outputsExpiredAt: expiredAt,
     cloneId: output(task)?.cloneId ?? null,
     text: output(task)?.text ?? null,
     createdAt: task.created_at,
@@ -47,7 +62,9 @@ export function taskView(task: TaskRow, media: MediaRow[], service: MediaService
 }
 
 /** DreamAPI's getAsyncResult `data` (RESEARCH.md), plus our status name, progress and credits. */
-export function dreamView(task: TaskRow, media: MediaRow[], service: MediaService) {
+export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaService) {
+  const expiredAt = outputsExpiredAt(task, allMedia);
+  const media = expiredAt === null ? allMedia : [];
   const typeOf = (m: MediaRow) => m.mime.split('/')[1] ?? m.mime;
   const files = (kind: string) => media.filter((m) => m.kind === kind);
   return {
@@ -55,7 +72,7 @@ export function dreamView(task: TaskRow, media: MediaRow[], service: MediaServic
       taskId: task.id,
       status: DREAM_STATUS[task.status as keyof typeof DREAM_STATUS],
       statusName: task.status,
-      reason: task.error ?? '',
+      reason: task.error ?? (expiredAt === null ? '' : TASK_MESSAGES.outputsExpired),
       taskType: toolOfFeature(task.feature as Feature),
       engine: task.engine,
       engineLabel: engineLabel(task.engine),
@@ -65,6 +82,8 @@ export function dreamView(task: TaskRow, media: MediaRow[], service: MediaServic
       creditsHeld: task.credits_held,
       creditsCharged: task.credits_charged,
       createdAt: task.created_at,
+      outputsExpired: expiredAt !== null,
+      outputsExpiredAt: expiredAt,
     },
     images: files('image').map((m) => ({ imageUrl: service.signedUrl(m), imageType: typeOf(m) })),
     videos: files('video').map((m) => ({ videoUrl: service.signedUrl(m), videoType: typeOf(m) })),

@@ -7,6 +7,7 @@ import * as tasks from './004_tasks.ts';
 import * as payments from './005_payments.ts';
 import * as contact from './006_contact.ts';
 import * as signInAttempts from './007_sign_in_attempts.ts';
+import * as taskOutputsExpired from './008_task_outputs_expired.ts';
 
 export type { Migration } from './migration.ts';
 
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: payments.name, up: payments.up },
   { version: 6, name: contact.name, up: contact.up },
   { version: 7, name: signInAttempts.name, up: signInAttempts.up },
+  { version: 8, name: taskOutputsExpired.name, up: taskOutputsExpired.up },
 ];

@@ -5,7 +5,7 @@ import { TASK_LIMITS, type Feature } from '../../lib/spec';
 import { $loggedIn } from '../../lib/stores/session';
 import { playgroundApi, type TaskView } from './api';
 import { $historyTick } from './history-store';
-import { downloadName, MediaPlayer } from './TaskPanel';
+import { downloadName, ExpiredOutputs, MediaPlayer } from './TaskPanel';
 import { trackAction } from './track';
 import styles from './playground.module.css';
 
@@ -90,6 +90,7 @@ export default function History({ features, screen }: { features: readonly Featu
               </span>
               {t.error && <span className={styles.fieldError}>{t.error}</span>}
             </div>
+            <ExpiredOutputs task={t} />
             {t.outputs.map((o) => (
               <div key={o.url} className={styles.output}>
                 <MediaPlayer output={o} label={`${FEATURE_NAMES[t.feature as Feature] ?? t.feature} result`} />

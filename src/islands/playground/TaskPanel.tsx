@@ -1,5 +1,6 @@
 // What a running or finished task shows: progress bar, the result in a player with download, or an error with retry.
-import type { TaskOutput } from './api';
+import { TASK_MESSAGES } from '../../lib/spec';
+import type { TaskOutput, TaskView } from './api';
 import type { useTask } from './useTask';
 import styles from './playground.module.css';
 
@@ -9,6 +10,17 @@ export function MediaPlayer({ output, label }: { output: TaskOutput; label: stri
   if (output.kind === 'audio') return <audio className={styles.player} controls src={output.url} aria-label={label} data-testid="result-audio" />;
   if (output.kind === 'video') return <video className={styles.player} controls playsInline src={output.url} aria-label={label} data-testid="result-video" />;
   return <img className={styles.player} src={output.url} alt={label} data-testid="result-image" />;
+}
+
+/** In place of the player once retention removed the results (their links would answer 403). */
+export function ExpiredOutputs({ task }: { task: Pick<TaskView, 'outputsExpired' | 'outputsExpiredAt'> }) {
+  if (!task.outputsExpired) return null;
+  const date = task.outputsExpiredAt === null ? '' : new Date(task.outputsExpiredAt).toLocaleDateString();
+  return (
+    <p className="muted" data-testid="outputs-expired">
+      {date ? TASK_MESSAGES.outputsExpiredOn(date) : TASK_MESSAGES.outputsExpired}
+    </p>
+  );
 }
 
 export function downloadName(output: TaskOutput, taskId: string): string {
@@ -54,6 +66,7 @@ export default function TaskPanel({ task, title }: { task: Task; title: string }
             Done · {view.credits} {view.credits === 1 ? 'credit' : 'credits'} charged
           </p>
           {view.cloneId && !view.outputs.length && <p>Voice ready. It now appears in the voice pickers.</p>}
+          <ExpiredOutputs task={view} />
           {view.outputs.map((o) => (
             <div key={o.url} className={styles.output}>
               <MediaPlayer output={o} label={title} />

@@ -71,7 +71,12 @@ export interface TaskView {
   engineLabel: string;
   error: string | null;
   input: unknown;
+  /** Empty once the results expired (see outputsExpired). */
   outputs: TaskOutputView[];
+  /** True once retention removed the results; status, credits and input stay as they were. */
+  outputsExpired: boolean;
+  /** When the results expired (epoch ms); null while they are kept. */
+  outputsExpiredAt: number | null;
   cloneId: string | null;
   /** Transcript of a speech-to-text task. */
   text: string | null;
