@@ -36,7 +36,7 @@ export default function Dashboard() {
   // The tab lives in the URL (?type=…); the pre-rendered HTML shows the overview until hydration reads it.
   const tab = useSyncExternalStore(subscribe, tabFromUrl, () => 'dashboard' as TabType);
 
-  // A guest gets the login modal (issue 4); undefined means the session is still loading.
+  // A guest gets the login modal, since every tab shows one account's data; undefined means the session is still loading.
   useEffect(() => {
     if (user === null) openModal('login');
   }, [user]);

@@ -1,4 +1,4 @@
-// Payment calls: a Checkout Session for the signed-in user and a credit pack (issue 10).
+// Payment calls: a Checkout Session for the signed-in user and a credit pack (docs/payments.md).
 import { apiRequest } from './client';
 
 export const paymentsApi = {

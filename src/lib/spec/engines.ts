@@ -2,7 +2,7 @@
 
 import type { Feature } from './tasks';
 
-/** Every engine name ENGINES may list (issue 7). */
+/** Every engine name ENGINES may list (docs/engines.md). */
 export const ENGINE_NAMES = ['espeak', 'preview', 'fal', 'elevenlabs', 'dreamapi'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 

@@ -40,12 +40,12 @@ export function isFeature(value: unknown): value is Feature {
   return typeof value === 'string' && (FEATURES as readonly string[]).includes(value);
 }
 
-/** Task lifecycle (issue 6): queued → running → succeeded | failed | canceled. */
+/** Task lifecycle: queued → running → succeeded | failed | canceled. */
 export const TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'canceled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const FINISHED_STATUSES: readonly TaskStatus[] = ['succeeded', 'failed', 'canceled'];
 
-/** DreamAPI's numeric task status (RESEARCH.md: 1 submitted, 2 in progress, 3 success, 4 failure). */
+/** DreamAPI's numeric task status: 1 submitted, 2 in progress, 3 success, 4 failure (docs/public-api.md "Results"). */
 export const DREAM_STATUS: Record<TaskStatus, 1 | 2 | 3 | 4> = {
   queued: 1,
   running: 2,
@@ -186,7 +186,7 @@ export const TASK_LIMITS = {
   maxPageSize: 100,
 } as const;
 
-/** Media kept for uploads and results (issue 6: "kept for a configurable time (default 7 days)"). */
+/** Media kept for uploads and results: a configurable time, 7 days by default (MEDIA_RETENTION_DAYS, docs/configuration.md). */
 export const MEDIA_LIMITS = {
   retentionMs: 7 * DAY_MS,
   /** How long a signed media URL works. */
@@ -226,7 +226,7 @@ export const RATE_LIMITS = {
   windowMs: MINUTE_MS,
 } as const;
 
-/** Idempotency-Key handling (RESEARCH.md: HeyGen keeps keys 24 h). */
+/** Idempotency-Key handling: a key is kept 24 h, as HeyGen's API does (docs/public-api.md "Idempotency"). */
 export const IDEMPOTENCY = {
   maxKeyLength: 255,
   ttlMs: 24 * HOUR_MS,
@@ -350,7 +350,7 @@ export const TASK_ERROR_CODES = {
   taskNotFound: 40004,
 } as const;
 
-/** DreamAPI tools of POST /api/async/<tool> (RESEARCH.md) and the feature each runs. */
+/** DreamAPI tools of POST /api/async/<tool> (DreamAPI's own tool names, docs/public-api.md) and the feature each runs. */
 export const PUBLIC_TOOLS = {
   do_tts_common: 'tts-common',
   do_tts_pro: 'tts-pro',

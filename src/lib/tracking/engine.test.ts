@@ -1,4 +1,4 @@
-// Fake-timer tests of the worker engine, one per rule of SPEC.md §4, §8 and §9 (issue 3 "Client").
+// Fake-timer tests of the worker engine, one per rule of SPEC.md §4, §8 and §9 and of docs/tracking-protocol.md.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST, TRACKING } from '../spec/constants';
 import { TRACKING_PATHS, TRACKING_RETRY } from '../spec/tracking';

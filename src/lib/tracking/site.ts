@@ -30,7 +30,7 @@ export function startSiteTracking(): Tracker {
   // must be reported before reportLeft() so it leaves with the page's other unsent entries (stash or beacon).
   const stay = () => tracker.reportStay(location.pathname);
   document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? stay() : tracker.resetStart()));
-  // pagehide, never unload: unload keeps pages out of the back/forward cache (RESEARCH.md).
+  // pagehide, never unload: unload is deprecated and keeps pages out of the back/forward cache.
   addEventListener('pagehide', () => {
     stay();
     tracker.reportLeft();
