@@ -1,4 +1,4 @@
-// The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring.
+// The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
@@ -10,7 +10,7 @@ import { describeIssue } from '../http/input';
 import { clientBudgetKey } from '../http/rate-limit';
 import { batchSignatureValid, CipherError, openBatch, signedText } from '../tracking/cipher';
 import { accessTokenBody, entrySchema, messageBody, monitorBody, trackConfigBody, trackInfoBody, type WireEntry } from '../tracking/schemas';
-import { messageLimiter } from '../tracking/message-limits';
+import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
 import { lazyServerKeys } from '../accounts';
@@ -60,7 +60,8 @@ async function validCollectorBody<S extends z.ZodType>(c: Context, schema: S): P
 export function trackingRoutes({ config, database }: AppDeps) {
   const app = new Hono();
   const store = trackingStore(database, config.tracking.appKeys);
-  const messages = messageLimiter();
+  // Calls without a token are counted per device and per address, batches per token's device (docs/tracking-protocol.md "Limits").
+  const budgets = collectorBudgets();
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
   const small = capped(TRACKING_LIMITS.smallBodyMaxBytes);
@@ -83,7 +84,9 @@ export function trackingRoutes({ config, database }: AppDeps) {
   app.post(TRACKING_PATHS.accessToken, small, async (c) => {
     const body = await validCollectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
-    const { token, claims } = issueToken(secret(), body.appKey, body.deviceId, Date.now());
+    const now = Date.now();
+    await budgets.accessToken.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, now);
+    const { token, claims } = issueToken(secret(), body.appKey, body.deviceId, now);
     return ok(c, { token, produceId: claims.p, sign: tokenSign(secret(), token), configVersion: TRACKING_TOKEN.configVersion, expiresAt: claims.exp });
   });
 
@@ -100,6 +103,8 @@ export function trackingRoutes({ config, database }: AppDeps) {
   app.post(TRACKING_PATHS.trackInfo, capped(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
     const body = await validCollectorBody(c, trackInfoBody);
     const claims = await requireToken(body.token);
+    const receivedAt = Date.now();
+    await budgets.trackInfo.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d }, receivedAt);
     if (body.produceId !== claims.p) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
     const ak = batchKey(secret(), body.token);
     // Encrypt-then-MAC: the sign covers the ciphertext, so a tampered batch is refused before it is decrypted.
@@ -119,7 +124,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
       produceId: claims.p,
       deviceId: claims.d,
       queueId: body.queueId,
-      receivedAt: Date.now(),
+      receivedAt,
     });
     return ok(c, result);
   });
@@ -131,7 +136,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     if (!sameHex(expected, body.sign.toLowerCase())) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
     // Anyone may call this without a token: budgets per device and per address (429, Retry-After), and a capped table.
     const receivedAt = Date.now();
-    await messages.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
+    await budgets.message.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
     await store.storeMessage({ ...body, receivedAt });
     return ok(c);
   });
@@ -139,7 +144,9 @@ export function trackingRoutes({ config, database }: AppDeps) {
   app.post(TRACKING_PATHS.monitor, small, async (c) => {
     const body = await validCollectorBody(c, monitorBody);
     await requireKey(body.appKey);
-    await store.storeMonitor({ ...body, receivedAt: Date.now() });
+    const receivedAt = Date.now();
+    await budgets.monitor.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
+    await store.storeMonitor({ ...body, receivedAt });
     return ok(c);
   });
 

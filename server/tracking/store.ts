@@ -1,5 +1,5 @@
-// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages (capped), monitoring.
-import { TRACKING_MESSAGE_LIMITS } from '../../src/lib/spec/tracking';
+// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and monitoring (both capped).
+import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/spec/tracking';
 import type { AppDatabase } from '../db';
 import type { WireEntry } from './schemas';
 
@@ -14,10 +14,13 @@ export interface BatchMeta {
 export interface TrackingStoreOptions {
   /** Messages kept in all; older ones are deleted as new ones arrive (TRACKING_MESSAGE_LIMITS.storedMax). */
   messagesMax?: number;
+  /** Monitoring reports kept in all, likewise (TRACKING_MONITOR_LIMITS.storedMax). */
+  monitorMax?: number;
 }
 
 export function trackingStore(database: AppDatabase, configuredKeys: readonly string[], options: TrackingStoreOptions = {}) {
   const messagesMax = options.messagesMax ?? TRACKING_MESSAGE_LIMITS.storedMax;
+  const monitorMax = options.monitorMax ?? TRACKING_MONITOR_LIMITS.storedMax;
   const { db } = database;
   const fromConfig = new Set(configuredKeys);
   return {
@@ -76,8 +79,9 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
       await db.deleteFrom('tracking_messages').where('id', '<=', Number(inserted.id) - messagesMax).execute();
     },
 
+    /** Inserts a monitoring report and deletes those older than the newest `monitorMax`, as storeMessage does. */
     async storeMonitor(row: { appKey: string; deviceId: string; kind: string; name: string; value?: number | undefined; rating?: string | undefined; page: string; message?: string | undefined; receivedAt: number }) {
-      await db
+      const inserted = await db
         .insertInto('tracking_monitor')
         .values({
           app_key: row.appKey,
@@ -90,7 +94,9 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
           message: row.message ?? null,
           received_at: row.receivedAt,
         })
-        .execute();
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.deleteFrom('tracking_monitor').where('id', '<=', Number(inserted.id) - monitorMax).execute();
     },
   };
 }

@@ -56,7 +56,7 @@ export const TRACKING_LIMITS = {
   messageMaxLength: 4000,
   /**
    * One beacon's body stays under this: browsers allow about 64 KB of beacon/keepalive data in flight per
-   * page (RESEARCH.md "Browser tracking pitfalls"), and a page may send several beacons at once.
+   * page (over it sendBeacon returns false; docs/tracking-protocol.md), and a page may send several beacons at once.
    */
   beaconMaxBytes: 48 * 1024,
   /** The shared durable queue drops its oldest entries beyond this (e.g. offline for days); see docs/tracking-protocol.md. */
@@ -86,15 +86,15 @@ export const TRACKING_ERROR_CODES = {
   payloadTooLarge: 40013,
   unsupportedMediaType: 40015,
   /**
-   * HTTP 429 with Retry-After: over a message limit (TRACKING_MESSAGE_LIMITS). The same number as ERROR_CODES.rateLimited,
-   * written out because importing that object would ship it with the page's tracking stub (bench/tracking.mjs).
+   * HTTP 429 with Retry-After: over a collector budget (TRACKING_MESSAGE_LIMITS and the ones after it). The same number
+   * as ERROR_CODES.rateLimited, written out because importing that object would ship it with the page's tracking stub (bench/tracking.mjs).
    */
   rateLimited: 40029,
 } as const;
 
 /**
  * How much the message endpoint (SPEC.md §7 report/message) takes: it needs no token, so anyone can call it, and it is
- * limited per device id and per client IP, and in what it keeps (docs/tracking-protocol.md "message").
+ * limited per device id and per client IP, and in what it keeps (docs/tracking-protocol.md "Limits").
  */
 export const TRACKING_MESSAGE_LIMITS = {
   windowMs: MINUTE_MS,
@@ -109,11 +109,75 @@ export const TRACKING_MESSAGE_LIMITS = {
   storedMax: 100_000,
 } as const;
 
-/** The collector's answers to a message over a limit (Retry-After says when to try again). */
+/**
+ * How much the monitoring endpoint (TRACKING_PATHS.monitor) takes: like message it needs no token, so it has the same
+ * kinds of budget and a capped table (docs/tracking-protocol.md "Limits").
+ */
+export const TRACKING_MONITOR_LIMITS = {
+  windowMs: MINUTE_MS,
+  /**
+   * Reports one device id may send per window. A page load sends at most the five web vitals (LCP, CLS, INP, FCP, TTFB),
+   * on one load in five (PERF_SAMPLE_RATE), and a failing tracker one error per try (1 s, 2 s, 4 s … apart): 60 is a
+   * page load every 5 s, every one of them sampled, while the collector is failing.
+   */
+  perDevicePerWindow: 60,
+  /** Reports one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind one NAT. */
+  perIpPerWindow: 300,
+  /** Reports stored per device id and app key per day (a busy visitor loads a few hundred pages a day at most). */
+  perDevicePerDay: 1000,
+  dayMs: DAY_MS,
+  /** Reports kept in all; each insert deletes what is older than the newest this many (oldest pruned first). */
+  storedMax: 100_000,
+} as const;
+
+/**
+ * How often access_token may be called. It stores nothing, but each call signs a token, and tokens are what buy batch
+ * budgets (TRACKING_BATCH_LIMITS is per device id, and the caller picks the device id): the address budget bounds how
+ * many devices one sender can speak for.
+ */
+export const TRACKING_TOKEN_LIMITS = {
+  windowMs: MINUTE_MS,
+  /** Tokens per device id per window: tabs share one cached token for 1.8 h and fetch again only after a 40002. */
+  perDevicePerWindow: 10,
+  /** Tokens per client IP (IPv6: its /64) per window: each new visitor behind one NAT fetches one. */
+  perIpPerWindow: 120,
+} as const;
+
+/**
+ * How many track_info requests (batches and page-leave beacons) one device may send. They carry a token, so they are
+ * counted per token's app key and device id only. A device's tabs share one queue and one sender, the leader tab
+ * (SPEC.md §4), so tabs do not multiply sends: at the defaults (SPEC.md §9: batch size 20, buffer 20 s) a device sends
+ * one batch per 20 s tick plus one per 20 events reported. The most a device ever has waiting is the queue's
+ * storeMaxEntries (10 000, after days offline), 500 batches of 20 sent one after another when it comes back; 600 a
+ * minute lets that whole backlog through in one window with room for ticks, beacons and retries. Reaching it from
+ * ordinary use takes 200 events a second for a minute; a person's clicks and views come nowhere near.
+ */
+export const TRACKING_BATCH_LIMITS = {
+  windowMs: MINUTE_MS,
+  perDevicePerWindow: 600,
+} as const;
+
+const AGAIN = 'try again after Retry-After seconds';
+
+/** The collector's answers to a call over a budget, per endpoint (Retry-After says when to try again). */
 export const TRACKING_LIMIT_MESSAGES = {
-  device: 'Too many messages from this device; try again after Retry-After seconds',
-  ip: 'Too many messages from this address; try again after Retry-After seconds',
-  day: 'This device has sent its messages for today; try again after Retry-After seconds',
+  message: {
+    device: `Too many messages from this device; ${AGAIN}`,
+    ip: `Too many messages from this address; ${AGAIN}`,
+    day: `This device has sent its messages for today; ${AGAIN}`,
+  },
+  monitor: {
+    device: `Too many monitoring reports from this device; ${AGAIN}`,
+    ip: `Too many monitoring reports from this address; ${AGAIN}`,
+    day: `This device has sent its monitoring reports for today; ${AGAIN}`,
+  },
+  accessToken: {
+    device: `Too many token requests from this device; ${AGAIN}`,
+    ip: `Too many token requests from this address; ${AGAIN}`,
+  },
+  trackInfo: {
+    device: `Too many batches from this device; ${AGAIN}`,
+  },
 } as const;
 
 /** Names the tracker uses in the browser: storage keys, channel and lock names, IndexedDB database. */
