@@ -96,7 +96,11 @@ export const TRACKING = {
   queueIdMaxDigits: 10,
   /** Length of a webview id. */
   webviewIdLength: 16,
-  /** A failed log send is retried once, after the buffer interval (SPEC.md §8). */
+  /**
+   * A batch the collector refuses is tried once more, then dropped (SPEC.md §8 "retried once"). The retry waits
+   * TRACKING_RETRY's backoff (1 s, 2 s, 4 s … ±20 %, never longer than the buffer interval) or goes at once when the
+   * browser is back online; network failures are retried as long as they last (docs/tracking-protocol.md "Retries").
+   */
   sendRetries: 1,
   /** The default tracking host listens on this port (SPEC.md §7). */
   defaultPort: 8443,
