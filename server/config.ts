@@ -22,12 +22,12 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  // Tracking collector (issue 3): registered app keys, token secret, the batch timing track_config hands out.
+  // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config hands out.
   TRACKING_APP_KEYS: csv.optional(),
   TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   TRACKING_BATCH_SIZE: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries).default(TRACKING.batchSize),
   TRACKING_BUFFER_S: z.coerce.number().min(TRACKING_LIMITS.minBufferS).max(TRACKING_LIMITS.maxBufferS).default(TRACKING.bufferMs / 1000),
-  // Accounts (issue 4): server secret, mail, where OAuth sends the browser, identity providers.
+  // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   SMTP_URL: z.url().optional(),
   MAIL_FROM: z.string().min(3).default('DreamAPI <no-reply@localhost>'),
@@ -42,11 +42,11 @@ const envSchema = z.object({
   GITHUB_AUTHORIZATION_ENDPOINT: z.url().default('https://github.com/login/oauth/authorize'),
   GITHUB_TOKEN_ENDPOINT: z.url().default('https://github.com/login/oauth/access_token'),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
-  // Payments (issue 10): Stripe keys; without them Buy explains that payments are not configured.
+  // Payments (docs/payments.md): Stripe keys; without them Buy explains that payments are not configured.
   STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_… or rk_…)').optional(),
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
   STRIPE_API_BASE: z.url().optional(),
-  // Contact form (issue 5): where messages from /contact-us are mailed when SMTP_URL is set.
+  // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
   SUPPORT_EMAIL: z.email().optional(),
 }).extend(taskEnvShape);
 
@@ -72,7 +72,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
-  /** Tasks, engines, media, public API limits and webhooks (issue 6; server/tasks/config.ts). */
+  /** Tasks, engines, media, public API limits and webhooks (server/tasks/config.ts). */
   tasks: TaskConfig;
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */

@@ -11,6 +11,6 @@ export interface AppDeps {
   log: Logger;
   /** Sends login codes; tests pass one that records mail, otherwise it is built from config (SMTP_URL). */
   mailer?: Mailer;
-  /** Tasks, queue, media and engines; main.ts builds and starts it, tests may pass their own (issue 6). */
+  /** Tasks, queue, media and engines; main.ts builds and starts it, tests may pass their own. */
   tasks?: TaskSystem;
 }

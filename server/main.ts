@@ -22,7 +22,7 @@ async function main() {
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });
 
-  // Tasks: workers, webhook delivery and media cleanup run only here, never in tests that build the app (issue 6).
+  // Tasks: workers, webhook delivery and media cleanup run only here, never in tests that build the app.
   const tasks = createTaskSystem({ config, database, log });
   const app = createApp({ config, database, log, tasks });
   await tasks.start();

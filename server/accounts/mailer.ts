@@ -32,7 +32,7 @@ export function loginCodeMail({ code, link }: LoginMail) {
 
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: Logger): Mailer {
   if (!config.smtpUrl) {
-    // Local default (DESIGN.md "mail"): zero set-up, the developer reads the code from the log.
+    // Local default (DESIGN.md "Stack, and why"): zero set-up, the developer reads the code from the log.
     return {
       async sendLoginCode(email, mail) {
         log.warn('login code (no SMTP_URL configured, so it is printed instead of mailed)', { email, code: mail.code, link: mail.link });

@@ -1,4 +1,4 @@
-// Operator commands (issue 4): list users, suspend or restore a user, grant credits, create invitations.
+// Operator commands (npm run admin): list users, suspend or restore a user, grant credits, create invitations.
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { createInvitation, findUser } from '../accounts';

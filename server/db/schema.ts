@@ -154,7 +154,7 @@ export interface TrackingMonitorTable {
   received_at: EpochMs;
 }
 
-/** A generation task (issue 6): lifecycle, inputs and outputs as JSON text, credits held and charged. */
+/** A generation task: lifecycle, inputs and outputs as JSON text, credits held and charged. */
 export interface TasksTable {
   id: string;
   user_id: string;

@@ -97,7 +97,7 @@ export function createMediaService(o: MediaServiceOptions) {
     info,
 
     /**
-     * Checks an upload by its bytes (issue 6: "by content, not by name"): an accepted format, one of the
+     * Checks an upload by its bytes, never by its name: an accepted format, one of the
      * allowed kinds, under the size cap and, for audio and video, under the duration cap. The length is
      * measured by probe.ts (every packet, not a header's claim), the same measure that settles per-second charges.
      */

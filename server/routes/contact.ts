@@ -1,4 +1,4 @@
-// POST /contact/message: the contact form on /contact-us, stored and mailed to support (issue 5).
+// POST /contact/message: the contact form on /contact-us, stored and mailed to support.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { CONTACT, CONTACT_MESSAGES, MESSAGES, UNSAFE_TEXT_MESSAGE, isSafeText } from '../../src/lib/spec';

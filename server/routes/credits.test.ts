@@ -1,4 +1,4 @@
-// Invitations and the billing history: one redemption per user even under 50 parallel requests (issue 4).
+// Invitations and the billing history: one redemption per user even under 50 parallel requests.
 import { describe, expect, it, vi } from 'vitest';
 import { createInvitation } from '../accounts';
 import { applyCreditChange } from '../credits';

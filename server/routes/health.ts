@@ -22,7 +22,7 @@ export function healthRoutes(deps: AppDeps) {
       status: databaseUp ? 'ok' : 'degraded',
       database: { engine: database.engine, up: databaseUp },
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
-      // Which features are served and by what (issue 7): engines in fallback order, each available or why not.
+      // Which features are served and by what (docs/engines.md): engines in fallback order, each available or why not.
       features: taskSystem(deps).engines.describe(FEATURES),
     };
     return c.json(envelope(databaseUp ? 0 : 50003, databaseUp ? 'ok' : 'database unavailable', data), databaseUp ? 200 : 503);

@@ -1,4 +1,4 @@
-// API keys: created once, encrypted at rest, accepted as Bearer, and a regenerated key stops the old one (issue 4).
+// API keys: created once, encrypted at rest, accepted as Bearer, and a regenerated key stops the old one.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { requireApiKey, type AuthEnv } from '../accounts';

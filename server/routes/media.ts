@@ -1,4 +1,4 @@
-// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs (issue 6 "served by expiring signed URLs").
+// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs.
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';

@@ -1,4 +1,4 @@
-// Google (OIDC) and GitHub sign-in against local identity providers: state prefix, PKCE, callback redirect (issue 4).
+// Google (OIDC) and GitHub sign-in against local identity providers: state prefix, PKCE, callback redirect.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';

@@ -31,7 +31,7 @@ function capped(maxSize: number) {
 
 /**
  * Reads a collector body. JSON and text/plain both carry JSON text: text/plain is what a page-leave beacon can send
- * without a CORS preflight (RESEARCH.md). Form bodies are accepted for SPEC.md §7's "default body is form-encoded".
+ * without a CORS preflight (docs/tracking-protocol.md). Form bodies are accepted for SPEC.md §7's "default body is form-encoded".
  */
 async function readCollectorBody(c: Context): Promise<Record<string, unknown>> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

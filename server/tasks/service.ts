@@ -460,7 +460,7 @@ export function createTaskService(o: TaskServiceOptions) {
     },
 
     /**
-     * After a restart (issue 6: "a restart loses nothing"): tasks left running are queued again to resume,
+     * After a restart, so that a restart loses no task: tasks left running are queued again to resume,
      * or failed and refunded once they have used their attempts. Call before workers start.
      */
     async recover(maxAttempts: number = TASK_LIMITS.maxAttempts): Promise<{ resumed: number; failed: number }> {

@@ -125,7 +125,7 @@ describe('task lifecycle', () => {
   it('refuses a feature with no engine configured, naming what to configure, and charges nothing', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 100);
-    // Try-on has no offline engine (issue 7 routes only the video features to the preview engine by default).
+    // Try-on has no offline engine (by default only the video features go to the preview engine; docs/engines.md).
     const res = await t.app.request('/api-playground/clothes_changer/v1/create_task', {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: user.token },

@@ -61,7 +61,7 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
   };
 }
 
-/** DreamAPI's getAsyncResult `data` (RESEARCH.md), plus our status name, progress and credits. */
+/** DreamAPI's getAsyncResult `data` (docs/public-api.md "Results"), plus our status name, progress and credits. */
 export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaService) {
   const expiredAt = outputsExpiredAt(task, allMedia);
   const media = expiredAt === null ? allMedia : [];
