@@ -1,4 +1,4 @@
-// Migration 3: indexes for the account limits (issue 4): per-IP hourly code cap and per-user session lookups by age.
+// Migration 3: indexes for the account limits: per-IP hourly code cap and per-user session lookups by age.
 import type { Kysely } from 'kysely';
 
 export const name = '003_accounts';

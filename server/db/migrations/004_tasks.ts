@@ -1,4 +1,4 @@
-// Migration 4: generation tasks, stored media, upload policies, webhook secrets and deliveries (issue 6).
+// Migration 4: generation tasks, stored media, upload policies, webhook secrets and deliveries.
 import type { Kysely } from 'kysely';
 import type { Engine } from '../connect.ts';
 

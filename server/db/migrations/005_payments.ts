@@ -1,4 +1,4 @@
-// Migration 5: credit purchases through Stripe Checkout and the webhook events already processed (issue 10).
+// Migration 5: credit purchases through Stripe Checkout and the webhook events already processed (docs/payments.md).
 import type { Kysely } from 'kysely';
 
 export const name = '005_payments';

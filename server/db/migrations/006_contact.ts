@@ -1,4 +1,4 @@
-// Migration 6: messages sent through the contact form on /contact-us (issue 5).
+// Migration 6: messages sent through the contact form on /contact-us.
 import type { Kysely } from 'kysely';
 import type { Engine } from '../connect.ts';
 
