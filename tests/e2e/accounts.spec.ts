@@ -1,4 +1,4 @@
-// Accounts end to end (issue 4): sign in with a mailed code, see credits, redeem an invitation, copy the key, log out.
+// Accounts end to end: sign in with a mailed code, see credits, redeem an invitation, copy the key, log out.
 import { expect, test } from '@playwright/test';
 import { useMailbox } from './support/mailbox';
 import { enterMailedCode, hydrated, openLogin, skipAboutYou } from './support/sign-in';

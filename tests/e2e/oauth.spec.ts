@@ -1,4 +1,4 @@
-// Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails (issue 4).
+// Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails.
 import { expect, test } from '@playwright/test';
 import { startFakeIdp, type FakeIdp } from '../../server/test-support/fake-idp';
 import { accountPorts, E2E_APP_PORT } from './support/accounts-env';

@@ -1,4 +1,4 @@
-// Payments end to end (issue 10): a signed-in user buys a pack through (a local stand-in for) Stripe Checkout,
+// Payments end to end (docs/payments.md): a signed-in user buys a pack through (a local stand-in for) Stripe Checkout,
 // lands on /payment, and sees the new balance and the purchase in the billing history.
 import { expect, test } from '@playwright/test';
 import { CREDIT_PACKS } from '../../src/lib/spec';

@@ -1,4 +1,4 @@
-// Playground end to end (issue 8): speech, dialogue, video and lip sync on local engines, history, credits, guest draft, screenshots.
+// Playground end to end (SPEC.md §2): speech, dialogue, video and lip sync on local engines, history, credits, guest draft, screenshots.
 import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
