@@ -1,4 +1,4 @@
-// Vitest projects: node for lib and server code, happy-dom for React islands (DESIGN.md "tests").
+// Vitest projects: node for lib and server code, happy-dom for React islands (DESIGN.md "Stack, and why").
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/lib/**/*.test.ts', 'src/worker/**/*.test.ts', 'server/**/*.test.ts'],
+          include: ['src/lib/**/*.test.ts', 'src/worker/**/*.test.ts', 'server/**/*.test.ts', 'tests/structure/**/*.test.ts'],
         },
       },
       {
