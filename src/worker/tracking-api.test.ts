@@ -1,14 +1,21 @@
 // Cross-tab tests of the worker API: one IndexedDB queue (fake-indexeddb), Web Locks leader, BroadcastChannel notices, takeover.
+import { createDecipheriv } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openBatch } from '../../server/tracking/cipher';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
-import { NetworkError, type Transport } from '../lib/tracking/engine';
+import { NetworkError, type Transport } from '../lib/tracking/session';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
 import type { Answer, QueuedEntry, TrackInfoBody } from '../lib/tracking/types';
 import { appInfo, createTrackingWorker, type TrackingWorkerApi } from './tracking-api';
 
 const AK = 'cd'.repeat(32);
+
+/** Reads a sealed batch as the collector would: base64(IV ‖ AES-256-CBC ciphertext) under the hex ak (docs/tracking-protocol.md). */
+function openBatch(msgEncrypt: string, ak: string): string {
+  const raw = Buffer.from(msgEncrypt, 'base64');
+  const decipher = createDecipheriv('aes-256-cbc', Buffer.from(ak, 'hex'), raw.subarray(0, 16));
+  return Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]).toString('utf8');
+}
 const received: string[] = [];
 const tabs: TrackingWorkerApi[] = [];
 

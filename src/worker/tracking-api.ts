@@ -1,5 +1,6 @@
 // The API a tab's tracking worker exposes over Comlink: it wires the engine to IndexedDB, Web Locks and BroadcastChannel.
-import { TrackingEngine, type EngineFlags, type Transport } from '../lib/tracking/engine';
+import { TrackingEngine } from '../lib/tracking/engine';
+import type { EngineFlags, Transport } from '../lib/tracking/session';
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
 import type { AppInfo, Notice, QueuedEntry, TrackerInit } from '../lib/tracking/types';

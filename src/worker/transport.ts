@@ -1,5 +1,5 @@
 // The worker's HTTP transport: JSON POSTs with a timeout; anything that is not a JSON answer is a NetworkError.
-import { NetworkError, type Transport } from '../lib/tracking/engine';
+import { NetworkError, type Transport } from '../lib/tracking/session';
 import type { Answer } from '../lib/tracking/types';
 
 export const fetchTransport: Transport = {

@@ -1,6 +1,7 @@
 // The durable queue every tab shares: entries and the token/config cache in one IndexedDB database (SPEC.md §4).
 import { TRACKING_BROWSER, TRACKING_LIMITS } from '../spec/tracking';
-import type { EntryQueue, SessionCache } from './engine';
+import type { EntryQueue } from './engine';
+import type { SessionCache } from './session';
 import { randomHex } from './entry';
 import type { QueuedEntry } from './types';
 
