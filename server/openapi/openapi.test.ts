@@ -4,12 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { PUBLIC_TOOLS, type PublicTool } from '../../src/lib/spec/tasks';
 import { PUBLIC_API_CODES } from '../../src/lib/spec/public-api';
-import { PUBLIC_TOOL_BODIES } from '../routes/task-schemas';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
-import { buildOpenApiDocument, requestSchema, type JsonSchema, type OpenApiDocument } from './document';
-import { ERROR_CATALOGUE } from './errors';
-import { OPERATIONS } from './operations';
-import { errorEnvelope, remainingCreditsData, submitData, taskResult, uploadPolicyData, webhookSecretData } from './schemas';
+import {
+  buildOpenApiDocument,
+  ERROR_CATALOGUE,
+  errorEnvelope,
+  OPERATIONS,
+  PUBLIC_TOOL_BODIES,
+  remainingCreditsData,
+  requestSchema,
+  submitData,
+  taskResult,
+  uploadPolicyData,
+  webhookSecretData,
+  type JsonSchema,
+  type OpenApiDocument,
+} from '../../src/lib/api-contract';
 
 let t: TasksTestApp;
 let user: TestUser;

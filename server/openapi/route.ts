@@ -1,7 +1,7 @@
 // GET /api/openapi.json: the OpenAPI document, public, built once per process from the same schemas.
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps';
-import { buildOpenApiDocument, type OpenApiDocument } from './document';
+import { buildOpenApiDocument, type OpenApiDocument } from '../../src/lib/api-contract';
 
 export function openApiRoutes(deps: Pick<AppDeps, 'config'>) {
   const app = new Hono();

@@ -21,7 +21,7 @@ import {
   ttsCloneBody,
   uploadSceneBody,
   voiceCloneBody,
-} from './task-schemas';
+} from '../../src/lib/api-contract';
 import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
 import { addVoicePreview } from './voice-preview';
 

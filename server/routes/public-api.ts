@@ -11,7 +11,7 @@ import type { Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
-import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
+import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
 import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */

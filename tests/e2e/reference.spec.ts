@@ -2,7 +2,7 @@
 // sample works against this server with a real key; Try it sends a signed-in user's request and shows the answer.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { OPERATIONS } from '../../server/openapi';
+import { OPERATIONS } from '../../src/lib/api-contract';
 import { useMailbox } from './support/mailbox';
 import { declineCookies, expectNoSidewaysScroll, expectRendersCleanly } from './support/page-checks';
 import { hydrated, signInByMail } from './support/sign-in';

@@ -2,7 +2,7 @@
 // mouse, keyboard and touch; the mobile menu folds and unfolds.
 import { expect, test } from '@playwright/test';
 import { PRODUCTS } from '../../src/lib/site/products';
-import { OPERATIONS } from '../../server/openapi';
+import { OPERATIONS } from '../../src/lib/api-contract';
 import { declineCookies, expectNoSidewaysScroll, expectRendersCleanly } from './support/page-checks';
 
 const ROUTES = [

@@ -9,7 +9,7 @@ import { ffmpegTools, probe, runTool, type FfmpegTools } from './ffmpeg';
 import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
 import { withWorkDir } from './workdir';
 
-/** Stored inputs of the video features (playground and public API field names; server/routes/task-schemas.ts). */
+/** Stored inputs of the video features (playground and public API field names; src/lib/api-contract/task-schemas.ts). */
 interface VideoInput {
   prompt?: string;
   imageUrl?: string;

@@ -1,5 +1,5 @@
 // Build-time view of the OpenAPI document for the reference pages (imported by .astro files only; never shipped).
-import { buildOpenApiDocument, ERROR_CATALOGUE, type JsonSchema, type OpenApiOperation, type Tag } from '../../../server/openapi';
+import { buildOpenApiDocument, ERROR_CATALOGUE, type JsonSchema, type OpenApiOperation, type Tag } from '../../lib/api-contract';
 import type { SampleSpec } from '../../lib/reference/samples';
 
 export interface ReferenceError {

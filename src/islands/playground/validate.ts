@@ -1,4 +1,4 @@
-// Input checks of each screen, matching server/routes/task-schemas.ts: each answers null or what to fix.
+// Input checks of each screen, matching src/lib/api-contract/task-schemas.ts: each answers null or what to fix.
 import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, voiceById } from '../../lib/spec';
 
 export function textProblem(text: string, what = 'Text'): string | null {

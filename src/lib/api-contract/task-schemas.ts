@@ -1,6 +1,6 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
 import { z } from 'zod';
-import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../../src/lib/spec/tasks';
+import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec/tasks';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -73,7 +73,7 @@ export const listBody = z.object({
 export const rotateBody = z.object({ rotate: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false) });
 export const uploadSceneBody = z.object({ scene: z.enum(Object.keys(UPLOAD_SCENES) as [string, ...string[]]).default('any') });
 
-// ── Public API (DreamAPI field names, RESEARCH.md) ──
+// ── Public API (DreamAPI field names, docs/public-api.md) ──
 
 const callbackUrl = { callbackUrl: z.string().max(2048).optional() };
 

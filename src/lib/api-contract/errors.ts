@@ -1,7 +1,7 @@
 // The public API's error catalogue: every envelope code with its HTTP status and when it is answered.
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { PUBLIC_API_CODES } from '../../src/lib/spec/public-api';
-import { TASK_ERROR_CODES } from '../../src/lib/spec/tasks';
+import { ERROR_CODES } from '../spec/errors';
+import { PUBLIC_API_CODES } from '../spec/public-api';
+import { TASK_ERROR_CODES } from '../spec/tasks';
 
 export interface ErrorEntry {
   code: number;
