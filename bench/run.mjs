@@ -7,7 +7,7 @@ import { accountThroughput } from './accounts.mjs';
 import { taskBenchmarks } from './tasks.mjs';
 import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
-import { browserFigures, collectorIngest, stubSize } from './tracking.mjs';
+import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
@@ -20,6 +20,7 @@ const benchmarks = [
   { name: 'Playground screens, Lighthouse mobile (performance, JS bytes)', run: playgroundScores },
   { name: 'Tracking stub size (main thread, gzip; target ≤ 3 KB)', run: async () => stubSize() },
   { name: 'Tracking in Chromium (report() cost, worker throughput)', run: browserFigures },
+  { name: 'Tracking after a network outage (Chromium offline, then online)', run: outageDrain },
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
   { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },

@@ -178,11 +178,17 @@ export async function collectorIngest() {
   const server = await startServer();
   try {
     const post = async (p, body) => (await (await fetch(server.base + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()).data;
-    const session = await post('/spider/api/v1/access_token', { app_key: 'dreamapi-web', device_id: 'bench' });
-    const { ak } = await post('/spider/api/v1/report/track_config', { token: session.token, sign: session.sign });
+    // Batches come from 10 devices, 300 each: under the 600 a minute one device may send (TRACKING_BATCH_LIMITS).
+    const sessions = [];
+    for (let d = 0; d < 10; d++) {
+      const session = await post('/spider/api/v1/access_token', { app_key: 'dreamapi-web', device_id: `bench-${d}` });
+      const { ak } = await post('/spider/api/v1/report/track_config', { token: session.token, sign: session.sign });
+      sessions.push({ ...session, ak });
+    }
     const bodies = [];
     let n = 0;
     for (let b = 0; b < 3000; b++) {
+      const { ak, ...session } = sessions[b % sessions.length];
       const entries = Array.from({ length: BATCH }, () => ({ entryId: `bench-${++n}`, coldStartId: 'bench', seqId: (n % 10000) + 1, uid: '', time: Date.now(), oid: 'bench_ingest_event', action: 1, foid: '', ffid: '', logmap: { n } }));
       const fields = { token: session.token, produceId: session.produceId, queueId: String(100000000 + b), sendTime: Date.now(), batchCount: BATCH, msgEncrypt: sealEntries(entries, ak) };
       bodies.push(JSON.stringify({ ...fields, sign: signBatch(signedText(fields), ak) }));
