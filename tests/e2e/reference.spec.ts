@@ -1,4 +1,4 @@
-// API reference end to end (issue 9): the guide and every operation page render accessibly; the copied curl
+// API reference end to end (docs/public-api.md): the guide and every operation page render accessibly; the copied curl
 // sample works against this server with a real key; Try it sends a signed-in user's request and shows the answer.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
