@@ -1,0 +1,73 @@
+// The playground's cost preview is the server's price: featurePrice() and quote() of src/lib/spec, counted as the server counts.
+import { describe, expect, it } from 'vitest';
+import { FEATURES, featurePrice, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/spec';
+import { characterCount, costOf, dialogueCost, speechCost } from './pricing';
+
+describe('characterCount', () => {
+  it('counts code points of the trimmed text, as the server bills them', () => {
+    expect(characterCount('')).toBe(0);
+    expect(characterCount('   \n ')).toBe(0);
+    expect(characterCount('  hello  ')).toBe(5);
+    expect(characterCount('😀😀')).toBe(2);
+    expect(characterCount('你好，世界')).toBe(5);
+  });
+});
+
+describe('costOf', () => {
+  it('is quote() of the feature price for every feature, given every measure', () => {
+    const input = { characters: 777, seconds: 61, resolution: '720p', durationS: 8, count: 2 };
+    for (const feature of FEATURES) {
+      const { itemId, params } = featurePrice(feature, input);
+      expect(costOf(feature, input), feature).toBe(quote(itemId, params));
+    }
+  });
+
+  it('is unknown (null) while a feature billed by length has no length yet, and known for the rest', () => {
+    for (const feature of FEATURES) {
+      const byLength = 'seconds' in featurePrice(feature, {}).params;
+      expect(costOf(feature, {}) === null, feature).toBe(byLength);
+    }
+    expect(costOf('talking-face', {})).toBeNull();
+    expect(costOf('talking-face', { seconds: 12.2 })).toBe(quote('lip-sync', { seconds: 12.2 }));
+    expect(costOf('video-translate-lip-sync', { seconds: 10 })).toBe(30);
+  });
+
+  it('prices each clip option with its own §9 item', () => {
+    for (const o of TEXT_TO_VIDEO_OPTIONS) {
+      for (const feature of ['text-to-video', 'image-to-video', 'character-to-video'] as const) {
+        expect(costOf(feature, { resolution: o.resolution, durationS: o.durationS })).toBe(quote(o.itemId));
+      }
+    }
+  });
+});
+
+describe('speechCost', () => {
+  it('charges per started block of characters, Common and Pro at their own rates', () => {
+    expect(speechCost('', 'common')).toBe(0);
+    expect(speechCost('x'.repeat(250), 'common')).toBe(1);
+    expect(speechCost('x'.repeat(251), 'common')).toBe(2);
+    expect(speechCost('x'.repeat(251), 'pro')).toBe(quote('tts-pro', { characters: 251 }));
+    expect(speechCost('x'.repeat(251), 'pro')).toBe(2);
+    expect(speechCost('x'.repeat(401), 'pro')).toBe(3);
+  });
+
+  it('prices a cloned voice as the clone feature whatever the quality says', () => {
+    const text = 'y'.repeat(401);
+    const { itemId, params } = featurePrice('tts-clone', { characters: 401 });
+    expect(speechCost(text, 'pro', true)).toBe(quote(itemId, params));
+    expect(speechCost(text, 'pro', true)).toBe(speechCost(text, 'common', true));
+  });
+
+  it('does not bill surrounding whitespace', () => {
+    expect(speechCost(`  ${'z'.repeat(250)}  \n`, 'common')).toBe(1);
+  });
+});
+
+describe('dialogueCost', () => {
+  it('bills the characters of all lines together, once', () => {
+    // Two short lines are one started block, not one block each.
+    expect(dialogueCost([{ text: 'Hello there' }, { text: 'Hi!' }])).toBe(1);
+    expect(dialogueCost([{ text: 'a'.repeat(200) }, { text: 'b'.repeat(100) }])).toBe(quote('tts-common', { characters: 300 }));
+    expect(dialogueCost([{ text: '  ' }])).toBe(0);
+  });
+});
