@@ -2,7 +2,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS, TASK_MESSAGES, type UserInfo } from '../../lib/spec';
+import type { UserInfo } from '../../lib/api';
+import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/spec';
 import { $user } from '../../lib/stores/session';
 import History from './History';
 
