@@ -73,4 +73,14 @@ describe('ipBudgetKey', () => {
     expect(await store.hit('k', 1000, 999)).toEqual({ count: 2, resetAt: 1000 });
     expect(await store.hit('k', 1000, 1000)).toEqual({ count: 1, resetAt: 2000 });
   });
+
+  it('holds at most maxKeys windows: the oldest go first, and a live window keeps counting', async () => {
+    const store = memoryRateLimitStore(3);
+    await store.hit('busy', 60_000, 0);
+    for (let i = 0; i < 1000; i++) await store.hit(`invented-${i}`, 60_000, 1);
+    // "busy" was the oldest window, so it was dropped and starts again; the newest invented keys are still counted.
+    expect((await store.hit('busy', 60_000, 2)).count).toBe(1);
+    expect((await store.hit('invented-999', 60_000, 3)).count).toBe(2);
+    expect((await store.hit('invented-0', 60_000, 4)).count).toBe(1);
+  });
 });

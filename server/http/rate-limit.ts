@@ -12,19 +12,31 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
 }
 
-/** Fixed windows in this process's memory; finished windows are forgotten once more than `maxKeys` are held. */
-export function memoryRateLimitStore(maxKeys = 10_000): RateLimitStore {
-  const windows = new Map<string, { start: number; count: number }>();
+/**
+ * Fixed windows in this process's memory. A key that starts a new window is moved to the end of the map, so the
+ * map stays in order of window start and finished windows are dropped from its front: constant work per hit
+ * however many callers there are. Past `maxKeys` live windows the oldest are dropped too (their callers start a
+ * fresh window), so invented device ids or addresses cannot grow memory without bound.
+ */
+export function memoryRateLimitStore(maxKeys = 100_000): RateLimitStore {
+  const windows = new Map<string, { start: number; end: number; count: number }>();
+  function prune(now: number) {
+    for (const [k, v] of windows) {
+      if (v.end > now && windows.size <= maxKeys) break;
+      windows.delete(k);
+    }
+  }
   return {
     async hit(key, windowMs, now) {
       let w = windows.get(key);
-      if (!w || now - w.start >= windowMs) {
-        w = { start: now, count: 0 };
+      if (!w || now >= w.end) {
+        windows.delete(key);
+        w = { start: now, end: now + windowMs, count: 0 };
         windows.set(key, w);
-        if (windows.size > maxKeys) for (const [k, v] of windows) if (now - v.start >= windowMs) windows.delete(k);
+        prune(now);
       }
       w.count += 1;
-      return { count: w.count, resetAt: w.start + windowMs };
+      return { count: w.count, resetAt: w.end };
     },
   };
 }
