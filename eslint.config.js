@@ -5,6 +5,37 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// Import boundaries (DESIGN.md "Layout"), matched on the specifier as written, so relative paths count:
+// `^(\.\./)+server/` is any climb out of src/ into server/. tests/structure/import-rules.test.ts proves they fire.
+const UP = '^(\\.\\./)+';
+const noServer = {
+  regex: `${UP}server(/|$)`,
+  message: 'src/ is browser code and never imports server/; shared code lives in src/lib (the API contract in src/lib/api-contract).',
+};
+// Island tests drive the real app in-process (real parts, not mocks), so test files may reach its harness, nothing else.
+const noServerButHarness = { ...noServer, regex: `${UP}server(/(?!test-support(/|$))|$)` };
+const noIslands = {
+  regex: `${UP}islands(/|$)`,
+  message: 'src/lib is shared by islands, worker and server, so it never imports src/islands.',
+};
+// The tracking stub names the worker's API by type (erased from the bundle), so only type imports may reach src/worker.
+const noWorkerCode = {
+  regex: `${UP}worker(/|$)`,
+  allowTypeImports: true,
+  message: 'src/lib is shared by islands, worker and server, so it never imports code from src/worker.',
+};
+const SERVER_MAY_USE = ['lib/spec(/|$)', 'lib/api-contract(/|$)', 'lib/api/types$'];
+const serverMessage = 'server/ imports from src/ only src/lib/spec, src/lib/api-contract and src/lib/api/types.';
+const serverToSrc = { regex: `${UP}src/(?!${SERVER_MAY_USE.join('|')})`, message: serverMessage };
+// Server tests also check browser clients against the real server: the SDK and the tracking batch cipher.
+const serverTestToSrc = {
+  regex: `${UP}src/(?!${[...SERVER_MAY_USE, 'lib/sdk(/|$)', 'lib/tracking/(cipher|types)$'].join('|')})`,
+  message: `${serverMessage} Tests may also use src/lib/sdk and src/lib/tracking/{cipher,types}.`,
+};
+const TESTS = '**/*.test.{ts,tsx}';
+/** One flat-config entry per file group; later entries replace earlier ones, so each lists all its patterns. */
+const boundaries = (files, patterns) => ({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
+
 export default defineConfig(
   { ignores: ['dist/', 'data/', '.astro/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/'] },
   js.configs.recommended,
@@ -21,4 +52,10 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  boundaries(['src/**'], [noServer]),
+  boundaries([`src/${TESTS}`], [noServerButHarness]),
+  boundaries(['src/lib/**'], [noServer, noIslands, noWorkerCode]),
+  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorkerCode]),
+  boundaries(['server/**'], [serverToSrc]),
+  boundaries([`server/${TESTS}`], [serverTestToSrc]),
 );
