@@ -15,7 +15,8 @@ import { webhookDispatcher, webhookRecorder } from './webhooks';
 
 export type { TaskQueue } from './queue';
 export type { TaskService, SubmitRequest } from './service';
-export { LEDGER_REASONS, estimateCredits } from './service';
+export { LEDGER_REASONS } from './service';
+export { estimateCredits } from './measure';
 export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
 export { taskView, dreamView, mediaByTask } from './views';
 

@@ -1,6 +1,7 @@
 // The task queue: an interface a distributed queue can implement, and the default in-process workers over DB-stored tasks.
 import type { Logger } from '../log';
-import { TaskTimeout, type TaskService } from './service';
+import { TaskTimeout } from './runner';
+import type { TaskService } from './service';
 
 /** What the rest of the server needs from a queue; a Redis- or SQS-backed one can replace the in-process one. */
 export interface TaskQueue {

@@ -1,30 +1,18 @@
-// The task service: submit (hold the estimate), run on an engine, settle, fail and refund, cancel, list, delete, recover.
+// The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover; runs go to runner.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
-import { EngineInputError, type Engine, type EngineContext, type EngineRegistry, type EngineResult } from '../engines';
+import type { EngineContext, EngineRegistry } from '../engines';
 import { AppError } from '../http/errors';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { PREVIEW } from '../../src/lib/spec/engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { quote } from '../../src/lib/spec/quote';
-import {
-  IDEMPOTENCY,
-  LENGTH_INPUTS,
-  TASK_ERROR_CODES,
-  TASK_LIMITS,
-  TASK_MESSAGES,
-  featurePrice,
-  INPUT_LENGTH_FEATURES,
-  PER_SECOND_FEATURES,
-  type Feature,
-  type PriceInput,
-  type TaskStatus,
-} from '../../src/lib/spec/tasks';
+import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
 import type { TaskConfig } from './config';
 import { priceInputOf } from './inputs';
+import { createInputChecks, estimateCredits } from './measure';
+import { recordExpiredOutputs } from './retention';
+import { createTaskRunner } from './runner';
 
 export interface SubmitRequest {
   userId: string;
@@ -72,38 +60,8 @@ function notFound(): AppError {
   return new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
 }
 
-/** Fields people write in (speech text, prompts): a link typed there is words, not an input file. */
-const FREE_TEXT = new Set(['text', 'prompt', 'negativePrompt']);
-
-/** Every string in a stored input with its field path, free text left out (inputs are small JSON: flat fields, a few arrays and objects). */
-function* strings(value: unknown, path: string): Generator<[string, string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${path}[${i}]`);
-  else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) if (!FREE_TEXT.has(k)) yield* strings(v, path ? `${path}.${k}` : k);
-  }
-}
-
-function inputError(field: string, message: string): AppError {
-  return new AppError(400, ERROR_CODES.invalidInput, `${field}: ${message}`);
-}
-
-/** Why a download at submit failed, in words a person can act on (the reader's own errors already are). */
-function readProblem(error: unknown): string {
-  if (error instanceof EngineInputError) return error.message;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `${TASK_MESSAGES.inputUnreadable}: it took longer than ${PREVIEW.fetchTimeoutMs / 1000} s to download`;
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : error instanceof Error ? error.message : String(error);
-  return `${TASK_MESSAGES.inputUnreadable} (${cause})`;
-}
-
-/** The estimate held at submit: the §9 price of the input's measures. */
-export function estimateCredits(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
-  const { itemId, params } = featurePrice(feature, measures);
-  return { itemId, credits: quote(itemId, params) };
-}
-
 export function createTaskService(o: TaskServiceOptions) {
-  const { db, log } = o;
+  const { db } = o;
 
   async function byId(id: string) {
     return db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -182,43 +140,8 @@ export function createTaskService(o: TaskServiceOptions) {
     });
   }
 
-  const ownMedia = `${o.publicUrl}/media/`;
-
-  /** Media links of this server in an input must be the user's own files (another account's upload or result is refused). */
-  async function checkOwnMedia(userId: string, input: Record<string, unknown>): Promise<void> {
-    for (const [field, value] of strings(input, '')) {
-      if (!value.startsWith(ownMedia)) continue;
-      const id = /^([A-Za-z0-9]{1,64})(\.[A-Za-z0-9]+)?(\?|$)/.exec(value.slice(ownMedia.length))?.[1];
-      const row = id ? await o.media.byId(id) : undefined;
-      if (!row || row.expires_at < Date.now()) throw inputError(field, TASK_MESSAGES.mediaUnknown);
-      if (row.user_id !== userId) throw new AppError(403, ERROR_CODES.forbidden, `${field}: ${TASK_MESSAGES.mediaNotYours}`);
-    }
-  }
-
-  /**
-   * The input with `seconds` set to the measured length of the file a per-second or input-length feature is charged on
-   * (SPEC.md §9), read now through the same reader engines use, so the full estimate is held before the task exists.
-   */
-  async function measured(feature: Feature, input: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const spec = LENGTH_INPUTS[feature];
-    if (!spec) {
-      // A feature charged by length without a length input would be held at 0: refuse to run rather than give it away.
-      if (PER_SECOND_FEATURES.includes(feature) || INPUT_LENGTH_FEATURES.includes(feature)) throw new Error(`no length input is defined for ${feature}`);
-      return input;
-    }
-    const url = input[spec.field];
-    if (typeof url !== 'string' || url === '') throw inputError(spec.field, 'is required');
-    if (!o.readInput) throw new AppError(503, ERROR_CODES.unavailable, `${spec.field}: this server cannot read input media`);
-    let seconds: number | null;
-    try {
-      seconds = (await o.readInput(url, spec.kinds, AbortSignal.timeout(PREVIEW.fetchTimeoutMs))).durationS;
-    } catch (error) {
-      if (!(error instanceof EngineInputError)) log.warn('input could not be measured at submit', { feature, error: error instanceof Error ? error.message : String(error) });
-      throw inputError(spec.field, readProblem(error));
-    }
-    if (seconds === null || !Number.isFinite(seconds) || seconds <= 0) throw inputError(spec.field, TASK_MESSAGES.inputUnmeasured);
-    return { ...input, seconds };
-  }
+  const checks = createInputChecks(o);
+  const runner = createTaskRunner({ ...o, finish });
 
   return {
     byId,
@@ -233,8 +156,8 @@ export function createTaskService(o: TaskServiceOptions) {
       const now = Date.now();
       const earlier = await replay(req, hash, now);
       if (earlier) return { task: earlier, replayed: true };
-      await checkOwnMedia(req.userId, req.input);
-      const input = await measured(req.feature, req.input);
+      await checks.checkOwnMedia(req.userId, req.input);
+      const input = await checks.measured(req.feature, req.input);
       const { itemId, credits } = estimateCredits(req.feature, priceInputOf(req.feature, input));
 
       const id = randomUUID();
@@ -292,110 +215,14 @@ export function createTaskService(o: TaskServiceOptions) {
       }
     },
 
-    /** Claims the oldest queued task for a worker; null when none is waiting. */
-    async claimNext(): Promise<TaskRow | null> {
-      for (let tries = 0; tries < 5; tries++) {
-        const next = await db.selectFrom('tasks').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
-        if (!next) return null;
-        const now = Date.now();
-        const claimed = await db
-          .updateTable('tasks')
-          .set((eb) => ({ status: 'running', started_at: now, updated_at: now, attempts: eb('attempts', '+', 1) }))
-          .where('id', '=', next.id)
-          .where('status', '=', 'queued')
-          .returningAll()
-          .executeTakeFirst();
-        if (claimed) return claimed;
-      }
-      return null;
-    },
+    /** Claims the oldest queued task for a worker; null when none is waiting (server/tasks/runner.ts). */
+    claimNext: runner.claimNext,
 
-    /**
-     * Runs a claimed task on its engines in fallback order and settles it; never throws (a failure is the
-     * task's outcome). Each engine gets a concurrency slot and its own deadline; a bad input stops the chain.
-     */
-    async run(task: TaskRow, signal: AbortSignal): Promise<void> {
-      const feature = task.feature as Feature;
-      const input = JSON.parse(task.input) as unknown;
-      const configured = o.engines.chain(feature);
-      const first = o.engines.byName(task.engine);
-      const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
-      let result: EngineResult | undefined;
-      let used = task.engine;
-      const stored = (input ?? {}) as Record<string, unknown>;
-      const lengthInput = LENGTH_INPUTS[feature];
-      /** The length measured at submit, which the hold was quoted on (tasks stored before measuring have none). */
-      const heldSeconds = typeof stored.seconds === 'number' ? stored.seconds : undefined;
-      /** Length of the first timed input the successful attempt read (speech to text is settled on it). */
-      let inputSeconds: number | undefined;
-      const failures: string[] = [];
-      for (const engine of chain) {
-        if (signal.aborted) break;
-        const timeoutMs = o.engines.timeoutMs(engine.name);
-        const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
-        let release: (() => void) | undefined;
-        inputSeconds = undefined;
-        try {
-          release = await o.engines.acquire(engine.name, attempt);
-          result = await engine.run(feature, input, {
-            signal: attempt,
-            taskId: task.id,
-            readInput: async (url, kinds) => {
-              if (!o.readInput) throw new Error('this server cannot fetch input media');
-              const media = await o.readInput(url, kinds, attempt);
-              // An outside file that grew since submit would be made at the price of the shorter one: stop instead (refunded).
-              if (lengthInput && url === stored[lengthInput.field] && heldSeconds !== undefined && media.durationS !== null && Math.ceil(media.durationS) > Math.ceil(heldSeconds)) {
-                throw new EngineInputError(TASK_MESSAGES.inputChanged(heldSeconds, media.durationS));
-              }
-              if (inputSeconds === undefined && media.durationS !== null) inputSeconds = media.durationS;
-              return media;
-            },
-            progress: async (percent) => {
-              const p = Math.max(0, Math.min(99, Math.round(percent)));
-              await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
-            },
-          });
-          if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
-          used = engine.name;
-          break;
-        } catch (error) {
-          result = undefined;
-          const message = !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
-          failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
-          log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
-          // A bad input fails on every engine alike; a canceled or timed-out task stops here.
-          if (error instanceof EngineInputError || signal.aborted) break;
-        } finally {
-          release?.();
-        }
-      }
-      if (!result) {
-        if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
-        const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
-        await finish(task.id, { status: 'failed', error: reason }, ['running']);
-        return;
-      }
-      const media: string[] = [];
-      let seconds = 0;
-      let timed = result.outputs.length > 0;
-      for (const out of result.outputs) {
-        const saved = await o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS);
-        media.push(saved.id);
-        seconds += out.durationS ?? 0;
-        if (out.durationS === null) timed = false;
-      }
-      // SPEC.md §9 per-second items are settled on the real output length, speech to text on the real length of the
-      // audio the engine read; the rest on the estimate's measures. An output of unknown length is settled on the
-      // input length measured at submit, never on 0.
-      const realLength =
-        PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0 ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
-      const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
-      const charge = estimateCredits(feature, measures).credits;
-      const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
-      const done = await finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);
-      // Canceled (or timed out) while the engine worked: the result is not kept.
-      if (!done) await o.media.deleteForTask(task.id);
-    },
+    /** Runs a claimed task on its engines in fallback order and settles it; never throws (server/tasks/runner.ts). */
+    run: runner.run,
+
+    /** Records when tasks' results expired, before the media cleanup removes them (server/tasks/retention.ts). */
+    recordExpiredOutputs: (now: number, retentionMs: number) => recordExpiredOutputs(db, now, retentionMs),
 
     /** Fails and refunds a task the platform could not run (restart, timeout). */
     fail(id: string, reason: string, from: TaskStatus[] = ACTIVE) {
@@ -437,29 +264,6 @@ export function createTaskService(o: TaskServiceOptions) {
     },
 
     /**
-     * Records when a task's results expired (SPEC.md §9 retention), before the media cleanup removes them, so the task
-     * keeps saying so: from the files' own expiry, or for results removed before this was recorded, finish + retention.
-     */
-    async recordExpiredOutputs(now: number, retentionMs: number): Promise<number> {
-      const fromMedia = await db
-        .updateTable('tasks')
-        .set((eb) => ({ outputs_expired_at: eb.selectFrom('media').select((m) => m.fn.min('media.expires_at').as('at')).whereRef('media.task_id', '=', 'tasks.id') }))
-        .where('outputs_expired_at', 'is', null)
-        .where((eb) => eb.exists(eb.selectFrom('media').select('media.id').whereRef('media.task_id', '=', 'tasks.id').where('media.expires_at', '<', now)))
-        .executeTakeFirst();
-      const removedEarlier = await db
-        .updateTable('tasks')
-        .set((eb) => ({ outputs_expired_at: eb('finished_at', '+', retentionMs) }))
-        .where('outputs_expired_at', 'is', null)
-        .where('status', '=', 'succeeded')
-        .where('finished_at', '<=', now - retentionMs)
-        .where('output', 'not like', '%"media":[]%')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('media').select('media.id').whereRef('media.task_id', '=', 'tasks.id'))))
-        .executeTakeFirst();
-      return Number(fromMedia.numUpdatedRows) + Number(removedEarlier.numUpdatedRows);
-    },
-
-    /**
      * After a restart, so that a restart loses no task: tasks left running are queued again to resume,
      * or failed and refunded once they have used their attempts. Call before workers start.
      */
@@ -484,8 +288,3 @@ export function createTaskService(o: TaskServiceOptions) {
 export type TaskService = ReturnType<typeof createTaskService>;
 
 class FinishRace extends Error {}
-
-/** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
-export class TaskTimeout extends Error {
-  override name = 'TaskTimeout';
-}

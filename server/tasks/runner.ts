@@ -1,0 +1,142 @@
+// Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it on the real measures (SPEC.md §9).
+import type { Kysely } from 'kysely';
+import type { Schema, TaskRow } from '../db';
+import { EngineInputError, type Engine, type EngineRegistry, type EngineResult } from '../engines';
+import type { Logger } from '../log';
+import type { MediaService } from '../media';
+import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
+import { priceInputOf } from './inputs';
+import { estimateCredits } from './measure';
+import type { StoredOutput, TaskServiceOptions } from './service';
+
+/** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
+export class TaskTimeout extends Error {
+  override name = 'TaskTimeout';
+}
+
+/** The service's one way to end a task: sets the outcome and moves credits together; false when it was no longer in `from`. */
+export type FinishTask = (
+  id: string,
+  outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed'; error: string },
+  from: TaskStatus[],
+) => Promise<boolean>;
+
+export interface RunnerOptions {
+  db: Kysely<Schema>;
+  engines: EngineRegistry;
+  media: MediaService;
+  log: Logger;
+  readInput?: TaskServiceOptions['readInput'];
+  finish: FinishTask;
+}
+
+export function createTaskRunner(o: RunnerOptions) {
+  const { db, log } = o;
+
+  /** Claims the oldest queued task for a worker; null when none is waiting. */
+  async function claimNext(): Promise<TaskRow | null> {
+    for (let tries = 0; tries < 5; tries++) {
+      const next = await db.selectFrom('tasks').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+      if (!next) return null;
+      const now = Date.now();
+      const claimed = await db
+        .updateTable('tasks')
+        .set((eb) => ({ status: 'running', started_at: now, updated_at: now, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', next.id)
+        .where('status', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      if (claimed) return claimed;
+    }
+    return null;
+  }
+
+  /**
+   * Runs a claimed task on its engines in fallback order and settles it; never throws (a failure is the
+   * task's outcome). Each engine gets a concurrency slot and its own deadline; a bad input stops the chain.
+   */
+  async function run(task: TaskRow, signal: AbortSignal): Promise<void> {
+    const feature = task.feature as Feature;
+    const input = JSON.parse(task.input) as unknown;
+    const configured = o.engines.chain(feature);
+    const first = o.engines.byName(task.engine);
+    const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
+    let result: EngineResult | undefined;
+    let used = task.engine;
+    const stored = (input ?? {}) as Record<string, unknown>;
+    const lengthInput = LENGTH_INPUTS[feature];
+    /** The length measured at submit, which the hold was quoted on (tasks stored before measuring have none). */
+    const heldSeconds = typeof stored.seconds === 'number' ? stored.seconds : undefined;
+    /** Length of the first timed input the successful attempt read (speech to text is settled on it). */
+    let inputSeconds: number | undefined;
+    const failures: string[] = [];
+    for (const engine of chain) {
+      if (signal.aborted) break;
+      const timeoutMs = o.engines.timeoutMs(engine.name);
+      const attempt = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+      let release: (() => void) | undefined;
+      inputSeconds = undefined;
+      try {
+        release = await o.engines.acquire(engine.name, attempt);
+        result = await engine.run(feature, input, {
+          signal: attempt,
+          taskId: task.id,
+          readInput: async (url, kinds) => {
+            if (!o.readInput) throw new Error('this server cannot fetch input media');
+            const media = await o.readInput(url, kinds, attempt);
+            // An outside file that grew since submit would be made at the price of the shorter one: stop instead (refunded).
+            if (lengthInput && url === stored[lengthInput.field] && heldSeconds !== undefined && media.durationS !== null && Math.ceil(media.durationS) > Math.ceil(heldSeconds)) {
+              throw new EngineInputError(TASK_MESSAGES.inputChanged(heldSeconds, media.durationS));
+            }
+            if (inputSeconds === undefined && media.durationS !== null) inputSeconds = media.durationS;
+            return media;
+          },
+          progress: async (percent) => {
+            const p = Math.max(0, Math.min(99, Math.round(percent)));
+            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+          },
+        });
+        if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
+        used = engine.name;
+        break;
+      } catch (error) {
+        result = undefined;
+        const message = !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
+        failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
+        log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
+        // A bad input fails on every engine alike; a canceled or timed-out task stops here.
+        if (error instanceof EngineInputError || signal.aborted) break;
+      } finally {
+        release?.();
+      }
+    }
+    if (!result) {
+      if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
+      const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
+      await o.finish(task.id, { status: 'failed', error: reason }, ['running']);
+      return;
+    }
+    const media: string[] = [];
+    let seconds = 0;
+    let timed = result.outputs.length > 0;
+    for (const out of result.outputs) {
+      const saved = await o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS);
+      media.push(saved.id);
+      seconds += out.durationS ?? 0;
+      if (out.durationS === null) timed = false;
+    }
+    // SPEC.md §9 per-second items are settled on the real output length, speech to text on the real length of the
+    // audio the engine read; the rest on the estimate's measures. An output of unknown length is settled on the
+    // input length measured at submit, never on 0.
+    const realLength =
+      PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0 ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
+    const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
+    const charge = estimateCredits(feature, measures).credits;
+    const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
+    const done = await o.finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);
+    // Canceled (or timed out) while the engine worked: the result is not kept.
+    if (!done) await o.media.deleteForTask(task.id);
+  }
+
+  return { claimNext, run };
+}
