@@ -1,0 +1,75 @@
+// Table types of accounts and sign-in: users, sessions, login codes and guesses, API keys.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { EpochMs, Flag } from './common.ts';
+
+export interface UsersTable {
+  /** Random public user id (SPEC.md §3 userId). */
+  id: string;
+  /** Null for accounts created through an identity provider that shared no email (SPEC.md §4 bind-email). */
+  email: string | null;
+  name: Generated<string>;
+  company: string | null;
+  /** How the user heard of the product (SPEC.md §3 company form). */
+  channel: string | null;
+  /** Credit balance; changed only together with a credit_ledger row (DESIGN.md "Nothing is lost"). */
+  credits: Generated<number>;
+  /** SPEC.md §3 `valid`: 1 when the account is suspended. */
+  suspended: Generated<Flag>;
+  country_code: string | null;
+  referer: string | null;
+  referer_url: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface SessionsTable {
+  /** Hash of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+  revoked_at: EpochMs | null;
+}
+
+export interface LoginCodesTable {
+  id: Generated<number>;
+  email: string;
+  code_hash: string;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+  attempts: Generated<number>;
+  consumed_at: EpochMs | null;
+  /** The requester's address as counted by the per-IP limits (an IPv6 address by its /64). */
+  ip: string | null;
+  /** SHA-256 of the attempt id POST /user/code answered; a guess names its attempt (migration 007). */
+  attempt_hash: string | null;
+  /** SHA-256 of the one-time sign-in link's token mailed with the code (migration 007). */
+  link_hash: string | null;
+}
+
+/** One guess at a login code, kept while it counts against the daily budgets (migration 007, docs/security.md). */
+export interface LoginGuessesTable {
+  id: Generated<number>;
+  email: string;
+  ip: string;
+  created_at: EpochMs;
+}
+
+export interface ApiKeysTable {
+  /** One key per user (SPEC.md §7 /apply/playground returns "the API key"). */
+  user_id: string;
+  /** The key encrypted, because the dashboard shows it again; key_hash is what requests are matched on. */
+  key_ciphertext: string;
+  key_hash: string;
+  created_at: EpochMs;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type LoginCode = Selectable<LoginCodesTable>;
+export type NewLoginCode = Insertable<LoginCodesTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;

@@ -1,0 +1,81 @@
+// Table types of generation tasks: tasks, their media and upload policies, webhook secrets and deliveries.
+import type { Generated, Selectable } from 'kysely';
+import type { EpochMs } from './common.ts';
+
+/** A generation task: lifecycle, inputs and outputs as JSON text, credits held and charged. */
+export interface TasksTable {
+  id: string;
+  user_id: string;
+  feature: string;
+  /** queued | running | succeeded | failed | canceled */
+  status: string;
+  source: string;
+  input: string;
+  output: string | null;
+  progress: Generated<number>;
+  error: string | null;
+  engine: string;
+  price_item: string;
+  credits_held: Generated<number>;
+  credits_charged: number | null;
+  attempts: Generated<number>;
+  idempotency_key: string | null;
+  request_hash: string | null;
+  callback_url: string | null;
+  created_at: EpochMs;
+  started_at: EpochMs | null;
+  finished_at: EpochMs | null;
+  updated_at: EpochMs;
+  /** When retention removed the task's results (migration 008); null while they are kept. */
+  outputs_expired_at: EpochMs | null;
+}
+
+/** An uploaded or generated file kept by the media store until expires_at. */
+export interface MediaTable {
+  id: string;
+  user_id: string;
+  task_id: string | null;
+  kind: string;
+  mime: string;
+  size: number;
+  duration_ms: number | null;
+  storage_key: string;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+/** Step one of the three-step upload (get_policy); media_id is set once the form upload arrived. */
+export interface UploadPoliciesTable {
+  req_id: string;
+  user_id: string;
+  scene: string;
+  media_id: string | null;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+/** A user's Standard Webhooks signing secret (whsec_…). */
+export interface WebhookSecretsTable {
+  user_id: string;
+  secret: string;
+  created_at: EpochMs;
+}
+
+/** One webhook message and its delivery state; retried with backoff until delivered or out of attempts. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  task_id: string;
+  user_id: string;
+  url: string;
+  payload: string;
+  /** pending | delivered | failed */
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: EpochMs;
+  last_error: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export type TaskRow = Selectable<TasksTable>;
+export type MediaRow = Selectable<MediaTable>;
