@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../config';
 import { applyCreditChange } from '../credits';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import type { Engine } from '../engines';
+import type { Feature } from '../../src/lib/spec';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { silentWav } from './wav';
@@ -122,12 +123,16 @@ export async function waitForTask(t: Pick<TasksTestApp, 'database'>, id: string,
   }
 }
 
-/** An engine for tests: waits for a gate (or a delay), then returns a tiny WAV; optionally fails. */
-export function testEngine(o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void> } = {}): Engine {
+/**
+ * An engine for tests: reports `progress` if given, waits for a gate (or a delay), then returns a tiny WAV; optionally
+ * fails. `features` replaces the speech features it serves by default.
+ */
+export function testEngine(o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void>; features?: readonly Feature[]; progress?: number } = {}): Engine {
   return {
     name: o.name ?? 'test',
-    features: ['tts-common', 'tts-pro', 'dialogue'],
+    features: o.features ?? ['tts-common', 'tts-pro', 'dialogue'],
     async run(_feature, _input, ctx) {
+      if (o.progress !== undefined) await ctx.progress(o.progress);
       if (o.gate) await o.gate;
       if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
       if (ctx.signal.aborted) throw new Error('aborted');

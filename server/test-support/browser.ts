@@ -1,0 +1,95 @@
+// Island tests' network (happy-dom): fetch and XMLHttpRequest answered by the real app in-process, each request recorded.
+import { vi } from 'vitest';
+
+interface InProcessApp {
+  request(input: string, init?: RequestInit): Response | Promise<Response>;
+}
+
+/** A request an island made: its path, method, headers and body (JSON, form fields, or multipart fields with file facts). */
+export interface SentRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface RoutedBrowser {
+  sent: SentRequest[];
+  /** Bodies of the requests made to `path`, oldest first. */
+  bodiesTo(path: string): unknown[];
+}
+
+function readBody(body: BodyInit | null | undefined, headers: Record<string, string>): unknown {
+  if (body === undefined || body === null) return null;
+  if (body instanceof FormData) {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of body.entries()) {
+      fields[key] = typeof value === 'string' ? value : { name: value.name, type: value.type, size: value.size };
+    }
+    return fields;
+  }
+  if (typeof body !== 'string') return body;
+  if ((headers['content-type'] ?? '').includes('json')) return JSON.parse(body) as unknown;
+  if ((headers['content-type'] ?? '').includes('urlencoded')) return Object.fromEntries(new URLSearchParams(body));
+  return body;
+}
+
+function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(init).forEach((value, key) => (out[key] = value));
+  return out;
+}
+
+/**
+ * Routes the page's fetch and XMLHttpRequest to `app` (undo with vi.unstubAllGlobals()). Uploads wait for `holdUploads`
+ * when given, so a test can see the upload in progress; the one progress event reports the whole body once it is sent.
+ */
+export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<void> } = {}): RoutedBrowser {
+  const sent: SentRequest[] = [];
+  const route = (input: string, init: RequestInit = {}) => {
+    const headers = headerRecord(init.headers);
+    const url = new URL(input, location.origin);
+    sent.push({ path: url.pathname, method: init.method ?? 'GET', headers, body: readBody(init.body, headers) });
+    return app.request(url.pathname + url.search, init);
+  };
+
+  class RoutedXhr {
+    readonly upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    status = 0;
+    responseText = '';
+    private method = 'GET';
+    private url = '';
+    private readonly headers: Record<string, string> = {};
+
+    open(method: string, url: string) {
+      this.method = method;
+      this.url = url;
+    }
+
+    setRequestHeader(name: string, value: string) {
+      this.headers[name.toLowerCase()] = value;
+    }
+
+    send(body: XMLHttpRequestBodyInit | null = null) {
+      void (async () => {
+        try {
+          await o.holdUploads;
+          const res = await route(this.url, { method: this.method, headers: this.headers, body });
+          const size = body instanceof FormData ? [...body.values()].reduce((n, v) => n + (typeof v === 'string' ? v.length : v.size), 0) : 0;
+          this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size } as ProgressEvent);
+          this.status = res.status;
+          this.responseText = await res.text();
+          this.onload?.();
+        } catch {
+          this.onerror?.();
+        }
+      })();
+    }
+  }
+
+  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => route(String(input), init));
+  vi.stubGlobal('XMLHttpRequest', RoutedXhr);
+  return { sent, bodiesTo: (path) => sent.filter((r) => r.path === path).map((r) => r.body) };
+}

@@ -1,0 +1,143 @@
+// A task from submit to result on the real server: payload, progress, polling, result and balance, cancel, failure and retry, 402, 40001.
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/spec';
+import { $modal, resetModals } from '../../lib/stores/modals';
+import { $user, refreshUser } from '../../lib/stores/session';
+import { speechCost } from './pricing';
+import SpeechScreen from './SpeechScreen';
+
+const TTS = '/api-playground/speech/v1/tts';
+const CANCEL = '/api-playground/video_tools/v1/cancel';
+const START_CREDITS = 100;
+
+let t: TasksTestApp | null = null;
+let user: TestUser;
+let net: RoutedBrowser;
+let release: () => void = () => undefined;
+
+/** The real server with a test engine that reports 40 % and then waits until the test releases it. */
+async function start(o: { credits?: number; fail?: string; queue?: boolean } = {}) {
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  t = await createTasksTestApp({ engines: [testEngine({ gate, progress: 40, fail: o.fail })], env: { ENGINES: 'tts-common=test,tts-pro=test' } });
+  if (o.queue !== false) await t.system.queue.start();
+  user = await createUser(t, o.credits ?? START_CREDITS);
+  net = routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  await refreshUser();
+}
+
+afterEach(async () => {
+  cleanup();
+  release();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  sessionStorage.clear();
+  resetModals();
+  $user.set(undefined);
+  await t?.close();
+  t = null;
+});
+
+const flush = () => act(() => Promise.resolve());
+const panel = () => within(screen.getByRole('region', { name: 'Result' }));
+
+async function submitSpeech(text: string) {
+  render(<SpeechScreen />);
+  await flush();
+  fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
+  fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
+}
+
+describe('useTask through the speech screen', () => {
+  it('sends the form, shows progress while running, then the result, its cost and the new balance', async () => {
+    await start();
+    render(<SpeechScreen />);
+    await flush();
+    const text = `  ${'Hello world. '.repeat(30)}  `;
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
+    fireEvent.click(screen.getByRole('radio', { name: /Noah/ }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Pro' }));
+    const cost = speechCost(text, 'pro');
+    expect(screen.getByTestId('cost').textContent).toBe(String(cost));
+    fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
+
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Working…' })).toHaveProperty('disabled', true));
+    expect(net.bodiesTo(TTS)).toEqual([{ text: text.trim(), voiceId: 'en-us-male-1', quality: 'pro' }]);
+    await waitFor(() => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'), { timeout: 5000 });
+    expect(panel().getByText('Generating…')).toBeTruthy();
+
+    release();
+    const done = await panel().findByText(/^Done · /, {}, { timeout: 5000 });
+    expect(done.textContent).toBe(`Done · ${cost} credits charged`);
+    const [row] = await t!.database.db.selectFrom('tasks').select(['id', 'feature']).execute();
+    expect(row!.feature).toBe('tts-pro');
+    const audio = panel().getByTestId('result-audio');
+    expect(audio.getAttribute('src')).toMatch(/^http/);
+    expect(panel().getByRole('link', { name: 'Download' }).getAttribute('download')).toBe(`${row!.id}.wav`);
+    await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe(String(START_CREDITS - cost)));
+    // The history refreshes itself with the finished task.
+    await waitFor(() => expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull());
+    expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
+  });
+
+  it('says it waits for a worker while the task is queued', async () => {
+    await start({ queue: false });
+    await submitSpeech('Queued words');
+    expect(await panel().findByText('Waiting for a free worker…', {}, { timeout: 3000 })).toBeTruthy();
+  });
+
+  it('cancels the running task: the server is asked, the panel says refunded, and the balance is whole again', async () => {
+    await start();
+    await submitSpeech('Cancel me please');
+    fireEvent.click(await panel().findByRole('button', { name: 'Cancel' }, { timeout: 3000 }));
+    const [row] = await t!.database.db.selectFrom('tasks').select('id').execute();
+    await waitFor(() => expect(net.bodiesTo(CANCEL)).toEqual([{ taskId: row!.id }]));
+    const alert = await panel().findByRole('alert', {}, { timeout: 5000 });
+    expect(alert.textContent).toContain('The task was canceled; credits were refunded. Submit again when ready.');
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe(String(START_CREDITS)));
+  });
+
+  it('shows why a task failed, and Retry submits the same request again', async () => {
+    await start({ fail: 'Engine exploded' });
+    await submitSpeech('Doomed words');
+    release();
+    const alert = await panel().findByRole('alert', {}, { timeout: 5000 });
+    expect(alert.textContent).toContain('Engine exploded');
+    expect(alert.textContent).toContain('. Check the inputs and try again.');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(net.bodiesTo(TTS)).toHaveLength(2));
+    expect(net.bodiesTo(TTS)[1]).toEqual(net.bodiesTo(TTS)[0]);
+    expect(await t!.database.db.selectFrom('tasks').select('id').execute()).toHaveLength(2);
+  });
+
+  it('offers the top-up instead of Retry when the server answers 402', async () => {
+    await start({ credits: 0 });
+    await submitSpeech('No money for this');
+    const alert = await panel().findByRole('alert');
+    expect(alert.textContent).toContain(`${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`);
+    expect(within(alert).getByRole('link', { name: 'Top up credits' }).getAttribute('href')).toBe('/pricing#credit-packs');
+    expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('opens the login modal when the session has expired (40001), and shows no result', async () => {
+    await start();
+    localStorage.setItem(STORAGE_KEYS.userToken, 'expired-session');
+    await submitSpeech('Who am I');
+    await waitFor(() => expect($modal.get()).toBe('login'));
+    expect(screen.queryByRole('region', { name: 'Result' })).toBeNull();
+    expect($user.get()).toBeNull();
+  });
+
+  it('stops polling after repeated network failures and points to the history', async () => {
+    await start();
+    await submitSpeech('Network will drop');
+    await panel().findByRole('button', { name: 'Cancel' }, { timeout: 3000 });
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const alert = await panel().findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert.textContent).toContain('Failed to fetch. The task keeps running; find it in the history below.');
+  }, 15_000);
+});
