@@ -124,10 +124,12 @@ export async function waitForTask(t: Pick<TasksTestApp, 'database'>, id: string,
 }
 
 /**
- * An engine for tests: reports `progress` if given, waits for a gate (or a delay), then returns a tiny WAV; optionally
- * fails. `features` replaces the speech features it serves by default.
+ * An engine for tests: reports `progress` if given, waits for a gate (or a delay), then returns a tiny WAV (or, with
+ * `cloneId`, a voice clone's id and no output); optionally fails. `features` replaces the speech features it serves.
  */
-export function testEngine(o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void>; features?: readonly Feature[]; progress?: number } = {}): Engine {
+export function testEngine(
+  o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void>; features?: readonly Feature[]; progress?: number; cloneId?: string } = {},
+): Engine {
   return {
     name: o.name ?? 'test',
     features: o.features ?? ['tts-common', 'tts-pro', 'dialogue'],
@@ -137,6 +139,7 @@ export function testEngine(o: { name?: string; delayMs?: number; fail?: string; 
       if (o.delayMs) await new Promise((r) => setTimeout(r, o.delayMs));
       if (ctx.signal.aborted) throw new Error('aborted');
       if (o.fail) throw new Error(o.fail);
+      if (o.cloneId) return { outputs: [], cloneId: o.cloneId };
       return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: silentWav(1, 22050), durationS: 1 }] };
     },
   };
