@@ -13,6 +13,7 @@ import { applyCreditChange } from '../credits';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import type { Engine } from '../engines';
 import type { Feature } from '../../src/lib/spec';
+import type { MediaInfo } from '../../src/lib/api/types';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { silentWav } from './wav';
@@ -143,4 +144,14 @@ export function testEngine(
       return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: silentWav(1, 22050), durationS: 1 }] };
     },
   };
+}
+
+/** Uploads bytes through the playground as the user would; answers the stored media as the upload route does. */
+export async function uploadAs(t: Pick<TasksTestApp, 'app'>, user: TestUser, bytes: Uint8Array<ArrayBuffer>, name: string, type: string): Promise<MediaInfo> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes], { type }), name);
+  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  const body = (await res.json()) as { code: number; msg: string; data: MediaInfo };
+  if (body.code !== 0) throw new Error(`upload of ${name} refused: ${body.msg}`);
+  return body.data;
 }
