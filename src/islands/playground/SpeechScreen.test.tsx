@@ -1,0 +1,94 @@
+// The speech screen on the real server: a feature without an engine disables the submit and says so; voices filter and preview.
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
+import { STORAGE_KEYS, VOICES } from '../../lib/spec';
+import { $user, refreshUser } from '../../lib/stores/session';
+import SpeechScreen from './SpeechScreen';
+import { unavailableText } from './useFeatures';
+import { previewUrl } from './voice-preview';
+
+let t: TasksTestApp;
+
+beforeEach(async () => {
+  // This server has no engine for Pro speech (ENGINES switches it off); Common runs on the offline engine.
+  t = await createTasksTestApp({ env: { ENGINES: 'tts-pro=' } });
+  const user = await createUser(t, 100);
+  routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  await refreshUser();
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  sessionStorage.clear();
+  $user.set(undefined);
+  await t.close();
+});
+
+const flush = () => act(() => Promise.resolve());
+const submitButton = () => screen.getByRole('button', { name: 'Generate speech' });
+
+describe('feature availability', () => {
+  it('disables the submit and names the setting while the chosen quality has no engine here', async () => {
+    render(<SpeechScreen />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Hello' } });
+    expect(submitButton()).toHaveProperty('disabled', false);
+    fireEvent.click(screen.getByRole('radio', { name: 'Pro' }));
+    await waitFor(() => expect(submitButton()).toHaveProperty('disabled', true));
+    const message = unavailableText(new Map([['tts-pro', { feature: 'tts-pro', available: false, engine: null }]]), 'tts-pro', 'Speech')!;
+    expect(message).toContain('no engine is set for "tts-pro"');
+    expect(screen.getByText(message)).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Common' }));
+    expect(submitButton()).toHaveProperty('disabled', false);
+    expect(screen.queryByText(message)).toBeNull();
+  });
+
+  it('says nothing while availability is unknown or the feature can run', () => {
+    expect(unavailableText(null, 'tts-pro', 'Speech')).toBeNull();
+    expect(unavailableText(new Map(), 'tts-pro', 'Speech')).toBeNull();
+    expect(unavailableText(new Map([['tts-pro', { feature: 'tts-pro', available: true, engine: 'espeak' }]]), 'tts-pro', 'Speech')).toBeNull();
+  });
+});
+
+describe('voice picker', () => {
+  it('filters the voices by language', async () => {
+    render(<SpeechScreen />);
+    await flush();
+    const voices = within(screen.getByRole('radiogroup', { name: 'Voices' }));
+    expect(voices.getAllByRole('radio')).toHaveLength(VOICES.length);
+    fireEvent.change(screen.getByRole('combobox', { name: /Language/ }), { target: { value: 'es' } });
+    const spanish = VOICES.filter((v) => v.language === 'es');
+    expect(voices.getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(spanish.map((v) => v.id));
+  });
+
+  it("plays a voice's sample from the server, one at a time", async () => {
+    const played: HTMLMediaElement[] = [];
+    const play = HTMLMediaElement.prototype.play;
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      played.push(this);
+      return play.call(this);
+    });
+    render(<SpeechScreen />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Preview Ava' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Preview Noah' }));
+    await waitFor(() => expect(played).toHaveLength(2));
+    expect(played.map((a) => a.src)).toEqual([previewUrl('en-us-female-1'), previewUrl('en-us-male-1')].map((u) => new URL(u, location.href).href));
+    expect(played[0]!.paused).toBe(true);
+    expect(played[1]!.paused).toBe(false);
+    expect(new URL(played[1]!.src).pathname).toBe('/voice-preview/en-us-male-1');
+  });
+
+  it('says so when the browser refuses to play the sample', async () => {
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new DOMException('play() failed', 'NotAllowedError'));
+    render(<SpeechScreen />);
+    await flush();
+    fireEvent.click(screen.getByRole('button', { name: 'Preview Ava' }));
+    expect(await screen.findByText('The preview could not play. Check the sound output and try again.')).toBeTruthy();
+  });
+});
