@@ -1,0 +1,87 @@
+// The clothes changer on the real server: what to fix, and the request for separates or a one-piece, held at the previewed price.
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+// Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
+import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
+import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { STORAGE_KEYS } from '../../lib/spec';
+import { $user, refreshUser } from '../../lib/stores/session';
+import type { UploadedMedia } from './api';
+import ClothesScreen from './ClothesScreen';
+import { writeDraft } from './draft';
+import { costOf } from './pricing';
+
+const CLOTHES = '/api-playground/clothes_changer/v1/create_task';
+const files = makeTestMedia('clothes-screen-', { photo: stillImage('photo.png') });
+
+let t: TasksTestApp;
+let user: TestUser;
+let net: RoutedBrowser;
+
+beforeEach(async () => {
+  // Try-on has no offline engine, so a test engine serves it. The queue is not started: the submitted task stays
+  // queued, which is all these tests need.
+  t = await createTasksTestApp({ engines: [testEngine({ name: 'tryon', features: ['tryon-clothes'] })], env: { ENGINES: 'tryon-clothes=tryon' } });
+  user = await createUser(t, 100);
+  net = routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  await refreshUser();
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  sessionStorage.clear();
+  $user.set(undefined);
+  await t.close();
+});
+
+const upload = (name: string) => uploadAs(t, user, readFileSync(files.photo), name, 'image/png');
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Change clothes' }));
+
+async function open(draft: Partial<Record<'model' | 'upper' | 'lower' | 'onePiece', UploadedMedia>> & { mode?: string } = {}) {
+  writeDraft('alClothesChanger', { model: null, mode: 'separates', upper: null, lower: null, onePiece: null, ...draft });
+  render(<ClothesScreen />);
+  await act(() => Promise.resolve());
+}
+
+describe('ClothesScreen', () => {
+  it('asks for the model photo, then for a garment', async () => {
+    await open();
+    submit();
+    expect(screen.getByRole('alert').textContent).toBe('Model photo: upload a full-body photo of the person.');
+    cleanup();
+    // A one-piece garment does not count while separates are chosen.
+    await open({ model: await upload('model.png'), onePiece: await upload('dress.png') });
+    submit();
+    expect(screen.getByRole('alert').textContent).toBe('Garments: upload at least one garment photo.');
+    expect(net.bodiesTo(CLOTHES)).toEqual([]);
+  });
+
+  it('sends the model with the upper garment alone; the server holds the previewed price', async () => {
+    const model = await upload('model.png');
+    const upper = await upload('shirt.png');
+    await open({ model, upper });
+    expect(screen.getByTestId('cost').textContent).toBe(String(costOf('tryon-clothes', {})));
+    submit();
+    await waitFor(() => expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, upperUrl: upper.url }]));
+    await waitFor(async () =>
+      expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([{ feature: 'tryon-clothes', credits_held: costOf('tryon-clothes', {}) }]),
+    );
+  });
+
+  it('in one-piece mode sends only the one-piece garment', async () => {
+    const model = await upload('model.png');
+    const upper = await upload('shirt.png');
+    const onePiece = await upload('dress.png');
+    await open({ model, upper });
+    fireEvent.click(screen.getByRole('radio', { name: 'One-piece' }));
+    expect(screen.queryByText('Upper garment')).toBeNull();
+    cleanup();
+    await open({ model, upper, onePiece, mode: 'onePiece' });
+    submit();
+    await waitFor(() => expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, onePieceUrl: onePiece.url }]));
+  });
+});
