@@ -1,0 +1,155 @@
+// Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult, three-step upload), its media and apps.
+import { afterAll, beforeAll } from 'vitest';
+import type { TasksTestApp, TestUser } from '../../test-support/tasks';
+import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
+import { estimateCredits } from '../../tasks';
+
+/** How the fake's next job behaves. */
+type Mode = 'ok' | 'fail' | 'hang' | 'html' | 'no-task-id' | 'no-output' | 'rate-limited' | 'illegal';
+
+interface Call {
+  path: string;
+  auth: string | undefined;
+  body: Record<string, unknown>;
+}
+
+interface Job {
+  tool: string;
+  mode: Mode;
+  polls: number;
+}
+
+/** The fake: records every call, every storage upload and every job with its polls. */
+export interface Fake extends LocalServer {
+  mode: Mode;
+  calls: Call[];
+  uploads: Array<{ key: string; fields: Record<string, string>; data: Buffer; auth: string | undefined }>;
+  jobs: Map<string, Job>;
+}
+
+export const KEY = 'test-key';
+/** Every feature the DreamAPI engine serves, routed to it. */
+export const ALL = 'tts-common=dreamapi,video-translate-voice-only=dreamapi,voice-clone=dreamapi,tts-clone=dreamapi,lipsync=dreamapi,wan-text-to-video=dreamapi,character-to-video=dreamapi,stt-common=dreamapi,stt-pro=dreamapi';
+
+/** What a Wan text-to-video task at 480p costs. */
+export const WAN_480 = estimateCredits('wan-text-to-video', { resolution: '480p' }).credits;
+
+/** What a finished job of each tool answers (DreamAPI polling docs: images, videos, audios, cloneId, stt results). */
+function outputsOf(tool: string, base: string): Record<string, unknown> {
+  if (tool.startsWith('do_tts')) return { audios: [{ audioUrl: `${base}/out/voice.wav`, audioType: '.wav' }] };
+  if (tool === 'voice_clone') return { cloneId: 'clone-40dc8e22' };
+  if (tool === 'do_stt') return { sttResult: { data: [{ bg: 0, ed: 900, text: 'Today is ' }, { bg: 900, ed: 1500, text: 'a beautiful day.' }] } };
+  if (tool === 'do_stt_pro') return { sttProResult: { text: 'Today is a beautiful day.' } };
+  if (tool === 'tryon_clothes') return { images: [{ imageUrl: `${base}/out/picture.png`, imageType: 'png' }] };
+  return { videos: [{ videoUrl: `${base}/out/result-2s.mp4`, videoType: 'mp4' }] };
+}
+
+/** getAsyncResult: status 2 on the first poll, then the job's outcome. */
+function poll(job: Job, taskId: string, base: string): Record<string, unknown> {
+  job.polls++;
+  const task = { taskId, taskType: job.tool, reason: '' };
+  if (job.mode === 'hang' || job.polls === 1) return { task: { ...task, status: 2 } };
+  if (job.mode === 'fail') return { task: { ...task, status: 4, reason: 'no face was detected in the image', errorCode: 60011 } };
+  if (job.mode === 'no-output') return { task: { ...task, status: 3 } };
+  return { task: { ...task, status: 3, executionTime: 1200 }, ...outputsOf(job.tool, base) };
+}
+
+async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voice' | 'picture', string>): Promise<Fake> {
+  const state = { mode: 'ok' as Mode, calls: [] as Call[], uploads: [] as Fake['uploads'], jobs: new Map<string, Job>(), policies: 0, rateLimited: 0 };
+  const local = await listenLocal(async (req, res, base) => {
+    const raw = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
+    const ok = (data: unknown) => send(200, { code: 0, message: 'success', data });
+    // The storage host: a form POST authorised by the policy's signature (no Bearer key), then public GETs.
+    if (req.method === 'POST' && url.pathname === '/oss') {
+      const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+      const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+      const blob = form.get('file');
+      if (fields.signature !== 'sig-1' || fields.OSSAccessKeyId !== 'LTAI-test' || !(blob instanceof Blob)) return send(403, '<Error><Code>AccessDenied</Code></Error>');
+      state.uploads.push({ key: fields.key!, fields, data: Buffer.from(await blob.arrayBuffer()), auth: req.headers.authorization });
+      return ok({ reqId: `req-${state.uploads.length}` });
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      const up = state.uploads.find((u) => `/files/${u.key}` === url.pathname);
+      return up ? (res.writeHead(200), res.end(up.data)) : send(404, 'missing');
+    }
+    if (req.method === 'GET' && url.pathname === '/out/result-2s.mp4') return sendFile(res, result2s, 'video/mp4');
+    if (req.method === 'GET' && url.pathname === '/out/voice.wav') return sendFile(res, voice, 'audio/wav');
+    if (req.method === 'GET' && url.pathname === '/out/picture.png') return sendFile(res, picture, 'image/png');
+
+    let body: Record<string, unknown> = {};
+    try {
+      body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+    } catch {
+      /* recorded as empty */
+    }
+    state.calls.push({ path: url.pathname, auth: req.headers.authorization, body });
+    if (req.headers.authorization !== `Bearer ${KEY}`) return send(401, { code: 40001, message: 'Invalid API key', data: null });
+    if (req.method !== 'POST') return send(405, { code: 40005, message: 'POST only', data: null });
+
+    if (url.pathname === '/api/file/v1/get_policy') {
+      state.policies++;
+      return ok({ accessId: 'LTAI-test', policy: 'eyJleHBpcmF0aW9uIjoi', signature: 'sig-1', dir: 'tmp/dream/', host: `${base}/oss`, expire: '1800', callback: 'eyJjYWxsYmFja1VybCI6', reqId: `policy-${state.policies}` });
+    }
+    if (url.pathname === '/api/file/v1/policy_upload_finish') {
+      const n = Number(String(body.reqId).replace('req-', ''));
+      const up = state.uploads[n - 1];
+      if (!up) return send(200, { code: 10404, message: 'upload not found', data: null });
+      return ok({ url: `${base}/files/${up.key}?x-oss-expires=86399&x-oss-signature=abc`, expireAt: '2030-01-01 00:00:00', reqId: body.reqId });
+    }
+    if (url.pathname === '/api/getAsyncResult') {
+      const job = state.jobs.get(String(body.taskId));
+      if (!job) return send(200, { code: 10404, message: 'task not found', data: null });
+      return ok(poll(job, String(body.taskId), base));
+    }
+    if (url.pathname.startsWith('/api/async/')) {
+      if (state.mode === 'html') return sendProxyErrorPage(res);
+      if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
+      if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
+      if (state.mode === 'no-task-id') return ok({});
+      const taskId = `up-${state.jobs.size + 1}`;
+      state.jobs.set(taskId, { tool: url.pathname.slice('/api/async/'.length), mode: state.mode, polls: 0 });
+      return ok({ taskId });
+    }
+    send(404, { code: 40004, message: 'not found', data: null });
+  });
+  return withMode({ ...local, calls: state.calls, uploads: state.uploads, jobs: state.jobs }, state, () => {
+    state.rateLimited = 0;
+  });
+}
+
+/** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
+export function useDreamApiFake() {
+  const media = useTestMedia('dreamapi-test-', {
+    clip: videoClip('clip.mp4', 1),
+    result2s: videoClip('result-2s.mp4', 2),
+    voice: sineAudio('voice.wav', 1),
+    picture: stillImage('picture.png', 'color=c=teal:s=64x64'),
+  });
+  let fake!: Fake;
+  beforeAll(async () => {
+    fake = await startFake(media);
+  });
+  afterAll(() => fake.close());
+  const openApp = useTestApps(() => {
+    fake.calls.length = 0;
+    fake.uploads.length = 0;
+    fake.jobs.clear();
+    fake.mode = 'ok';
+  });
+  return {
+    media,
+    openApp,
+    get fake() {
+      return fake;
+    },
+    /** An app whose DreamAPI engine talks to the fake and serves every feature it offers. */
+    app: (extra: Record<string, string> = {}) => openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } }),
+    submitWan: (t: TasksTestApp, user: TestUser) => submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' }),
+    /** The submits the fake received for `tool`. */
+    submits: (tool: string) => fake.calls.filter((c) => c.path === `/api/async/${tool}`),
+    /** How often the fake's job was polled. */
+    pollsOf: (upstreamId: string) => fake.jobs.get(upstreamId)?.polls ?? 0,
+  };
+}

@@ -1,0 +1,166 @@
+// Shared set-up of the fal.ai adapter tests: a local fake of fal's queue API (submit, status, result, cancel, storage), its media and apps.
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { TasksTestApp } from '../../test-support/tasks';
+import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
+import { estimateCredits } from '../../tasks';
+import { FAL_MODELS } from '../../../src/lib/spec/engines';
+import type { FalConfig } from './fal';
+
+/** How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released. */
+type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook';
+
+interface Call {
+  method: string;
+  path: string;
+  query: string;
+  auth: string | undefined;
+  body: string;
+}
+
+/** The fake: records every call; `mode` decides how the next job behaves. */
+export interface Fake extends LocalServer {
+  mode: Mode;
+  calls: Call[];
+  /** Bytes PUT to fal storage, by the upload id that ends the file URL it answered. */
+  uploads: Map<string, Buffer>;
+  /** Status reads per request id. */
+  statusCalls: Map<string, number>;
+  /** A 'hook' job reports COMPLETED only after this is set. */
+  released: boolean;
+}
+
+/** What fal answers a finished job with, by model (each model's documented result shape). */
+function resultOf(base: string, model: string, body: Record<string, unknown>, mode: Mode): Record<string, unknown> {
+  const image = (n: number) => ({ url: `${base}/files/img-${n}.png`, content_type: 'image/png' });
+  if (model === FAL_MODELS.imageGeneration) {
+    const count = mode === 'one-image' ? 1 : Number(body.num_images ?? 1);
+    return { images: Array.from({ length: count }, (_, n) => image(n)), seed: 7 };
+  }
+  if ([FAL_MODELS.erase, FAL_MODELS.faceSwap, FAL_MODELS.restore, FAL_MODELS.tryOn].includes(model as never)) return { image: image(0) };
+  // Matting answers a longer video than its input so a per-second charge on the output is told apart from one on the input.
+  if (model === FAL_MODELS.videoMatting) return { video: { url: `${base}/files/long.mp4`, content_type: 'video/mp4' } };
+  return { video: { url: `${base}/files/out.mp4`, content_type: 'video/mp4' }, seed: 42 };
+}
+
+async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip' | 'picture', string>): Promise<Fake> {
+  const state = { mode: 'ok' as Mode, released: false, rateLimited: 0, uploadSeq: 0 };
+  const calls: Call[] = [];
+  const uploads = new Map<string, Buffer>();
+  const statusCalls = new Map<string, number>();
+  const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode }>();
+  const local = await listenLocal(async (req, res, base) => {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
+    if (req.headers.authorization !== 'Key test-key' && !url.pathname.startsWith('/files/') && !url.pathname.startsWith('/upload/')) return send(401, { detail: 'Invalid key' });
+    if (req.method === 'POST' && url.pathname === '/storage/upload/initiate') {
+      const id = `u${state.uploadSeq++}`;
+      return send(200, { upload_url: `${base}/upload/${id}`, file_url: `${base}/files/${id}` });
+    }
+    if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) {
+      uploads.set(url.pathname.slice('/upload/'.length), body);
+      return send(200, {});
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      const name = url.pathname.slice('/files/'.length);
+      const [type, file] = name.startsWith('img-') ? ['image/png', picture] : name === 'long.mp4' ? ['video/mp4', longClip] : ['video/mp4', clip];
+      return sendFile(res, file, type);
+    }
+    const job = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
+    if (req.method === 'POST' && !job) {
+      if (state.mode === 'malformed') return sendProxyErrorPage(res);
+      if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { detail: 'Too many requests' }, { 'retry-after': '1' });
+      const id = `req-${calls.length}-${state.mode}`;
+      const model = url.pathname.slice(1);
+      jobs.set(id, { model, body: JSON.parse(body.toString() || '{}') as Record<string, unknown>, mode: state.mode });
+      return send(200, { request_id: id, status_url: `${base}/${model}/requests/${id}/status`, response_url: `${base}/${model}/requests/${id}`, cancel_url: `${base}/${model}/requests/${id}/cancel`, queue_position: 0 });
+    }
+    if (job && req.method === 'PUT' && job[3] === '/cancel') return send(202, { status: 'CANCELLATION_REQUESTED' });
+    if (job && req.method === 'GET' && job[3] === '/status') {
+      const id = job[2]!;
+      const n = (statusCalls.get(id) ?? 0) + 1;
+      statusCalls.set(id, n);
+      if (id.endsWith('hang')) return send(200, { status: n === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: 0 });
+      if (id.endsWith('hook')) return send(200, { status: state.released ? 'COMPLETED' : 'IN_PROGRESS' });
+      return send(200, n === 1 ? { status: 'IN_PROGRESS', logs: [] } : { status: 'COMPLETED' });
+    }
+    if (job && req.method === 'GET') {
+      const known = jobs.get(job[2]!);
+      if (known?.mode === 'fail') return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
+      if (known?.mode === 'no-output') return send(200, { seed: 4 });
+      return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'));
+    }
+    send(404, { detail: 'not found' });
+  });
+  return withMode(
+    {
+      ...local,
+      get released() {
+        return state.released;
+      },
+      set released(r: boolean) {
+        state.released = r;
+      },
+      calls,
+      uploads,
+      statusCalls,
+    },
+    state,
+  );
+}
+
+const FAL_FEATURES = ['text-to-video', 'lipsync', 'image-generation', 'erase', 'face-swap', 'restore', 'video-matting'];
+
+/** What a text-to-video task of the default measures costs. */
+export const PRICE = estimateCredits('text-to-video', {}).credits;
+
+/** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
+export function useFalFake() {
+  const media = useTestMedia('fal-test-', {
+    clip: videoClip('clip.mp4', 1),
+    longClip: videoClip('long.mp4', 2),
+    voice: sineAudio('voice.wav', 1),
+    picture: stillImage('picture.png'),
+    mask: stillImage('mask.png', 'color=c=white:s=64x64'),
+  });
+  let fake!: Fake;
+  beforeAll(async () => {
+    fake = await startFake(media);
+  });
+  afterAll(() => fake.close());
+  const openApp = useTestApps(() => {
+    fake.calls.length = 0;
+    fake.uploads.clear();
+    fake.released = false;
+    fake.mode = 'ok';
+  });
+
+  /** The JSON body the model was submitted with. */
+  function submitted(model: string): Record<string, unknown> {
+    const call = fake.calls.find((c) => c.method === 'POST' && c.path === `/${model}`);
+    expect(call, `no submit to ${model}`).toBeDefined();
+    return JSON.parse(call!.body) as Record<string, unknown>;
+  }
+
+  /** The bytes behind a fal storage file URL we sent (so a field is checked to carry the right upload). */
+  function uploaded(fileUrl: unknown): Buffer | undefined {
+    return fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
+  }
+
+  return {
+    media,
+    openApp,
+    get fake() {
+      return fake;
+    },
+    /** An app whose fal engine talks to the fake and serves every feature fal offers. */
+    app: (extra: Record<string, string> = {}) =>
+      openApp({ env: { FAL_KEY: 'test-key', FAL_QUEUE_URL: fake.url, FAL_STORAGE_URL: fake.url, ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','), ...extra } }),
+    /** An engine configuration that talks to the fake. */
+    falConfig: (extra: Partial<FalConfig> = {}): FalConfig => ({ key: 'test-key', queueUrl: fake.url, storageUrl: fake.url, webhookBaseUrl: null, ...extra }),
+    submitText: (t: TasksTestApp, apiKey: string, prompt = 'a fox in snow') => submitTool(t, apiKey, 'text2video', { prompt }),
+    submitted,
+    uploaded,
+  };
+}
