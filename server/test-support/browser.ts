@@ -46,11 +46,12 @@ function headerRecord(init: HeadersInit | undefined): Record<string, string> {
  */
 export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<void> } = {}): RoutedBrowser {
   const sent: SentRequest[] = [];
-  const route = (input: string, init: RequestInit = {}) => {
+  /** Records the request as sent; answers the path to ask the app for. */
+  const record = (input: string, init: RequestInit) => {
     const headers = headerRecord(init.headers);
     const url = new URL(input, location.origin);
     sent.push({ path: url.pathname, method: init.method ?? 'GET', headers, body: readBody(init.body, headers) });
-    return app.request(url.pathname + url.search, init);
+    return url.pathname + url.search;
   };
 
   class RoutedXhr {
@@ -75,8 +76,10 @@ export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<voi
     send(body: XMLHttpRequestBodyInit | null = null) {
       void (async () => {
         try {
+          const init = { method: this.method, headers: this.headers, body };
+          const path = record(this.url, init);
           await o.holdUploads;
-          const res = await route(this.url, { method: this.method, headers: this.headers, body });
+          const res = await app.request(path, init);
           const size = body instanceof FormData ? [...body.values()].reduce((n, v) => n + (typeof v === 'string' ? v.length : v.size), 0) : 0;
           this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size } as ProgressEvent);
           this.status = res.status;
@@ -89,7 +92,7 @@ export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<voi
     }
   }
 
-  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => route(String(input), init));
+  vi.stubGlobal('fetch', async (input: string | URL | Request, init: RequestInit = {}) => app.request(record(String(input), init), init));
   vi.stubGlobal('XMLHttpRequest', RoutedXhr);
   return { sent, bodiesTo: (path) => sent.filter((r) => r.path === path).map((r) => r.body) };
 }
