@@ -32,7 +32,8 @@ const serverTestToSrc = {
   regex: `${UP}src/(?!${[...SERVER_MAY_USE, 'lib/sdk(/|$)', 'lib/tracking/(cipher|types)$'].join('|')})`,
   message: `${serverMessage} Tests may also use src/lib/sdk and src/lib/tracking/{cipher,types}.`,
 };
-const TESTS = '**/*.test.{ts,tsx}';
+// Test files and the *.fixtures.ts set-up they share (test-only, never imported by shipped code).
+const TESTS = '**/*.{test,fixtures}.{ts,tsx}';
 /** One flat-config entry per file group; later entries replace earlier ones, so each lists all its patterns. */
 const boundaries = (files, patterns) => ({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
 
