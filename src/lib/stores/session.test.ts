@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 // The session store against the real accounts server: sign-in storage, the §4 after-login steps, 40001 forgetting, logout.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAccountsTestApp, signIn, type AccountsTestApp } from '../../../server/test-support/accounts';
+import { createAccountsTestApp, post, signIn, type AccountsTestApp } from '../../../server/test-support/accounts';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { accountsApi } from '../api';
 import { COOKIE_NAMES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
 import { $modal, $toast, closeModal, resetModals } from './modals';
@@ -9,17 +10,14 @@ import { $apiKey, $loggedIn, $user, attribution, completeLogin, loginWithCode, l
 import { getCookie } from './storage';
 
 let t: AccountsTestApp;
+let net: RoutedBrowser;
 /** Paths the store asked the server for, in order. */
-let calls: string[];
+const calls = () => net.sent.map((r) => r.path);
 
 beforeEach(async () => {
   // The real server on in-memory SQLite answers the store's calls.
   t = await createAccountsTestApp();
-  calls = [];
-  vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => {
-    calls.push(String(input));
-    return t.app.request(String(input), init);
-  });
+  net = routeBrowserTo(t.app);
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -55,8 +53,7 @@ describe('completeLogin', () => {
     expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBe(result.token);
     expect(localStorage.getItem(STORAGE_KEYS.userId)).toBe(result.userId);
     expect(getCookie(COOKIE_NAMES.userId)).toBe(result.userId);
-    const own = await t.app.request('/apply/playground', { method: 'POST', headers: { token: result.token, 'content-type': 'application/x-www-form-urlencoded' }, body: `userId=${result.userId}` });
-    const key = ((await own.json()) as { data: { key: string } }).data.key;
+    const key = (await post(t.app, '/apply/playground', { userId: result.userId }, { token: result.token })).body.data.key as string;
     expect(key).toBeTruthy();
     expect($apiKey.get()).toBe(key);
     expect(localStorage.getItem(STORAGE_KEYS.userKey)).toBe(key);
@@ -102,7 +99,7 @@ describe('completeLogin', () => {
     expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBe(result.token);
     expect(sessionStorage.getItem('afterLoginPending')).toBe('1');
     expect($modal.get()).toBeNull();
-    expect(calls).not.toContain('/user/info');
+    expect(calls()).not.toContain('/user/info');
   });
 });
 
@@ -129,7 +126,7 @@ describe('initSession', () => {
     const { session, modals } = await freshStores();
     session.initSession();
     await vi.waitFor(() => expect(session.$user.get()).toBeTruthy());
-    await vi.waitFor(() => expect(calls.filter((c) => c === '/user/info')).toHaveLength(1));
+    await vi.waitFor(() => expect(calls().filter((c) => c === '/user/info')).toHaveLength(1));
     expect(modals.$modal.get()).toBeNull();
     expect(sessionStorage.getItem('afterLoginPending')).toBe('1');
   });
@@ -147,7 +144,7 @@ describe('refreshUser', () => {
   it('answers a guest without asking the server when no token is stored', async () => {
     expect(await refreshUser()).toBeNull();
     expect($user.get()).toBeNull();
-    expect(calls).toEqual([]);
+    expect(calls()).toEqual([]);
   });
 
   it('forgets a refused token (40001): the user and the stored tokens are gone', async () => {
@@ -189,8 +186,8 @@ describe('logout', () => {
     await completeLogin(result);
     expect($modal.get()).toBe('info');
     expect(await logout()).toBe(true);
-    const info = await t.app.request('/user/info', { method: 'POST', headers: { token: result.token } }).then((r) => r.json());
-    expect(info.code).toBe(40001);
+    const info = await post(t.app, '/user/info', {}, { token: result.token });
+    expect(info.body.code).toBe(40001);
     expect($user.get()).toBeNull();
     expect($apiKey.get()).toBeNull();
     expect($modal.get()).toBeNull();
@@ -239,8 +236,8 @@ describe('arrival and attribution', () => {
     expect(localStorage.getItem(STORAGE_KEYS.from)).toBe('partner-7');
     expect(attribution()).toEqual({ referer: 'partner-7', refererUrl: 'https://blog.example.org/post' });
 
-    const sent = await t.app.request('/user/code', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=fresh%40example.com&type=login' }).then((r) => r.json());
-    await loginWithCode('fresh@example.com', t.mail.at(-1)!.code, sent.data.attemptId);
+    const sent = await post(t.app, '/user/code', { email: 'fresh@example.com', type: 'login' });
+    await loginWithCode('fresh@example.com', t.mail.at(-1)!.code, sent.body.data.attemptId);
     expect($user.get()?.userEmail).toBe('fresh@example.com');
     const row = await t.database.db.selectFrom('users').select(['referer', 'referer_url']).where('email', '=', 'fresh@example.com').executeTakeFirstOrThrow();
     expect(row).toEqual({ referer: 'partner-7', referer_url: 'https://blog.example.org/post' });
