@@ -11,6 +11,7 @@ import { issueLoginCode } from '../server/accounts/codes';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase } from '../server/db';
 import { createLogger } from '../server/log';
+import { createTaskSystem } from '../server/tasks';
 
 const LOGINS = 2000;
 const CONNECTIONS = 10;
@@ -20,7 +21,8 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-accounts-'));
 const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SITE_DIR: path.join(dataDir, 'no-site'), SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01' });
 const database = await openDatabase(config.databaseUrl);
 await migrateToLatest(database);
-const app = createApp({ config, database, log: createLogger('silent'), mailer: { sendLoginCode: async () => {} } });
+const log = createLogger('silent');
+const app = createApp({ config, database, log, mailer: { sendLoginCode: async () => {} }, tasks: createTaskSystem({ config, database, log }) });
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,24 +1,25 @@
 // Builds the API host's Hono app from its dependencies; never listens (tests call app.request()).
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec/errors';
 import type { AppDeps } from './deps';
-import { AppError, envelope, errorResponder } from './http/errors';
+import { envelope, errorResponder } from './http/errors';
 import { closeConnectionAfterAnswer } from './http/graceful-close';
 import { securityHeaders } from './http/security';
-import { accountRoutes } from './routes/accounts';
+import { userRoutes } from './routes/accounts';
+import { accountsContext } from './routes/accounts-context';
+import { bodyCap } from './routes/body-cap';
 import { healthRoutes } from './routes/health';
 import { engineHookRoutes } from './routes/engine-hooks';
+import { keyRoutes } from './routes/keys';
 import { mediaRoutes } from './routes/media';
-import { openApiRoutes } from './openapi';
 import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
-import { playgroundRoutes } from './routes/playground';
-import { publicApiRoutes } from './routes/public-api';
-import { UPLOAD_PATHS } from './routes/task-context';
-import { trackingRoutes } from './routes/tracking';
+import { PLAYGROUND_PREFIX, playgroundRoutes } from './routes/playground';
+import { PUBLIC_API_PREFIX, publicApiRoutes } from './routes/public-api';
+import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
+import { voicePreviewRoutes } from './routes/voice-preview';
 import { workerScriptPolicy } from './tracking/worker-policy';
 import { staticSite } from './site/static';
 
@@ -54,27 +55,23 @@ export function createApp(deps: AppDeps) {
       maxAge: 600,
     }),
   );
-  const generalBodyLimit = bodyLimit({
-    maxSize: config.bodyLimitBytes,
-    onError: () => {
-      throw new AppError(413, ERROR_CODES.payloadTooLarge, `${ERROR_MESSAGES.payloadTooLarge}: the limit is ${config.bodyLimitBytes} bytes`);
-    },
-  });
-  // File uploads carry their own, larger cap (server/routes/task-context.ts); every other body keeps this one.
-  app.use((c, next) => (UPLOAD_PATHS.includes(c.req.path) ? next() : generalBodyLimit(c, next)));
 
-  app.route('/', healthRoutes(deps));
-  app.route('/', engineHookRoutes());
-  app.route('/', trackingRoutes(deps));
-  app.route('/', accountRoutes(deps));
-  app.route('/', playgroundRoutes(deps));
-  // Before the public API, whose /api/* key check would otherwise refuse the (public) document.
-  app.route('/', openApiRoutes(deps));
-  app.route('/', publicApiRoutes(deps));
-  app.route('/', mediaRoutes(deps));
-  app.route('/', paymentRoutes(deps));
-  app.route('/', contactRoutes(deps));
+  // Each area is a sub-app under its own prefix and applies its own body caps (routes/body-cap.ts; uploads have theirs).
+  app.route('/healthz', healthRoutes(deps));
+  app.route('/engine-hooks', engineHookRoutes(deps));
+  app.route(TRACKING_PREFIX, trackingRoutes(deps));
+  const accounts = accountsContext(deps);
+  app.route('/user', userRoutes(accounts));
+  app.route('/apply', keyRoutes(accounts));
+  app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps));
+  app.route('/voice-preview', voicePreviewRoutes(deps));
+  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps));
+  app.route('/media', mediaRoutes(deps));
+  app.route('/payment', paymentRoutes(deps));
+  app.route('/contact', contactRoutes(deps));
 
+  // Last: the site answers what no area did, under the general cap too (a page takes no large body).
+  app.use(bodyCap(config.bodyLimitBytes));
   app.use('/_astro/*', workerScriptPolicy());
   app.use(site.serve);
   app.notFound(async (c) => {

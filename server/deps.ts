@@ -1,4 +1,4 @@
-// What every route area receives: configuration, database and logger, built once by main.ts or a test.
+// What every route area receives: configuration, database, logger and task system, built once by main.ts or a test.
 import type { Config } from './config';
 import type { AppDatabase } from './db';
 import type { Logger } from './log';
@@ -11,6 +11,6 @@ export interface AppDeps {
   log: Logger;
   /** Sends login codes; tests pass one that records mail, otherwise it is built from config (SMTP_URL). */
   mailer?: Mailer;
-  /** Tasks, queue, media and engines; main.ts builds and starts it, tests may pass their own. */
-  tasks?: TaskSystem;
+  /** Tasks, queue, media and engines; main.ts builds and starts it, tests build theirs in server/test-support. */
+  tasks: TaskSystem;
 }

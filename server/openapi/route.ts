@@ -6,7 +6,8 @@ import { buildOpenApiDocument, type OpenApiDocument } from '../../src/lib/api-co
 export function openApiRoutes(deps: Pick<AppDeps, 'config'>) {
   const app = new Hono();
   let document: OpenApiDocument | undefined;
-  app.get('/api/openapi.json', (c) => {
+  // Relative to /api, where the public API area (routes/public-api.ts) serves it.
+  app.get('/openapi.json', (c) => {
     document ??= buildOpenApiDocument({ serverUrl: deps.config.publicUrl });
     // Any site may read it (tools and code generators fetch it from elsewhere); it holds nothing private.
     c.header('Access-Control-Allow-Origin', '*');

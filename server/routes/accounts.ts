@@ -5,23 +5,22 @@ import { consumeLoginCode, consumeLoginLink, issueLoginCode, withdrawLoginCode }
 import { signInLink } from '../accounts/mailer';
 import { createSession, hasEarlierSession, revokeSession } from '../accounts/sessions';
 import { findOrCreateUserByEmail, toUserInfo } from '../accounts/users';
-import type { AppDeps } from '../deps';
 import { AppError, envelope } from '../http/errors';
 import { parseInput, readBody, validBody } from '../http/input';
 import { clientBudgetKey } from '../http/rate-limit';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { MESSAGES } from '../../src/lib/spec';
 import { emailLoginBody, infoUpdateBody, linkLoginBody, sendCodeBody } from './account-schemas';
-import { accountsContext, countryCode, type AccountsContext } from './accounts-context';
+import { countryCode, type AccountsContext } from './accounts-context';
+import { bodyCap } from './body-cap';
 import { creditRoutes } from './credits';
-import { keyRoutes } from './keys';
 import { oauthRoutes } from './oauth';
 
 function sessionRoutes(ctx: AccountsContext) {
   const { db, config, log } = ctx;
   const app = new Hono<AuthEnv>();
 
-  app.post('/user/code', async (c) => {
+  app.post('/code', async (c) => {
     const { email } = await validBody(c, sendCodeBody);
     const issued = await issueLoginCode(db, ctx.keys().hashing, { email, ip: clientBudgetKey(c, config.trustProxy) });
     try {
@@ -37,7 +36,7 @@ function sessionRoutes(ctx: AccountsContext) {
   });
 
   // Email and code (SPEC.md §7) with the attempt id, or the token of the mailed one-time link.
-  app.post('/user/email/login', async (c) => {
+  app.post('/email/login', async (c) => {
     const raw = await readBody(c);
     let email: string;
     let body: { referer?: string; refererUrl?: string };
@@ -60,14 +59,14 @@ function sessionRoutes(ctx: AccountsContext) {
     return c.json(envelope(0, MESSAGES.successfully, { userId: user.id, token }));
   });
 
-  app.post('/user/info', requireUser(db), async (c) => {
+  app.post('/info', requireUser(db), async (c) => {
     const user = c.get('user');
     const token = c.get('sessionToken') ?? '';
     const isOld = await hasEarlierSession(db, user.id);
     return c.json(envelope(0, MESSAGES.successfully, toUserInfo(user, { token, isOld, countryCode: countryCode(c, config) })));
   });
 
-  app.post('/user/infoUpdate', requireUser(db), async (c) => {
+  app.post('/infoUpdate', requireUser(db), async (c) => {
     const body = await validBody(c, infoUpdateBody);
     await db
       .updateTable('users')
@@ -77,7 +76,7 @@ function sessionRoutes(ctx: AccountsContext) {
     return c.json(envelope(0, MESSAGES.submitSuccessfully, null));
   });
 
-  app.post('/user/exit/login', requireUser(db), async (c) => {
+  app.post('/exit/login', requireUser(db), async (c) => {
     const token = c.get('sessionToken');
     if (token) await revokeSession(db, token);
     return c.json(envelope(0, MESSAGES.successfully, null));
@@ -86,12 +85,11 @@ function sessionRoutes(ctx: AccountsContext) {
   return app;
 }
 
-/** Every account route, mounted at the root by app.ts. */
-export function accountRoutes(deps: AppDeps) {
-  const ctx = accountsContext(deps);
+/** Everything under /user (sign-in, sessions, user info, credits, OAuth); app.ts mounts it there, the API key route at /apply. */
+export function userRoutes(ctx: AccountsContext) {
   const app = new Hono();
+  app.use('*', bodyCap(ctx.config.bodyLimitBytes));
   app.route('/', sessionRoutes(ctx));
-  app.route('/', keyRoutes(ctx));
   app.route('/', creditRoutes(ctx));
   app.route('/', oauthRoutes(ctx));
   return app;

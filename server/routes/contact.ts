@@ -8,6 +8,7 @@ import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
 import { clientIp } from '../http/client-ip';
 import { validBody } from '../http/input';
+import { bodyCap } from './body-cap';
 
 const contactBody = z.object({
   name: z
@@ -30,7 +31,8 @@ const contactBody = z.object({
 export function contactRoutes({ config, database, log }: AppDeps) {
   const app = new Hono();
   const mailer = createSupportMailer(config);
-  app.post('/contact/message', async (c) => {
+  app.use('*', bodyCap(config.bodyLimitBytes));
+  app.post('/message', async (c) => {
     const body = await validBody(c, contactBody);
     const caller = await authenticate(database.db, c);
     const result = await submitContactMessage(database.db, mailer, log, {

@@ -12,13 +12,13 @@ export function creditRoutes(ctx: AccountsContext) {
   const { db } = ctx;
   const app = new Hono<AuthEnv>();
 
-  app.post('/user/invitation', requireUser(db, { refuseSuspended: true }), async (c) => {
+  app.post('/invitation', requireUser(db, { refuseSuspended: true }), async (c) => {
     const { code } = await validBody(c, invitationBody);
     const result = await redeemInvitation(db, { userId: c.get('user').id, code });
     return c.json(envelope(0, MESSAGES.redeemSuccessfully, result));
   });
 
-  app.post('/user/credits/history', requireUser(db), async (c) => {
+  app.post('/credits/history', requireUser(db), async (c) => {
     const { page, pageSize } = await validBody(c, historyBody);
     const user = c.get('user');
     const history = await creditHistory(db, user.id, page, pageSize);

@@ -2,9 +2,11 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ENGINE_NAMES } from '../../src/lib/spec/engines';
+import type { AppDeps } from '../deps';
 import { notifyHook } from '../engines/providers/hooks';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';
+import { bodyCap } from './body-cap';
 
 /** fal's webhook body: { request_id, status: OK | ERROR, payload }; only its shape is checked, never trusted. */
 const hookBody = z.looseObject({ request_id: z.string().max(200).optional(), status: z.string().max(40).optional() });
@@ -15,9 +17,10 @@ const hookPath = z.object({
   taskId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a task id'),
 });
 
-export function engineHookRoutes() {
+export function engineHookRoutes({ config }: AppDeps) {
   const app = new Hono();
-  app.post('/engine-hooks/:engine/:taskId', async (c) => {
+  app.use('*', bodyCap(config.bodyLimitBytes));
+  app.post('/:engine/:taskId', async (c) => {
     const { engine, taskId } = parseInput(hookPath, c.req.param());
     await validBody(c, hookBody);
     // Anyone can post here: the adapter asks the provider for the job's real state when woken. A hook for a job

@@ -4,14 +4,15 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
 import { FEATURES } from '../../src/lib/spec/tasks';
-import { taskSystem } from './task-context';
+import { bodyCap } from './body-cap';
 
 const startedAt = Date.now();
 
 export function healthRoutes(deps: AppDeps) {
   const { database } = deps;
   const app = new Hono();
-  app.get('/healthz', async (c) => {
+  app.use('*', bodyCap(deps.config.bodyLimitBytes));
+  app.get('/', async (c) => {
     let databaseUp = true;
     try {
       await sql`select 1`.execute(database.db);
@@ -23,7 +24,7 @@ export function healthRoutes(deps: AppDeps) {
       database: { engine: database.engine, up: databaseUp },
       uptimeS: Math.round((Date.now() - startedAt) / 1000),
       // Which features are served and by what (docs/engines.md): engines in fallback order, each available or why not.
-      features: taskSystem(deps).engines.describe(FEATURES),
+      features: deps.tasks.engines.describe(FEATURES),
     };
     return c.json(envelope(databaseUp ? 0 : 50003, databaseUp ? 'ok' : 'database unavailable', data), databaseUp ? 200 : 503);
   });

@@ -9,6 +9,7 @@ import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { ACCOUNT_MESSAGES, MESSAGES } from '../../src/lib/spec';
 import { applyKeyBody } from './account-schemas';
 import type { AccountsContext } from './accounts-context';
+import { bodyCap } from './body-cap';
 
 /** The body names the user (SPEC.md §7 payload userId); it must be the caller, or nobody could trust it. */
 async function ownUserId(c: Context<AuthEnv>): Promise<string> {
@@ -18,16 +19,18 @@ async function ownUserId(c: Context<AuthEnv>): Promise<string> {
   return user.id;
 }
 
+/** Everything under /apply (where app.ts mounts it). */
 export function keyRoutes(ctx: AccountsContext) {
   const { db } = ctx;
   const app = new Hono<AuthEnv>();
+  app.use('*', bodyCap(ctx.config.bodyLimitBytes));
 
-  app.post('/apply/playground', requireUser(db), async (c) => {
+  app.post('/playground', requireUser(db), async (c) => {
     const key = await getOrCreateApiKey(db, ctx.keys().encryption, await ownUserId(c));
     return c.json(envelope(0, MESSAGES.successfully, { key }));
   });
 
-  app.post('/apply/playground/regenerate', requireUser(db), async (c) => {
+  app.post('/playground/regenerate', requireUser(db), async (c) => {
     const key = await regenerateApiKey(db, ctx.keys().encryption, await ownUserId(c));
     return c.json(envelope(0, MESSAGES.successfully, { key }));
   });

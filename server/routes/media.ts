@@ -4,12 +4,13 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { TASK_MESSAGES } from '../../src/lib/spec/tasks';
-import { taskSystem } from './task-context';
+import { bodyCap } from './body-cap';
 
 export function mediaRoutes(deps: AppDeps) {
-  const system = taskSystem(deps);
+  const system = deps.tasks;
   const app = new Hono();
-  app.get('/media/:file', async (c) => {
+  app.use('*', bodyCap(deps.config.bodyLimitBytes));
+  app.get('/:file', async (c) => {
     const id = /^([A-Za-z0-9]{1,64})(\.[a-z0-9]+)?$/.exec(c.req.param('file'))?.[1];
     const found = id ? await system.media.open(id, c.req.query('exp'), c.req.query('sig')) : null;
     if (!found) throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.mediaExpired);

@@ -10,7 +10,8 @@ import { ACCOUNT_MESSAGES, MESSAGES, type OAuthProvider } from '../../src/lib/sp
 import { oauthCallbackBody, oauthUrlBody } from './account-schemas';
 import { countryCode, type AccountsContext } from './accounts-context';
 
-const PROVIDER_PATH = '/user/:provider{google|github}/login';
+/** Under /user (app.ts mounts the account routes there). */
+const PROVIDER_PATH = '/:provider{google|github}/login';
 
 export function oauthRoutes(ctx: AccountsContext) {
   const { db, config, log } = ctx;

@@ -8,6 +8,7 @@ import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
+import { bodyCap } from './body-cap';
 import { createStripeClient, handleStripeEvent, startCheckout, verifyStripeEvent } from '../payments';
 
 const checkoutBody = z.object({
@@ -22,10 +23,11 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
   const db = database.db;
   const app = new Hono<AuthEnv>();
   const stripe: Stripe | null = config.stripe ? createStripeClient(config.stripe) : null;
+  app.use('*', bodyCap(config.bodyLimitBytes));
 
-  app.get('/payment/packs', (c) => c.json(envelope(0, 'ok', { enabled: stripe !== null, packs: CREDIT_PACKS })));
+  app.get('/packs', (c) => c.json(envelope(0, 'ok', { enabled: stripe !== null, packs: CREDIT_PACKS })));
 
-  app.post('/payment/checkout', requireUser(db, { refuseSuspended: true }), async (c) => {
+  app.post('/checkout', requireUser(db, { refuseSuspended: true }), async (c) => {
     const { packId } = await validBody(c, checkoutBody);
     const pack = creditPack(packId);
     if (!pack) throw new AppError(400, ERROR_CODES.invalidInput, `packId: ${PAYMENT_MESSAGES.unknownPack}`);
@@ -39,7 +41,7 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
     }
   });
 
-  app.post('/payment/webhook', async (c) => {
+  app.post('/webhook', async (c) => {
     // Without a signing secret nothing can be verified, so the endpoint behaves as if it did not exist.
     if (!stripe || !config.stripe) throw new AppError(404, ERROR_CODES.notFound, PAYMENT_MESSAGES.notConfigured);
     const payload = await c.req.text();

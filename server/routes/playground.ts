@@ -5,7 +5,7 @@ import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';
-import { mediaByTask, taskView, webhookSecret, type TaskSystem } from '../tasks';
+import { mediaByTask, taskView, webhookSecret } from '../tasks';
 import { MESSAGES } from '../../src/lib/spec';
 import { SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec/tasks';
 import {
@@ -22,26 +22,33 @@ import {
   uploadSceneBody,
   voiceCloneBody,
 } from '../../src/lib/api-contract';
-import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
-import { addVoicePreview } from './voice-preview';
+import { bodyCap } from './body-cap';
+import { uploadBodyLimit, uploadedFile } from './task-context';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
+/** Where app.ts mounts the playground API; the paths below are relative to it. */
+export const PLAYGROUND_PREFIX = '/api-playground';
+
 /** The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store. */
-const READS = new Set([
-  '/api-playground/video_tools/v1/poll',
-  '/api-playground/video_tools/v1/cancel',
-  '/api-playground/video_tools/v1/delete',
-  '/api-playground/video_tools/v1/get_list',
-  '/api-playground/account/v1/webhook_secret',
-]);
+const READS = new Set(['/video_tools/v1/poll', '/video_tools/v1/cancel', '/video_tools/v1/delete', '/video_tools/v1/get_list', '/account/v1/webhook_secret']);
 
 export function playgroundRoutes(deps: AppDeps) {
-  const system: TaskSystem = taskSystem(deps);
+  const system = deps.tasks;
   const db = system.db;
   const app = new Hono<AuthEnv>();
-  app.use('/api-playground/*', requireUser(db, { refuseSuspended: { reads: (c) => c.req.method === 'GET' || READS.has(c.req.path) } }));
-  addVoicePreview(app);
+  const signedIn = requireUser(db, { refuseSuspended: { reads: (c) => c.req.method === 'GET' || READS.has(c.req.path.slice(PLAYGROUND_PREFIX.length)) } });
+
+  // Uploads checked by content; the answer carries a signed URL to pass to a task. Registered before the general
+  // body cap below, which would refuse a file: this path has the upload cap instead.
+  app.post('/file/v1/upload', signedIn, uploadBodyLimit(), async (c) => {
+    const { bytes, form } = await uploadedFile(c);
+    const { scene } = parseInput(uploadSceneBody, { scene: form.scene });
+    return c.json(ok(await system.media.saveUpload(c.get('user').id, bytes, UPLOAD_SCENES[scene]!)));
+  });
+
+  // Every other path here, unknown ones included: the general body cap, then a session.
+  app.use('*', bodyCap(deps.config.bodyLimitBytes), signedIn);
 
   async function view(id: string) {
     const task = (await system.tasks.byId(id))!;
@@ -54,60 +61,60 @@ export function playgroundRoutes(deps: AppDeps) {
   }
 
   // Speech: TTS (Common or Pro), voice clone, TTS with a cloned voice, dialogue.
-  app.post('/api-playground/speech/v1/tts', async (c) => {
+  app.post('/speech/v1/tts', async (c) => {
     const b = await validBody(c, ttsBody);
     return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', { text: b.text, voice: b.voiceId, ...(b.speed ? { speed: b.speed } : {}) });
   });
-  app.post('/api-playground/speech/v1/voice_clone', async (c) => submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }));
-  app.post('/api-playground/speech/v1/tts_clone', async (c) => submit(c, 'tts-clone', { ...(await validBody(c, ttsCloneBody)) }));
-  app.post('/api-playground/speech/v1/dialogue', async (c) => {
+  app.post('/speech/v1/voice_clone', async (c) => submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }));
+  app.post('/speech/v1/tts_clone', async (c) => submit(c, 'tts-clone', { ...(await validBody(c, ttsCloneBody)) }));
+  app.post('/speech/v1/dialogue', async (c) => {
     const b = await validBody(c, dialogueBody);
     return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...(b.speed ? { speed: b.speed } : {}) });
   });
-  app.get('/api-playground/speech/v1/voice_list', (c) =>
+  app.get('/speech/v1/voice_list', (c) =>
     c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })),
   );
 
   // Video tools: image/text/character to video, translation, talking face, clothes changer.
-  app.post('/api-playground/video_tools/v1/animate_video', async (c) => {
+  app.post('/video_tools/v1/animate_video', async (c) => {
     const b = await validBody(c, animateBody);
     const feature: Feature = b.type === 'image' ? 'image-to-video' : b.type === 'character' ? 'character-to-video' : 'text-to-video';
     return submit(c, feature, { prompt: b.prompt, imageUrl: b.imageUrl, modelId: b.modelId, resolution: b.resolution, durationS: b.duration });
   });
   for (const [path, feature] of [
-    ['/api-playground/did_video_task/v1/translate_lip_submit', 'video-translate-lip-sync'],
-    ['/api-playground/did_video_task/v1/translate_submit', 'video-translate-voice-only'],
+    ['/did_video_task/v1/translate_lip_submit', 'video-translate-lip-sync'],
+    ['/did_video_task/v1/translate_submit', 'video-translate-voice-only'],
   ] as const) {
     app.post(path, async (c) => {
       const b = await validBody(c, translateBody);
       return submit(c, feature, { ...b });
     });
   }
-  app.post('/api-playground/talking_face/v1/create_task', async (c) => {
+  app.post('/talking_face/v1/create_task', async (c) => {
     const b = await validBody(c, talkingFaceBody);
     return submit(c, b.videoUrl ? 'talking-face' : 'talking-image', { ...b });
   });
-  app.post('/api-playground/clothes_changer/v1/create_task', async (c) => submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }));
+  app.post('/clothes_changer/v1/create_task', async (c) => submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }));
 
   // Task history: poll, cancel, delete, list (newest first).
-  app.post('/api-playground/video_tools/v1/poll', async (c) => {
+  app.post('/video_tools/v1/poll', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);
     await system.tasks.get(c.get('user').id, taskId);
     return c.json(ok(await view(taskId)));
   });
-  app.post('/api-playground/video_tools/v1/cancel', async (c) => {
+  app.post('/video_tools/v1/cancel', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);
     await system.tasks.cancel(c.get('user').id, taskId);
     system.queue.abort(taskId);
     return c.json(ok(await view(taskId)));
   });
-  app.post('/api-playground/video_tools/v1/delete', async (c) => {
+  app.post('/video_tools/v1/delete', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);
     system.queue.abort(taskId);
     await system.tasks.remove(c.get('user').id, taskId);
     return c.json(ok(null));
   });
-  app.post('/api-playground/video_tools/v1/get_list', async (c) => {
+  app.post('/video_tools/v1/get_list', async (c) => {
     const { page, pageSize, feature } = await validBody(c, listBody);
     const { rows, total } = await system.tasks.list(c.get('user').id, page, pageSize, feature);
     const media = await mediaByTask(db, rows.map((r) => r.id));
@@ -115,22 +122,15 @@ export function playgroundRoutes(deps: AppDeps) {
   });
 
   // Which features this server can run (the UI greys out the others and shows why).
-  app.get('/api-playground/task/v1/features', (c) =>
+  app.get('/task/v1/features', (c) =>
     c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.engines.chain(f)[0]?.name ?? null, engineLabel: engineLabel(system.engines.chain(f)[0]?.name ?? '') || null })) })),
   );
 
   // SPEC.md §3 sample models.
-  app.get('/api-playground/vih_model/v1/model_list', (c) => c.json(ok({ list: SAMPLE_MODELS })));
-
-  // Uploads checked by content; the answer carries a signed URL to pass to a task.
-  app.post('/api-playground/file/v1/upload', uploadBodyLimit(), async (c) => {
-    const { bytes, form } = await uploadedFile(c);
-    const { scene } = parseInput(uploadSceneBody, { scene: form.scene });
-    return c.json(ok(await system.media.saveUpload(c.get('user').id, bytes, UPLOAD_SCENES[scene]!)));
-  });
+  app.get('/vih_model/v1/model_list', (c) => c.json(ok({ list: SAMPLE_MODELS })));
 
   // Standard Webhooks signing secret for callbackUrl deliveries.
-  app.post('/api-playground/account/v1/webhook_secret', async (c) => {
+  app.post('/account/v1/webhook_secret', async (c) => {
     const { rotate } = await validBody(c, rotateBody);
     return c.json(ok({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
   });

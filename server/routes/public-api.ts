@@ -1,4 +1,4 @@
-// Public API compatible with DreamAPI (RESEARCH.md): Bearer key, /api/async/<tool>, getAsyncResult, credits, three-step upload.
+// Public API compatible with DreamAPI (docs/public-api.md): Bearer key, /api/async/<tool>, getAsyncResult, credits, three-step upload.
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
@@ -12,7 +12,9 @@ import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../ta
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
 import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
 import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
-import { taskSystem, uploadBodyLimit, uploadedFile } from './task-context';
+import { openApiRoutes } from '../openapi';
+import { bodyCap } from './body-cap';
+import { uploadBodyLimit, uploadedFile } from './task-context';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
 function answer(code: number, message: string, data: unknown = null) {
@@ -31,8 +33,11 @@ function publicErrors(log: Logger) {
   };
 }
 
+/** Where app.ts mounts the public API; the paths below are relative to it. */
+export const PUBLIC_API_PREFIX = '/api';
+
 /** The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already made. */
-const READS = new Set(['/api/getAsyncResult', '/api/cancelAsyncTask', '/api/remaining_credits', '/api/webhook_secret', '/api/file/v1/policy_upload_finish']);
+const READS = new Set(['/getAsyncResult', '/cancelAsyncTask', '/remaining_credits', '/webhook_secret', '/file/v1/policy_upload_finish']);
 
 /** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
 const ILLEGAL_PARAMETER = 10192;
@@ -83,7 +88,7 @@ function idempotencyKey(c: Context): string | null {
 }
 
 export function publicApiRoutes(deps: AppDeps) {
-  const system = taskSystem(deps);
+  const system = deps.tasks;
   const { db } = system;
   const { config } = deps;
   const keys = lazyServerKeys(config);
@@ -93,11 +98,14 @@ export function publicApiRoutes(deps: AppDeps) {
 
   const app = new Hono<AuthEnv>();
   app.onError(publicErrors(deps.log));
-  app.use('/api/*', rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, account: async (c) => (await authenticate(db, c))?.user.id }));
+  // The OpenAPI document is public: registered before the rate limit and the Bearer-key check.
+  app.route('/', openApiRoutes(deps));
+  const limited = rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, account: async (c) => (await authenticate(db, c))?.user.id });
 
   // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
-  // (like a presigned storage URL), so it is registered before the Bearer-key check.
-  app.post('/api/file/v1/upload', uploadBodyLimit(), async (c) => {
+  // (like a presigned storage URL), so it is registered before the Bearer-key check, and before the general
+  // body cap, which would refuse a file: this path has the upload cap instead.
+  app.post('/file/v1/upload', limited, uploadBodyLimit(), async (c) => {
     const { bytes, form } = await uploadedFile(c);
     const reqId = typeof form.reqId === 'string' ? form.reqId : '';
     const signature = typeof form.signature === 'string' ? form.signature : '';
@@ -114,7 +122,8 @@ export function publicApiRoutes(deps: AppDeps) {
     return c.json(success({ reqId }));
   });
 
-  app.use('/api/*', requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path) } }));
+  // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key.
+  app.use('*', bodyCap(config.bodyLimitBytes), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }));
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');
@@ -128,34 +137,34 @@ export function publicApiRoutes(deps: AppDeps) {
     if (replayed) c.header('Idempotent-Replayed', 'true');
     return c.json(success({ taskId: task.id, status: task.status, credits: task.credits_held }));
   };
-  for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) app.post(`/api/async/${tool}`, (c) => submitted(c, tool));
+  for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) app.post(`/async/${tool}`, (c) => submitted(c, tool));
 
   async function result(userId: string, taskId: string) {
     const task = await system.tasks.get(userId, taskId);
     return dreamView(task, (await mediaByTask(db, [taskId])).get(taskId) ?? [], system.media);
   }
 
-  app.post('/api/getAsyncResult', async (c) => {
+  app.post('/getAsyncResult', async (c) => {
     const { taskId } = body(taskIdBody, await readBody(c));
     return c.json(success(await result(c.get('user').id, taskId)));
   });
-  app.post('/api/cancelAsyncTask', async (c) => {
+  app.post('/cancelAsyncTask', async (c) => {
     const { taskId } = body(taskIdBody, await readBody(c));
     await system.tasks.cancel(c.get('user').id, taskId);
     system.queue.abort(taskId);
     return c.json(success(await result(c.get('user').id, taskId)));
   });
-  app.post('/api/remaining_credits', async (c) => {
+  app.post('/remaining_credits', async (c) => {
     await readBody(c);
     const row = await db.selectFrom('users').select('credits').where('id', '=', c.get('user').id).executeTakeFirstOrThrow();
     return c.json(success({ remainingCredits: row.credits }));
   });
-  app.post('/api/webhook_secret', async (c) => {
+  app.post('/webhook_secret', async (c) => {
     const { rotate } = parseInput(rotateBody, await readBody(c));
     return c.json(success({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
   });
 
-  app.post('/api/file/v1/get_policy', async (c) => {
+  app.post('/file/v1/get_policy', async (c) => {
     const { scene } = body(uploadSceneBody, await readBody(c));
     const reqId = randomUUID();
     const now = Date.now();
@@ -164,7 +173,7 @@ export function publicApiRoutes(deps: AppDeps) {
     return c.json(
       success({
         reqId,
-        host: `${config.publicUrl}/api/file/v1/upload`,
+        host: `${config.publicUrl}${PUBLIC_API_PREFIX}/file/v1/upload`,
         expireAt: expiresAt,
         // Send these as form fields beside the file field "file".
         fields: { reqId, signature: policySignature(reqId) },
@@ -172,7 +181,7 @@ export function publicApiRoutes(deps: AppDeps) {
       }),
     );
   });
-  app.post('/api/file/v1/policy_upload_finish', async (c) => {
+  app.post('/file/v1/policy_upload_finish', async (c) => {
     const { reqId } = body(reqIdBody, await readBody(c));
     const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', c.get('user').id).executeTakeFirst();
     if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);

@@ -1,27 +1,9 @@
-// What the task routes share: the task system from deps, reading a multipart upload, and the uploads' own body cap.
+// What the task routes share: reading a multipart upload, and the uploads' own body cap (set on the upload route itself).
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { createTaskSystem, type TaskSystem } from '../tasks';
 import { ERROR_CODES } from '../../src/lib/spec/errors';
 import { UPLOAD_LIMITS } from '../../src/lib/spec/tasks';
-
-const systems = new WeakMap<AppDeps, TaskSystem>();
-
-/** The task system main.ts (or a test) built, or one built here that runs no background work. */
-export function taskSystem(deps: AppDeps): TaskSystem {
-  if (deps.tasks) return deps.tasks;
-  let system = systems.get(deps);
-  if (!system) {
-    system = createTaskSystem(deps);
-    systems.set(deps, system);
-  }
-  return system;
-}
-
-/** Paths whose bodies are files: they skip the general JSON body cap and use the upload cap instead. */
-export const UPLOAD_PATHS = ['/api-playground/file/v1/upload', '/api/file/v1/upload'];
 
 /** The largest upload of any kind, plus room for the multipart framing and form fields. */
 export const MAX_UPLOAD_BODY = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes)) + 64 * 1024;

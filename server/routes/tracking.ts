@@ -14,6 +14,7 @@ import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
 import { lazyServerKeys } from '../accounts';
+import { bodyCap } from './body-cap';
 import { createHash } from 'node:crypto';
 
 const fail = (status: 400 | 401 | 403 | 413 | 415, code: number, message: string) => new AppError(status, code, message);
@@ -57,8 +58,19 @@ async function validCollectorBody<S extends z.ZodType>(c: Context, schema: S): P
   return result.data;
 }
 
+/** Where app.ts mounts the collector: every path of TRACKING_PATHS lies under it. */
+export const TRACKING_PREFIX = '/spider/api/v1';
+
+/** A TRACKING_PATHS path relative to TRACKING_PREFIX. */
+function local(path: string): string {
+  if (!path.startsWith(`${TRACKING_PREFIX}/`)) throw new Error(`tracking path ${path} is not under ${TRACKING_PREFIX}`);
+  return path.slice(TRACKING_PREFIX.length);
+}
+
 export function trackingRoutes({ config, database }: AppDeps) {
   const app = new Hono();
+  // The general cap first, as on every area; each call's own cap below applies as well.
+  app.use('*', bodyCap(config.bodyLimitBytes));
   const store = trackingStore(database, config.tracking.appKeys);
   // Calls without a token are counted per device and per address, batches per token's device (docs/tracking-protocol.md "Limits").
   const budgets = collectorBudgets();
@@ -81,7 +93,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return claims;
   };
 
-  app.post(TRACKING_PATHS.accessToken, small, async (c) => {
+  app.post(local(TRACKING_PATHS.accessToken), small, async (c) => {
     const body = await validCollectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
     const now = Date.now();
@@ -90,7 +102,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return ok(c, { token, produceId: claims.p, sign: tokenSign(secret(), token), configVersion: TRACKING_TOKEN.configVersion, expiresAt: claims.exp });
   });
 
-  app.post(TRACKING_PATHS.trackConfig, small, async (c) => {
+  app.post(local(TRACKING_PATHS.trackConfig), small, async (c) => {
     const body = await validCollectorBody(c, trackConfigBody);
     await requireToken(body.token);
     // A sign that does not belong to the token means the pair did not come from access_token: start over (40002).
@@ -100,7 +112,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return ok(c, { ak: batchKey(secret(), body.token), batchSize: config.tracking.batchSize, bufferS: config.tracking.bufferS });
   });
 
-  app.post(TRACKING_PATHS.trackInfo, capped(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
+  app.post(local(TRACKING_PATHS.trackInfo), capped(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
     const body = await validCollectorBody(c, trackInfoBody);
     const claims = await requireToken(body.token);
     const receivedAt = Date.now();
@@ -129,7 +141,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return ok(c, result);
   });
 
-  app.post(TRACKING_PATHS.message, small, async (c) => {
+  app.post(local(TRACKING_PATHS.message), small, async (c) => {
     const body = await validCollectorBody(c, messageBody);
     await requireKey(body.appKey);
     const expected = createHash('sha256').update(`${body.appKey}\n${body.deviceId}\n${body.message}`).digest('hex');
@@ -141,7 +153,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return ok(c);
   });
 
-  app.post(TRACKING_PATHS.monitor, small, async (c) => {
+  app.post(local(TRACKING_PATHS.monitor), small, async (c) => {
     const body = await validCollectorBody(c, monitorBody);
     await requireKey(body.appKey);
     const receivedAt = Date.now();

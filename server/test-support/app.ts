@@ -4,11 +4,14 @@ import { loadConfig, type Config } from '../config';
 import type { Mailer } from '../accounts';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
+import { createTaskSystem, type TaskSystem } from '../tasks';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
   database: AppDatabase;
   config: Config;
+  /** Built but never started: tasks may be submitted, no worker runs them (server/test-support/tasks.ts runs them). */
+  tasks: TaskSystem;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,8 @@ export async function createTestApp(env: Record<string, string> = {}, o: { maile
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...env });
   const database = await openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  const app = createApp({ config, database, log: createLogger(config.logLevel), mailer: o.mailer });
-  return { app, database, config, close: () => database.close() };
+  const log = createLogger(config.logLevel);
+  const tasks = createTaskSystem({ config, database, log });
+  const app = createApp({ config, database, log, mailer: o.mailer, tasks });
+  return { app, database, config, tasks, close: () => database.close() };
 }
