@@ -1,7 +1,11 @@
 // The app's shared behaviour: health, the §8 envelope for every failure, body caps, CORS and security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../src/lib/spec/errors';
+import { OPERATIONS } from '../src/lib/api-contract';
+import { ENGINE_NAMES } from '../src/lib/spec/engines';
+import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec/errors';
+import { TRACKING_PATHS } from '../src/lib/spec/tracking';
 import { createTestApp, type TestApp } from './test-support/app';
+import { createUser, type TestUser } from './test-support/tasks';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -81,5 +85,97 @@ describe('CORS', () => {
   it('does not allow other origins', async () => {
     const res = await t.app.request('/healthz', { headers: { origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('every documented route answers at its path', () => {
+  /** The product API of SPEC.md §7 and the site's other calls; /user/exit/login is last because it ends the session. */
+  const PRODUCT_ROUTES = [
+    'GET /healthz',
+    'POST /user/code',
+    'POST /user/email/login',
+    'POST /user/info',
+    'POST /user/infoUpdate',
+    'POST /user/invitation',
+    'POST /user/credits/history',
+    'POST /user/google/login/url',
+    'POST /user/github/login/url',
+    'GET /user/google/login/callback',
+    'POST /user/google/login/callback',
+    'GET /user/github/login/callback',
+    'POST /user/github/login/callback',
+    'POST /apply/playground',
+    'POST /apply/playground/regenerate',
+    'POST /api-playground/speech/v1/tts',
+    'POST /api-playground/speech/v1/voice_clone',
+    'POST /api-playground/speech/v1/tts_clone',
+    'POST /api-playground/speech/v1/dialogue',
+    'GET /api-playground/speech/v1/voice_list',
+    'POST /api-playground/video_tools/v1/animate_video',
+    'POST /api-playground/video_tools/v1/poll',
+    'POST /api-playground/video_tools/v1/cancel',
+    'POST /api-playground/video_tools/v1/delete',
+    'POST /api-playground/video_tools/v1/get_list',
+    'POST /api-playground/did_video_task/v1/translate_lip_submit',
+    'POST /api-playground/did_video_task/v1/translate_submit',
+    'POST /api-playground/talking_face/v1/create_task',
+    'POST /api-playground/clothes_changer/v1/create_task',
+    'GET /api-playground/task/v1/features',
+    'GET /api-playground/vih_model/v1/model_list',
+    'POST /api-playground/file/v1/upload',
+    'POST /api-playground/account/v1/webhook_secret',
+    'GET /voice-preview/no-such-voice',
+    ...Object.values(TRACKING_PATHS).map((path) => `POST ${path}`),
+    'GET /payment/packs',
+    'POST /payment/checkout',
+    'POST /payment/webhook',
+    'POST /contact/message',
+    `POST /engine-hooks/${ENGINE_NAMES[0]}/task0001`,
+    'GET /media/abc123.mp3',
+    'GET /api/openapi.json',
+    'POST /user/exit/login',
+  ];
+  /** Unknown paths under each area: with the same credentials they must get the app's 404, or the check above proves nothing. */
+  const UNKNOWN_ROUTES = ['/healthz/x', '/user/x', '/apply/x', '/api-playground/x', '/voice-preview/a/b', '/api/x', '/spider/api/v1/x', '/payment/x', '/contact/x', '/engine-hooks/x', '/media/a/b'];
+  const routeMissing = JSON.stringify({ code: ERROR_CODES.notFound, msg: ERROR_MESSAGES.notFound, data: null });
+
+  let app: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    app = await createTestApp({ RATE_LIMIT_PER_MINUTE: '10000' });
+    user = await createUser(app, 0);
+  });
+  afterAll(() => app.close());
+
+  /** A session token and an API key, so no area's sign-in check answers before routing; bodies are empty JSON objects. */
+  async function call(method: string, path: string) {
+    const res = await app.app.request(path, {
+      method,
+      headers: { token: user.token, authorization: `Bearer ${user.apiKey}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      ...(method === 'POST' ? { body: '{}' } : {}),
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  it('the public API operations of the contract and the product API routes are all answered by their routes', async () => {
+    const routes = [...OPERATIONS.map((op) => `${op.method.toUpperCase()} ${op.path}`), ...PRODUCT_ROUTES];
+    expect(OPERATIONS.length).toBeGreaterThan(15);
+    for (const route of routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      const res = await call(method, path);
+      expect(res.status === 404 && res.body === routeMissing, `${route} is not routed: ${res.status} ${res.body}`).toBe(false);
+      // Neither a gate of its area (key, session, rate limit) nor a crash answered in the route's place.
+      expect([401, 429], `${route}: ${res.status} ${res.body}`).not.toContain(res.status);
+      expect(res.status, `${route}: ${res.body}`).toBeLessThan(500);
+    }
+  });
+
+  it('an unknown path under each area gets the 404 envelope, with the same credentials', async () => {
+    for (const path of UNKNOWN_ROUTES) {
+      for (const method of ['GET', 'POST']) {
+        const res = await call(method, path);
+        expect({ route: `${method} ${path}`, status: res.status, body: res.body }).toEqual({ route: `${method} ${path}`, status: 404, body: routeMissing });
+      }
+    }
   });
 });
