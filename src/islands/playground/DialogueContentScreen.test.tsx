@@ -1,18 +1,17 @@
 // The script screen: a template filled from the topic, checks before handing over, and the script arriving on the dialogue screen.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { TASK_LIMITS, VOICES } from '../../lib/spec';
 import DialogueContentScreen from './DialogueContentScreen';
 import DialogueScreen from './DialogueScreen';
 import { generateScript, scriptToText } from './script-template';
 
-let assign: ReturnType<typeof vi.fn>;
+let assign: MockInstance<Location['assign']>;
 
 beforeEach(() => {
   // No server: the dialogue screen's history and feature calls fail quietly, as offline.
   vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
-  assign = vi.fn();
-  vi.spyOn(location, 'assign').mockImplementation(assign);
+  assign = vi.spyOn(location, 'assign').mockImplementation(() => undefined);
 });
 afterEach(() => {
   cleanup();

@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS, TASK_LIMITS, type Feature, type UserInfo } from '../../lib/spec';
+import type { UserInfo } from '../../lib/api';
+import { STORAGE_KEYS, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { $user } from '../../lib/stores/session';
 import History from './History';
 import { bumpHistory } from './history-store';

@@ -1,7 +1,7 @@
 // The voice recorder: browsers without recording say so, guests sign in first, a refused microphone says what to do.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UserInfo } from '../../lib/spec';
+import type { UserInfo } from '../../lib/api';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
 import Recorder from './Recorder';
