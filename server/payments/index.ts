@@ -2,4 +2,4 @@
 export { startCheckout, type CheckoutStart } from './checkout';
 export { createStripeClient, type StripeConfig } from './stripe-client';
 export { verifyStripeEvent, WebhookSignatureError } from './signature';
-export { handleStripeEvent, type EventOutcome } from './webhook';
+export { handleStripeEvent, PaymentNotYetRecorded, type EventOutcome } from './webhook';

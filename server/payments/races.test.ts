@@ -147,4 +147,21 @@ describe.each(engines)('concurrent Stripe events on $label', ({ postgres }) => {
     expect(s.balance).toBe(OTHER_CREDITS + starter.credits);
     expect(s.ledgerSum).toBe(s.balance);
   });
+
+  it('a refund that arrives before its purchase is recorded is sent back for later, then takes the pack', async () => {
+    const session = await buy();
+    const early = stripe.signedEvent('charge.refunded', charge(session, starter.priceMinor), { id: `evt_early_${session.id}` });
+    const deliver = () =>
+      t.app.request('/payment/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': early.signature }, body: early.payload });
+    // Non-2xx: Stripe keeps the event and delivers it again; its id is not stored, so the redelivery is acted on.
+    expect((await deliver()).status).toBe(409);
+    await grant(session);
+    expect((await deliver()).status).toBe(200);
+    const s = await state(session.id);
+    expect([s.taken, s.balance]).toEqual([starter.credits, OTHER_CREDITS]);
+    expect(s.ledgerSum).toBe(s.balance);
+    // With no purchase pending, a refund of some other charge on the account is acknowledged and ignored.
+    const other = await send('charge.refunded', { id: 'ch_other', object: 'charge', payment_intent: 'pi_not_ours', amount_refunded: 100 });
+    expect([other.status, ((await other.json()) as { data: { outcome: string } }).data.outcome]).toEqual([200, 'ignored']);
+  });
 });

@@ -1,11 +1,19 @@
 // Acts on verified Stripe events: grants a purchase exactly once, and claws credits back on refunds and disputes.
 import type Stripe from 'stripe';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { PAYMENT_LEDGER_REASONS } from '../../src/lib/spec';
+import { CHECKOUT_PENDING_MS, PAYMENT_LEDGER_REASONS } from '../../src/lib/spec';
 import { applyCreditChange } from '../credits';
 import type { PaymentsTable, Schema } from '../db';
 
 export type EventOutcome = 'granted' | 'deducted' | 'duplicate' | 'ignored';
+
+/**
+ * A refund or dispute arrived before the purchase it belongs to was recorded as paid. Thrown inside the event's
+ * transaction, so its id is not stored; the route answers non-2xx and Stripe sends the event again later.
+ */
+export class PaymentNotYetRecorded extends Error {
+  override name = 'PaymentNotYetRecorded';
+}
 
 function paymentIntentId(value: string | { id: string } | null | undefined): string | null {
   if (!value) return null;
@@ -63,7 +71,12 @@ async function clawBack(
     .where('status', 'in', ['paid', 'refunded', 'disputed'])
     .returningAll()
     .executeTakeFirst();
-  if (!payment) return 'ignored';
+  if (!payment) {
+    // Before its grant a payment has no payment intent recorded, so an early refund cannot be matched yet.
+    const pending = await trx.selectFrom('payments').select('id').where('status', '=', 'pending').where('created_at', '>', now - CHECKOUT_PENDING_MS).limit(1).executeTakeFirst();
+    if (pending) throw new PaymentNotYetRecorded(`no recorded payment has payment intent ${intentId}`);
+    return 'ignored';
+  }
   const owed = Math.max(0, Math.min(payment.credits, target(payment)) - payment.credits_clawed_back);
   const user = await trx.updateTable('users').set({ updated_at: now }).where('id', '=', payment.user_id).returning('credits').executeTakeFirstOrThrow();
   const take = Math.min(owed, user.credits);

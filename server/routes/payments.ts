@@ -9,7 +9,7 @@ import type { AppDeps } from '../deps';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { bodyCap } from './body-cap';
-import { createStripeClient, handleStripeEvent, startCheckout, verifyStripeEvent } from '../payments';
+import { createStripeClient, handleStripeEvent, PaymentNotYetRecorded, startCheckout, verifyStripeEvent } from '../payments';
 
 const checkoutBody = z.object({
   packId: z.string({ error: 'choose a credit pack' }).min(1, 'choose a credit pack').max(64),
@@ -55,7 +55,14 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
       log.warn('stripe webhook refused', { reason: error instanceof Error ? error.message : String(error) });
       throw new AppError(400, ERROR_CODES.invalidInput, PAYMENT_MESSAGES.badSignature);
     }
-    const outcome = await handleStripeEvent(db, event);
+    let outcome;
+    try {
+      outcome = await handleStripeEvent(db, event);
+    } catch (error) {
+      if (!(error instanceof PaymentNotYetRecorded)) throw error;
+      log.info('stripe event deferred', { id: event.id, type: event.type, reason: error.message });
+      throw new AppError(409, ERROR_CODES.conflict, PAYMENT_MESSAGES.notYetRecorded);
+    }
     log.info('stripe event', { id: event.id, type: event.type, outcome });
     return c.json(envelope(0, 'ok', { received: true, outcome }));
   });

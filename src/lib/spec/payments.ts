@@ -33,7 +33,15 @@ export const PAYMENT_MESSAGES = {
   unknownPack: 'Unknown credit pack; choose one of the packs on the pricing page',
   checkoutFailed: 'The payment page could not be opened; please try again in a moment',
   badSignature: 'Webhook signature is missing, forged, or its timestamp is more than 5 minutes from now',
+  notYetRecorded: 'This refund or dispute belongs to a purchase whose payment has not been recorded yet; send it again later',
 } as const;
+
+/**
+ * How long a purchase can stay pending: Stripe Checkout Sessions expire after 24 hours. A refund or dispute that
+ * matches no recorded payment while a purchase younger than this is still pending may belong to it (Stripe does
+ * not promise event order), so it is refused for Stripe to send again rather than dropped.
+ */
+export const CHECKOUT_PENDING_MS = 24 * 60 * 60 * 1000;
 
 /**
  * How far a webhook's signed timestamp may be from the server's clock, either way (Stripe's default tolerance).
