@@ -1,6 +1,7 @@
 // Shared set-up of the collector route tests: an app per test, sessions, entries and sealed batches made with the browser's own cipher.
 import { afterEach, beforeEach, vi } from 'vitest';
-import { sealEntries, signBatch, signedText } from '../../src/lib/tracking/cipher';
+import { signedText } from '../../src/lib/api-contract';
+import { sealEntries, signBatch } from '../../src/lib/tracking/cipher';
 import type { TrackEntry, TrackInfoBody } from '../../src/lib/tracking/types';
 import { TRACKING_PATHS } from '../../src/lib/spec/tracking';
 import { createTestApp, type TestApp } from '../test-support/app';

@@ -1,62 +1,19 @@
 // The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import type { z } from 'zod';
 import { TRACKING_CODES } from '../../src/lib/spec/constants';
 import { TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec/tracking';
+import { signedText } from '../../src/lib/api-contract';
 import type { AppDeps } from '../deps';
-import { AppError, envelope } from '../http/errors';
-import { describeIssue } from '../http/input';
+import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
-import { batchSignatureValid, CipherError, openBatch, signedText } from '../tracking/cipher';
-import { accessTokenBody, entrySchema, messageBody, monitorBody, trackConfigBody, trackInfoBody, type WireEntry } from '../tracking/schemas';
+import { batchSignatureValid, messageSignatureValid } from '../tracking/cipher';
+import { collectorBody, collectorBodyCap, collectorError as fail, sealedEntries } from '../tracking/requests';
+import { accessTokenBody, messageBody, monitorBody, trackConfigBody, trackInfoBody } from '../tracking/schemas';
 import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
 import { lazyServerKeys } from '../accounts';
 import { bodyCap } from './body-cap';
-import { createHash } from 'node:crypto';
-
-const fail = (status: 400 | 401 | 403 | 413 | 415, code: number, message: string) => new AppError(status, code, message);
-
-const invalid = (message: string) => fail(400, TRACKING_ERROR_CODES.invalidInput, message);
-
-function capped(maxSize: number) {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw fail(413, TRACKING_ERROR_CODES.payloadTooLarge, `Request body is too large: the limit is ${maxSize} bytes`);
-    },
-  });
-}
-
-/**
- * Reads a collector body. JSON and text/plain both carry JSON text: text/plain is what a page-leave beacon can send
- * without a CORS preflight (docs/tracking-protocol.md). Form bodies are accepted for SPEC.md §7's "default body is form-encoded".
- */
-async function readCollectorBody(c: Context): Promise<Record<string, unknown>> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const raw = await c.req.text();
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw));
-  if (type !== '' && type !== 'application/json' && type !== 'text/plain' && !type.endsWith('+json')) {
-    throw fail(415, TRACKING_ERROR_CODES.unsupportedMediaType, 'Send the body as application/json, text/plain (JSON text) or application/x-www-form-urlencoded');
-  }
-  if (raw.trim() === '') throw invalid('body: must not be empty');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw invalid('body: is not valid JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('body: must be a JSON object');
-  return parsed as Record<string, unknown>;
-}
-
-async function validCollectorBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const result = schema.safeParse(await readCollectorBody(c));
-  if (!result.success) throw invalid(describeIssue(result.error));
-  return result.data;
-}
 
 /** Where app.ts mounts the collector: every path of TRACKING_PATHS lies under it. */
 export const TRACKING_PREFIX = '/spider/api/v1';
@@ -76,7 +33,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
   const budgets = collectorBudgets();
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
-  const small = capped(TRACKING_LIMITS.smallBodyMaxBytes);
+  const small = collectorBodyCap(TRACKING_LIMITS.smallBodyMaxBytes);
   const ok = (c: Context, data: unknown = null) => c.json(envelope(TRACKING_CODES.ok, 'ok', data));
 
   const requireKey = async (appKey: string) => {
@@ -94,7 +51,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
   };
 
   app.post(local(TRACKING_PATHS.accessToken), small, async (c) => {
-    const body = await validCollectorBody(c, accessTokenBody);
+    const body = await collectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
     const now = Date.now();
     await budgets.accessToken.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, now);
@@ -103,7 +60,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
   });
 
   app.post(local(TRACKING_PATHS.trackConfig), small, async (c) => {
-    const body = await validCollectorBody(c, trackConfigBody);
+    const body = await collectorBody(c, trackConfigBody);
     await requireToken(body.token);
     // A sign that does not belong to the token means the pair did not come from access_token: start over (40002).
     if (!sameHex(tokenSign(secret(), body.token), body.sign.toLowerCase())) {
@@ -112,8 +69,8 @@ export function trackingRoutes({ config, database }: AppDeps) {
     return ok(c, { ak: batchKey(secret(), body.token), batchSize: config.tracking.batchSize, bufferS: config.tracking.bufferS });
   });
 
-  app.post(local(TRACKING_PATHS.trackInfo), capped(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
-    const body = await validCollectorBody(c, trackInfoBody);
+  app.post(local(TRACKING_PATHS.trackInfo), collectorBodyCap(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
+    const body = await collectorBody(c, trackInfoBody);
     const claims = await requireToken(body.token);
     const receivedAt = Date.now();
     await budgets.trackInfo.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d }, receivedAt);
@@ -123,14 +80,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
     if (!batchSignatureValid(signedText(body), ak, body.sign)) {
       throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match the batch (altered in transit, or not signed with this token\'s key)');
     }
-    let plain: string;
-    try {
-      plain = openBatch(body.msgEncrypt, ak);
-    } catch (error) {
-      if (error instanceof CipherError) throw fail(400, TRACKING_ERROR_CODES.cipherError, error.message);
-      throw error;
-    }
-    const entries = parseEntries(plain, body.batchCount);
+    const entries = sealedEntries(body.msgEncrypt, ak, body.batchCount);
     const result = await store.storeBatch(entries, {
       appKey: claims.k,
       produceId: claims.p,
@@ -142,10 +92,9 @@ export function trackingRoutes({ config, database }: AppDeps) {
   });
 
   app.post(local(TRACKING_PATHS.message), small, async (c) => {
-    const body = await validCollectorBody(c, messageBody);
+    const body = await collectorBody(c, messageBody);
     await requireKey(body.appKey);
-    const expected = createHash('sha256').update(`${body.appKey}\n${body.deviceId}\n${body.message}`).digest('hex');
-    if (!sameHex(expected, body.sign.toLowerCase())) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
+    if (!messageSignatureValid(body.appKey, body.deviceId, body.message, body.sign)) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
     // Anyone may call this without a token: budgets per device and per address (429, Retry-After), and a capped table.
     const receivedAt = Date.now();
     await budgets.message.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
@@ -154,7 +103,7 @@ export function trackingRoutes({ config, database }: AppDeps) {
   });
 
   app.post(local(TRACKING_PATHS.monitor), small, async (c) => {
-    const body = await validCollectorBody(c, monitorBody);
+    const body = await collectorBody(c, monitorBody);
     await requireKey(body.appKey);
     const receivedAt = Date.now();
     await budgets.monitor.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
@@ -163,21 +112,4 @@ export function trackingRoutes({ config, database }: AppDeps) {
   });
 
   return app;
-}
-
-/** Every entry valid, and as many as batchCount says, or nothing is stored (no partial batches). */
-function parseEntries(plain: string, batchCount: number): WireEntry[] {
-  let list: unknown;
-  try {
-    list = JSON.parse(plain);
-  } catch {
-    throw fail(400, TRACKING_ERROR_CODES.cipherError, 'msgEncrypt: decrypts to something that is not JSON');
-  }
-  if (!Array.isArray(list)) throw fail(400, TRACKING_ERROR_CODES.invalidEntry, 'entries: the batch must be a JSON array of entries');
-  if (list.length !== batchCount) throw fail(400, TRACKING_ERROR_CODES.invalidEntry, `batchCount: says ${batchCount} but the batch holds ${list.length}`);
-  return list.map((item, index) => {
-    const result = entrySchema.safeParse(item);
-    if (!result.success) throw fail(400, TRACKING_ERROR_CODES.invalidEntry, `entries[${index}].${describeIssue(result.error)}; nothing from this batch was stored`);
-    return result.data;
-  });
 }

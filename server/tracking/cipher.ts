@@ -1,5 +1,6 @@
 // Opens an encrypted batch with Node's crypto: checks the HMAC `sign`, then AES-256-CBC decrypts base64(IV ‖ ciphertext).
-import { createDecipheriv, createHmac } from 'node:crypto';
+import { createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { messageSignedText } from '../../src/lib/api-contract';
 import { sameHex } from './token';
 
 export class CipherError extends Error {
@@ -9,13 +10,15 @@ export class CipherError extends Error {
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BLOCK = 16;
 
-/** The text `sign` covers; the browser builds the same (src/lib/tracking/cipher.ts signedText). */
-export function signedText(body: { token: string; produceId: string; queueId: string; sendTime: number; batchCount: number; msgEncrypt: string }): string {
-  return [body.token, body.produceId, body.queueId, String(body.sendTime), String(body.batchCount), body.msgEncrypt].join('\n');
-}
-
+/** Whether `sign` is the HMAC of `text` (signedText of src/lib/api-contract) under the batch key ak. */
 export function batchSignatureValid(text: string, ak: string, sign: string): boolean {
   const expected = createHmac('sha256', Buffer.from(ak, 'hex')).update(text, 'utf8').digest('hex');
+  return sameHex(expected, sign.toLowerCase());
+}
+
+/** Whether `sign` is the message checksum: SHA-256 hex of messageSignedText (the browser's signMessage). */
+export function messageSignatureValid(appKey: string, deviceId: string, message: string, sign: string): boolean {
+  const expected = createHash('sha256').update(messageSignedText(appKey, deviceId, message), 'utf8').digest('hex');
   return sameHex(expected, sign.toLowerCase());
 }
 

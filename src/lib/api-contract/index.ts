@@ -4,3 +4,4 @@ export { OPERATIONS, operationById, IDEMPOTENCY_HEADER, type Operation, type Tag
 export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './errors';
 export * from './schemas';
 export * from './task-schemas';
+export { signedText, messageSignedText, type SignedBatchFields } from './tracking';

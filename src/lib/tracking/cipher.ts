@@ -5,6 +5,8 @@ import Hex from 'crypto-js/enc-hex';
 import Utf8 from 'crypto-js/enc-utf8';
 import HmacSHA256 from 'crypto-js/hmac-sha256';
 import SHA256 from 'crypto-js/sha256';
+// The file, not the api-contract index: the index would pull zod into the worker bundle.
+import { messageSignedText } from '../api-contract/tracking';
 import { randomHex } from './entry';
 import type { TrackEntry } from './types';
 
@@ -19,17 +21,12 @@ export function sealEntries(entries: readonly TrackEntry[], ak: string): string 
   return Base64.stringify(iv.clone().concat(encrypted.ciphertext));
 }
 
-/** The fields `sign` covers, in order, joined by '\n' (the collector rebuilds the same string). */
-export function signedText(body: { token: string; produceId: string; queueId: string; sendTime: number; batchCount: number; msgEncrypt: string }): string {
-  return [body.token, body.produceId, body.queueId, String(body.sendTime), String(body.batchCount), body.msgEncrypt].join('\n');
-}
-
-/** track_info sign: HMAC-SHA256 keyed with the ak bytes, hex. Proves integrity and token flow, not a trusted sender. */
+/** track_info sign over signedText (src/lib/api-contract/tracking.ts): HMAC-SHA256 keyed with the ak bytes, hex. Proves integrity and token flow, not a trusted sender. */
 export function signBatch(text: string, ak: string): string {
   return Hex.stringify(HmacSHA256(text, Hex.parse(ak)));
 }
 
-/** message sign: SHA-256 hex of "appKey\ndeviceId\nmessage", a checksum only (no secret exists before a token). */
+/** message sign: SHA-256 hex of messageSignedText, a checksum only (no secret exists before a token). */
 export function signMessage(appKey: string, deviceId: string, message: string): string {
-  return Hex.stringify(SHA256(`${appKey}\n${deviceId}\n${message}`));
+  return Hex.stringify(SHA256(messageSignedText(appKey, deviceId, message)));
 }

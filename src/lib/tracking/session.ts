@@ -2,7 +2,9 @@
 import { REQUEST, TRACKING, TRACKING_CODES } from '../spec/constants';
 import { TRACKING_PATHS, TRACKING_TOKEN } from '../spec/tracking';
 import { randomQueueId, wireEntry } from './batch';
-import { sealEntries, signBatch, signedText } from './cipher';
+// The file, not the api-contract index: the index would pull zod into the worker bundle.
+import { signedText } from '../api-contract/tracking';
+import { sealEntries, signBatch } from './cipher';
 import type { Answer, AppInfo, ConfigData, QueuedEntry, TokenData, TrackInfoBody } from './types';
 
 /** Thrown by a transport when no answer came back (offline, timeout, HTTP error page, non-JSON). */
