@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
 import { NetworkError, type Transport } from '../lib/tracking/session';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
-import type { Answer, QueuedEntry, TrackInfoBody } from '../lib/tracking/types';
-import { appInfo, createTrackingWorker, type TrackingWorkerApi } from './tracking-api';
+import type { Answer, QueuedEntry, TrackInfoBody, TrackingWorkerApi } from '../lib/tracking/types';
+import { appInfo, createTrackingWorker } from './tracking-api';
 
 const AK = 'cd'.repeat(32);
 

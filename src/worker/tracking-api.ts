@@ -1,9 +1,9 @@
 // The API a tab's tracking worker exposes over Comlink: it wires the engine to IndexedDB, Web Locks and BroadcastChannel.
 import { TrackingEngine } from '../lib/tracking/engine';
-import type { EngineFlags, Transport } from '../lib/tracking/session';
+import type { Transport } from '../lib/tracking/session';
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
-import type { AppInfo, Notice, QueuedEntry, TrackerInit } from '../lib/tracking/types';
+import type { AppInfo, Notice, QueuedEntry, Sealed, TrackerInit, TrackingWorkerApi, WorkerStatus } from '../lib/tracking/types';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
 import { isMobileUserAgent } from '../lib/spec/validation';
 
@@ -27,21 +27,10 @@ export function appInfo(appVersion: string, deviceId: string, userAgent: string)
   };
 }
 
-export interface WorkerStatus {
-  /** The persistent device id ('' before start), also for the page's web-vitals reports. */
-  deviceId: string;
-  leader: boolean;
-  queued: number;
-  flags: EngineFlags;
-}
-
-/** Receives this tab's page-leave beacons, sealed ahead of time (a page cannot wait for a worker while it unloads). */
-export type Sealed = (bodies: string[], url: string) => void;
-
 /** How long reseals wait for more changes, so a burst of reports costs one encryption. */
 const RESEAL_DEBOUNCE_MS = 150;
 
-export function createTrackingWorker(deps: WorkerDeps) {
+export function createTrackingWorker(deps: WorkerDeps): TrackingWorkerApi {
   let engine: TrackingEngine | null = null;
   let queue: IdbQueue | null = null;
   let tab = '';
@@ -63,7 +52,7 @@ export function createTrackingWorker(deps: WorkerDeps) {
     }, RESEAL_DEBOUNCE_MS);
   };
 
-  const api = {
+  const api: TrackingWorkerApi = {
     /** Starts the engine once; later calls answer false (SPEC.md §4 config lock). */
     async start(config: TrackerInit, tabId: string, sealed?: Sealed): Promise<boolean> {
       if (engine) return false;
@@ -153,5 +142,3 @@ export function createTrackingWorker(deps: WorkerDeps) {
   };
   return api;
 }
-
-export type TrackingWorkerApi = ReturnType<typeof createTrackingWorker>;

@@ -31,6 +31,7 @@ const forbidden: Array<[file: string, code: string]> = [
   ['src/lib/stores/modals.ts', "import { validateTts } from '../../islands/playground/validate';"],
   ['src/lib/tracking/site.ts', "import { createTrackingWorker } from '../../worker/tracking-api';"],
   ['src/lib/tracking/tracker.ts', "export * from '../../worker/tracking-api';"],
+  ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from '../../worker/tracking-api';"],
   ['server/routes/public-api.ts', "import { createDreamApiClient } from '../../src/lib/sdk';"],
   ['server/routes/tracking.ts', "import { sealEntries } from '../../src/lib/tracking/cipher';"],
   ['server/app.ts', "import { login } from '../src/lib/api/accounts';"],
@@ -41,7 +42,7 @@ const forbidden: Array<[file: string, code: string]> = [
 const allowed: Array<[file: string, code: string]> = [
   ['src/components/reference/model.ts', "import { buildOpenApiDocument } from '../../lib/api-contract';"],
   ['src/islands/modals/after-login.test.tsx', "import { createAccountsTestApp } from '../../../server/test-support/accounts';"],
-  ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from '../../worker/tracking-api';"],
+  ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from './types';"],
   ['src/worker/tracking-api.ts', "import { TrackingEngine } from '../lib/tracking/engine';"],
   ['server/openapi/route.ts', "import { buildOpenApiDocument } from '../../src/lib/api-contract';"],
   ['server/routes/public-api.ts', "import { PUBLIC_TOOLS } from '../../src/lib/spec/tasks';"],

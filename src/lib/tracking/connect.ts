@@ -1,6 +1,6 @@
 // Browser-only, loaded lazily: starts this tab's dedicated tracking worker and wraps it with Comlink.
 import { proxy, wrap } from 'comlink';
-import type { TrackingWorkerApi } from '../../worker/tracking-api';
+import type { TrackingWorkerApi } from './types';
 import type { WorkerHandle } from './tracker';
 
 export function connectWorker(): Promise<WorkerHandle> {

@@ -6,8 +6,7 @@ import { LOGMAP_MAX_BYTES, PERF_SAMPLE_RATE, STASH_PREFIX } from '../spec/tracki
 import { isValidAction, isValidAppKey, isValidDomain, isValidEventId, isValidEventPrefix, isValidLogmap, TRACKING_ACTIONS, type TrackingAction } from '../spec/tracking-rules';
 import { TRACKING_WARNINGS } from '../spec/tracking-warnings';
 import { createEntryFactory, randomHex } from './entry';
-import type { WorkerStatus } from '../../worker/tracking-api';
-import type { QueuedEntry, TrackerInit } from './types';
+import type { QueuedEntry, TrackerInit, WorkerStatus } from './types';
 
 /** The worker as the stub sees it (Comlink-wrapped in the browser, a local fake in tests). */
 export interface WorkerHandle {

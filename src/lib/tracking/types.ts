@@ -1,4 +1,5 @@
-// Shapes shared by the tracking stub, the worker engine and the collector: entries, config and answers (SPEC.md §3, §7).
+// Shapes shared by the tracking stub, the worker engine and the collector: entries, config, answers (SPEC.md §3, §7) and the worker's API.
+import type { EngineFlags } from './session';
 
 /** One tracking log entry as it travels inside an encrypted batch (SPEC.md §3 plus a unique entryId for dedupe). */
 export interface TrackEntry {
@@ -82,3 +83,32 @@ export interface TrackInfoBody {
 
 /** Notices tabs exchange over BroadcastChannel (SPEC.md §4 "other tabs are notified"). */
 export type Notice = { type: 'enqueued'; count: number } | { type: 'sent'; ids: string[] };
+
+/** What a tab's tracking worker reports to its page. */
+export interface WorkerStatus {
+  /** The persistent device id ('' before start), also for the page's web-vitals reports. */
+  deviceId: string;
+  leader: boolean;
+  queued: number;
+  flags: EngineFlags;
+}
+
+/** Receives this tab's page-leave beacons, sealed ahead of time (a page cannot wait for a worker while it unloads). */
+export type Sealed = (bodies: string[], url: string) => void;
+
+/** The API a tab's tracking worker (src/worker) exposes to its page over Comlink; the page names it by this type only. */
+export interface TrackingWorkerApi {
+  /** Starts the engine once; later calls answer false (SPEC.md §4 config lock). */
+  start(config: TrackerInit, tabId: string, sealed?: Sealed): Promise<boolean>;
+  /** Resolves once the entries are durable in the shared queue, before any send. */
+  enqueue(entries: QueuedEntry[]): Promise<void>;
+  /** Takes over a closing tab's stash (JSON text of entries); resolves once they are stored. */
+  adopt(stash: string): Promise<void>;
+  /** The page saw the browser's `online` event. */
+  online(): Promise<void>;
+  /** Sends what is queued now if this tab leads (used by tests and the bench). */
+  flush(): Promise<void>;
+  status(): Promise<WorkerStatus>;
+  /** Gives up leadership and stops (pagehide). */
+  stop(): void;
+}
