@@ -1,4 +1,5 @@
 // The worker's HTTP transport: JSON POSTs with a timeout; anything that is not a JSON answer is a NetworkError.
+import { retryAfterMs } from '../lib/tracking/retry';
 import { NetworkError, type Transport } from '../lib/tracking/session';
 import type { Answer } from '../lib/tracking/types';
 
@@ -25,6 +26,8 @@ export const fetchTransport: Transport = {
     if (typeof answer !== 'object' || answer === null || typeof (answer as Answer).code !== 'number') {
       throw new NetworkError(`HTTP ${response.status} with an answer that has no code`);
     }
+    // Over a collector budget: the engine keeps the entries and waits at least this long (docs/tracking-protocol.md "Retries").
+    if (response.status === 429) return { ...(answer as Answer<T>), retryAfterMs: retryAfterMs(response.headers.get('Retry-After'), Date.now()) };
     return answer as Answer<T>;
   },
 };

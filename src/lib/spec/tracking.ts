@@ -75,6 +75,8 @@ export const TRACKING_RETRY = {
   firstDelayMs: SECOND_MS,
   factor: 2,
   jitter: 0.2,
+  /** The longest wait a collector's Retry-After is obeyed for (its longest budget window is a day); a longer one waits this long. */
+  retryAfterMaxMs: DAY_MS,
 } as const;
 
 /** Collector answer codes beyond SPEC.md §8's 0 / 40001 / 40002 (TRACKING_CODES); same 5-digit shape. */

@@ -46,7 +46,8 @@ export class TrackingEngine {
     this.retries = new RetryClock(random);
     const host = { transport, cache, appInfo, now, random, appKey: () => this.config?.appKey, url: (path: string) => this.url(path) };
     const hooks = { reportError: (message: string) => this.reportError(message), keyInvalid: () => this.markKeyInvalid() };
-    this.session = new TrackingSession({ ...host, ...hooks }, this.flags);
+    const overBudget = (answer: Answer) => this.retries.overBudget(answer);
+    this.session = new TrackingSession({ ...host, ...hooks, overBudget }, this.flags);
   }
 
   /** SPEC.md §4: the config is locked once init succeeds; later calls are ignored (false). */
@@ -209,7 +210,8 @@ export class TrackingEngine {
    * SPEC.md §8 "Failed log sends are retried once after the buffer interval", kept batch by batch: a batch the
    * collector refuses is retried once, then dropped. Only the wait changed: TRACKING_RETRY's backoff (about 1 s, 2 s,
    * 4 s … never longer than the buffer interval, the spec's figure) or none once the browser is back online, so a short
-   * outage drains in seconds rather than at the next 20 s tick. A network failure is retried as long as it lasts.
+   * outage drains in seconds rather than at the next 20 s tick. A network failure, or an answer that the collector is
+   * over a budget (40029), is retried as long as it lasts; the latter no sooner than its Retry-After.
    */
   private scheduleRetry(batch: QueuedEntry[], refused: boolean): void {
     this.retries.schedule(this.bufferMs, () => this.retry(batch, refused));
@@ -224,7 +226,7 @@ export class TrackingEngine {
       await this.deps.queue.remove(batch.map((e) => e.entryId));
       await this.reportError(`track_info dropped ${batch.length} entries after a retry: ${batch.map((e) => e.entryId).join(',')}`);
     } else if (result === 'failed' || result === 'rejected') {
-      // A network failure keeps the entries (they stay durable); a first refusal earns the batch its one retry.
+      // A network failure or a rate limit keeps the entries (they stay durable); a first refusal earns the batch its one retry.
       if (this.leader && this.flags.appKeyValid) this.scheduleRetry(batch, refusedBefore || result === 'rejected');
       return;
     }
@@ -251,6 +253,8 @@ export class TrackingEngine {
       this.deps.notify?.({ type: 'sent', ids });
       return 'sent';
     }
+    // Over a budget is "try later", not a refusal: the batch is kept, never dropped (docs/tracking-protocol.md "Retries").
+    if (this.retries.overBudget(answer)) return 'failed';
     if (answer.code === TRACKING_CODES.tokenFailure && !tokenRetried) {
       await this.dropSession();
       return this.sendBatch(batch, true);

@@ -52,6 +52,8 @@ export interface SessionHost {
   reportError(message: string): Promise<void>;
   /** SPEC.md §8 40001: the engine stops polling. */
   keyInvalid(): void;
+  /** True for an "over budget" answer, whose Retry-After the engine's next try then waits (RetryClock.overBudget). */
+  overBudget(answer: Answer): boolean;
 }
 
 export function errorText(error: unknown): string {
@@ -158,7 +160,7 @@ export class TrackingSession {
     return true;
   }
 
-  /** One token-flow call; handles 40001 and 40002 (SPEC.md §8) and reports other failures. */
+  /** One token-flow call; handles 40001 and 40002 (SPEC.md §8) and 40029, and reports other failures. */
   private async call<T>(path: string, body: unknown): Promise<T | null> {
     let answer: Answer<T>;
     try {
@@ -168,6 +170,8 @@ export class TrackingSession {
       return null;
     }
     if (answer.code === TRACKING_CODES.ok && answer.data) return answer.data;
+    // Not reported: the message call would only add to the load the collector asked to shed.
+    if (this.host.overBudget(answer)) return null;
     if (answer.code === TRACKING_CODES.appKeyError) {
       this.host.keyInvalid();
       return null;

@@ -55,6 +55,8 @@ export interface Answer<T = unknown> {
   code: number;
   msg: string;
   data?: T | null;
+  /** Set by the transport, not sent on the wire: an HTTP 429's Retry-After in ms (0 without one); see retry.ts. */
+  retryAfterMs?: number;
 }
 
 export interface TokenData {
