@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegTools, runTool } from '../server/engines/local/ffmpeg';
 import { previewEngine } from '../server/engines/local/preview';
-import type { Feature } from '../src/lib/spec/tasks';
+import type { Feature } from '../src/lib/spec';
 
 const tools = ffmpegTools();
 if (!tools) throw new Error('no ffmpeg found for the preview engine');

@@ -1,8 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { TRACKING } from '../src/lib/spec/constants';
-import { TRACKING_BROWSER, TRACKING_LIMITS } from '../src/lib/spec/tracking';
+import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../src/lib/spec';
 import type { LogLevel } from './log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks/config';
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { randomToken } from './crypto';
 import type { UserInfo } from '../../src/lib/api/types';
-import { normalizeEmail } from '../../src/lib/spec/validation';
+import { normalizeEmail } from '../../src/lib/spec';
 
 export interface SignUpAttribution {
   referer?: string | undefined;

@@ -2,8 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CONTACT, CONTACT_MESSAGES } from '../../src/lib/spec';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { CONTACT, CONTACT_MESSAGES, ERROR_CODES } from '../../src/lib/spec';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';

@@ -1,8 +1,7 @@
 // Stores a contact-form message, limits how often one sender may write, and mails it to the support inbox.
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
-import { CONTACT, CONTACT_MESSAGES, type ContactTopic } from '../../src/lib/spec';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { CONTACT, CONTACT_MESSAGES, type ContactTopic, ERROR_CODES } from '../../src/lib/spec';
 import type { Config } from '../config';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';

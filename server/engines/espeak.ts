@@ -1,6 +1,6 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
 import { Worker } from 'node:worker_threads';
-import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec/tasks';
+import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec';
 import type { DialogueInput, SpeechInput } from '../tasks/inputs';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';

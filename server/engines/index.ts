@@ -1,8 +1,7 @@
 // Engine registry: which engines serve which feature, in fallback order, with per-engine concurrency and timeouts.
 import { AppError } from '../http/errors';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { ENGINE_DEFAULTS, engineLabel } from '../../src/lib/spec/engines';
-import type { Feature } from '../../src/lib/spec/tasks';
+import { ERROR_CODES, ENGINE_DEFAULTS, engineLabel } from '../../src/lib/spec';
+import type { Feature } from '../../src/lib/spec';
 import { espeakEngine } from './espeak';
 import { previewEngine } from './local/preview';
 import { semaphore, type Semaphore } from './semaphore';

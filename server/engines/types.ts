@@ -1,5 +1,5 @@
 // The one interface every generation engine implements, local or a provider adapter.
-import type { Feature, MediaKind, PriceInput } from '../../src/lib/spec/tasks';
+import type { Feature, MediaKind, PriceInput } from '../../src/lib/spec';
 
 export interface EngineOutput {
   kind: MediaKind;

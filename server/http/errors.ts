@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
 import type { Logger } from '../log';
 
 /** A failure a client can act on: its HTTP status, envelope code and message are sent as they are. */

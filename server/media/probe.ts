@@ -1,7 +1,7 @@
 // Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaKind } from '../../src/lib/spec/tasks';
+import type { MediaKind } from '../../src/lib/spec';
 import { decodedAudioSeconds, ffmpegTools, probe, type FfmpegTools } from '../engines/local/ffmpeg';
 import { withWorkDir } from '../engines/local/workdir';
 import { sniffMedia } from './sniff';

@@ -1,5 +1,5 @@
 // Recognises media by its bytes (never by its name): the container's magic numbers; lengths are measured by probe.ts.
-import type { MediaKind } from '../../src/lib/spec/tasks';
+import type { MediaKind } from '../../src/lib/spec';
 
 export interface SniffedType {
   kind: MediaKind;

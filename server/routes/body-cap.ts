@@ -1,7 +1,7 @@
 // The general body cap each route area applies to its JSON and form bodies; file uploads use their own (task-context.ts).
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
 import { envelope } from '../http/errors';
 
 /**

@@ -1,6 +1,6 @@
 // POST /engine-hooks/:engine/:taskId: validates what it is sent (4xx envelopes, never 5xx) and wakes only a waiting poller.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
+import { ERROR_CODES } from '../../src/lib/spec';
 import { waitForHook } from '../engines/providers/hooks';
 import { createTasksTestApp, type TasksTestApp } from '../test-support/tasks';
 

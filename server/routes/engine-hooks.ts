@@ -1,7 +1,7 @@
 // POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads the job.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { ENGINE_NAMES } from '../../src/lib/spec/engines';
+import { ENGINE_NAMES } from '../../src/lib/spec';
 import type { AppDeps } from '../deps';
 import { notifyHook } from '../engines/providers/hooks';
 import { envelope } from '../http/errors';

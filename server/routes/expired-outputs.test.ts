@@ -1,6 +1,6 @@
 // After retention a task says its results expired and when (getAsyncResult, poll, history), and keeps the rest of its record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASK_MESSAGES } from '../../src/lib/spec/tasks';
+import { TASK_MESSAGES } from '../../src/lib/spec';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 
 const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
-import { FEATURES } from '../../src/lib/spec/tasks';
+import { FEATURES } from '../../src/lib/spec';
 import { bodyCap } from './body-cap';
 
 const startedAt = Date.now();

@@ -2,8 +2,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps';
 import { AppError } from '../http/errors';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { TASK_MESSAGES } from '../../src/lib/spec/tasks';
+import { ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
 import { bodyCap } from './body-cap';
 
 export function mediaRoutes(deps: AppDeps) {

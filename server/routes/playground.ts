@@ -1,13 +1,11 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { engineLabel } from '../../src/lib/spec/engines';
+import { engineLabel, MESSAGES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';
 import { mediaByTask, taskView, webhookSecret } from '../tasks';
-import { MESSAGES } from '../../src/lib/spec';
-import { SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec/tasks';
 import {
   animateBody,
   clothesBody,

@@ -9,8 +9,20 @@ import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';
 import type { Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec/errors';
-import { IDEMPOTENCY, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_MESSAGES, UPLOAD_SCENES, voiceById, voiceForLanguage, VOICES, type Feature, type PublicTool } from '../../src/lib/spec/tasks';
+import {
+  ERROR_CODES,
+  ERROR_MESSAGES,
+  IDEMPOTENCY,
+  MEDIA_LIMITS,
+  PUBLIC_TOOLS,
+  TASK_MESSAGES,
+  UPLOAD_SCENES,
+  voiceById,
+  voiceForLanguage,
+  VOICES,
+  type Feature,
+  type PublicTool,
+} from '../../src/lib/spec';
 import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';

@@ -2,8 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { AppError } from '../http/errors';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { UPLOAD_LIMITS } from '../../src/lib/spec/tasks';
+import { ERROR_CODES, UPLOAD_LIMITS } from '../../src/lib/spec';
 
 /** The largest upload of any kind, plus room for the multipart framing and form fields. */
 export const MAX_UPLOAD_BODY = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes)) + 64 * 1024;

@@ -1,7 +1,6 @@
 // The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
-import { TRACKING_CODES } from '../../src/lib/spec/constants';
-import { TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec/tracking';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec';
 import { signedText } from '../../src/lib/api-contract';
 import type { AppDeps } from '../deps';
 import { envelope } from '../http/errors';

@@ -1,8 +1,7 @@
 // Environment variables of the task service, media store, engines, public API limits and webhooks (merged into server/config.ts).
 import path from 'node:path';
 import { z } from 'zod';
-import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature } from '../../src/lib/spec/tasks';
-import { ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } from '../../src/lib/spec/engines';
+import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature, ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } from '../../src/lib/spec';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

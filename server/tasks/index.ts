@@ -5,7 +5,7 @@ import { lazyServerKeys } from '../accounts';
 import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
 import { createMediaService, localMediaStore, type MediaStore } from '../media';
-import { MEDIA_LIMITS } from '../../src/lib/spec/tasks';
+import { MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { inputReader } from './input-media';

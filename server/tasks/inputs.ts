@@ -1,6 +1,6 @@
 // The stored, normalised input of each feature (what engines receive) and what its price depends on.
 import { z } from 'zod';
-import { TASK_LIMITS, VOICES, type Feature, type PriceInput } from '../../src/lib/spec/tasks';
+import { TASK_LIMITS, VOICES, type Feature, type PriceInput } from '../../src/lib/spec';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);

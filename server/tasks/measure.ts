@@ -3,10 +3,7 @@ import { EngineInputError } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { ERROR_CODES } from '../../src/lib/spec/errors';
-import { PREVIEW } from '../../src/lib/spec/engines';
-import { quote } from '../../src/lib/spec/quote';
-import { featurePrice, INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type PriceInput } from '../../src/lib/spec/tasks';
+import { ERROR_CODES, PREVIEW, quote, featurePrice, INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type PriceInput } from '../../src/lib/spec';
 import type { TaskServiceOptions } from './service';
 
 /** The estimate held at submit: the §9 price of the input's measures. */

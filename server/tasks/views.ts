@@ -2,8 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus } from '../../src/lib/spec/tasks';
-import { engineLabel } from '../../src/lib/spec/engines';
+import { DREAM_STATUS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/spec';
 import type { StoredOutput } from './service';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 

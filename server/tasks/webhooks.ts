@@ -5,7 +5,7 @@ import type { MediaRow, Schema, TaskRow } from '../db';
 import type { Logger } from '../log';
 import { outboundFetch, outboundUrlProblem, type OutboundPolicy } from '../http/outbound';
 import type { MediaService } from '../media';
-import { WEBHOOKS } from '../../src/lib/spec/tasks';
+import { WEBHOOKS } from '../../src/lib/spec';
 import { dreamView } from './views';
 
 /** A user's signing secret, created on first use: whsec_ + base64 of 24 random bytes. */

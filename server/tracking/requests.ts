@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { TRACKING_ERROR_CODES } from '../../src/lib/spec/tracking';
+import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
 import { AppError } from '../http/errors';
 import { describeIssue } from '../http/input';
 import { CipherError, openBatch } from './cipher';

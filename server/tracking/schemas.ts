@@ -1,7 +1,6 @@
 // zod schemas of every collector body and of one decrypted entry (SPEC.md §3, §7; caps from src/lib/spec/tracking.ts).
 import { z } from 'zod';
-import { TRACKING, TRACKING_ACTIONS } from '../../src/lib/spec';
-import { TRACKING_LIMITS } from '../../src/lib/spec/tracking';
+import { TRACKING, TRACKING_ACTIONS, TRACKING_LIMITS } from '../../src/lib/spec';
 
 const text = (max: number = TRACKING_LIMITS.fieldMaxLength) => z.string().max(max, `must be at most ${max} characters`);
 const required = (max: number = TRACKING_LIMITS.fieldMaxLength) => text(max).min(1, 'must not be empty');

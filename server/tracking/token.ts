@@ -1,6 +1,6 @@
 // Server-signed, expiring tracking tokens, and the per-token `sign` and batch key `ak` derived from them (docs/tracking-protocol.md).
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { TRACKING_TOKEN } from '../../src/lib/spec/tracking';
+import { TRACKING_TOKEN } from '../../src/lib/spec';
 
 export interface TokenClaims {
   /** App key the token was issued to. */

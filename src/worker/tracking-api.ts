@@ -4,8 +4,7 @@ import type { Transport } from '../lib/tracking/session';
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
 import type { AppInfo, Notice, QueuedEntry, Sealed, TrackerInit, TrackingWorkerApi, WorkerStatus } from '../lib/tracking/types';
-import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec/tracking';
-import { isMobileUserAgent } from '../lib/spec/validation';
+import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS, isMobileUserAgent } from '../lib/spec';
 
 export interface WorkerDeps {
   openQueue(): Promise<IdbQueue>;

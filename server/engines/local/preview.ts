@@ -1,8 +1,7 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES } from '../../../src/lib/spec/engines';
-import { SAMPLE_MODELS, type Feature } from '../../../src/lib/spec/tasks';
+import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from '../types';
 import { ffmpegTools, probe, runTool, type FfmpegTools } from './ffmpeg';

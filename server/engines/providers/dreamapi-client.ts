@@ -1,6 +1,6 @@
 // DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
 import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from '../../../src/lib/spec/dreamapi-upstream';
-import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import { EngineInputError } from '../types';
 import { json, providerFetch, ProviderError } from './http';
 

@@ -9,7 +9,7 @@ import {
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
 } from '../../../src/lib/spec/dreamapi-upstream';
-import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/spec/tasks';
+import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError } from '../types';
 import { PROVIDER } from './dreamapi-client';
 

@@ -2,8 +2,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
-import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
-import type { Feature } from '../../../src/lib/spec/tasks';
+import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import type { Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool } from '../local/ffmpeg';
 import { withWorkDir } from '../local/workdir';

@@ -6,7 +6,7 @@ import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import { listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
-import type { Feature } from '../../../src/lib/spec/tasks';
+import type { Feature } from '../../../src/lib/spec';
 
 type Mode = 'ok' | 'gated' | 'fail' | 'hang' | 'malformed' | 'rate-limited';
 type FormValue = string | { name: string; type: string; size: number };

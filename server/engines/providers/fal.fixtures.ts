@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
 import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { FAL_MODELS } from '../../../src/lib/spec/engines';
+import { FAL_MODELS } from '../../../src/lib/spec';
 import type { FalConfig } from './fal';
 
 /** How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released. */

@@ -1,6 +1,6 @@
 // fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
-import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec/engines';
-import type { Feature, MediaKind } from '../../../src/lib/spec/tasks';
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec';
+import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import { probeMedia } from '../../media/probe';
 import { waitForHook } from './hooks';

@@ -1,5 +1,5 @@
 // Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors.
-import { PROVIDER_RETRY } from '../../../src/lib/spec/engines';
+import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import { EngineInputError } from '../types';
 
 /** A provider answer that is final for this attempt (no retry helps): bad key, refused input, malformed answer. */

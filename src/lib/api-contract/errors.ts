@@ -1,7 +1,5 @@
 // The public API's error catalogue: every envelope code with its HTTP status and when it is answered.
-import { ERROR_CODES } from '../spec/errors';
-import { PUBLIC_API_CODES } from '../spec/public-api';
-import { TASK_ERROR_CODES } from '../spec/tasks';
+import { ERROR_CODES, PUBLIC_API_CODES, TASK_ERROR_CODES } from '../spec';
 
 export interface ErrorEntry {
   code: number;

@@ -1,6 +1,6 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
 import type { z } from 'zod';
-import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_LIMITS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec/tasks';
+import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, TASK_LIMITS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
 import { remainingCreditsData, submitData, taskResult, uploadAckData, uploadFinishData, uploadForm, uploadPolicyData, webhookSecretData } from './schemas';

@@ -1,6 +1,6 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
 import { z } from 'zod';
-import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec/tasks';
+import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);

@@ -1,6 +1,6 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
 
-import type { MediaKind, TaskStatus } from '../spec/tasks';
+import type { MediaKind, TaskStatus } from '../spec';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {

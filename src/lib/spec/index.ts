@@ -2,12 +2,15 @@
 
 export * from './constants';
 export * from './messages';
+export * from './errors';
 export * from './charge';
 export * from './prices';
 export * from './validation';
 export * from './quote';
 export * from './accounts';
 export * from './tracking';
+export * from './monitoring';
+export * from './storage-keys';
 export * from './tasks';
 export * from './engines';
 export * from './payments';

@@ -1,6 +1,6 @@
 // Shared set-up of the tracking engine tests: an in-memory queue and cache, a scripted collector, fake timers, entries.
 import { afterEach, beforeEach, vi } from 'vitest';
-import { TRACKING_PATHS } from '../spec/tracking';
+import { TRACKING_PATHS } from '../spec';
 import { TrackingEngine, type EntryQueue } from './engine';
 import type { SessionCache, Transport } from './session';
 import type { Answer, QueuedEntry } from './types';

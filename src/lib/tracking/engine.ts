@@ -1,7 +1,5 @@
 // The tracking engine that runs in each tab's worker: config lock, queue, timed batches, sends and retries (SPEC.md §4, §8, §9).
-import { REQUEST, TRACKING, TRACKING_CODES } from '../spec/constants';
-import { TRACKING_LIMITS, TRACKING_PATHS } from '../spec/tracking';
-import { isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec/tracking-rules';
+import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_LIMITS, TRACKING_PATHS, isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec';
 import { splitSealed } from './batch';
 import { sendErrorReport } from './report';
 import { RetryClock } from './retry';

@@ -1,5 +1,5 @@
 // The durable queue every tab shares: entries and the token/config cache in one IndexedDB database (SPEC.md §4).
-import { TRACKING_BROWSER, TRACKING_LIMITS } from '../spec/tracking';
+import { TRACKING_BROWSER, TRACKING_LIMITS } from '../spec';
 import type { EntryQueue } from './engine';
 import type { SessionCache } from './session';
 import { randomHex } from './entry';

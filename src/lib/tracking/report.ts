@@ -1,6 +1,5 @@
 // The tracking worker's error reports: the collector's message endpoint and the monitoring service (SPEC.md §8).
-import { REQUEST, TRACKING } from '../spec/constants';
-import { TRACKING_LIMITS, TRACKING_PATHS } from '../spec/tracking';
+import { REQUEST, TRACKING, TRACKING_LIMITS, TRACKING_PATHS } from '../spec';
 import { signMessage } from './cipher';
 import type { Transport } from './session';
 import type { AppInfo } from './types';

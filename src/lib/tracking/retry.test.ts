@@ -1,7 +1,6 @@
 // Fake-timer tests of failed tracking sends: the backoff, the network coming back, one retry for a refused batch (SPEC.md §8).
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING } from '../spec/constants';
-import { TRACKING_PATHS, TRACKING_RETRY } from '../spec/tracking';
+import { TRACKING, TRACKING_PATHS, TRACKING_RETRY } from '../spec';
 import { entries, leaderWith, makeEngine, ok, rig, sends, useEngineRig } from './engine.fixtures';
 import { retryDelay } from './retry';
 import { NetworkError } from './session';

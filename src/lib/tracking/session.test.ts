@@ -1,7 +1,6 @@
 // Fake-timer tests of the tracking session: token, config, their cache and the collector's error codes (SPEC.md §4, §8, §9).
 import { describe, expect, it, vi } from 'vitest';
-import { REQUEST, TRACKING } from '../spec/constants';
-import { TRACKING_PATHS } from '../spec/tracking';
+import { REQUEST, TRACKING, TRACKING_PATHS } from '../spec';
 import { entries, leaderWith, makeEngine, ok, paths, rig, sends, useEngineRig } from './engine.fixtures';
 import { NetworkError } from './session';
 import type { TrackInfoBody } from './types';

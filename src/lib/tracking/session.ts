@@ -1,6 +1,5 @@
 // The tracking session in the worker: access_token then track_config, cached for every tab while fresh, and the keys that seal batches (SPEC.md §4, §9).
-import { REQUEST, TRACKING, TRACKING_CODES } from '../spec/constants';
-import { TRACKING_PATHS, TRACKING_TOKEN } from '../spec/tracking';
+import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_PATHS, TRACKING_TOKEN } from '../spec';
 import { randomQueueId, wireEntry } from './batch';
 // The file, not the api-contract index: the index would pull zod into the worker bundle.
 import { signedText } from '../api-contract/tracking';

@@ -1,8 +1,6 @@
 // Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page leave.
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING } from '../spec/constants';
-import { TRACKING_WARNINGS } from '../spec/messages';
-import { TRACKING_BROWSER, TRACKING_PATHS } from '../spec/tracking';
+import { TRACKING, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../spec';
 import { createEntryFactory, nextSeqId } from './entry';
 import { createTracker, sampled, type WorkerHandle } from './tracker';
 import type { QueuedEntry } from './types';
