@@ -5,7 +5,7 @@ import { accountsApi } from '../../lib/api';
 import { API_KEYS, MESSAGES, STORAGE_KEYS } from '../../lib/spec';
 import { showToast } from '../../lib/stores/modals';
 import { $apiKey } from '../../lib/stores/session';
-import { local } from '../../lib/stores/storage';
+import { local } from '../../lib/storage';
 import styles from './Dashboard.module.css';
 
 export function maskKey(key: string): string {

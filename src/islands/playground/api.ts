@@ -1,7 +1,7 @@
 // The playground calls of server/routes/playground.ts (session token, JSON, §8 envelope) and the upload with progress.
 import { ApiError, apiBase, apiRequest } from '../../lib/api';
 import { API_CODES, MESSAGES, STORAGE_KEYS, TASK_ERROR_CODES, type Feature, type MediaKind } from '../../lib/spec';
-import { local } from '../../lib/stores/storage';
+import { local } from '../../lib/storage';
 
 import type { MediaInfo, TaskView } from '../../lib/api/types';
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { TASK_LIMITS } from '../../lib/spec';
 import { $loggedIn } from '../../lib/stores/session';
-import { local } from '../../lib/stores/storage';
+import { local } from '../../lib/storage';
 import { playgroundApi } from './api';
 import { $historyTick } from './history-store';
 

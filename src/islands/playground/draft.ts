@@ -1,6 +1,6 @@
 // Keeps a screen's inputs in sessionStorage, so a guest who signs in (or reloads) finds them where they left them.
 import { useEffect, useState } from 'react';
-import { session } from '../../lib/stores/storage';
+import { session } from '../../lib/storage';
 
 const PREFIX = 'playgroundDraft:';
 

@@ -4,7 +4,7 @@ import { useStore } from '@nanostores/react';
 import { accountsApi, apiBase } from '../../lib/api';
 import { API_KEYS, STORAGE_KEYS } from '../../lib/spec';
 import { $apiKey, $user } from '../../lib/stores/session';
-import { local } from '../../lib/stores/storage';
+import { local } from '../../lib/storage';
 
 let fetching: Promise<void> | undefined;
 const neverChanges = () => () => {};

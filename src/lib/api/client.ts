@@ -1,6 +1,6 @@
 // The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope handling.
 import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../spec';
-import { local } from '../stores/storage';
+import { local } from '../storage';
 
 export class ApiError extends Error {
   constructor(

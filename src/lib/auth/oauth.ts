@@ -2,7 +2,7 @@
 import { accountsApi } from '../api';
 import { OAUTH_PROVIDERS, OAUTH_SESSION_KEYS, OAUTH_STATE, OAUTH_STATE_PREFIX, STORAGE_KEYS, type OAuthProvider } from '../spec';
 import { attribution, completeLogin } from '../stores/session';
-import { local, session } from '../stores/storage';
+import { local, session } from '../storage';
 
 function base64url(bytes: Uint8Array): string {
   let text = '';

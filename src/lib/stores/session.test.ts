@@ -7,7 +7,7 @@ import { accountsApi } from '../api';
 import { COOKIE_NAMES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
 import { $modal, $toast, closeModal, resetModals } from './modals';
 import { $apiKey, $loggedIn, $user, attribution, completeLogin, loginWithCode, logout, refreshUser, rememberArrival, storedUserId } from './session';
-import { getCookie } from './storage';
+import { getCookie } from '../storage';
 
 let t: AccountsTestApp;
 let net: RoutedBrowser;

@@ -3,7 +3,7 @@ import { atom, computed } from 'nanostores';
 import { accountsApi, ApiError, onNotLoggedIn, type Attribution, type LoginResult, type UserInfo } from '../api';
 import { COOKIE_NAMES, COOKIES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
 import { openModal, resetModals, showToast } from './modals';
-import { deleteCookie, getCookie, local, session, setCookie } from './storage';
+import { deleteCookie, getCookie, local, session, setCookie } from '../storage';
 
 /** Set when a sign-in finishes on a page that navigates away at once (the OAuth callback on /). */
 const AFTER_LOGIN_PENDING = 'afterLoginPending';
