@@ -1,7 +1,7 @@
 // The SPEC.md §7/§8 client: headers, form body, success markers, 40001 handling, server messages and the timeout.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MESSAGES } from '../spec';
-import { apiRequest } from './client';
+import { apiRequest, onNotLoggedIn, type NotLoggedIn } from './client';
 
 const store = new Map<string, string>();
 beforeEach(() => {
@@ -37,12 +37,19 @@ describe('apiRequest', () => {
     expect(fetchMock.mock.calls[0]![1].body).toBe('{"code":"A"}');
   });
 
-  it("on 40001 clears stored tokens, saves countryCode and rejects with 'User Not Login'", async () => {
+  it("on 40001 tells its listeners the countryCode and rejects with 'User Not Login'; forgetting is the listeners' job", async () => {
     store.set('userToken', 'tok');
-    store.set('userKey', 'sk-key');
+    const notices: NotLoggedIn[] = [];
+    const stop = onNotLoggedIn((notice) => notices.push(notice));
     answer({ code: 40001, msg: 'nope', data: { countryCode: 'DE' } });
+    await expect(apiRequest('/user/info')).rejects.toMatchObject({ message: MESSAGES.notLoggedIn, code: 40001 });
+    answer({ code: 40001, msg: 'nope' });
     await expect(apiRequest('/user/info')).rejects.toThrow(MESSAGES.notLoggedIn);
-    expect([store.get('userToken'), store.get('userKey'), store.get('countryCode')]).toEqual([undefined, undefined, 'DE']);
+    stop();
+    await expect(apiRequest('/user/info')).rejects.toThrow(MESSAGES.notLoggedIn);
+    expect(notices).toEqual([{ countryCode: 'DE' }, { countryCode: null }]);
+    // The session store (src/lib/stores/session.ts) clears the tokens; the client alone only reads them.
+    expect(store.get('userToken')).toBe('tok');
   });
 
   it("rejects with the server's message, else 'Failed'", async () => {

@@ -26,10 +26,18 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
-const listeners = new Set<() => void>();
+/** What a 40001 answer tells: the country the server saw, when it sent one (SPEC.md §8). */
+export interface NotLoggedIn {
+  countryCode: string | null;
+}
 
-/** Called after a 40001 answer, so the session store can forget the user (SPEC.md §8). */
-export function onNotLoggedIn(listener: () => void): () => void {
+const listeners = new Set<(notice: NotLoggedIn) => void>();
+
+/**
+ * Called on every 40001 answer, before the call rejects: the session store forgets the stored tokens and keeps the
+ * countryCode (SPEC.md §8). The client only reads what is stored, so it never depends on the store.
+ */
+export function onNotLoggedIn(listener: (notice: NotLoggedIn) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -46,14 +54,11 @@ function encodeForm(data: Record<string, unknown>): string {
   return form.toString();
 }
 
-/** §8 40001: stored tokens are cleared, countryCode is saved, and the call rejects with 'User Not Login'. */
+/** §8 40001: the listeners hear of it (they clear the stored tokens and save countryCode); the call rejects with 'User Not Login'. */
 function handleNotLoggedIn(body: Envelope): ApiError {
-  local.remove(STORAGE_KEYS.userToken);
-  local.remove(STORAGE_KEYS.userKey);
-  local.remove(STORAGE_KEYS.userId);
   const country = (body.data as { countryCode?: unknown } | null | undefined)?.countryCode;
-  if (typeof country === 'string' && country) local.set(STORAGE_KEYS.countryCode, country);
-  for (const listener of listeners) listener();
+  const notice: NotLoggedIn = { countryCode: typeof country === 'string' && country ? country : null };
+  for (const listener of listeners) listener(notice);
   return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);
 }
 

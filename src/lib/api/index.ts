@@ -1,6 +1,6 @@
 // Public surface of the product API client.
 export { ApiError, apiBase, apiRequest, onNotLoggedIn } from './client';
-export type { RequestOptions } from './client';
+export type { NotLoggedIn, RequestOptions } from './client';
 export { accountsApi } from './accounts';
 export { paymentsApi } from './payments';
 export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';

@@ -18,16 +18,23 @@ export function storedUserId(): string | null {
   return local.get(STORAGE_KEYS.userId) ?? COOKIE_NAMES.userIdAlt.map(getCookie).find(Boolean) ?? null;
 }
 
-function forget(): void {
+function clearStoredTokens(): void {
   local.remove(STORAGE_KEYS.userToken);
   local.remove(STORAGE_KEYS.userKey);
   local.remove(STORAGE_KEYS.userId);
+}
+
+function forget(): void {
+  clearStoredTokens();
   deleteCookie(COOKIE_NAMES.userId);
   $user.set(null);
   $apiKey.set(null);
 }
 
-onNotLoggedIn(() => {
+// SPEC.md §8 40001, from any call: stored tokens are cleared and countryCode is saved before the call rejects.
+onNotLoggedIn(({ countryCode }) => {
+  clearStoredTokens();
+  if (countryCode) local.set(STORAGE_KEYS.countryCode, countryCode);
   $user.set(null);
   $apiKey.set(null);
 });
