@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { cors } from 'hono/cors';
 import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec';
-import type { AppDeps } from './deps';
+import type { AppDeps } from './routes/deps';
 import { envelope, errorResponder } from './http/errors';
 import { closeConnectionAfterAnswer } from './http/graceful-close';
 import { securityHeaders } from './http/security';

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { makePrivateDir, restrictToOwner } from '../private-files.ts';
+import { makePrivateDir, restrictToOwner } from '../private-files/index.ts';
 import type { Schema } from './schema.ts';
 
 export type Engine = 'sqlite' | 'postgres';

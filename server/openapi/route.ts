@@ -1,9 +1,9 @@
 // GET /api/openapi.json: the OpenAPI document, public, built once per process from the same schemas.
 import { Hono } from 'hono';
-import type { AppDeps } from '../deps';
+import type { Config } from '../config';
 import { buildOpenApiDocument, type OpenApiDocument } from '../../src/lib/api-contract';
 
-export function openApiRoutes(deps: Pick<AppDeps, 'config'>) {
+export function openApiRoutes(deps: { config: Pick<Config, 'publicUrl'> }) {
   const app = new Hono();
   let document: OpenApiDocument | undefined;
   // Relative to /api, where the public API area (routes/public-api.ts) serves it.

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { createMailer, lazyServerKeys, type Mailer, type ServerKeys } from '../accounts';
 import type { Config } from '../config';
 import type { Schema } from '../db';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import type { Logger } from '../log';
 
 export interface AccountsContext {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CONTACT, CONTACT_MESSAGES, MESSAGES, UNSAFE_TEXT_MESSAGE, isSafeText } from '../../src/lib/spec';
 import { authenticate } from '../accounts';
 import { createSupportMailer, submitContactMessage } from '../contact/messages';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientIp } from '../http/client-ip';
 import { validBody } from '../http/input';

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ENGINE_NAMES } from '../../src/lib/spec';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { notifyHook } from '../engines/providers/hooks';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';

@@ -1,7 +1,7 @@
 // GET /healthz: whether the process and its database answer, for load balancers and operators.
 import { Hono } from 'hono';
 import { sql } from 'kysely';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { FEATURES } from '../../src/lib/spec';
 import { bodyCap } from './body-cap';

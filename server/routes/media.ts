@@ -1,6 +1,6 @@
 // GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs.
 import { Hono } from 'hono';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
 import { bodyCap } from './body-cap';

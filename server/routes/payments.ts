@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type Stripe from 'stripe';
 import { CREDIT_PACKS, PAYMENT_MESSAGES, creditPack, ERROR_CODES } from '../../src/lib/spec';
 import { requireUser, type AuthEnv } from '../accounts';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { bodyCap } from './body-cap';

@@ -2,7 +2,7 @@
 import { engineLabel, MESSAGES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';
 import { mediaByTask, taskView, webhookSecret } from '../tasks';

@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';

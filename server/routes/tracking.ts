@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec';
 import { signedText } from '../../src/lib/api-contract';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
 import { batchSignatureValid, messageSignatureValid } from '../tracking/cipher';

@@ -1,6 +1,6 @@
 // GET /voice-preview/:voiceId: a short free sample of each playground voice, synthesized once and kept in memory.
 import { Hono } from 'hono';
-import type { AppDeps } from '../deps';
+import type { AppDeps } from './deps';
 import { synthesize } from '../engines';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, voiceById } from '../../src/lib/spec';

@@ -8,7 +8,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
-import type { TaskConfig } from './config';
+import type { TaskConfig } from '../config';
 import { priceInputOf } from './inputs';
 import { createInputChecks, estimateCredits } from './measure';
 import { recordExpiredOutputs } from './retention';

@@ -1,9 +1,17 @@
 // The provider adapters a deployment has keys for: each is registered only when its API key is set.
-import type { ProviderConfig } from '../../tasks/config';
 import type { Engine } from '../types';
 import { dreamApiEngine } from './dreamapi';
 import { elevenLabsEngine } from './elevenlabs';
 import { falEngine, falLipSync } from './fal';
+
+/** Keys and base URLs of the provider adapters; an adapter without its key is not registered. */
+export interface ProviderConfig {
+  fal: { key: string | null; queueUrl: string; storageUrl: string };
+  elevenlabs: { key: string | null; baseUrl: string };
+  dreamapi: { key: string | null; baseUrl: string };
+  /** Where providers send webhooks (…/engine-hooks/<engine>/<id>); null: poll. */
+  webhookBaseUrl: string | null;
+}
 
 export function providerEngines(p: ProviderConfig): Engine[] {
   const engines: Engine[] = [];

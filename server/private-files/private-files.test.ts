@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lazyServerKeys } from './accounts/secret';
-import { migrateToLatest, openDatabase, type AppDatabase } from './db';
-import { prepareWorkRoot } from './engines/local/workdir';
-import { localMediaStore } from './media';
+import { lazyServerKeys } from '../accounts/secret';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { prepareWorkRoot } from '../engines/local/workdir';
+import { localMediaStore } from '../media';
 
 let parent: string;
 let database: AppDatabase | undefined;

@@ -1,6 +1,7 @@
-// Environment variables of the task service, media store, engines, public API limits and webhooks (merged into server/config.ts).
+// Environment variables of the task service, media store, engines, public API limits and webhooks (merged into the server configuration in index.ts).
 import path from 'node:path';
 import { z } from 'zod';
+import type { ProviderConfig } from '../engines/providers';
 import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature, ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } from '../../src/lib/spec';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -91,15 +92,6 @@ export interface TaskConfig {
   webhookMaxAttempts: number;
   /** Lets input downloads and webhooks reach localhost and private networks (self-hosted setups, tests); off by default. */
   outboundAllowPrivate: boolean;
-}
-
-/** Keys and base URLs of the provider adapters; an adapter without its key is not registered. */
-export interface ProviderConfig {
-  fal: { key: string | null; queueUrl: string; storageUrl: string };
-  elevenlabs: { key: string | null; baseUrl: string };
-  dreamapi: { key: string | null; baseUrl: string };
-  /** Where providers send webhooks (…/engine-hooks/<engine>/<id>); null: poll. */
-  webhookBaseUrl: string | null;
 }
 
 type TaskEnv = z.infer<z.ZodObject<typeof taskEnvShape>>;

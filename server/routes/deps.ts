@@ -1,9 +1,9 @@
 // What every route area receives: configuration, database, logger and task system, built once by main.ts or a test.
-import type { Config } from './config';
-import type { AppDatabase } from './db';
-import type { Logger } from './log';
-import type { Mailer } from './accounts/mailer';
-import type { TaskSystem } from './tasks';
+import type { Config } from '../config';
+import type { AppDatabase } from '../db';
+import type { Logger } from '../log';
+import type { Mailer } from '../accounts/mailer';
+import type { TaskSystem } from '../tasks';
 
 export interface AppDeps {
   config: Config;

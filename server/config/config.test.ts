@@ -1,7 +1,7 @@
 // Configuration: defaults that work locally, and a clear refusal of invalid values.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig } from '.';
 
 describe('loadConfig', () => {
   it('defaults to port 8787, embedded SQLite under ./data and the built site in ./dist', () => {

@@ -1,9 +1,11 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../src/lib/spec';
-import type { LogLevel } from './log';
-import { taskConfig, taskEnvShape, type TaskConfig } from './tasks/config';
+import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
+import type { LogLevel } from '../log';
+import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
+
+export type { TaskConfig } from './tasks';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
@@ -71,7 +73,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
-  /** Tasks, engines, media, public API limits and webhooks (server/tasks/config.ts). */
+  /** Tasks, engines, media, public API limits and webhooks (server/config/tasks.ts). */
   tasks: TaskConfig;
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */
