@@ -7,6 +7,7 @@ import { closeModal, showToast } from '../../lib/stores/modals';
 import { loginWithCode } from '../../lib/stores/session';
 import CodeBoxes from './CodeBoxes';
 import Modal from './Modal';
+import Field from '../shared/Field';
 import styles from './modals.module.css';
 
 const emptyCode = () => Array.from({ length: LOGIN.codeDigits }, () => '');
@@ -86,25 +87,9 @@ export default function LoginModal() {
             void send();
           }}
         >
-          <label className={styles.label} htmlFor="login-email">
-            Email
-          </label>
-          <input
-            id="login-email"
-            className={styles.input}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            onBlur={checkEmail}
-            aria-invalid={emailError ? true : undefined}
-            aria-describedby={emailError ? 'login-email-error' : undefined}
-          />
-          {emailError && (
-            <p id="login-email-error" className={styles.error}>
-              {emailError}
-            </p>
-          )}
+          <Field id="login-email" label="Email" error={emailError}>
+            <input className={styles.input} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} onBlur={checkEmail} />
+          </Field>
           {error && <p className={styles.error} role="alert">{error}</p>}
           <button type="submit" className={`button ${styles.full}`} disabled={busy}>
             Continue

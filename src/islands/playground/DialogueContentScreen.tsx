@@ -7,6 +7,7 @@ import InputProblem from './InputProblem';
 import { parseScript, SCRIPT_STYLES, generateScript, scriptToText, type ScriptStyle } from './script-template';
 import { trackAction } from './track';
 import { dialogueProblem } from './validate';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const SCREEN = 'dialogueContent';
@@ -42,12 +43,9 @@ export default function DialogueContentScreen() {
   return (
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="script-topic">
-            Topic
-          </label>
-          <input id="script-topic" className={styles.input} maxLength={200} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
-        </div>
+        <Field id="script-topic" label="Topic">
+          <input className={styles.input} maxLength={200} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
+        </Field>
         <div className={styles.row}>
           <label className={styles.inline}>
             Style{' '}
@@ -72,12 +70,12 @@ export default function DialogueContentScreen() {
           </button>
           <span className={styles.hint}>Templates are filled in on this page; no AI writes them. Edit freely.</span>
         </div>
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="script-text">
-            Script
-          </label>
+        <Field
+          id="script-text"
+          label="Script"
+          hint={`${lines.length} lines · ${new Set(lines.map((l) => l.speaker)).size} speakers (at most ${TASK_LIMITS.maxDialogueSpeakers}). Writing is free; you pay when you voice it.`}
+        >
           <textarea
-            id="script-text"
             className={styles.textarea}
             rows={12}
             maxLength={TASK_LIMITS.maxDialogueLines * 200}
@@ -85,10 +83,7 @@ export default function DialogueContentScreen() {
             placeholder={'One line per turn, as "Name: what they say"\nAlex: Hi Sam!\nSam: Hi Alex, how are you?'}
             onChange={(e) => update({ script: e.target.value })}
           />
-          <p className={styles.hint}>
-            {lines.length} lines · {new Set(lines.map((l) => l.speaker)).size} speakers (at most {TASK_LIMITS.maxDialogueSpeakers}). Writing is free; you pay when you voice it.
-          </p>
-        </div>
+        </Field>
         <button type="button" className="button" onClick={send}>
           Voice it in Dialogue
         </button>

@@ -13,6 +13,7 @@ import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { promptProblem } from './validate';
 import VideoOptions, { optionKey } from './VideoOptions';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const LANGUAGES = ['en-US', 'en-GB', 'es', 'fr', 'de', 'it', 'pt', 'zh', 'ja'];
@@ -149,12 +150,8 @@ export default function VideoScreen({ type }: { type: VideoType }) {
         <DropZone label="Audio" kinds={['audio']} value={draft.audio} onChange={(audio) => set({ audio })} screen={type} />
       )}
       {usesPrompt && (
-        <div className={styles.field}>
-          <label className={styles.label} htmlFor="video-prompt">
-            {type === 'character' ? 'Script' : 'Prompt'}
-          </label>
+        <Field id="video-prompt" label={type === 'character' ? 'Script' : 'Prompt'} hint={`${draft.prompt.trim().length} / ${TASK_LIMITS.maxPromptChars} characters`}>
           <textarea
-            id="video-prompt"
             className={styles.textarea}
             rows={4}
             maxLength={TASK_LIMITS.maxPromptChars}
@@ -162,10 +159,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
             placeholder={type === 'character' ? 'What the character says' : type === 'image' ? 'How the picture should move, e.g. "slow zoom in, leaves drifting"' : 'Describe the scene, e.g. "a paper boat on a rainy street, close-up"'}
             onChange={(e) => set({ prompt: e.target.value })}
           />
-          <p className={styles.hint}>
-            {draft.prompt.trim().length} / {TASK_LIMITS.maxPromptChars} characters
-          </p>
-        </div>
+        </Field>
       )}
       {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
       {type === 'translate' && (

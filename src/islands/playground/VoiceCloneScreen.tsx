@@ -10,6 +10,7 @@ import { costOf } from './pricing';
 import Recorder from './Recorder';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const SCREEN = 'voiceClone';
@@ -39,12 +40,9 @@ export default function VoiceCloneScreen() {
     <TaskScreenLayout task={task} resultTitle="Cloned voice" historyFeatures={FEATURES} screen={SCREEN}>
       <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
       {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="clone-name">
-          Name
-        </label>
-        <input id="clone-name" className={styles.input} maxLength={40} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
-      </div>
+      <Field id="clone-name" label="Name">
+        <input className={styles.input} maxLength={40} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
+      </Field>
       <label className={styles.inline}>
         <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />
         This is my voice, or I have the speaker&apos;s permission to clone it.

@@ -4,6 +4,7 @@ import { VOICES } from '../../lib/spec';
 import { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
 import { trackAction } from './track';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
@@ -12,11 +13,8 @@ export default function VoiceSelect({ label, value, onChange, screen }: { label:
   const id = useId();
   return (
     <div className={styles.speaker}>
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor={id}>
-          {label}
-        </label>
-        <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={styles.input}>
+      <Field id={id} label={label}>
+        <select value={value} onChange={(e) => onChange(e.target.value)} className={styles.input}>
           {LANGUAGES.map((l) => (
             <optgroup key={l} label={languageName(l)}>
               {VOICES.filter((v) => v.language === l).map((v) => (
@@ -27,7 +25,7 @@ export default function VoiceSelect({ label, value, onChange, screen }: { label:
             </optgroup>
           ))}
         </select>
-      </div>
+      </Field>
       <button
         type="button"
         className={styles.iconButton}

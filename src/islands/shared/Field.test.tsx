@@ -1,0 +1,46 @@
+// A Field ties its label, control, hint and error together: the label names the control, hint and error describe it.
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import Field from './Field';
+
+afterEach(cleanup);
+
+describe('Field', () => {
+  it('labels its control by id and describes it with the hint; no error, not invalid', () => {
+    render(
+      <Field id="f-name" label="Name" hint="At most 40 characters">
+        <input />
+      </Field>,
+    );
+    const input = screen.getByLabelText('Name');
+    expect(input.id).toBe('f-name');
+    expect(input.getAttribute('aria-describedby')).toBe('f-name-hint');
+    expect(document.getElementById('f-name-hint')?.textContent).toBe('At most 40 characters');
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+  });
+
+  it('an error marks the control invalid and describes it after the hint and the control\'s own descriptions', () => {
+    render(
+      <Field id="f-email" label="Email" hint="We never share it" hintId="email-help" hintLive error="Invalid email address">
+        <input aria-describedby="elsewhere" />
+      </Field>,
+    );
+    const input = screen.getByLabelText('Email');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(input.getAttribute('aria-describedby')).toBe('elsewhere email-help f-email-error');
+    expect(document.getElementById('f-email-error')?.textContent).toBe('Invalid email address');
+    expect(document.getElementById('email-help')?.getAttribute('aria-live')).toBe('polite');
+  });
+
+  it('without hint or error the control has no description', () => {
+    render(
+      <Field id="f-plain" label="Topic" error={null}>
+        <textarea />
+      </Field>,
+    );
+    const area = screen.getByLabelText('Topic');
+    expect(area.tagName).toBe('TEXTAREA');
+    expect(area.hasAttribute('aria-describedby')).toBe(false);
+    expect(document.getElementById('f-plain-error')).toBeNull();
+  });
+});

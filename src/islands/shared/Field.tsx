@@ -1,0 +1,53 @@
+// A form field: its label, the control (the one child), a hint and an error, tied together by ids for assistive technology.
+import { cloneElement, type ReactElement, type ReactNode } from 'react';
+import styles from './Field.module.css';
+
+/** What Field sets on its control: the id the label points at, and the descriptions and validity it announces. */
+export interface FieldControlProps {
+  id?: string;
+  'aria-describedby'?: string;
+  'aria-invalid'?: boolean;
+}
+
+export interface FieldProps {
+  /** The control's id: the label points at it; the hint and error ids are made from it. */
+  id: string;
+  label: ReactNode;
+  /** The input, textarea or select; Field gives it `id`, `aria-describedby` and `aria-invalid`. */
+  children: ReactElement<FieldControlProps>;
+  /** Help under the control, read with it (aria-describedby). */
+  hint?: ReactNode;
+  /** The hint's id when something else refers to it; `${id}-hint` otherwise. */
+  hintId?: string;
+  /** The hint changes as the user types (e.g. a character count): announce its changes politely. */
+  hintLive?: boolean;
+  /** What is wrong with the value: shown under the control, read with it, and the control marked invalid. */
+  error?: ReactNode;
+  /** A secondary label (regular weight, muted), e.g. for each item of a list. */
+  quiet?: boolean;
+}
+
+export default function Field({ id, label, children, hint, hintId = `${id}-hint`, hintLive, error, quiet }: FieldProps) {
+  const errorId = `${id}-error`;
+  const hasHint = hint !== undefined && hint !== null && hint !== false;
+  const hasError = error !== undefined && error !== null && error !== false && error !== '';
+  const describedBy = [children.props['aria-describedby'], hasHint && hintId, hasError && errorId].filter(Boolean).join(' ');
+  return (
+    <div className={styles.field}>
+      <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>
+        {label}
+      </label>
+      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined })}
+      {hasHint && (
+        <p id={hintId} className={styles.hint} aria-live={hintLive ? 'polite' : undefined}>
+          {hint}
+        </p>
+      )}
+      {hasError && (
+        <p id={errorId} className={styles.error}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
