@@ -4,9 +4,8 @@ import Database from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { makePrivateDir, restrictToOwner } from '../private-files/index.ts';
+import type { Engine } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
-
-export type Engine = 'sqlite' | 'postgres';
 
 /**
  * Open one per process and share it. For a SQLite file this matters: better-sqlite3 waits for locks

@@ -1,8 +1,8 @@
 // Public surface of the database area: other areas import from here only (DESIGN.md "Layout").
 export { openDatabase } from './connect.ts';
-export type { AppDatabase, Engine, OpenDatabaseOptions } from './connect.ts';
+export type { AppDatabase, OpenDatabaseOptions } from './connect.ts';
 export { migrateToLatest, SchemaTooNewError } from './migrate.ts';
 export type { MigrationResult } from './migrate.ts';
 export { migrations } from './migrations/index.ts';
-export type { Migration } from './migrations/index.ts';
+export type { Engine, Migration } from './migrations/index.ts';
 export type * from './schema.ts';

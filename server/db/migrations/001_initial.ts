@@ -1,6 +1,6 @@
 // Migration 1: accounts, sessions, login codes, API keys, the credit ledger and invitations (SPEC.md §3, §7).
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '001_initial';
 

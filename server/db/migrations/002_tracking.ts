@@ -1,6 +1,6 @@
 // Migration 2: the tracking collector's tables: registered app keys, events (deduplicated by entry id), client errors, performance samples.
 import type { CreateTableBuilder, Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '002_tracking';
 

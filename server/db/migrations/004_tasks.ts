@@ -1,6 +1,6 @@
 // Migration 4: generation tasks, stored media, upload policies, webhook secrets and deliveries.
 import type { Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '004_tasks';
 

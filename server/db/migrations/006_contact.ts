@@ -1,6 +1,6 @@
 // Migration 6: messages sent through the contact form on /contact-us.
 import type { Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '006_contact';
 

@@ -1,6 +1,6 @@
 // Migration 7: sign-in attempts and links on login codes, and the log of wrong guesses the daily budgets count (docs/security.md).
 import type { Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '007_sign_in_attempts';
 

@@ -1,6 +1,6 @@
 // Migration 8: when a task's results were removed by retention, so the task can say so instead of showing no outputs.
 import type { Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+import type { Engine } from './migration.ts';
 
 export const name = '008_task_outputs_expired';
 

@@ -9,7 +9,7 @@ import * as contact from './006_contact.ts';
 import * as signInAttempts from './007_sign_in_attempts.ts';
 import * as taskOutputsExpired from './008_task_outputs_expired.ts';
 
-export type { Migration } from './migration.ts';
+export type { Engine, Migration } from './migration.ts';
 
 export const migrations: readonly Migration[] = [
   { version: 1, name: initial.name, up: initial.up },

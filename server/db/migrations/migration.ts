@@ -1,6 +1,8 @@
-// The shape of one versioned schema migration, shared by the migration files and the runner.
+// The shape of one versioned schema migration and the SQL engines it is written for, shared by the migration files, the runner and connect.ts.
 import type { Kysely } from 'kysely';
-import type { Engine } from '../connect.ts';
+
+/** The SQL engines the server runs on: connect.ts opens them, and a migration writes its DDL for the one it is given. */
+export type Engine = 'sqlite' | 'postgres';
 
 export interface Migration {
   /** 1, 2, 3…: contiguous, in the order listed in ./index.ts; the database records the highest applied. */
