@@ -80,7 +80,7 @@ function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
 
 /**
  * Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input; the task
- * service measures the input a per-second tool is charged on (src/lib/spec/tasks.ts LENGTH_INPUTS).
+ * service measures the input a per-second tool is charged on (src/lib/spec/limits.ts LENGTH_INPUTS).
  */
 function toolInput(tool: PublicTool, raw: unknown): ToolInput {
   const parsed = (tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)) as Record<string, unknown>;

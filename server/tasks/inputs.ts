@@ -1,6 +1,6 @@
-// The stored, normalised input of each feature (what engines receive) and what its price depends on.
+// The stored, normalised input of the speech features (what engines receive); its price input is priceInputOf in src/lib/spec.
 import { z } from 'zod';
-import { TASK_LIMITS, VOICES, type Feature, type PriceInput } from '../../src/lib/spec';
+import { TASK_LIMITS, VOICES } from '../../src/lib/spec';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -20,27 +20,3 @@ export const dialogueInput = z.object({
   speed,
 });
 export type DialogueInput = z.infer<typeof dialogueInput>;
-
-/** Characters as people count them (code points), so a Chinese or emoji text is not billed double. */
-export function characterCount(s: string): number {
-  return [...s].length;
-}
-
-/** The measures the estimate is quoted on, from a stored input. */
-export function priceInputOf(feature: Feature, input: Record<string, unknown>): PriceInput {
-  switch (feature) {
-    case 'tts-common':
-    case 'tts-pro':
-    case 'tts-clone':
-      return { characters: characterCount(String(input.text ?? '')) };
-    case 'dialogue':
-      return { characters: ((input.lines as Array<{ text: string }> | undefined) ?? []).reduce((n, l) => n + characterCount(l.text), 0) };
-    default:
-      return {
-        count: typeof input.count === 'number' ? input.count : undefined,
-        seconds: typeof input.seconds === 'number' ? input.seconds : undefined,
-        resolution: typeof input.resolution === 'string' ? input.resolution : undefined,
-        durationS: typeof input.durationS === 'number' ? input.durationS : undefined,
-      };
-  }
-}

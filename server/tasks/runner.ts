@@ -4,8 +4,7 @@ import type { Schema, TaskRow } from '../db';
 import { EngineInputError, type Engine, type EngineRegistry, type EngineResult } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
-import { priceInputOf } from './inputs';
+import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
 import { estimateCredits } from './measure';
 import type { StoredOutput, TaskServiceOptions } from './service';
 

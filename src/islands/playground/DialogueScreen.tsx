@@ -1,11 +1,11 @@
 // Dialogue: speakers each with a voice, lines to add, remove and reorder; the whole conversation becomes one audio.
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { characterCount, TASK_LIMITS, VOICES } from '../../lib/spec';
 import { playgroundApi } from './api';
 import CostBar from './CostBar';
 import { cleanDialogue, DIALOGUE_DRAFT_KEY, dialogueBody, initialDialogue, type DialogueDraft } from './dialogue-draft';
 import { useDraft } from './draft';
 import InputProblem from './InputProblem';
-import { characterCount, dialogueCost } from './pricing';
+import { dialogueCost } from './pricing';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { dialogueProblem } from './validate';

@@ -1,11 +1,11 @@
 // Text to Speech: text with a live character count and cost, voice picker with previews, Common or Pro, one audio out.
-import { featurePrice, priceItem, TASK_LIMITS, VOICES } from '../../lib/spec';
+import { characterCount, featurePrice, priceItem, TASK_LIMITS, VOICES } from '../../lib/spec';
 import { playgroundApi } from './api';
 import { useClonedVoices } from './cloned-voices';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
 import InputProblem from './InputProblem';
-import { characterCount, speechCost } from './pricing';
+import { speechCost } from './pricing';
 import SegmentedChoice from './SegmentedChoice';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';

@@ -1,17 +1,7 @@
-// The playground's cost preview is the server's price: featurePrice() and quote() of src/lib/spec, counted as the server counts.
+// The playground's cost preview is the server's price: priceInputOf(), featurePrice() and quote() of src/lib/spec.
 import { describe, expect, it } from 'vitest';
 import { FEATURES, featurePrice, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/spec';
-import { characterCount, costOf, dialogueCost, speechCost } from './pricing';
-
-describe('characterCount', () => {
-  it('counts code points of the trimmed text, as the server bills them', () => {
-    expect(characterCount('')).toBe(0);
-    expect(characterCount('   \n ')).toBe(0);
-    expect(characterCount('  hello  ')).toBe(5);
-    expect(characterCount('😀😀')).toBe(2);
-    expect(characterCount('你好，世界')).toBe(5);
-  });
-});
+import { costOf, dialogueCost, speechCost } from './pricing';
 
 describe('costOf', () => {
   it('is quote() of the feature price for every feature, given every measure', () => {

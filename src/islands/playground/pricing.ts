@@ -1,10 +1,5 @@
-// The cost preview of each screen: the same featurePrice() + quote() the server charges with (SPEC.md §9).
-import { featurePrice, quote, type Feature, type PriceInput } from '../../lib/spec';
-
-/** Characters as the server counts them (code points), so an emoji or CJK text previews what it is billed. */
-export function characterCount(text: string): number {
-  return [...text.trim()].length;
-}
+// The cost preview of each screen: the same priceInputOf() + featurePrice() + quote() the server charges with (SPEC.md §9).
+import { featurePrice, priceInputOf, quote, type Feature, type PriceInput } from '../../lib/spec';
 
 /** Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet. */
 export function costOf(feature: Feature, p: PriceInput): number | null {
@@ -15,9 +10,9 @@ export function costOf(feature: Feature, p: PriceInput): number | null {
 
 export function speechCost(text: string, quality: 'common' | 'pro', cloned = false): number {
   const feature: Feature = cloned ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
-  return costOf(feature, { characters: characterCount(text) }) ?? 0;
+  return costOf(feature, priceInputOf(feature, { text })) ?? 0;
 }
 
 export function dialogueCost(lines: ReadonlyArray<{ text: string }>): number {
-  return costOf('dialogue', { characters: lines.reduce((n, l) => n + characterCount(l.text), 0) }) ?? 0;
+  return costOf('dialogue', priceInputOf('dialogue', { lines })) ?? 0;
 }

@@ -1,4 +1,4 @@
-// Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/tasks.
+// Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/limits.ts.
 import { z } from 'zod';
 import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec';
 

@@ -1,6 +1,6 @@
 // Engines: names, what users are told about each, the preview engine's video formats and the provider adapters' limits.
 
-import type { Feature } from './tasks';
+import type { Feature } from './pricing';
 
 /** Every engine name ENGINES may list (docs/engines.md). */
 export const ENGINE_NAMES = ['espeak', 'preview', 'fal', 'elevenlabs', 'dreamapi'] as const;

@@ -1,17 +1,20 @@
 // Entry point of src/lib/spec, the single source of truth for constants, prices, validation rules and messages.
+// Code outside the spec imports it only through here (eslint.config.js); every module is free of side effects, so a
+// bundle keeps only what it uses (package.json "sideEffects").
 
 export * from './constants';
 export * from './messages';
 export * from './errors';
-export * from './charge';
-export * from './prices';
+export * from './pricing';
 export * from './validation';
-export * from './quote';
 export * from './accounts';
 export * from './tracking';
 export * from './monitoring';
 export * from './storage-keys';
 export * from './tasks';
+export * from './limits';
+export * from './voices';
+export * from './samples';
 export * from './engines';
 export * from './payments';
 export * from './contact';

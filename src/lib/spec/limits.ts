@@ -1,0 +1,126 @@
+// Limits of the task service (SPEC.md leaves them "not shown"): tasks, media and uploads, rate limits, idempotency, webhooks, outside URLs.
+
+import type { Feature } from './pricing';
+
+const SECOND_MS = 1000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Limits of the task service; the numbers are ours, SPEC.md leaves them "not shown". */
+export const TASK_LIMITS = {
+  /** Tasks one user may have queued or running at once; more answer 429 with Retry-After. */
+  perUserConcurrent: 5,
+  /** Seconds a client is told to wait after a 429 for too many concurrent tasks. */
+  retryAfterS: 5,
+  /** Tasks the in-process queue runs at once. */
+  workerConcurrency: 2,
+  /** A task still running after this is failed and refunded (no job hangs forever). */
+  runTimeoutMs: 10 * MINUTE_MS,
+  /** How often idle workers look for queued tasks another process may have stored. */
+  pollIntervalMs: 1000,
+  /** A task interrupted by a restart is retried this many times, then failed and refunded. */
+  maxAttempts: 3,
+  /** Text accepted by one speech task. */
+  maxTextChars: 5000,
+  /** Lines and speakers in one dialogue. */
+  maxDialogueLines: 100,
+  maxDialogueSpeakers: 4,
+  /** Prompt length for video tools (DreamAPI: prompt ≤ 1500 characters). */
+  maxPromptChars: 1500,
+  /** Images one image-generation task may make (each is charged). */
+  maxImagesPerTask: 4,
+  /** History page sizes (get_list). */
+  defaultPageSize: 20,
+  maxPageSize: 100,
+} as const;
+
+/** Media kept for uploads and results: a configurable time, 7 days by default (MEDIA_RETENTION_DAYS, docs/configuration.md). */
+export const MEDIA_LIMITS = {
+  retentionMs: 7 * DAY_MS,
+  /** How long a signed media URL works. */
+  signedUrlTtlMs: 24 * HOUR_MS,
+  /** How often the cleanup job removes expired media. */
+  cleanupIntervalMs: HOUR_MS,
+  /** An upload policy (get_policy) must be used within this time. */
+  uploadPolicyTtlMs: HOUR_MS,
+} as const;
+
+export type MediaKind = 'audio' | 'image' | 'video';
+
+/** Upload caps per kind of media, checked on the bytes (not the file name). */
+export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }> = {
+  // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound only.
+  audio: { maxBytes: 20 * 1024 * 1024, maxDurationS: 300, mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'] },
+  image: { maxBytes: 10 * 1024 * 1024, maxDurationS: null, mimes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
+  video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime', 'video/webm'] },
+};
+
+/** Measuring an upload's length (ffprobe reads every packet of it) may take at most this long. */
+export const UPLOAD_PROBE = { timeoutMs: 60_000 } as const;
+
+/** Upload scenes of the three-step upload (DreamAPI get_policy {scene}) and the kinds each accepts. */
+export const UPLOAD_SCENES: Record<string, readonly MediaKind[]> = {
+  'Dream-TTS': ['audio'],
+  'Dream-CN': ['audio', 'image', 'video'],
+  audio: ['audio'],
+  image: ['image'],
+  video: ['video'],
+  any: ['audio', 'image', 'video'],
+};
+
+/**
+ * The input file whose length a per-second or input-length feature is charged on (same field name in the playground
+ * and the public API). It is read and measured at submit, so the full estimate is held before the task is accepted.
+ */
+export const LENGTH_INPUTS: Partial<Record<Feature, { field: string; kinds: readonly MediaKind[] }>> = {
+  'talking-face': { field: 'audioUrl', kinds: ['audio'] },
+  lipsync: { field: 'audioUrl', kinds: ['audio'] },
+  'talking-image': { field: 'audioUrl', kinds: ['audio'] },
+  'video-translate-lip-sync': { field: 'videoUrl', kinds: ['video'] },
+  'video-translate-voice-only': { field: 'videoUrl', kinds: ['video'] },
+  'video-matting': { field: 'videoUrl', kinds: ['video'] },
+  'stt-common': { field: 'audioUrl', kinds: ['audio'] },
+  'stt-pro': { field: 'audioUrl', kinds: ['audio'] },
+};
+
+/** Public API rate limit per key (headers X-RateLimit-Limit/Remaining/Reset on every answer). */
+export const RATE_LIMITS = {
+  publicPerWindow: 120,
+  windowMs: MINUTE_MS,
+} as const;
+
+/** Idempotency-Key handling: a key is kept 24 h, as HeyGen's API does (docs/public-api.md "Idempotency"). */
+export const IDEMPOTENCY = {
+  maxKeyLength: 255,
+  ttlMs: 24 * HOUR_MS,
+} as const;
+
+/** Webhook delivery (Standard Webhooks): attempts and the backoff between them. */
+export const WEBHOOKS = {
+  maxAttempts: 6,
+  /** Delay before retry n is baseDelayMs × 4^(n-1): 5 s, 20 s, 80 s, … */
+  baseDelayMs: 5 * SECOND_MS,
+  backoffFactor: 4,
+  timeoutMs: 10 * SECOND_MS,
+  /** Receivers reject messages whose timestamp is further than this from their clock. */
+  toleranceS: 300,
+  secretPrefix: 'whsec_',
+} as const;
+
+/** Requests this server makes to URLs users give (input media, callbackUrl): public hosts only (docs/security.md). */
+export const OUTBOUND = {
+  /** Redirect hops an input download follows, each checked again; webhook deliveries follow none. */
+  maxRedirects: 5,
+} as const;
+
+/** Why an outside URL is refused; each completes "input URL … " or "callbackUrl: …". */
+export const OUTBOUND_MESSAGES = {
+  notAbsolute: 'must be an absolute http(s) URL',
+  notHttp: 'must be an http or https URL',
+  credentials: 'must not contain credentials',
+  privateHost: 'must point at a public host, not a private or local address',
+  unknownHost: (host: string) => `names a host that could not be found (${host})`,
+  tooManyRedirects: `redirects more than ${OUTBOUND.maxRedirects} times`,
+  redirectTo: (url: string, problem: string) => `redirects to ${url}, which ${problem}`,
+} as const;
