@@ -1,5 +1,5 @@
 // DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
-import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from '../../../src/lib/spec/dreamapi-upstream';
+import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from './dreamapi-constants';
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import { EngineInputError } from '../types';
 import { json, providerFetch, ProviderError } from './http';

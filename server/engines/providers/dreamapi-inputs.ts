@@ -8,7 +8,7 @@ import {
   DREAMAPI_TTS_AUDIO_IDS,
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
-} from '../../../src/lib/spec/dreamapi-upstream';
+} from './dreamapi-constants';
 import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError } from '../types';
 import { PROVIDER } from './dreamapi-client';

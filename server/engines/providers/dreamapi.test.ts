@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { asyncResult, expectCharged, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { DREAMAPI_TTS_AUDIO_IDS } from '../../../src/lib/spec/dreamapi-upstream';
+import { DREAMAPI_TTS_AUDIO_IDS } from './dreamapi-constants';
 import { KEY, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();

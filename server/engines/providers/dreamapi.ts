@@ -1,6 +1,6 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
-import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, type DreamApiFeature } from '../../../src/lib/spec/dreamapi-upstream';
+import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, type DreamApiFeature } from './dreamapi-constants';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';

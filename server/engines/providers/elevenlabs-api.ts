@@ -1,5 +1,5 @@
 // ElevenLabs HTTP client: xi-api-key, JSON and multipart requests through providerFetch, answers checked, ElevenLabs' error details made readable.
-import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
 import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type InputMedia, type MediaBytes } from '../types';

@@ -1,7 +1,7 @@
 // ElevenLabs dubbing for video translation: create the job with the video, follow it, fetch the dubbed MP4; lip sync chained after it.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { probeMedia } from '../../media/probe';
-import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();

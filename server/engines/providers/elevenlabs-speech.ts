@@ -1,5 +1,5 @@
 // ElevenLabs speech: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
-import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';

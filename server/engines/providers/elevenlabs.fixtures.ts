@@ -5,7 +5,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import { listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import type { Feature } from '../../../src/lib/spec';
 
 type Mode = 'ok' | 'gated' | 'fail' | 'hang' | 'malformed' | 'rate-limited';

@@ -1,6 +1,6 @@
 // ElevenLabs mapping rules: voices, dialogue parts, error wording and speaker turns, without the network.
 import { describe, expect, it } from 'vitest';
-import { ELEVENLABS_VOICES } from '../../../src/lib/spec/elevenlabs';
+import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { VOICES } from '../../../src/lib/spec';
 import { readableError } from './elevenlabs-api';
 import { dialogueChunks, speakerTurns } from './elevenlabs-speech';

@@ -1,8 +1,6 @@
 // The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the upload form.
 
-import type { MediaKind } from './limits';
-import type { Feature } from './pricing';
-import { toolOfFeature } from './tasks';
+import { toolOfFeature, type Feature, type MediaKind } from '../../../src/lib/spec';
 
 /** Paths under DREAMAPI_BASE_URL (DreamAPI docs: polling, get-upload-policy, get-upload-result). */
 export const DREAMAPI_PATHS = {
