@@ -12,7 +12,7 @@ export class ApiError extends Error {
   }
 }
 
-interface Envelope {
+export interface Envelope {
   code?: number;
   status_code?: string;
   msg?: string;
@@ -21,8 +21,11 @@ interface Envelope {
 }
 
 export interface RequestOptions {
+  /** POST (the default) or GET, which sends no body (e.g. the playground's feature and model lists). */
+  method?: 'GET' | 'POST';
   /** Send JSON instead of the §7 default form body (e.g. POST /user/invitation). */
   json?: boolean;
+  /** REQUEST.timeoutMs (SPEC.md §7's 10 s) unless given. */
   timeoutMs?: number;
 }
 
@@ -62,21 +65,25 @@ function handleNotLoggedIn(body: Envelope): ApiError {
   return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);
 }
 
-export async function apiRequest<T>(path: string, data: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = {
-    'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded',
-    token: local.get(STORAGE_KEYS.userToken) ?? '',
-  };
+/** The session token and, when stored, the API key as a Bearer header: every call sends them (SPEC.md §7). */
+export function authHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { token: local.get(STORAGE_KEYS.userToken) ?? '' };
   const key = local.get(STORAGE_KEYS.userKey);
   if (key) headers.authorization = `Bearer ${key}`;
+  return headers;
+}
+
+export async function apiRequest<T>(path: string, data: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+  const get = options.method === 'GET';
+  const headers = get ? authHeaders() : { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded', ...authHeaders() };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST.timeoutMs);
   let body: Envelope;
   try {
     const res = await fetch(`${apiBase()}${path}`, {
-      method: 'POST',
+      method: get ? 'GET' : 'POST',
       headers,
-      body: options.json ? JSON.stringify(data) : encodeForm(data),
+      body: get ? undefined : options.json ? JSON.stringify(data) : encodeForm(data),
       signal: controller.signal,
     });
     body = (await res.json().catch(() => ({ msg: MESSAGES.failed }))) as Envelope;
@@ -86,6 +93,11 @@ export async function apiRequest<T>(path: string, data: Record<string, unknown> 
   } finally {
     clearTimeout(timer);
   }
+  return settle<T>(body);
+}
+
+/** An answer's data on success (SPEC.md §8 code 0 or status_code), else the ApiError it stands for (40001 as above). */
+export function settle<T>(body: Envelope): T {
   if (body.code === API_CODES.ok || body.status_code === SUCCESS_STATUS_CODE) return body.data as T;
   if (body.code === API_CODES.notLoggedIn) throw handleNotLoggedIn(body);
   throw new ApiError(body.msg || body.message || MESSAGES.failed, typeof body.code === 'number' ? body.code : null);

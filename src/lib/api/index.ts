@@ -4,3 +4,6 @@ export type { NotLoggedIn, RequestOptions } from './client';
 export { accountsApi } from './accounts';
 export { paymentsApi } from './payments';
 export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';
+export { playgroundApi } from './playground';
+export { apiUpload, type UploadOptions } from './upload';
+export type { FeatureState, MediaInfo, SampleModel, TaskOutputView, TaskView } from './types';

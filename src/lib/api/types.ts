@@ -1,6 +1,6 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
 
-import type { MediaKind, TaskStatus } from '../spec';
+import type { Feature, MediaKind, TaskStatus } from '../spec';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -96,4 +96,21 @@ export interface MediaInfo {
   durationS: number | null;
   url: string;
   expiresAt: number;
+}
+
+/** GET /api-playground/task/v1/features: whether this server can run a feature, and with which engine. */
+export interface FeatureState {
+  feature: Feature;
+  available: boolean;
+  engine: string | null;
+  /** What users are shown about that engine (src/lib/spec/engines.ts), null when none is set. */
+  engineLabel: string | null;
+}
+
+/** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */
+export interface SampleModel {
+  id: string;
+  name: string;
+  desc: string;
+  src: string;
 }

@@ -11,6 +11,8 @@ const HOUR_MS = 60 * MINUTE_MS;
 /** Product API requests (SPEC.md §7 "the timeout is 10 s", §9 "Request timeout 10000 ms"). */
 export const REQUEST = {
   timeoutMs: 10 * SECOND_MS,
+  /** File uploads (multipart, with progress) have no time limit, 0: a large file on a slow link takes what it takes; the server's upload cap bounds it. */
+  uploadTimeoutMs: 0,
 } as const;
 
 /** Email login (SPEC.md §4 "a 4-digit code step", §7 POST /user/code type 'login', §9 "Email code 4 digits"). */
