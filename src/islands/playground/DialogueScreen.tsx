@@ -10,6 +10,7 @@ import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { dialogueProblem } from './validate';
 import VoiceSelect from './VoiceSelect';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const SCREEN = 'dialogue';
@@ -54,10 +55,9 @@ export default function DialogueScreen() {
         <div className={styles.speakers}>
           {draft.speakers.map((s, i) => (
             <div key={i} className={styles.field}>
-              <label className={styles.hint} htmlFor={`speaker-name-${i}`}>
-                Speaker {i + 1} name
-              </label>
-              <input id={`speaker-name-${i}`} className={styles.input} value={s.name} maxLength={40} onChange={(e) => renameSpeaker(i, e.target.value)} />
+              <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>
+                <input className={styles.input} value={s.name} maxLength={40} onChange={(e) => renameSpeaker(i, e.target.value)} />
+              </Field>
               <VoiceSelect
                 label={`Voice of ${s.name || `speaker ${i + 1}`}`}
                 value={s.voice}

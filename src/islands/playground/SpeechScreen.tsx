@@ -11,6 +11,7 @@ import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { textProblem } from './validate';
 import VoicePicker, { CLONE_PREFIX } from './VoicePicker';
+import Field from '../shared/Field';
 import styles from './playground.module.css';
 
 const SCREEN = 'speech';
@@ -38,12 +39,18 @@ export default function SpeechScreen() {
 
   return (
     <TaskScreenLayout task={task} resultTitle="Generated speech" historyFeatures={FEATURES} screen={SCREEN}>
-      <div className={styles.field}>
-        <label className={styles.label} htmlFor="speech-text">
-          Text
-        </label>
+      <Field
+        id="speech-text"
+        label="Text"
+        hintId="speech-count"
+        hintLive
+        hint={
+          <>
+            <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters · {priceItem(featurePrice(feature, {}).itemId)?.priceText}
+          </>
+        }
+      >
         <textarea
-          id="speech-text"
           className={styles.textarea}
           rows={8}
           value={draft.text}
@@ -53,12 +60,8 @@ export default function SpeechScreen() {
             update({ text: e.target.value });
             clearProblem();
           }}
-          aria-describedby="speech-count"
         />
-        <p id="speech-count" className={styles.hint} aria-live="polite">
-          <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters · {priceItem(featurePrice(feature, {}).itemId)?.priceText}
-        </p>
-      </div>
+      </Field>
       <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} />
       <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
       <CostBar cost={cost} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
