@@ -1,9 +1,24 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
 import { Worker } from 'node:worker_threads';
 import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec';
-import type { DialogueInput, SpeechInput } from '../tasks/inputs';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';
+
+/** What a speech task hands this engine: its stored input (validated by the route that took the task). */
+interface SpeechInput {
+  text: string;
+  /** A voice id of the spec's VOICES. */
+  voice: string;
+  /** Words per minute; SPEECH_DEFAULT_WPM when absent. */
+  speed?: number | undefined;
+}
+
+/** What a dialogue task hands this engine: its lines in order, each speaker's voice id, one speed for all. */
+interface DialogueInput {
+  lines: Array<{ speaker: string; text: string }>;
+  voices: Record<string, string>;
+  speed?: number | undefined;
+}
 
 /** Pauses between dialogue lines: a longer one when the speaker changes, as people take turns. */
 const PAUSE_SAME_SPEAKER_MS = 300;
