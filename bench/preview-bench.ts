@@ -2,8 +2,8 @@
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ffmpegTools, runTool } from '../server/engines/local/ffmpeg';
-import { previewEngine } from '../server/engines/local/preview';
+import { ffmpegTools, runTool } from '../server/tools';
+import { previewEngine } from '../server/engines/preview';
 import type { Feature } from '../src/lib/spec';
 
 const tools = ffmpegTools();

@@ -3,7 +3,7 @@ import { AppError } from '../http/errors';
 import { ERROR_CODES, ENGINE_DEFAULTS, engineLabel } from '../../src/lib/spec';
 import type { Feature } from '../../src/lib/spec';
 import { espeakEngine } from './espeak';
-import { previewEngine } from './local/preview';
+import { previewEngine } from './preview';
 import { semaphore, type Semaphore } from './semaphore';
 import type { Engine } from './types';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '../../src/lib/spec';
-import { ffmpegTools, probe, runTool } from '../engines/local/ffmpeg';
+import { ffmpegTools, probe, runTool } from '../tools';
 import { estimateCredits } from '../tasks';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';

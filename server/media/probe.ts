@@ -2,8 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaKind } from '../../src/lib/spec';
-import { decodedAudioSeconds, ffmpegTools, probe, type FfmpegTools } from '../engines/local/ffmpeg';
-import { withWorkDir } from '../engines/local/workdir';
+import { decodedAudioSeconds, ffmpegTools, probe, withWorkDir, type FfmpegTools } from '../tools';
 import { sniffMedia } from './sniff';
 
 export interface ProbedMedia {

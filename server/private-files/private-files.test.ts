@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazyServerKeys } from '../accounts/secret';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
-import { prepareWorkRoot } from '../engines/local/workdir';
+import { prepareWorkRoot } from '../tools';
 import { localMediaStore } from '../media';
 
 let parent: string;

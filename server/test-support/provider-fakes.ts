@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { ffmpegTools, runTool } from '../engines/local/ffmpeg';
+import { ffmpegTools, runTool } from '../tools';
 import { createTasksTestApp, creditState, waitForTask, type TasksTestApp, type TasksTestOptions, type TestUser } from './tasks';
 
 /** The whole body of a request. */

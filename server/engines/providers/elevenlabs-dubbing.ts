@@ -5,8 +5,7 @@ import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLA
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
-import { ffmpegTools, runTool } from '../local/ffmpeg';
-import { withWorkDir } from '../local/workdir';
+import { ffmpegTools, runTool, withWorkDir } from '../../tools';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
 import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
 import { ProviderError, sleep } from './http';

@@ -1,12 +1,11 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../../src/lib/spec';
-import { probeMedia } from '../../media/probe';
-import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from '../types';
-import { ffmpegTools, probe, runTool, type FfmpegTools } from './ffmpeg';
+import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../src/lib/spec';
+import { probeMedia } from '../media/probe';
+import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
+import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
 import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
-import { withWorkDir } from './workdir';
 
 /** Stored inputs of the video features (playground and public API field names; src/lib/api-contract/task-schemas.ts). */
 interface VideoInput {

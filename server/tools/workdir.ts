@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PRIVATE_DIR_MODE } from '../../private-files';
+import { PRIVATE_DIR_MODE } from '../private-files';
 
 /** Marks a folder as this server's own scratch space: only such a folder is ever emptied. */
 export const WORK_ROOT_MARKER = '.dreamapi-work';
