@@ -31,6 +31,13 @@ const serverTestToSrc = {
   regex: `${UP}src/(?!${[...SERVER_MAY_USE, 'lib/sdk(/|$)', 'lib/tracking/(cipher|types)$'].join('|')})`,
   message: `${serverMessage} Tests may also use src/lib/sdk and src/lib/tracking/{cipher,types}.`,
 };
+// The spec has one entry point: its modules are imported as `…/lib/spec`, never `…/lib/spec/<module>`, from anywhere
+// outside it (its own modules import one another as ./x). The build tree-shakes the index (astro.config.mjs), so the
+// page's tracking stub imports it too and stays within its budget.
+const noDeepSpec = {
+  regex: '^\\.{1,2}/(.*/)?spec/(?!index$)',
+  message: 'Import the spec through its index (src/lib/spec), not one of its modules.',
+};
 // Test files and the *.fixtures.ts set-up they share (test-only, never imported by shipped code).
 const TESTS = '**/*.{test,fixtures}.{ts,tsx}';
 /** One flat-config entry per file group; later entries replace earlier ones, so each lists all its patterns. */
@@ -52,10 +59,11 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  boundaries(['src/**'], [noServer]),
-  boundaries([`src/${TESTS}`], [noServerButHarness]),
-  boundaries(['src/lib/**'], [noServer, noIslands, noWorker]),
-  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker]),
-  boundaries(['server/**'], [serverToSrc]),
-  boundaries([`server/${TESTS}`], [serverTestToSrc]),
+  boundaries(['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'], [noDeepSpec]),
+  boundaries(['src/**'], [noServer, noDeepSpec]),
+  boundaries([`src/${TESTS}`], [noServerButHarness, noDeepSpec]),
+  boundaries(['src/lib/**'], [noServer, noIslands, noWorker, noDeepSpec]),
+  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker, noDeepSpec]),
+  boundaries(['server/**'], [serverToSrc, noDeepSpec]),
+  boundaries([`server/${TESTS}`], [serverTestToSrc, noDeepSpec]),
 );

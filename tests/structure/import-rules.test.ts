@@ -37,6 +37,13 @@ const forbidden: Array<[file: string, code: string]> = [
   ['server/app.ts', "import { login } from '../src/lib/api/accounts';"],
   ['server/tasks/views.ts', "import ModalHost from '../../src/islands/modals/ModalHost';"],
   ['server/sdk/client.test.ts', "import { session } from '../../src/lib/stores/session';"],
+  ['server/routes/public-api.ts', "import { PUBLIC_TOOLS } from '../../src/lib/spec/tasks';"],
+  ['server/tasks/runner.test.ts', "import { quote } from '../../src/lib/spec/pricing/quote';"],
+  ['src/islands/playground/pricing.ts', "import type { Feature } from '../../lib/spec/pricing';"],
+  ['src/lib/tracking/tracker.ts', "import { STASH_PREFIX } from '../spec/tracking';"],
+  ['src/lib/api-contract/errors.ts', "import { ERROR_CODES } from '../spec/errors';"],
+  ['tests/structure/voices.test.ts', "import { VOICES } from '../../src/lib/spec/voices';"],
+  ['bench/tasks.mjs', "import { TASK_LIMITS } from '../src/lib/spec/limits.ts';"],
 ];
 
 const allowed: Array<[file: string, code: string]> = [
@@ -45,8 +52,13 @@ const allowed: Array<[file: string, code: string]> = [
   ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from './types';"],
   ['src/worker/tracking-api.ts', "import { TrackingEngine } from '../lib/tracking/engine';"],
   ['server/openapi/route.ts', "import { buildOpenApiDocument } from '../../src/lib/api-contract';"],
-  ['server/routes/public-api.ts', "import { PUBLIC_TOOLS } from '../../src/lib/spec/tasks';"],
+  ['server/routes/public-api.ts', "import { PUBLIC_TOOLS } from '../../src/lib/spec';"],
   ['server/app.ts', "import { ERROR_CODES } from '../src/lib/spec';"],
+  ['src/lib/tracking/tracker.ts', "import { STASH_PREFIX } from '../spec';"],
+  ['src/lib/spec/pricing/quote.ts', "import { priceItem } from './prices';"],
+  ['src/lib/spec/limits.ts', "import type { Feature } from './pricing';"],
+  ['src/lib/spec/index.ts', "export * from './pricing';"],
+  ['tests/structure/voices.test.ts', "import { VOICES } from '../../src/lib/spec/index';"],
   ['server/routes/accounts.ts', "import type { Me } from '../../src/lib/api/types';"],
   ['server/sdk/webhooks.test.ts', "import { verifyWebhook } from '../../src/lib/sdk';"],
   ['server/routes/tracking.test.ts', "import { sealEntries } from '../../src/lib/tracking/cipher';"],

@@ -1,10 +1,22 @@
 // The main-thread tracking stub: validates and builds entries, hands them to the worker after idle, beacons on leave.
 // Every byte here loads on every page (target ≤ 3 KB gzip with all it imports, bench/tracking.mjs): it imports plain
 // values and the tracking rules only, and leaves the rest (device id, platform, sealing, stash parsing, sending) to the worker.
-import { FROM_STORAGE_KEY, USER_ID_STORAGE_KEY } from '../spec/storage-keys';
-import { LOGMAP_MAX_BYTES, PERF_SAMPLE_RATE, STASH_PREFIX } from '../spec/tracking';
-import { isValidAction, isValidAppKey, isValidDomain, isValidEventId, isValidEventPrefix, isValidLogmap, TRACKING_ACTIONS, type TrackingAction } from '../spec/tracking-rules';
-import { TRACKING_WARNINGS } from '../spec/tracking-warnings';
+import {
+  FROM_STORAGE_KEY,
+  USER_ID_STORAGE_KEY,
+  LOGMAP_MAX_BYTES,
+  PERF_SAMPLE_RATE,
+  STASH_PREFIX,
+  isValidAction,
+  isValidAppKey,
+  isValidDomain,
+  isValidEventId,
+  isValidEventPrefix,
+  isValidLogmap,
+  TRACKING_ACTIONS,
+  type TrackingAction,
+  TRACKING_WARNINGS,
+} from '../spec';
 import { createEntryFactory, randomHex } from './entry';
 import type { QueuedEntry, TrackerInit, WorkerStatus } from './types';
 
