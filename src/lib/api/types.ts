@@ -103,8 +103,6 @@ export interface FeatureState {
   feature: Feature;
   available: boolean;
   engine: string | null;
-  /** What users are shown about that engine (src/lib/spec/engines.ts), null when none is set. */
-  engineLabel: string | null;
 }
 
 /** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */
