@@ -40,7 +40,7 @@ export async function submitContactMessage(
   log: Logger,
   message: ContactMessage,
 ): Promise<{ id: number; mailed: boolean }> {
-  const hourAgo = Date.now() - 3_600_000;
+  const hourAgo = Date.now() - CONTACT.windowMs;
   const recent = await db
     .selectFrom('contact_messages')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -48,7 +48,7 @@ export async function submitContactMessage(
     .where((eb) => eb.or([eb('email', '=', message.email), eb('ip', '=', message.ip)]))
     .executeTakeFirstOrThrow();
   if (Number(recent.n) >= CONTACT.hourlyLimit) {
-    throw new AppError(429, ERROR_CODES.rateLimited, CONTACT_MESSAGES.tooMany, { 'Retry-After': '3600' });
+    throw new AppError(429, ERROR_CODES.rateLimited, CONTACT_MESSAGES.tooMany, { 'Retry-After': String(CONTACT.windowMs / 1000) });
   }
   // Stored first, so a mail failure never loses the message; mailed_at records a successful hand-over.
   const row = await db

@@ -44,7 +44,7 @@ export default function DialogueContentScreen() {
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
         <Field id="script-topic" label="Topic">
-          <input className={styles.input} maxLength={200} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
+          <input className={styles.input} maxLength={TASK_LIMITS.maxScriptTopicChars} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
         </Field>
         <div className={styles.row}>
           <label className={styles.inline}>
@@ -58,10 +58,10 @@ export default function DialogueContentScreen() {
             </select>
           </label>
           <label className={styles.inline}>
-            Speaker 1 <input className={styles.input} maxLength={40} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
+            Speaker 1 <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
           </label>
           <label className={styles.inline}>
-            Speaker 2 <input className={styles.input} maxLength={40} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
+            Speaker 2 <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
           </label>
         </div>
         <div className={styles.row}>

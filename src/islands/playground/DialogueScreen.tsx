@@ -56,7 +56,7 @@ export default function DialogueScreen() {
           {draft.speakers.map((s, i) => (
             <div key={i} className={styles.field}>
               <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>
-                <input className={styles.input} value={s.name} maxLength={40} onChange={(e) => renameSpeaker(i, e.target.value)} />
+                <input className={styles.input} value={s.name} maxLength={TASK_LIMITS.maxSpeakerNameChars} onChange={(e) => renameSpeaker(i, e.target.value)} />
               </Field>
               <VoiceSelect
                 label={`Voice of ${s.name || `speaker ${i + 1}`}`}

@@ -1,5 +1,6 @@
 // Voice Clone: upload or record a sample, name it, confirm consent; the clone then appears in the speech voice picker.
 import { useEffect } from 'react';
+import { TASK_LIMITS } from '../../lib/spec';
 import { playgroundApi, type UploadedMedia } from './api';
 import { nameClone } from './cloned-voices';
 import CostBar from './CostBar';
@@ -41,7 +42,7 @@ export default function VoiceCloneScreen() {
       <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
       {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
       <Field id="clone-name" label="Name">
-        <input className={styles.input} maxLength={40} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
+        <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
       </Field>
       <label className={styles.inline}>
         <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />

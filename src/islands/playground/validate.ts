@@ -33,7 +33,7 @@ export function dialogueProblem(lines: readonly DialogueLine[], voices: Record<s
   for (const [i, line] of lines.entries()) {
     const name = line.speaker.trim();
     if (!name) return `Line ${i + 1}: choose a speaker.`;
-    if (name.length > 40) return `Line ${i + 1}: speaker names are at most 40 characters.`;
+    if (name.length > TASK_LIMITS.maxSpeakerNameChars) return `Line ${i + 1}: speaker names are at most ${TASK_LIMITS.maxSpeakerNameChars} characters.`;
     const problem = textProblem(line.text, `Line ${i + 1}`);
     if (problem) return problem;
     if (!voiceById(voices[name] ?? '')) return `Speaker ${name}: choose a voice.`;

@@ -21,8 +21,8 @@ export const ttsBody = z.object({
 
 export const dialogueBody = z
   .object({
-    lines: z.array(z.object({ speaker: z.string().trim().min(1).max(40), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
-    voices: z.record(z.string().trim().min(1).max(40), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
+    lines: z.array(z.object({ speaker: z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
+    voices: z.record(z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
     speed,
   })
   .superRefine((b, ctx) => {

@@ -7,6 +7,8 @@ export const CONTACT = {
   topics: ['sales', 'support', 'billing', 'other'] as const,
   /** Messages one address or IP may send per hour, so the form cannot be used to flood the inbox. */
   hourlyLimit: 5,
+  /** The window hourlyLimit counts in. */
+  windowMs: 60 * 60 * 1000,
 } as const;
 
 export type ContactTopic = (typeof CONTACT.topics)[number];

@@ -26,6 +26,10 @@ export const TASK_LIMITS = {
   /** Lines and speakers in one dialogue. */
   maxDialogueLines: 100,
   maxDialogueSpeakers: 4,
+  /** A dialogue speaker's name, and the name a user gives a cloned voice. */
+  maxSpeakerNameChars: 40,
+  /** The topic a generated dialogue script is about. */
+  maxScriptTopicChars: 200,
   /** Prompt length for video tools (DreamAPI: prompt ≤ 1500 characters). */
   maxPromptChars: 1500,
   /** Images one image-generation task may make (each is charged). */
