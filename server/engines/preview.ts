@@ -1,7 +1,7 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../src/lib/spec';
+import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../src/lib/spec';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
@@ -26,23 +26,6 @@ interface VideoInput {
 export const NO_FFMPEG_MESSAGE =
   'the preview engine needs ffmpeg: install the npm packages (npm ci installs @ffmpeg-installer/linux-x64 on Linux x64), set FFMPEG_PATH, or put ffmpeg on PATH';
 
-const EXT: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'audio/wav': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/aac': 'aac',
-  'audio/ogg': 'ogg',
-  'audio/flac': 'flac',
-  'audio/webm': 'webm',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/webm': 'webm',
-};
-
 function sizeOf(resolution: string | undefined, fallback: string): Size {
   const size = VIDEO_SIZES[resolution ?? fallback];
   if (!size) throw new EngineInputError(`resolution ${resolution} is not offered; offered: ${Object.keys(VIDEO_SIZES).join(', ')}`);
@@ -64,7 +47,7 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
   async function render(feature: Feature, input: VideoInput, ctx: EngineContext, t: FfmpegTools, dir: string): Promise<{ file: string; expectedS: number; hasAudio: boolean }> {
     const out = path.join(dir, 'out.mp4');
     const save = async (media: InputMedia, name: string) => {
-      const file = path.join(dir, `${name}.${EXT[media.mime] ?? 'bin'}`);
+      const file = path.join(dir, `${name}.${MEDIA_EXTENSIONS[media.mime] ?? 'bin'}`);
       await writeFile(file, media.data);
       return file;
     };

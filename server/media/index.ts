@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, MEDIA_LIMITS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
 import type { MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
@@ -12,23 +12,6 @@ export { localMediaStore } from './store';
 export type { MediaStore } from './store';
 export { sniffMedia, wavDuration } from './sniff';
 export { probeMedia, type ProbedMedia } from './probe';
-
-const EXTENSIONS: Record<string, string> = {
-  'audio/wav': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/mp4': 'm4a',
-  'audio/aac': 'aac',
-  'audio/ogg': 'ogg',
-  'audio/flac': 'flac',
-  'audio/webm': 'webm',
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/webp': 'webp',
-  'image/gif': 'gif',
-  'video/mp4': 'mp4',
-  'video/quicktime': 'mov',
-  'video/webm': 'webm',
-};
 
 export type { MediaInfo };
 
@@ -54,7 +37,7 @@ export function createMediaService(o: MediaServiceOptions) {
   function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now()): string {
     // A link never outlives the file it points to.
     const exp = Math.min(now + MEDIA_LIMITS.signedUrlTtlMs, row.expires_at);
-    const ext = EXTENSIONS[row.mime] ?? 'bin';
+    const ext = MEDIA_EXTENSIONS[row.mime] ?? 'bin';
     return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp)}`;
   }
 
@@ -73,7 +56,7 @@ export function createMediaService(o: MediaServiceOptions) {
   async function save(userId: string, taskId: string | null, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
     const id = randomUUID().replaceAll('-', '');
     const now = Date.now();
-    const storageKey = `${id}.${EXTENSIONS[mime] ?? 'bin'}`;
+    const storageKey = `${id}.${MEDIA_EXTENSIONS[mime] ?? 'bin'}`;
     await o.store.put(storageKey, data);
     const row: MediaRow = {
       id,

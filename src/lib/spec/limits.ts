@@ -53,6 +53,24 @@ export const MEDIA_LIMITS = {
 export type MediaKind = 'audio' | 'image' | 'video';
 
 /** Upload caps per kind of media, checked on the bytes (not the file name). */
+/** The file extension media of each accepted type is stored and downloaded under; anything else is `.bin`. */
+export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
+  'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/ogg': 'ogg',
+  'audio/flac': 'flac',
+  'audio/webm': 'webm',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+  'video/webm': 'webm',
+};
+
 export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }> = {
   // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound only.
   audio: { maxBytes: 20 * 1024 * 1024, maxDurationS: 300, mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'] },
