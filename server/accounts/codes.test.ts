@@ -1,45 +1,13 @@
 // Daily guess budgets of email sign-in over simulated weeks (the `now` argument, no sleeping), on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/spec';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { migrateToLatest, type AppDatabase } from '../db';
+import { databaseEngines } from '../db/test-support/engines';
 import { AppError } from '../http/errors';
 import { consumeLoginCode, consumeLoginLink, issueLoginCode } from './codes';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let admin: pg.Pool | undefined;
-afterAll(() => admin?.end());
-
-const engines: Array<{ label: string; open(): Promise<{ database: AppDatabase; dispose(): Promise<void> }> }> = [
-  {
-    label: 'sqlite',
-    async open() {
-      const database = await openDatabase('sqlite::memory:');
-      return { database, dispose: () => database.close() };
-    },
-  },
-  ...(pgUrl
-    ? [
-        {
-          label: 'postgres',
-          async open() {
-            admin ??= new pg.Pool({ connectionString: pgUrl, max: 2 });
-            const schema = `codes_${randomBytes(5).toString('hex')}`;
-            await admin.query(`create schema ${schema}`);
-            const database = await openDatabase(pgUrl, { searchPath: schema, maxConnections: 20 });
-            return {
-              database,
-              async dispose() {
-                await database.close();
-                await admin!.query(`drop schema ${schema} cascade`);
-              },
-            };
-          },
-        },
-      ]
-    : []),
-];
+const engines = databaseEngines('codes', { maxConnections: 20 });
 
 const KEY = Buffer.alloc(32, 7);
 const HOUR = 3_600_000;

@@ -1,44 +1,11 @@
 // The ledger on SQLite and (with TEST_DATABASE_URL) PostgreSQL: never below zero, one row per change, atomic redemptions.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createInvitation, redeemInvitation } from '../accounts';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { migrateToLatest, type AppDatabase } from '../db';
+import { databaseEngines } from '../db/test-support/engines';
 import { applyCreditChange, InsufficientCreditsError, UnknownUserError } from './index';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let admin: pg.Pool | undefined;
-afterAll(() => admin?.end());
-
-const engines: Array<{ label: string; open(): Promise<{ database: AppDatabase; dispose(): Promise<void> }> }> = [
-  {
-    label: 'sqlite',
-    async open() {
-      const database = await openDatabase('sqlite::memory:');
-      return { database, dispose: () => database.close() };
-    },
-  },
-  ...(pgUrl
-    ? [
-        {
-          label: 'postgres',
-          async open() {
-            admin ??= new pg.Pool({ connectionString: pgUrl, max: 2 });
-            const schema = `credits_${randomBytes(5).toString('hex')}`;
-            await admin.query(`create schema ${schema}`);
-            const database = await openDatabase(pgUrl, { searchPath: schema, maxConnections: 20 });
-            return {
-              database,
-              async dispose() {
-                await database.close();
-                await admin!.query(`drop schema ${schema} cascade`);
-              },
-            };
-          },
-        },
-      ]
-    : []),
-];
+const engines = databaseEngines('credits', { maxConnections: 20 });
 
 describe.each(engines)('credits on $label', (engine) => {
   let database: AppDatabase;

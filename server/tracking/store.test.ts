@@ -1,43 +1,10 @@
 // The collector's message and monitoring tables on SQLite and (with TEST_DATABASE_URL) PostgreSQL: never more than their caps, the oldest go first.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../db';
+import { databaseEngines } from '../db/test-support/engines';
 import { trackingStore } from './store';
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-let admin: pg.Pool | undefined;
-afterAll(() => admin?.end());
-
-const engines: Array<{ label: string; open(): Promise<{ database: AppDatabase; dispose(): Promise<void> }> }> = [
-  {
-    label: 'sqlite',
-    async open() {
-      const database = await openDatabase('sqlite::memory:');
-      return { database, dispose: () => database.close() };
-    },
-  },
-  ...(pgUrl
-    ? [
-        {
-          label: 'postgres',
-          async open() {
-            admin ??= new pg.Pool({ connectionString: pgUrl, max: 2 });
-            const schema = `tracking_${randomBytes(5).toString('hex')}`;
-            await admin.query(`create schema ${schema}`);
-            const database = await openDatabase(pgUrl, { searchPath: schema });
-            return {
-              database,
-              async dispose() {
-                await database.close();
-                await admin!.query(`drop schema ${schema} cascade`);
-              },
-            };
-          },
-        },
-      ]
-    : []),
-];
+const engines = databaseEngines('tracking');
 
 describe.each(engines)('tracking messages and monitoring on $label', (engine) => {
   it('keeps the newest messagesMax messages: each insert deletes what fell out of the window', async () => {
