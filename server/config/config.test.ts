@@ -40,3 +40,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('shared request budgets (REDIS_URL, REDIS_PREFIX)', () => {
+  it('count in memory without REDIS_URL, in Redis under the default prefix with it', () => {
+    expect(loadConfig({}).redis).toBeNull();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'dreamapi:' });
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example:6380/2', REDIS_PREFIX: 'eu-1:' }).redis).toEqual({ url: 'rediss://cache.example:6380/2', prefix: 'eu-1:' });
+  });
+
+  it.each([
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['REDIS_URL', 'not a url'],
+    ['REDIS_PREFIX', 'has space'],
+  ])('refuses %s=%s and names the variable', (name, value) => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', [name]: value })).toThrow(name);
+  });
+});

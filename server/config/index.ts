@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
+import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
 
 export type { TaskConfig } from './tasks';
+export type { RedisConfig } from './redis';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
@@ -49,7 +51,7 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
   SUPPORT_EMAIL: z.email().optional(),
-}).extend(taskEnvShape);
+}).extend(taskEnvShape).extend(redisEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -75,6 +77,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Tasks, engines, media, public API limits and webhooks (server/config/tasks.ts). */
   tasks: TaskConfig;
+  /** Shared request budgets (REDIS_URL, REDIS_PREFIX); null: each process counts in its own memory. */
+  redis: RedisConfig;
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */
     appKeys: string[];
@@ -126,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),
+    redis: redisConfig(e),
     tracking: {
       appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
       // Unset: derived from SECRET_KEY (or DATA_DIR/secret.key), so tokens survive restarts and agree across instances.

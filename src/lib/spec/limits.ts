@@ -110,6 +110,12 @@ export const LENGTH_INPUTS: Partial<Record<Feature, { field: string; kinds: read
 export const RATE_LIMITS = {
   publicPerWindow: 120,
   windowMs: MINUTE_MS,
+  /** Key prefix of the shared counters in Redis (REDIS_PREFIX), so several deployments can share one Redis. */
+  sharedPrefix: 'dreamapi:',
+  /** Longest a request waits on Redis for a count before it is counted in this process's memory instead. */
+  sharedTimeoutMs: 500,
+  /** While Redis is unreachable, the warning about it is logged at most this often. */
+  sharedWarnEveryMs: MINUTE_MS,
 } as const;
 
 /** Idempotency-Key handling: a key is kept 24 h, as HeyGen's API does (docs/public-api.md "Idempotency"). */
