@@ -8,6 +8,7 @@ import { prepareWorkRoot, tiedSpawnMethod } from './tools';
 import { createLogger } from './log';
 import { PRIVATE_UMASK } from './private-files';
 import { createTaskSystem } from './tasks';
+import { openRateLimitStores } from './http/redis-rate-limit';
 
 async function main() {
   // Everything written from here on (database, WAL, secret, media, ffmpeg outputs) is readable by our user only.
@@ -23,7 +24,9 @@ async function main() {
 
   // Tasks: workers, webhook delivery and media cleanup run only here, never in tests that build the app.
   const tasks = createTaskSystem({ config, database, log });
-  const app = createApp({ config, database, log, tasks });
+  // Request budgets: in memory, or with REDIS_URL in Redis over one connection shared by every limiter.
+  const rateLimits = openRateLimitStores(config.redis, log);
+  const app = createApp({ config, database, log, tasks, rateLimits });
   await tasks.start();
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info('listening', { port: info.port });
@@ -44,6 +47,7 @@ async function main() {
     forced.unref();
     server.close(async () => {
       await tasks.stop();
+      await rateLimits.close();
       await database.close();
       log.info('stopped');
       process.exit(0);

@@ -4,6 +4,7 @@ import type { AppDatabase } from '../db';
 import type { Logger } from '../log';
 import type { Mailer } from '../accounts/mailer';
 import type { TaskSystem } from '../tasks';
+import type { RateLimitStores } from '../http/redis-rate-limit';
 
 export interface AppDeps {
   config: Config;
@@ -13,4 +14,6 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Tasks, queue, media and engines; main.ts builds and starts it, tests build theirs in server/test-support. */
   tasks: TaskSystem;
+  /** Where request budgets are counted (Redis with REDIS_URL, shared by every instance); unset: this process's memory. */
+  rateLimits?: RateLimitStores;
 }

@@ -112,7 +112,7 @@ export function publicApiRoutes(deps: AppDeps) {
   app.onError(publicErrors(deps.log));
   // The OpenAPI document is public: registered before the rate limit and the Bearer-key check.
   app.route('/', openApiRoutes(deps));
-  const limited = rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, account: async (c) => (await authenticate(db, c))?.user.id });
+  const limited = rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, store: deps.rateLimits?.store('api'), account: async (c) => (await authenticate(db, c))?.user.id });
 
   // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
   // (like a presigned storage URL), so it is registered before the Bearer-key check, and before the general

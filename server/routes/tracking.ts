@@ -23,13 +23,13 @@ function local(path: string): string {
   return path.slice(TRACKING_PREFIX.length);
 }
 
-export function trackingRoutes({ config, database }: AppDeps) {
+export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   const app = new Hono();
   // The general cap first, as on every area; each call's own cap below applies as well.
   app.use('*', bodyCap(config.bodyLimitBytes));
   const store = trackingStore(database, config.tracking.appKeys);
   // Calls without a token are counted per device and per address, batches per token's device (docs/tracking-protocol.md "Limits").
-  const budgets = collectorBudgets();
+  const budgets = collectorBudgets(rateLimits?.store('tracking'));
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
   const small = collectorBodyCap(TRACKING_LIMITS.smallBodyMaxBytes);

@@ -5,6 +5,7 @@ import type { Mailer } from '../accounts';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
+import { openRateLimitStores } from '../http/redis-rate-limit';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -25,6 +26,16 @@ export async function createTestApp(env: Record<string, string> = {}, o: { maile
   await migrateToLatest(database);
   const log = createLogger(config.logLevel);
   const tasks = createTaskSystem({ config, database, log });
-  const app = createApp({ config, database, log, mailer: o.mailer, tasks });
-  return { app, database, config, tasks, close: () => database.close() };
+  const rateLimits = openRateLimitStores(config.redis, log);
+  const app = createApp({ config, database, log, mailer: o.mailer, tasks, rateLimits });
+  return {
+    app,
+    database,
+    config,
+    tasks,
+    async close() {
+      await rateLimits.close();
+      await database.close();
+    },
+  };
 }
