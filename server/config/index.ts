@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
+import { s3Config, s3EnvShape, type S3Config } from './s3';
 import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
 
 export type { TaskConfig } from './tasks';
+export type { S3Config } from './s3';
 export type { RedisConfig } from './redis';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -51,7 +53,7 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
   SUPPORT_EMAIL: z.email().optional(),
-}).extend(taskEnvShape).extend(redisEnvShape);
+}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -77,6 +79,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Tasks, engines, media, public API limits and webhooks (server/config/tasks.ts). */
   tasks: TaskConfig;
+  /** Media in an S3-compatible bucket (S3_*, server/config/s3.ts); null keeps it on local disk (MEDIA_DIR). */
+  s3: S3Config;
   /** Shared request budgets (REDIS_URL, REDIS_PREFIX); null: each process counts in its own memory. */
   redis: RedisConfig;
   tracking: {
@@ -130,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),
+    s3: s3Config(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
     redis: redisConfig(e),
     tracking: {
       appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],

@@ -3,17 +3,26 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import type { Config } from '../config';
+import type { Logger } from '../log';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
-import type { MediaStore } from './store';
+import { s3MediaStore } from './s3-store';
+import { localMediaStore, type MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
+export { s3MediaStore } from './s3-store';
 export type { MediaStore } from './store';
 export { sniffMedia, wavDuration } from './sniff';
 export { probeMedia, type ProbedMedia } from './probe';
 
 export type { MediaInfo };
+
+/** The configured store: the S3-compatible bucket when S3_BUCKET is set, else the local directory (MEDIA_DIR). */
+export function configuredMediaStore(config: Pick<Config, 's3' | 'tasks'>, log?: Logger): MediaStore {
+  return config.s3 ? s3MediaStore({ s3: config.s3, log }) : localMediaStore(config.tasks.mediaDir);
+}
 
 export interface MediaServiceOptions {
   db: Kysely<Schema>;
@@ -39,6 +48,19 @@ export function createMediaService(o: MediaServiceOptions) {
     const exp = Math.min(now + MEDIA_LIMITS.signedUrlTtlMs, row.expires_at);
     const ext = MEDIA_EXTENSIONS[row.mime] ?? 'bin';
     return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp)}`;
+  }
+
+  /** A signed URL's expiry and signature checked; the row while both the link and the file are valid, else null. */
+  async function verify(id: string, exp: string | undefined, sig: string | undefined, now: number) {
+    if (!exp || !sig || !/^\d{1,15}$/.test(exp)) return null;
+    const expMs = Number(exp);
+    if (expMs < now) return null;
+    const expected = Buffer.from(sign(id, expMs));
+    const given = Buffer.from(sig);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    const row = await o.db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.expires_at < now) return null;
+    return { row, expMs };
   }
 
   function info(row: MediaRow): MediaInfo {
@@ -129,14 +151,23 @@ export function createMediaService(o: MediaServiceOptions) {
 
     /** Verifies a signed URL's expiry and signature and returns the bytes; null when anything is off. */
     async open(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()) {
-      if (!exp || !sig || !/^\d{1,15}$/.test(exp)) return null;
-      const expMs = Number(exp);
-      if (expMs < now) return null;
-      const expected = Buffer.from(sign(id, expMs));
-      const given = Buffer.from(sig);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-      const row = await this.byId(id);
-      if (!row || row.expires_at < now) return null;
+      const valid = await verify(id, exp, sig, now);
+      const data = valid && (await o.store.get(valid.row.storage_key));
+      return valid && data ? { row: valid.row, data } : null;
+    },
+
+    /**
+     * What GET /media answers for a signed URL: after the same checks as open(), a link straight to the store when it
+     * offers one (S3), living no longer than the signed URL has left; otherwise the bytes. Null when anything is off.
+     */
+    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()): Promise<{ redirect: string } | { row: MediaRow; data: Buffer } | null> {
+      const valid = await verify(id, exp, sig, now);
+      if (!valid) return null;
+      const { row } = valid;
+      const lifeS = Math.floor((Math.min(valid.expMs, row.expires_at) - now) / 1000);
+      if (o.store.downloadUrl && lifeS >= OBJECT_STORAGE.minPresignS) {
+        return { redirect: await o.store.downloadUrl(row.storage_key, row.mime, `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`, lifeS) };
+      }
       const data = await o.store.get(row.storage_key);
       return data ? { row, data } : null;
     },

@@ -1,4 +1,4 @@
-// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs.
+// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs (or redirects to object storage).
 import { Hono } from 'hono';
 import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
@@ -11,8 +11,13 @@ export function mediaRoutes(deps: AppDeps) {
   app.use('*', bodyCap(deps.config.bodyLimitBytes));
   app.get('/:file', async (c) => {
     const id = /^([A-Za-z0-9]{1,64})(\.[a-z0-9]+)?$/.exec(c.req.param('file'))?.[1];
-    const found = id ? await system.media.open(id, c.req.query('exp'), c.req.query('sig')) : null;
+    const found = id ? await system.media.download(id, c.req.query('exp'), c.req.query('sig')) : null;
     if (!found) throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.mediaExpired);
+    if ('redirect' in found) {
+      // Object storage serves the bytes; the link is minted per request (no-store) so it never outlives our signed URL.
+      c.header('Cache-Control', 'private, no-store');
+      return c.redirect(found.redirect, 302);
+    }
     return c.body(new Uint8Array(found.data), 200, {
       'Content-Type': found.row.mime,
       'Content-Length': String(found.data.length),

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { lazyServerKeys } from '../accounts';
 import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
-import { createMediaService, localMediaStore, type MediaStore } from '../media';
+import { configuredMediaStore, createMediaService, type MediaStore } from '../media';
 import { MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
@@ -45,7 +45,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
   });
   const media = createMediaService({
     db,
-    store: o.store ?? localMediaStore(config.tasks.mediaDir),
+    store: o.store ?? configuredMediaStore(config, log),
     publicUrl: config.publicUrl,
     retentionMs: config.tasks.retentionMs,
     secret: () => keys().hashing,

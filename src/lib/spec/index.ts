@@ -19,3 +19,4 @@ export * from './engines';
 export * from './payments';
 export * from './contact';
 export * from './public-api';
+export * from './object-storage';

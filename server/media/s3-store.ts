@@ -1,0 +1,129 @@
+// The media store on an S3-compatible bucket (S3_BUCKET): every API instance reads and writes the same objects.
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../config';
+import { AppError } from '../http/errors';
+import type { Logger } from '../log';
+import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
+import { SAFE_KEY, type MediaStore } from './store';
+
+export interface S3MediaStoreOptions {
+  s3: NonNullable<S3Config>;
+  /** Where storage failures are reported with their cause; clients only hear that storage is unreachable. */
+  log?: Logger;
+  /** Bodies above this go in parts (tests lower it); OBJECT_STORAGE.singlePutMaxBytes by default. */
+  singlePutMaxBytes?: number;
+  partBytes?: number;
+}
+
+function isMissing(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+}
+
+export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3Client } {
+  const { bucket, prefix } = o.s3;
+  const singlePutMax = o.singlePutMaxBytes ?? OBJECT_STORAGE.singlePutMaxBytes;
+  const partBytes = o.partBytes ?? OBJECT_STORAGE.partBytes;
+  const client = new S3Client({
+    region: o.s3.region,
+    endpoint: o.s3.endpoint ?? undefined,
+    forcePathStyle: o.s3.forcePathStyle,
+    // Unset credentials leave the SDK's default chain (environment, shared profile, instance or task role).
+    credentials: o.s3.credentials ?? undefined,
+    maxAttempts: OBJECT_STORAGE.maxAttempts,
+    requestHandler: { connectionTimeout: OBJECT_STORAGE.connectTimeoutMs, requestTimeout: OBJECT_STORAGE.requestTimeoutMs, throwOnRequestTimeout: true },
+    // Many S3-compatible servers reject the newer default integrity checksums; AWS itself does not need them.
+    ...(o.s3.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+  });
+
+  const objectKey = (key: string) => {
+    if (!SAFE_KEY.test(key)) throw new Error(`invalid media key ${key}`);
+    return `${prefix}${key}`;
+  };
+
+  /** Any storage failure reaches the client as 503 with a message it can act on; the cause goes to the log. */
+  function unavailable(action: string, key: string, error: unknown): AppError {
+    o.log?.error('media storage request failed', { action, bucket, key, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    const failure = new AppError(503, ERROR_CODES.unavailable, OBJECT_STORAGE_MESSAGES.unavailable);
+    failure.cause = error;
+    return failure;
+  }
+
+  async function putInParts(Key: string, data: Uint8Array) {
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key }));
+    if (!UploadId) throw new Error('the storage server answered no UploadId');
+    try {
+      // One part at a time: bodies are already in memory and capped by the upload limits, so order and simplicity win.
+      const parts: CompletedPart[] = [];
+      for (let offset = 0, PartNumber = 1; offset < data.byteLength; offset += partBytes, PartNumber++) {
+        const Body = data.subarray(offset, Math.min(offset + partBytes, data.byteLength));
+        const { ETag } = await client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body }));
+        parts.push({ ETag, PartNumber });
+      }
+      await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+    } catch (error) {
+      // An abandoned upload keeps its parts (and their cost) until aborted.
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId })).catch((abortError: unknown) => {
+        o.log?.warn('aborting a multipart upload failed', { bucket, key: Key, error: abortError instanceof Error ? abortError.message : String(abortError) });
+      });
+      throw error;
+    }
+  }
+
+  return {
+    client,
+    async put(key, data) {
+      const Key = objectKey(key);
+      try {
+        if (data.byteLength <= singlePutMax) await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: data, ContentLength: data.byteLength }));
+        else await putInParts(Key, data);
+      } catch (error) {
+        throw unavailable('put', Key, error);
+      }
+    },
+    async get(key) {
+      const Key = objectKey(key);
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key }));
+        if (!answer.Body) return null;
+        const bytes = await answer.Body.transformToByteArray();
+        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw unavailable('get', Key, error);
+      }
+    },
+    async delete(key) {
+      const Key = objectKey(key);
+      try {
+        // S3 answers 204 for a key that is not there; some compatible servers answer 404, which is fine too.
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key }));
+      } catch (error) {
+        if (isMissing(error)) return;
+        throw unavailable('delete', Key, error);
+      }
+    },
+    async downloadUrl(key, mime, filename, expiresS) {
+      // Signing happens here, without a request: a download link works while the storage server is reachable by the client.
+      const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key: objectKey(key),
+        ResponseContentType: mime,
+        ResponseContentDisposition: `inline; filename="${safeName}"`,
+      });
+      return getSignedUrl(client, command, { expiresIn: Math.max(1, Math.floor(expiresS)) });
+    },
+  };
+}
