@@ -4,15 +4,14 @@ import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
-import type { Config } from '../config';
 import type { Logger } from '../log';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
-import { s3MediaStore } from './s3-store';
+import { s3MediaStore, type S3StoreSettings } from './s3-store';
 import { localMediaStore, type MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
-export { s3MediaStore } from './s3-store';
+export { s3MediaStore, type S3StoreSettings } from './s3-store';
 export type { MediaStore } from './store';
 export { sniffMedia, wavDuration } from './sniff';
 export { probeMedia, type ProbedMedia } from './probe';
@@ -20,7 +19,7 @@ export { probeMedia, type ProbedMedia } from './probe';
 export type { MediaInfo };
 
 /** The configured store: the S3-compatible bucket when S3_BUCKET is set, else the local directory (MEDIA_DIR). */
-export function configuredMediaStore(config: Pick<Config, 's3' | 'tasks'>, log?: Logger): MediaStore {
+export function configuredMediaStore(config: { s3: S3StoreSettings | null; tasks: { mediaDir: string } }, log?: Logger): MediaStore {
   return config.s3 ? s3MediaStore({ s3: config.s3, log }) : localMediaStore(config.tasks.mediaDir);
 }
 

@@ -11,14 +11,26 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { S3Config } from '../config';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
 import { SAFE_KEY, type MediaStore } from './store';
 
+/** Where the bucket is and how to reach it (S3_* settings, read in server/config/s3.ts). */
+export interface S3StoreSettings {
+  bucket: string;
+  /** null: the provider's AWS endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** null: the SDK's default credential chain (environment, profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+  /** Put in front of every key; empty or ending in "/". */
+  prefix: string;
+}
+
 export interface S3MediaStoreOptions {
-  s3: NonNullable<S3Config>;
+  s3: S3StoreSettings;
   /** Where storage failures are reported with their cause; clients only hear that storage is unreachable. */
   log?: Logger;
   /** Bodies above this go in parts (tests lower it); OBJECT_STORAGE.singlePutMaxBytes by default. */
