@@ -12,15 +12,20 @@ export function reportVitals(domain: string, appKey: string, tracker: Pick<Track
   );
   const post = (deviceId: string, metric: Metric) => {
     const body = { appKey, deviceId, kind: 'perf', name: metric.name, value: metric.value, rating: metric.rating, page: location.pathname };
-    // text/plain keeps the request CORS-simple; keepalive lets late metrics (CLS, INP at hide) still arrive.
+    // text/plain keeps the request CORS-simple. keepalive only for metrics sent as the page hides (CLS, INP):
+    // it shares a small in-flight quota with the tracker's beacons, which need it more.
     fetch(url, {
       method: 'POST',
       body: JSON.stringify(body),
       headers: { 'Content-Type': 'text/plain' },
-      keepalive: true,
+      keepalive: document.visibilityState === 'hidden',
       credentials: 'omit',
       signal: AbortSignal.timeout(MONITOR_TIMEOUT_MS),
-    }).catch(() => {});
+    })
+      // Read the answer to its end: Chromium keeps a fetch whose body nobody reads open, so the page never
+      // settles (network idle) for tools that wait for it.
+      .then((response) => response.arrayBuffer())
+      .catch(() => {});
   };
   // The id resolves once the worker has started (after idle, like this module); later metrics find it resolved.
   const send = (metric: Metric) => void device.then((deviceId) => post(deviceId, metric));
