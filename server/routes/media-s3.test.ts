@@ -11,7 +11,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { createTaskSystem } from '../tasks';
 import { inputReader } from '../tasks/input-media';
-import { MEDIA_LIMITS, TASK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/spec';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { TASKS_TEST_SECRET, createTasksTestApp, createUser, testEngine, uploadAs, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
@@ -149,5 +149,24 @@ describe('media on S3-compatible storage', () => {
     expect(await objectExists(key)).toBe(false);
     expect(await t.system.media.byId(upload.id)).toBeUndefined();
     expect(await t.system.cleanup()).toBe(0);
+  });
+});
+
+describe('media storage unreachable', () => {
+  it('refuses an upload with 503 and a message to retry, and keeps no record of it', async () => {
+    const gone = await startTestS3('gone-bucket');
+    const app = await createTasksTestApp({ env: gone.env() });
+    await gone.close();
+    try {
+      const someone = await createUser(app, 0);
+      const form = new FormData();
+      form.append('file', new Blob([wav], { type: 'audio/wav' }), 'voice.wav');
+      const res = await app.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: someone.token }, body: form });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ code: ERROR_CODES.unavailable, msg: OBJECT_STORAGE_MESSAGES.unavailable });
+      expect(await app.database.db.selectFrom('media').select('id').execute()).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 });
