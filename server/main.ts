@@ -1,6 +1,7 @@
 // Starts the API host: configuration, database and migrations, listen, and a graceful shutdown.
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
@@ -8,6 +9,7 @@ import { prepareWorkRoot, tiedSpawnMethod } from './tools';
 import { createLogger } from './log';
 import { PRIVATE_UMASK } from './private-files';
 import { createTaskSystem } from './tasks';
+import { healthRoutes } from './routes/health';
 import { openRateLimitStores } from './http/redis-rate-limit';
 
 async function main() {
@@ -26,12 +28,14 @@ async function main() {
   const tasks = createTaskSystem({ config, database, log });
   // Request budgets: in memory, or with REDIS_URL in Redis over one connection shared by every limiter.
   const rateLimits = openRateLimitStores(config.redis, log);
-  const app = createApp({ config, database, log, tasks, rateLimits });
+  // ROLE=worker runs tasks and answers only /healthz; ROLE=api serves requests and runs no tasks (docs/scaling.md).
+  const { role } = config.queue;
+  const app = role === 'worker' ? new Hono().route('/healthz', healthRoutes({ config, database, log, tasks })) : createApp({ config, database, log, tasks, rateLimits });
   await tasks.start();
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    log.info('listening', { port: info.port });
+    log.info('listening', { port: info.port, role, queue: config.queue.kind });
     const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
-    process.stdout.write(`\n  DreamAPI is running at ${base}/playground\n\n`);
+    process.stdout.write(role === 'worker' ? `\n  DreamAPI worker is running; health at ${base}/healthz\n\n` : `\n  DreamAPI is running at ${base}/playground\n\n`);
   });
 
   let stopping = false;

@@ -6,10 +6,12 @@ import type { LogLevel } from '../log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
 import { s3Config, s3EnvShape, type S3Config } from './s3';
 import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
+import { queueConfig, queueEnvShape, type QueueConfig } from './queue';
 
 export type { TaskConfig } from './tasks';
 export type { S3Config } from './s3';
 export type { RedisConfig } from './redis';
+export type { QueueConfig, Role } from './queue';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
@@ -53,7 +55,7 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
   SUPPORT_EMAIL: z.email().optional(),
-}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape);
+}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape).extend(queueEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -83,6 +85,8 @@ export interface Config {
   s3: S3Config;
   /** Shared request budgets (REDIS_URL, REDIS_PREFIX); null: each process counts in its own memory. */
   redis: RedisConfig;
+  /** Process role and job queue (ROLE, QUEUE, QUEUE_*; docs/scaling.md "Job queue"). */
+  queue: QueueConfig;
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */
     appKeys: string[];
@@ -121,12 +125,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const databaseUrl = e.DATABASE_URL ?? `sqlite:${path.join(path.resolve(e.DATA_DIR), 'app.db')}`;
+  const queue = queueConfig(e, databaseUrl);
+  if (typeof queue === 'string') throw new ConfigError(`Invalid configuration:\n  ${queue}`);
   return {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
     dataDir: path.resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(path.resolve(e.DATA_DIR), 'app.db')}`,
+    databaseUrl,
     siteDir: path.resolve(e.SITE_DIR),
     siteOrigins: e.SITE_ORIGINS ?? [new URL(publicUrl).origin],
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
@@ -136,6 +143,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),
     s3: s3Config(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
     redis: redisConfig(e),
+    queue,
     tracking: {
       appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
       // Unset: derived from SECRET_KEY (or DATA_DIR/secret.key), so tokens survive restarts and agree across instances.

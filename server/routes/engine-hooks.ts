@@ -1,9 +1,8 @@
-// POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads the job.
+// POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads the job, on whichever worker runs it.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ENGINE_NAMES } from '../../src/lib/spec';
 import type { AppDeps } from './deps';
-import { notifyHook } from '../engines/providers/hooks';
 import { envelope } from '../http/errors';
 import { parseInput, validBody } from '../http/input';
 import { bodyCap } from './body-cap';
@@ -17,7 +16,7 @@ const hookPath = z.object({
   taskId: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be a task id'),
 });
 
-export function engineHookRoutes({ config }: AppDeps) {
+export function engineHookRoutes({ config, tasks }: AppDeps) {
   const app = new Hono();
   app.use('*', bodyCap(config.bodyLimitBytes));
   app.post('/:engine/:taskId', async (c) => {
@@ -25,7 +24,8 @@ export function engineHookRoutes({ config }: AppDeps) {
     await validBody(c, hookBody);
     // Anyone can post here: the adapter asks the provider for the job's real state when woken. A hook for a job
     // no one follows (finished, or polled to its end already) is still answered 200 so the provider stops retrying.
-    return c.json(envelope(0, notifyHook(`${engine}/${taskId}`) ? 'ok' : 'no job waiting', null));
+    // The queue delivers it: here (in-process) or by NOTIFY to every worker (docs/scaling.md "Job queue").
+    return c.json(envelope(0, (await tasks.queue.wake(`${engine}/${taskId}`)) ? 'ok' : 'no job waiting', null));
   });
   return app;
 }

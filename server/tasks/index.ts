@@ -9,6 +9,7 @@ import { MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { inputReader } from './input-media';
+import { pgBossQueue } from './pg-boss-queue';
 import { inProcessQueue, type TaskQueue } from './queue';
 import { createTaskService } from './service';
 import { webhookDispatcher, webhookRecorder } from './webhooks';
@@ -54,8 +55,26 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const holder: { queue?: TaskQueue } = {};
   const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
   const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
-  const tasks = createTaskService({ db, engines, media, config: config.tasks, log, publicUrl: config.publicUrl, readInput, onSubmitted: () => holder.queue?.notify(), onFinished: webhookRecorder(media) });
-  const queue = (holder.queue = o.queue ? o.queue(tasks) : inProcessQueue({ tasks, log, workers: config.tasks.workers, pollMs: config.tasks.pollMs, runTimeoutMs: config.tasks.runTimeoutMs }));
+  const tasks = createTaskService({
+    db,
+    engines,
+    media,
+    config: config.tasks,
+    log,
+    publicUrl: config.publicUrl,
+    readInput,
+    onSubmitted: () => holder.queue?.notify(),
+    onStored: async (trx, task) => holder.queue?.enqueue?.(trx, task),
+    onFinished: webhookRecorder(media),
+  });
+  // ROLE=api takes requests only: its queue sends jobs and runs none, and no background work starts here.
+  const runWorkers = config.queue.role !== 'api';
+  const { workers, pollMs, runTimeoutMs } = config.tasks;
+  const queue = (holder.queue = o.queue
+    ? o.queue(tasks)
+    : config.queue.kind === 'pg-boss'
+      ? pgBossQueue({ tasks, log, connectionString: config.databaseUrl, schema: config.queue.schema, runWorkers, workers, pollMs, runTimeoutMs, leaseS: config.queue.leaseS, checkS: config.queue.checkS, retryDelayS: config.queue.retryDelayS, engineConcurrency: config.tasks.engineConcurrency })
+      : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;
 
@@ -77,6 +96,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
     /** Starts workers (after recovering stranded tasks), webhook delivery and the media cleanup job. */
     async start() {
       await queue.start();
+      if (!runWorkers) return;
       webhooks.start();
       const pass = () =>
         cleanup().then(

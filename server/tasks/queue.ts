@@ -1,4 +1,7 @@
 // The task queue: an interface a distributed queue can implement, and the default in-process workers over DB-stored tasks.
+import type { Transaction } from 'kysely';
+import type { Schema, TaskRow } from '../db';
+import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
@@ -7,8 +10,12 @@ import type { TaskService } from './service';
 export interface TaskQueue {
   /** A task was stored: wake an idle worker. */
   notify(): void;
-  /** Aborts a task if this process runs it (cancel). */
+  /** Aborts a task wherever it runs (cancel): in this process, or on another worker when the queue is shared. */
   abort(taskId: string): void;
+  /** A provider webhook for job `key` (engine/taskId) came: wakes the worker waiting for it; true when one was told. */
+  wake(key: string): Promise<boolean>;
+  /** Enqueues a stored task inside the transaction that stores it and holds its credits (a queue of jobs; none for the in-process one). */
+  enqueue?(trx: Transaction<Schema>, task: TaskRow): Promise<void>;
   /** Recovers stranded tasks, then starts the workers. */
   start(): Promise<void>;
   /** Stops taking tasks and waits for the running ones to finish. */
@@ -21,6 +28,8 @@ export interface InProcessQueueOptions {
   workers: number;
   pollMs: number;
   runTimeoutMs: number;
+  /** False in the api role: start() runs no workers and recovers nothing. */
+  runWorkers?: boolean;
 }
 
 export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
@@ -77,8 +86,9 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
     abort(taskId) {
       running.get(taskId)?.abort(new Error('canceled'));
     },
+    wake: async (key) => notifyHook(key),
     async start() {
-      if (!stopped) return;
+      if (!stopped || o.runWorkers === false) return;
       const recovered = await o.tasks.recover();
       if (recovered.resumed || recovered.failed) o.log.info('tasks recovered after restart', recovered);
       stopped = false;

@@ -51,6 +51,27 @@ export function createTaskRunner(o: RunnerOptions) {
   }
 
   /**
+   * Claims one task by id for a job queue's worker: a queued task, or a running one whose worker lost its lease
+   * (its partial outputs are removed). Null when the task is finished, canceled or gone.
+   */
+  async function claim(id: string): Promise<{ task: TaskRow; takenOver: boolean } | null> {
+    const before = await db.selectFrom('tasks').select(['status', 'attempts']).where('id', '=', id).executeTakeFirst();
+    if (!before || (before.status !== 'queued' && before.status !== 'running')) return null;
+    const now = Date.now();
+    const claimed = await db
+      .updateTable('tasks')
+      .set((eb) => ({ status: 'running', started_at: now, updated_at: now, progress: 0, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id)
+      .where('status', '=', before.status)
+      .where('attempts', '=', before.attempts)
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) return null;
+    if (before.status === 'running') await o.media.deleteForTask(id);
+    return { task: claimed, takenOver: before.status === 'running' };
+  }
+
+  /**
    * Runs a claimed task on its engines in fallback order and settles it; never throws (a failure is the
    * task's outcome). Each engine gets a concurrency slot and its own deadline; a bad input stops the chain.
    */
@@ -137,5 +158,5 @@ export function createTaskRunner(o: RunnerOptions) {
     if (!done) await o.media.deleteForTask(task.id);
   }
 
-  return { claimNext, run };
+  return { claimNext, claim, run };
 }

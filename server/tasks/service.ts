@@ -41,6 +41,8 @@ export interface TaskServiceOptions {
   log: Logger;
   /** Told after a submit commits, so an idle queue picks the task up at once. */
   onSubmitted?: () => void;
+  /** Called last inside the submit transaction (a job queue's enqueue), so the task, its hold and its job commit together or not at all. */
+  onStored?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
   /** Base of this server's signed media URLs (config.publicUrl): such inputs must be the submitting user's own files. */
   publicUrl: string;
   /** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
@@ -197,6 +199,7 @@ export function createTaskService(o: TaskServiceOptions) {
             .returningAll()
             .executeTakeFirstOrThrow();
           if (credits > 0) await applyCreditChange(trx, { userId: req.userId, delta: -credits, reason: LEDGER_REASONS.hold, reference: id });
+          await o.onStored?.(trx, row);
           return row;
         });
         o.onSubmitted?.();
@@ -216,6 +219,9 @@ export function createTaskService(o: TaskServiceOptions) {
 
     /** Claims the oldest queued task for a worker; null when none is waiting (server/tasks/runner.ts). */
     claimNext: runner.claimNext,
+
+    /** Claims one task by id for a job queue's worker, or takes over one whose worker died (server/tasks/runner.ts). */
+    claim: runner.claim,
 
     /** Runs a claimed task on its engines in fallback order and settles it; never throws (server/tasks/runner.ts). */
     run: runner.run,

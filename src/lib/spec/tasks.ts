@@ -28,6 +28,7 @@ export const TASK_MESSAGES = {
   interrupted: 'The server restarted while this task was running and it could not be resumed; credits refunded',
   timedOut: 'The task took too long and was stopped; credits refunded',
   engineFailed: 'The engine failed to produce a result; credits refunded',
+  attemptsExhausted: (attempts: number) => `The task could not be completed after ${attempts} attempts; credits refunded`,
   mediaExpired: 'This media link has expired or is not valid',
   uploadPolicyUnknown: 'Unknown or expired reqId; request a new policy with get_policy',
   uploadMissing: 'No file was uploaded for this reqId yet',
@@ -89,3 +90,29 @@ export function toolOfFeature(feature: Feature): string {
   const hit = Object.entries(PUBLIC_TOOLS).find(([, f]) => f === feature);
   return hit ? hit[0] : feature;
 }
+
+/**
+ * The PostgreSQL job queue (QUEUE=pg-boss, docs/scaling.md "Job queue"): queue names, NOTIFY channels and the
+ * default lease, check and retry timings. A killed worker's task is taken over within about leaseS + 2 × checkS + the retry delay.
+ */
+export const TASK_QUEUE = {
+  /** Jobs of tasks to run; one per task, with the task id as the job id. */
+  jobs: 'dreamapi-tasks',
+  /** Jobs whose attempts ran out: their tasks are failed and refunded. */
+  exhausted: 'dreamapi-tasks-exhausted',
+  /** NOTIFY channel carrying the id of a task to abort (cancel) on whichever worker runs it. */
+  abortChannel: 'dreamapi_task_abort',
+  /** NOTIFY channel carrying engine/taskId of a provider webhook, to wake the worker waiting for it. */
+  hookChannel: 'dreamapi_engine_hook',
+  /** pg-boss's schema in the database. */
+  schema: 'pgboss',
+  /** Seconds a running job lives without its worker's heartbeat (pg-boss heartbeatSeconds; at least 10). */
+  leaseS: 20,
+  /** How often stranded jobs and due retries are looked for, in seconds (pg-boss supervise, monitor and relaxed poll intervals). */
+  checkS: 10,
+  /** First retry delay in seconds; later ones back off exponentially, up to retryDelayMaxS. */
+  retryDelayS: 2,
+  retryDelayMaxS: 60,
+  /** Seconds before reconnecting the LISTEN connection after it failed. */
+  listenRetryS: 2,
+} as const;

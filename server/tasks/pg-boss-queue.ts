@@ -1,0 +1,194 @@
+// The job queue on PostgreSQL (QUEUE=pg-boss): jobs enqueued with the task's hold, leased by heartbeat, retried with backoff, refunded when attempts run out; cancel and provider hooks travel by NOTIFY.
+import pg from 'pg';
+import { PgBoss, fromKysely, type Job } from 'pg-boss';
+import { notifyHook } from '../engines/providers/hooks';
+import type { Logger } from '../log';
+import { ENGINE_DEFAULTS, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
+import type { TaskQueue } from './queue';
+import { TaskTimeout } from './runner';
+import type { TaskService } from './service';
+
+export interface PgBossQueueOptions {
+  tasks: TaskService;
+  log: Logger;
+  connectionString: string;
+  /** pg-boss's schema (QUEUE_SCHEMA). */
+  schema: string;
+  /** False in the api role: jobs are sent, never worked. */
+  runWorkers: boolean;
+  /** Jobs this process runs at once (TASK_WORKERS). */
+  workers: number;
+  pollMs: number;
+  runTimeoutMs: number;
+  /** Seconds a job lives without a heartbeat, and how often stranded jobs are looked for (docs/scaling.md). */
+  leaseS: number;
+  checkS: number;
+  retryDelayS: number;
+  maxAttempts?: number;
+  /** Per-engine caps (ENGINE_CONCURRENCY), held across every worker by pg-boss group concurrency. */
+  engineConcurrency: Record<string, number>;
+}
+
+interface TaskJob {
+  taskId: string;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss } {
+  const maxAttempts = o.maxAttempts ?? TASK_LIMITS.maxAttempts;
+  const running = new Map<string, AbortController>();
+  const boss = new PgBoss({
+    connectionString: o.connectionString,
+    schema: o.schema,
+    // Only workers look for jobs whose lease lapsed; an api process just sends.
+    supervise: o.runWorkers,
+    superviseIntervalSeconds: o.checkS,
+    monitorIntervalSeconds: o.checkS,
+    schedule: false,
+    useListenNotify: o.runWorkers,
+    instanceName: o.runWorkers ? 'worker' : 'api',
+  });
+  boss.on('error', (error) => o.log.error('job queue error', { error: error.message }));
+  let listener: pg.Client | undefined;
+  let listenTimer: NodeJS.Timeout | undefined;
+  let started = false;
+  let stopping = false;
+
+  /** Workers hear cancels and provider hooks on one session-pinned connection; it reconnects when dropped. */
+  async function listen(): Promise<void> {
+    if (stopping) return;
+    const client = new pg.Client({ connectionString: o.connectionString });
+    const retry = () => {
+      if (listener !== client || stopping) return;
+      listener = undefined;
+      void client.end().catch(() => undefined);
+      listenTimer = setTimeout(() => void listen(), TASK_QUEUE.listenRetryS * 1000);
+    };
+    listener = client;
+    client.on('error', (error) => {
+      o.log.warn('queue listener lost its connection', { error: error.message });
+      retry();
+    });
+    client.on('notification', (n) => {
+      if (!n.payload) return;
+      if (n.channel === TASK_QUEUE.abortChannel) running.get(n.payload)?.abort(new Error('canceled'));
+      if (n.channel === TASK_QUEUE.hookChannel) notifyHook(n.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${TASK_QUEUE.abortChannel}`);
+      await client.query(`LISTEN ${TASK_QUEUE.hookChannel}`);
+    } catch (error) {
+      o.log.warn('queue listener could not connect', { error: message(error) });
+      retry();
+    }
+  }
+
+  async function publish(channel: string, payload: string): Promise<void> {
+    await boss.getDb().executeSql('select pg_notify($1, $2)', [channel, payload]);
+  }
+
+  /** One attempt at a task: claim it (or take it over from a dead worker), run it, and let a thrown error retry the job. */
+  async function handle(job: Job<TaskJob>): Promise<void> {
+    const { taskId } = job.data;
+    const claimed = await o.tasks.claim(taskId);
+    // Finished, canceled or deleted meanwhile: nothing to do, the job completes.
+    if (!claimed) return;
+    if (claimed.takenOver) o.log.info('task taken over from a stopped worker', { taskId, attempt: claimed.task.attempts });
+    if (claimed.task.attempts > maxAttempts) {
+      await o.tasks.fail(taskId, TASK_MESSAGES.attemptsExhausted(maxAttempts), ['running']);
+      return;
+    }
+    const controller = new AbortController();
+    running.set(taskId, controller);
+    // pg-boss aborts the job's signal when this process stops or the job's lease is given to another worker.
+    const onJobAbort = () => controller.abort(new Error('the job was stopped'));
+    job.signal.addEventListener('abort', onJobAbort, { once: true });
+    const timer = setTimeout(() => controller.abort(new TaskTimeout('timed out')), o.runTimeoutMs);
+    try {
+      // Throws only when the database or media store failed: pg-boss retries the job with backoff.
+      await o.tasks.run(claimed.task, controller.signal);
+    } finally {
+      clearTimeout(timer);
+      job.signal.removeEventListener('abort', onJobAbort);
+      running.delete(taskId);
+    }
+  }
+
+  /** A job that used all its attempts: its task is failed and refunded, once (the conditional finish). */
+  async function exhausted(job: Job<TaskJob>): Promise<void> {
+    if (await o.tasks.fail(job.data.taskId, TASK_MESSAGES.attemptsExhausted(maxAttempts), ['queued', 'running'])) {
+      o.log.warn('task failed after its attempts ran out', { taskId: job.data.taskId, attempts: maxAttempts });
+    }
+  }
+
+  return {
+    boss,
+    notify() {
+      // Workers are woken by pg-boss's own NOTIFY on send.
+    },
+    abort(taskId) {
+      running.get(taskId)?.abort(new Error('canceled'));
+      publish(TASK_QUEUE.abortChannel, taskId).catch((error: unknown) => o.log.error('cancel broadcast failed', { taskId, error: message(error) }));
+    },
+    async wake(key) {
+      // Every worker hears it (this one too, through its listener); the one following the job wakes.
+      await publish(TASK_QUEUE.hookChannel, key);
+      return true;
+    },
+    async enqueue(trx, task) {
+      const engine = task.engine;
+      await boss.send(TASK_QUEUE.jobs, { taskId: task.id } satisfies TaskJob, { id: task.id, group: { id: engine, tier: engine }, db: fromKysely(trx) });
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      stopping = false;
+      await boss.start();
+      await boss.createQueue(TASK_QUEUE.exhausted, { retryLimit: maxAttempts, retryDelay: o.retryDelayS, retryBackoff: true });
+      const options = {
+        retryLimit: maxAttempts - 1,
+        retryDelay: o.retryDelayS,
+        retryBackoff: true,
+        retryDelayMax: TASK_QUEUE.retryDelayMaxS,
+        heartbeatSeconds: o.leaseS,
+        expireInSeconds: Math.ceil(o.runTimeoutMs / 1000) + o.leaseS,
+        deadLetter: TASK_QUEUE.exhausted,
+      };
+      await boss.createQueue(TASK_QUEUE.jobs, { ...options, notify: true });
+      // An existing queue keeps its options from creation: bring them to this configuration.
+      await boss.updateQueue(TASK_QUEUE.jobs, options);
+      if (!o.runWorkers) return;
+      await listen();
+      // NOTIFY wakes workers for new jobs only: retries and jobs taken from a dead worker are found by polling,
+      // so the relaxed poll is the check interval, which keeps the takeover bound (docs/scaling.md).
+      const polling = { pollingIntervalSeconds: Math.max(0.5, o.pollMs / 1000), notifyPollingIntervalSeconds: o.checkS };
+      await boss.work<TaskJob>(
+        TASK_QUEUE.jobs,
+        {
+          localConcurrency: o.workers,
+          ...polling,
+          // Engine caps across all workers: a job's group is its task's engine, counted in the database.
+          groupConcurrency: { default: ENGINE_DEFAULTS.concurrency, tiers: o.engineConcurrency },
+        },
+        async ([job]) => {
+          if (job) await handle(job);
+        },
+      );
+      await boss.work<TaskJob>(TASK_QUEUE.exhausted, polling, async ([job]) => {
+        if (job) await exhausted(job);
+      });
+    },
+    async stop() {
+      if (!started) return;
+      started = false;
+      stopping = true;
+      clearTimeout(listenTimer);
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => undefined);
+      await boss.stop({ graceful: true });
+    },
+  };
+}
