@@ -1,7 +1,6 @@
 // Request budgets counted in Redis, so every instance shares them (docs/configuration.md REDIS_URL, docs/security.md "Rate limits").
 import { Redis } from 'ioredis';
 import { RATE_LIMITS } from '../../src/lib/spec';
-import type { RedisConfig } from '../config';
 import type { Logger } from '../log';
 import { memoryRateLimitStore, type RateLimitStore } from './rate-limit';
 
@@ -61,7 +60,11 @@ export function redisRateLimitStore(redis: Redis, o: { prefix: string; fallback:
  * connection serves them all, keys under `<REDIS_PREFIX>rate:<namespace>:`; while Redis is unreachable a warning is
  * logged at most once per RATE_LIMITS.sharedWarnEveryMs, and one line when it answers again.
  */
-export function openRateLimitStores(redis: RedisConfig, log: Logger): RateLimitStores {
+/** Where budgets are shared (REDIS_URL, REDIS_PREFIX); null counts them in this process's memory. Described here, not
+ * imported from the server configuration, so the http area does not depend on the configuration that depends on it. */
+export type SharedCounterSettings = { url: string; prefix: string } | null;
+
+export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): RateLimitStores {
   if (!redis) return { store: () => memoryRateLimitStore(), close: async () => {} };
   const connection = new Redis(redis.url, {
     // Requests must not queue behind a dead connection: one retry, a short deadline, then the memory fallback.
