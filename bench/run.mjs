@@ -5,6 +5,7 @@ import { lighthouseScores } from './lighthouse.mjs';
 import { pageWeights } from './page-weight.mjs';
 import { accountThroughput } from './accounts.mjs';
 import { taskBenchmarks } from './tasks.mjs';
+import { scaleOutBenchmarks } from './scale-out.mjs';
 import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
@@ -24,6 +25,7 @@ const benchmarks = [
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
   { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },
+  { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
 ];
 for (const bench of benchmarks) {
