@@ -1,0 +1,12 @@
+# One image for every role (ROLE=api|worker|all): the built site, the server and its runtime dependencies.
+FROM node:24-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev
+COPY . .
+# The static site is built into the image; in production dist/ is also what goes to the CDN.
+RUN node scripts/build-site.mjs
+ENV HOST=0.0.0.0 PORT=8787 DATA_DIR=/app/data
+EXPOSE 8787
+# node itself (not npm) so SIGTERM reaches the server's graceful shutdown.
+CMD ["node", "--import", "tsx", "server/main.ts"]
