@@ -51,6 +51,9 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
         queue_id: meta.queueId,
         received_at: meta.receivedAt,
       }));
+      // Rows in one fixed order: two instances inserting overlapping batches in other orders would otherwise wait
+      // on each other's uncommitted rows and PostgreSQL would abort one of them as a deadlock.
+      rows.sort((x, y) => (x.entry_id < y.entry_id ? -1 : x.entry_id > y.entry_id ? 1 : 0));
       const stored = await db.transaction().execute(async (trx) => {
         const result = await trx.insertInto('tracking_events').values(rows).onConflict((oc) => oc.column('entry_id').doNothing()).executeTakeFirst();
         return Number(result.numInsertedOrUpdatedRows ?? 0);
