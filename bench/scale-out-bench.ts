@@ -165,7 +165,7 @@ function startWorker(dbUrl: string, children: ChildProcess[]): Promise<void> {
 }
 
 /** pg-boss on a fresh PostgreSQL database: this process is the ROLE=api instance, workers are separate processes. */
-async function postgresRow() {
+async function postgresRow(): Promise<Record<string, string | number>> {
   const setup = 'pg-boss queue, PostgreSQL (ROLE=api here, ROLE=worker processes)';
   const problem = await reachable();
   if (problem) {
@@ -209,8 +209,8 @@ async function postgresRow() {
 }
 
 try {
-  const rows = [await postgresRow(), await sqliteRow()];
-  rows.push({ setup: `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure` } as never);
+  const rows: Array<Record<string, string | number>> = [await postgresRow(), await sqliteRow()];
+  rows.push({ setup: `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure` });
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
