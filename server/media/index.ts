@@ -171,6 +171,14 @@ export function createMediaService(o: MediaServiceOptions) {
       return data ? { row, data } : null;
     },
 
+    /** Removes the given media (one run's outputs that were not kept). */
+    async deleteByIds(ids: readonly string[]) {
+      if (ids.length === 0) return;
+      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('id', 'in', ids).execute();
+      for (const row of rows) await o.store.delete(row.storage_key);
+      await o.db.deleteFrom('media').where('id', 'in', ids).execute();
+    },
+
     /** Removes a task's media (history delete). */
     async deleteForTask(taskId: string) {
       const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();

@@ -13,11 +13,15 @@ export class TaskTimeout extends Error {
   override name = 'TaskTimeout';
 }
 
-/** The service's one way to end a task: sets the outcome and moves credits together; false when it was no longer in `from`. */
+/**
+ * The service's one way to end a task: sets the outcome and moves credits together; false when it was no longer in
+ * `from`, or, given `attempt`, when another attempt has taken the task over since.
+ */
 export type FinishTask = (
   id: string,
   outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed'; error: string },
   from: TaskStatus[],
+  attempt?: number,
 ) => Promise<boolean>;
 
 export interface RunnerOptions {
@@ -133,7 +137,7 @@ export function createTaskRunner(o: RunnerOptions) {
     if (!result) {
       if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
       const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
-      await o.finish(task.id, { status: 'failed', error: reason }, ['running']);
+      await o.finish(task.id, { status: 'failed', error: reason }, ['running'], task.attempts);
       return;
     }
     const media: string[] = [];
@@ -153,9 +157,10 @@ export function createTaskRunner(o: RunnerOptions) {
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
     const charge = estimateCredits(feature, measures).credits;
     const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
-    const done = await o.finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running']);
-    // Canceled (or timed out) while the engine worked: the result is not kept.
-    if (!done) await o.media.deleteForTask(task.id);
+    const done = await o.finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running'], task.attempts);
+    // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.
+    // Only its own: a newer attempt's result belongs to the task now.
+    if (!done) await o.media.deleteByIds(media);
   }
 
   return { claimNext, claim, run };

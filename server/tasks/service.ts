@@ -91,10 +91,14 @@ export function createTaskService(o: TaskServiceOptions) {
     id: string,
     outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed' | 'canceled'; error: string },
     from: TaskStatus[] = ACTIVE,
+    attempt?: number,
   ): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
       const now = Date.now();
-      const task = await trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+      let current = trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from);
+      // A run that was taken over (its worker lost the lease but kept going) may not settle the newer attempt's task.
+      if (attempt !== undefined) current = current.where('attempts', '=', attempt);
+      const task = await current.executeTakeFirst();
       if (!task) return false;
       const held = task.credits_held;
       let charged = 0;
@@ -129,6 +133,7 @@ export function createTaskService(o: TaskServiceOptions) {
         })
         .where('id', '=', id)
         .where('status', '=', task.status)
+        .where('attempts', '=', task.attempts)
         .returningAll()
         .executeTakeFirst();
       // Another writer finished it between our read and write (PostgreSQL): roll everything back.
