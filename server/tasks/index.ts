@@ -5,9 +5,10 @@ import { lazyServerKeys } from '../accounts';
 import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
 import { configuredMediaStore, createMediaService, type MediaStore } from '../media';
-import { MEDIA_LIMITS } from '../../src/lib/spec';
+import { ENGINE_DEFAULTS, MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
+import { advisoryEngineSlots } from './engine-slots';
 import { inputReader } from './input-media';
 import { pgBossQueue } from './pg-boss-queue';
 import { inProcessQueue, type TaskQueue } from './queue';
@@ -40,10 +41,32 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const keys = lazyServerKeys(config);
   const providers = providerEngines(config.tasks.providers);
   const routes = routeFeatures(config.tasks.engines, config.tasks.enginesGiven, providers);
-  const engines = createEngineRegistry(routes, [...providers, ...(o.extraEngines ?? [])], {
+  const local = createEngineRegistry(routes, [...providers, ...(o.extraEngines ?? [])], {
     concurrency: config.tasks.engineConcurrency,
     timeoutsMs: config.tasks.engineTimeoutsMs,
   });
+  // With QUEUE=pg-boss every engine attempt, fallbacks included, also holds a cluster-wide slot (docs/scaling.md
+  // "Job queue"); the in-process semaphore stays in front as the cheap local check.
+  const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
+  const clusterSlots = runsJobs ? advisoryEngineSlots({ connectionString: config.databaseUrl, connections: config.tasks.workers }) : undefined;
+  const engines: typeof local = clusterSlots
+    ? {
+        ...local,
+        async acquire(name, signal) {
+          const releaseLocal = await local.acquire(name, signal);
+          try {
+            const releaseCluster = await clusterSlots.acquire(name, config.tasks.engineConcurrency[name] ?? ENGINE_DEFAULTS.concurrency, signal);
+            return () => {
+              releaseCluster();
+              releaseLocal();
+            };
+          } catch (error) {
+            releaseLocal();
+            throw error;
+          }
+        },
+      }
+    : local;
   const media = createMediaService({
     db,
     store: o.store ?? configuredMediaStore(config, log),
@@ -111,6 +134,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
       clearInterval(cleanupTimer);
       await queue.stop();
       await webhooks.stop();
+      await clusterSlots?.close();
     },
   };
 }

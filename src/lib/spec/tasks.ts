@@ -115,4 +115,9 @@ export const TASK_QUEUE = {
   retryDelayMaxS: 60,
   /** Seconds before reconnecting the LISTEN connection after it failed. */
   listenRetryS: 2,
+  /** Advisory-lock class (first key) of the cluster-wide engine slots; the second key is engine hash * 64 + slot. */
+  engineSlotLockClass: 0x64726561,
+  /** Most slots one engine has cluster-wide (the 64 in the lock key); how often a waiter looks for a free one. */
+  engineSlotsMax: 64,
+  engineSlotPollMs: 200,
 } as const;
