@@ -13,22 +13,11 @@ import { TASK_QUEUE } from '../../src/lib/spec';
 import { createTaskSystem, type TaskSystem } from '.';
 import { advisoryEngineSlots } from './engine-slots';
 import { createUser, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { postgresSkipReason } from '../test-support/instances';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
-async function reachable(url: string | undefined): Promise<string | null> {
-  if (!url) return 'TEST_DATABASE_URL is not set';
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return null;
-  } catch (error) {
-    return `PostgreSQL at TEST_DATABASE_URL does not answer (${error instanceof Error ? error.message : String(error)})`;
-  }
-}
-
-const skipReason = await reachable(adminUrl);
+const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`engine slot tests skipped: ${skipReason}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'engine-slots-'));

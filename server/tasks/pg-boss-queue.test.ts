@@ -15,22 +15,11 @@ import { TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
 import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { postgresSkipReason } from '../test-support/instances';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
-async function reachable(url: string | undefined): Promise<string | null> {
-  if (!url) return 'TEST_DATABASE_URL is not set';
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return null;
-  } catch (error) {
-    return `PostgreSQL at TEST_DATABASE_URL does not answer (${error instanceof Error ? error.message : String(error)})`;
-  }
-}
-
-const skipReason = await reachable(adminUrl);
+const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`pg-boss queue tests skipped: ${skipReason}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pg-boss-queue-'));
