@@ -1,5 +1,4 @@
 // Cluster-wide engine slots on PostgreSQL: a fallback engine's cap holds across two workers, and a dropped connection frees its slot.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { createTaskSystem, type TaskSystem } from '.';
 import { advisoryEngineSlots } from './engine-slots';
 import { createUser, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
+import { freshPostgresDatabase } from '../db/test-support/engines';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -21,28 +21,20 @@ const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`engine slot tests skipped: ${skipReason}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'engine-slots-'));
-const dbName = `slots_${randomBytes(5).toString('hex')}`;
+let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
 let dbUrl = '';
 
 describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    dbUrl = url.toString();
+    fresh = await freshPostgresDatabase(adminUrl!, 'slots');
+    dbUrl = fresh.url;
     const database = await openDatabase(dbUrl);
     await migrateToLatest(database);
     await database.close();
   });
   afterAll(async () => {
-    if (dbUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
+    if (fresh) {
+      await fresh.drop();
     }
     rmSync(dir, { recursive: true, force: true });
   });

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
@@ -16,6 +15,7 @@ import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
+import { freshPostgresDatabase } from '../db/test-support/engines';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -23,7 +23,7 @@ const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`pg-boss queue tests skipped: ${skipReason}`);
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pg-boss-queue-'));
-const dbName = `queue_${randomBytes(5).toString('hex')}`;
+let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
 let dbUrl = '';
 /** Lease and check as short as pg-boss allows, so a takeover after kill -9 comes within seconds. */
 const queueEnv = { QUEUE: 'pg-boss', QUEUE_LEASE_S: '10', QUEUE_CHECK_S: '1', QUEUE_RETRY_DELAY_S: '1', TASK_POLL_MS: '500', ENGINES: 'tts-common=test' };
@@ -75,13 +75,8 @@ const jobsOf = (system: TaskSystem, id: string) => (system.queue as ReturnType<t
 
 describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(adminUrl!);
-    url.pathname = `/${dbName}`;
-    dbUrl = url.toString();
+    fresh = await freshPostgresDatabase(adminUrl!, 'boss');
+    dbUrl = fresh.url;
     const database = await openDatabase(dbUrl);
     await migrateToLatest(database);
     await database.close();
@@ -91,11 +86,8 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     await closeAll();
   });
   afterAll(async () => {
-    if (dbUrl) {
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
+    if (fresh) {
+      await fresh.drop();
     }
     rmSync(dir, { recursive: true, force: true });
   });
