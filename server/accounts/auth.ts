@@ -25,6 +25,18 @@ function bearer(c: Context): string | undefined {
   return match?.[1];
 }
 
+/** Bearer-key lookups of a request, so the rate limiter and the auth check that both ask cost one query. */
+const keyLookups = new WeakMap<Request, Promise<User | undefined>>();
+
+function apiKeyUser(db: Kysely<Schema>, c: Context, key: string): Promise<User | undefined> {
+  let lookup = keyLookups.get(c.req.raw);
+  if (!lookup) {
+    lookup = userByApiKey(db, key);
+    keyLookups.set(c.req.raw, lookup);
+  }
+  return lookup;
+}
+
 /** What a suspended account (SPEC.md §3 valid) gets from any call that charges, grants credits, pays or stores files. */
 export function accountSuspended(): AppError {
   return new AppError(403, ERROR_CODES.suspended, ERROR_MESSAGES.suspended);
@@ -60,7 +72,7 @@ export async function authenticate(db: Kysely<Schema>, c: Context): Promise<Auth
   }
   const key = bearer(c);
   if (key) {
-    const user = await userByApiKey(db, key);
+    const user = await apiKeyUser(db, c, key);
     if (user) return { user, sessionToken: null };
   }
   return undefined;
@@ -80,7 +92,7 @@ export function requireUser(db: Kysely<Schema>, o: AuthOptions = {}): Middleware
 export function requireApiKey(db: Kysely<Schema>, o: AuthOptions = {}): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const key = bearer(c);
-    const user = key ? await userByApiKey(db, key) : undefined;
+    const user = key ? await apiKeyUser(db, c, key) : undefined;
     if (!user) throw new AppError(401, API_CODES.notLoggedIn, ACCOUNT_MESSAGES.invalidApiKey);
     authorize(c, user, null, o);
     await next();
