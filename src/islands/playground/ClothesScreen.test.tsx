@@ -1,13 +1,12 @@
 // The clothes changer on the real server: what to fix, and the request for separates or a one-piece, held at the previewed price.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RoutedBrowser } from '../../../server/test-support/browser';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
 import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS } from '../../lib/spec';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { resetPage, signInPage } from './screen.fixtures';
 import type { UploadedMedia } from './api';
 import ClothesScreen from './ClothesScreen';
 import { writeDraft } from './draft';
@@ -25,18 +24,9 @@ beforeEach(async () => {
   // queued, which is all these tests need.
   t = await createTasksTestApp({ engines: [testEngine({ name: 'tryon', features: ['tryon-clothes'] })], env: { ENGINES: 'tryon-clothes=tryon' } });
   user = await createUser(t, 100);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 const upload = (name: string) => uploadAs(t, user, readFileSync(files.photo), name, 'image/png');
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Change clothes' }));

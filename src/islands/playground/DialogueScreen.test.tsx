@@ -1,10 +1,10 @@
 // The dialogue screen on the real server: editing speakers and lines, what to fix, and the request with a preview equal to the hold.
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS, TASK_LIMITS, VOICES } from '../../lib/spec';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { resetPage, signInPage } from './screen.fixtures';
 import DialogueScreen from './DialogueScreen';
 import { dialogueCost } from './pricing';
 
@@ -17,18 +17,9 @@ beforeEach(async () => {
   // The queue is not started: the submitted task stays queued, which is all these tests need.
   t = await createTasksTestApp();
   const user = await createUser(t, 100);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 const flush = () => act(() => Promise.resolve());
 const lineText = (n: number) => screen.getByLabelText(`Line ${n} text`) as HTMLTextAreaElement;

@@ -1,15 +1,15 @@
 // The five video pages on the real server: what each asks to fix, the request each sends, and a preview equal to the server's hold.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RoutedBrowser } from '../../../server/test-support/browser';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/provider-fakes';
 import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
-import { SAMPLE_MODELS, STORAGE_KEYS } from '../../lib/spec';
+import { SAMPLE_MODELS } from '../../lib/spec';
 import type { VideoType } from '../../lib/site/products';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { resetPage, signInPage } from './screen.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { costOf } from './pricing';
@@ -29,18 +29,9 @@ beforeEach(async () => {
     env: { ENGINES: 'video-translate-lip-sync=dub,video-translate-voice-only=dub' },
   });
   user = await createUser(t, 10_000);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 const flush = () => act(() => Promise.resolve());
 const uploadImage = () => uploadAs(t, user, readFileSync(files.portrait), 'portrait.png', 'image/png');

@@ -1,11 +1,10 @@
 // Voice cloning on the real server: what to fix before submitting, the clone request, and the named clone in the speech voice picker.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
-import { STORAGE_KEYS } from '../../lib/spec';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { resetPage, signInPage } from './screen.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { speechCost } from './pricing';
@@ -26,18 +25,9 @@ beforeEach(async () => {
   });
   await t.system.queue.start();
   user = await createUser(t, 50);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 const flush = () => act(() => Promise.resolve());
 
