@@ -28,7 +28,10 @@ const benchmarks = [
   { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
 ];
-for (const bench of benchmarks) {
+// `npm run bench -- <words>` runs only the tables whose name contains one of the words (case-insensitive).
+const filters = process.argv.slice(2).map((word) => word.toLowerCase());
+const chosen = filters.length === 0 ? benchmarks : benchmarks.filter((bench) => filters.some((word) => bench.name.toLowerCase().includes(word)));
+for (const bench of chosen) {
   console.log(`\n## ${bench.name}`);
   console.table(await bench.run());
 }
