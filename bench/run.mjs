@@ -4,6 +4,7 @@ import path from 'node:path';
 import { lighthouseScores } from './lighthouse.mjs';
 import { pageWeights } from './page-weight.mjs';
 import { accountThroughput } from './accounts.mjs';
+import { apiThroughput } from './api-throughput.mjs';
 import { taskBenchmarks } from './tasks.mjs';
 import { scaleOutBenchmarks } from './scale-out.mjs';
 import { playgroundScores } from './playground.mjs';
@@ -24,6 +25,7 @@ const benchmarks = [
   { name: 'Tracking after a network outage (Chromium offline, then online)', run: outageDrain },
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
+  { name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)', run: apiThroughput },
   { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },
   { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
