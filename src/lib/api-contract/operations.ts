@@ -36,7 +36,9 @@ const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
 const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
 
 const callbackField = { callbackUrl: 'An http(s) URL on a public host; the finished task is POSTed there, signed (see Webhooks)' };
-const submitExample = (credits: number) => ({ taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 'queued', credits });
+/** A task id as the server makes them (crypto.randomUUID), so examples look like real answers. */
+const EXAMPLE_TASK_ID = 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17';
+const submitExample = (credits: number) => ({ taskId: EXAMPLE_TASK_ID, status: 'queued', credits });
 
 interface ToolDoc {
   id: string;
@@ -103,7 +105,7 @@ function toolOperation(tool: PublicTool): Operation {
 }
 
 const resultExample = {
-  task: { taskId: '8f14e45fceea167a5a36dedd4bea2543', status: 3, statusName: 'succeeded', reason: '', taskType: 'do_tts_common', executionTime: 231, progress: 100, credits: 1, creditsHeld: 1, creditsCharged: 1, createdAt: 1760000000000, outputsExpired: false, outputsExpiredAt: null },
+  task: { taskId: EXAMPLE_TASK_ID, status: 3, statusName: 'succeeded', reason: '', taskType: 'do_tts_common', executionTime: 231, progress: 100, credits: 1, creditsHeld: 1, creditsCharged: 1, createdAt: 1760000000000, outputsExpired: false, outputsExpiredAt: null },
   images: [],
   videos: [],
   audios: [{ audioUrl: 'https://api.example.com/media/ab12cd.wav?exp=1760086400000&sig=…', audioType: 'wav', duration: 2.4 }],
@@ -122,7 +124,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Get a task result',
     description: 'The task\'s status, cost and, once it succeeded, signed URLs of its files (valid for 24 hours).',
     auth: 'bearer',
-    request: { schema: taskIdBody, contentType: 'application/json', example: { taskId: '8f14e45fceea167a5a36dedd4bea2543' }, fields: { taskId: 'The taskId a submit answered with' } },
+    request: { schema: taskIdBody, contentType: 'application/json', example: { taskId: EXAMPLE_TASK_ID }, fields: { taskId: 'The taskId a submit answered with' } },
     response: { schema: taskResult, example: resultExample },
     errors: ['illegalParameter', 'notLoggedIn', 'notFound', 'rateLimited', 'internal'],
   },
@@ -134,7 +136,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Cancel a task',
     description: 'Cancels a queued or running task and refunds its credits; answers with the task. A finished task answers 409.',
     auth: 'bearer',
-    request: { schema: taskIdBody, contentType: 'application/json', example: { taskId: '8f14e45fceea167a5a36dedd4bea2543' }, fields: { taskId: 'The task to cancel' } },
+    request: { schema: taskIdBody, contentType: 'application/json', example: { taskId: EXAMPLE_TASK_ID }, fields: { taskId: 'The task to cancel' } },
     response: { schema: taskResult, example: { ...resultExample, task: { ...resultExample.task, status: 4, statusName: 'canceled', reason: 'Canceled by the user', credits: 0, creditsCharged: 0 }, audios: [] } },
     errors: ['illegalParameter', 'notLoggedIn', 'notFound', 'conflict', 'rateLimited', 'internal'],
   },

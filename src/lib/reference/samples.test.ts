@@ -24,6 +24,12 @@ describe('samples', () => {
     expect(js).toContain('JSON.stringify(');
   });
 
+  it('JavaScript samples use one quote style: double quotes, as JSON writes them', () => {
+    const js = javascriptSample({ ...submit, example: { text: 'Hello', seed: 1 } }, 'https://api.example.com', 'sk-test');
+    expect(js).toContain('"Content-Type": "application/json"');
+    expect(js).not.toMatch(/'/);
+  });
+
   it('multipart samples send the file field as a file and need no key', () => {
     const upload: SampleSpec = { method: 'post', path: '/api/file/v1/upload', auth: 'signature', contentType: 'multipart/form-data', example: { reqId: 'r1', file: '@voice.wav' }, envelope: true };
     const curl = curlSample(upload, 'https://h', 'sk-test');

@@ -67,7 +67,8 @@ export function javascriptSample(spec: SampleSpec, baseUrl: string, key: string)
     }
     body = '  body: form,\n';
   } else if (spec.method === 'post') {
-    headers.push(`'Content-Type': 'application/json'`);
+    // Double quotes throughout, as JSON.stringify writes the body's strings: one quote style per sample.
+    headers.push(`${json('Content-Type')}: ${json('application/json')}`);
     body = `  body: JSON.stringify(${json(spec.example ?? {}).replaceAll('\n', '\n  ')}),\n`;
   }
   out.push(

@@ -22,15 +22,37 @@ function typeOf(s: Schema): string {
   return typeof s.type === 'string' ? s.type : 'any';
 }
 
-function rulesOf(s: Schema): string[] {
+/** A bound worth stating: zod's integer type writes ±Number.MAX_SAFE_INTEGER, which only says "whole number". */
+const bound = (value: unknown): number | undefined => (typeof value === 'number' && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
+
+/** A length, size or value range in words: "1 to 5000 characters", "up to 64 characters", "1 to 50 items", "80 to 450", "0 or more". */
+function rangeOf(s: Schema): { text: string; numbers: number[] } | undefined {
+  const kind = s.minLength !== undefined || s.maxLength !== undefined ? 'character' : s.minItems !== undefined || s.maxItems !== undefined ? 'item' : '';
+  const min = bound(kind === 'character' ? s.minLength : kind === 'item' ? s.minItems : s.minimum);
+  const max = bound(kind === 'character' ? s.maxLength : kind === 'item' ? s.maxItems : s.maximum);
+  const above = kind ? undefined : bound(s.exclusiveMinimum);
+  const unit = kind ? ` ${kind}${max === 1 || (max === undefined && min === 1) ? '' : 's'}` : '';
+  // A string or list that may be empty has no lower bound worth saying.
+  const low = kind && min === 0 ? undefined : min;
+  if (low !== undefined && max !== undefined) return { text: `${low} to ${max}${unit}`, numbers: [low, max] };
+  if (above !== undefined) return { text: max === undefined ? `more than ${above}` : `more than ${above}, at most ${max}`, numbers: max === undefined ? [above] : [above, max] };
+  if (max !== undefined) return { text: kind ? `up to ${max}${unit}` : `at most ${max}`, numbers: [max] };
+  if (low !== undefined) return { text: kind ? `at least ${low}${unit}` : `${low} or more`, numbers: [low] };
+  return undefined;
+}
+
+/** The rules of a field, each stated once: a range the description already gives (its numbers) is left out. */
+function rulesOf(s: Schema, description: string): string[] {
   const r: string[] = [];
-  if (typeof s.minLength === 'number' && s.minLength > 0) r.push(`at least ${s.minLength} characters`);
-  if (typeof s.maxLength === 'number') r.push(`at most ${s.maxLength} characters`);
-  if (typeof s.minimum === 'number') r.push(`≥ ${s.minimum}`);
-  if (typeof s.maximum === 'number') r.push(`≤ ${s.maximum}`);
+  const range = rangeOf(s);
+  const mentioned = (n: number) => new RegExp(`(^|[^\\d])${n}([^\\d]|$)`).test(description);
+  if (range && !range.numbers.every(mentioned)) r.push(range.text);
   if (typeof s.format === 'string' && s.format !== 'binary') r.push(`format ${s.format}`);
   if (typeof s.pattern === 'string') r.push(`pattern ${s.pattern}`);
-  if (s.default !== undefined) r.push(`default ${JSON.stringify(s.default)}`);
+  if (s.default !== undefined) {
+    const shown = typeof s.default === 'string' ? s.default : JSON.stringify(s.default);
+    if (!description.includes(`${shown} (default)`) && !description.includes(`default ${shown}`)) r.push(`default ${JSON.stringify(s.default)}`);
+  }
   return r;
 }
 
@@ -41,7 +63,8 @@ export function schemaRows(schema: Schema | undefined, prefix = ''): SchemaRow[]
   const rows: SchemaRow[] = [];
   for (const [key, prop] of Object.entries(properties)) {
     const name = prefix + key;
-    rows.push({ name, type: typeOf(prop), required: required.has(key), rules: rulesOf(prop), description: typeof prop.description === 'string' ? prop.description : '' });
+    const description = typeof prop.description === 'string' ? prop.description : '';
+    rows.push({ name, type: typeOf(prop), required: required.has(key), rules: rulesOf(prop, description), description });
     if (prop.type === 'object') rows.push(...schemaRows(prop, `${name}.`));
     if (prop.type === 'array' && (prop.items as Schema | undefined)?.type === 'object') rows.push(...schemaRows(prop.items as Schema, `${name}[].`));
   }

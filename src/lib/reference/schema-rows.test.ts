@@ -1,0 +1,43 @@
+// Schema rows: ranges read as words and appear once, never as zod's ±9007199254740991 integer bounds.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { OPERATIONS, buildOpenApiDocument } from '../api-contract';
+import { schemaRows } from './schema-rows';
+
+const rowsOf = (schema: z.ZodType) => schemaRows(z.toJSONSchema(schema) as Record<string, unknown>);
+
+describe('schemaRows', () => {
+  it('an integer without bounds states none; a bounded one reads "80 to 450"', () => {
+    const rows = rowsOf(z.object({ credits: z.number().int(), speed: z.number().int().min(80).max(450), count: z.number().int().min(0) }));
+    expect(rows.find((r) => r.name === 'credits')!.rules).toEqual([]);
+    expect(rows.find((r) => r.name === 'speed')!.rules).toEqual(['80 to 450']);
+    expect(rows.find((r) => r.name === 'count')!.rules).toEqual(['0 or more']);
+  });
+
+  it('text lengths read "1 to 5000 characters" or "up to 64 characters"', () => {
+    const rows = rowsOf(z.object({ text: z.string().min(1).max(5000), id: z.string().max(64), name: z.string().min(1) }));
+    expect(rows.map((r) => r.rules)).toEqual([['1 to 5000 characters'], ['up to 64 characters'], ['at least 1 character']]);
+  });
+
+  it('a range the description already gives is not repeated', () => {
+    const rows = rowsOf(z.object({ text: z.string().min(1).max(5000).describe('What to say, 1 to 5000 characters'), size: z.number().int().min(1).max(4).default(1).describe('How many, 1 to 4 (default 1)') }));
+    expect(rows.map((r) => r.rules)).toEqual([[], []]);
+  });
+
+  it('no page of the reference states a ±9007199254740991 bound or the same range twice', () => {
+    const doc = buildOpenApiDocument({ serverUrl: '/' });
+    const all = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => [
+        ...schemaRows(Object.values(op.requestBody?.content ?? {})[0]?.schema as Record<string, unknown> | undefined),
+        ...schemaRows(((op.responses['200']?.content?.['application/json']?.schema as { properties?: { data?: Record<string, unknown> } }).properties?.data)),
+      ]),
+    );
+    expect(all.length).toBeGreaterThan(OPERATIONS.length);
+    for (const row of all) {
+      expect(row.rules.join(' '), row.name).not.toMatch(/9007199254740991/);
+      expect(row.rules.join(' '), row.name).not.toMatch(/≥|≤/);
+      const range = /(\d+) to (\d+)/.exec(row.rules.join(' '));
+      if (range) expect(row.description, row.name).not.toContain(`${range[1]} to ${range[2]}`);
+    }
+  });
+});
