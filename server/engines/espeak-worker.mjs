@@ -2,13 +2,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import factory from 'espeak-ng';
 
-/** @type {{ text: string, voice: string, wpm: number }} */
-const { text, voice, wpm } = workerData;
+/** @type {{ text: string, voice: string, wpm: number, pitch: number }} */
+const { text, voice, wpm, pitch } = workerData;
 const errors = [];
 try {
   // The text goes in through a file so no character of it can be read as a command-line option.
   const module = await factory({
-    arguments: ['-b', '1', '-v', voice, '-s', String(wpm), '-w', '/out.wav', '-f', '/in.txt'],
+    arguments: ['-b', '1', '-v', voice, '-s', String(wpm), '-p', String(pitch), '-w', '/out.wav', '-f', '/in.txt'],
     preRun: [(m) => m.FS.writeFile('/in.txt', text)],
     print: () => {},
     printErr: (line) => {

@@ -1,6 +1,6 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
 import { Worker } from 'node:worker_threads';
-import { SPEECH_DEFAULT_WPM, voiceById, type Feature } from '../../src/lib/spec';
+import { RUN_OPTIONS, SPEECH_DEFAULT_WPM, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';
 
@@ -11,6 +11,8 @@ interface SpeechInput {
   voice: string;
   /** Words per minute; SPEECH_DEFAULT_WPM when absent. */
   speed?: number | undefined;
+  /** eSpeak pitch 0–99; RUN_OPTIONS.pitch.default (the voice's own) when absent. */
+  pitch?: number | undefined;
 }
 
 /** What a dialogue task hands this engine: its lines in order, each speaker's voice id, one speed for all. */
@@ -18,6 +20,7 @@ interface DialogueInput {
   lines: Array<{ speaker: string; text: string }>;
   voices: Record<string, string>;
   speed?: number | undefined;
+  pitch?: number | undefined;
 }
 
 /** Pauses between dialogue lines: a longer one when the speaker changes, as people take turns. */
@@ -31,10 +34,10 @@ const WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
  * seconds of CPU, which on the main thread would stall every other request. A fresh thread (and WASM instance)
  * per call keeps calls independent, and an aborted task stops its synthesis by ending the thread.
  */
-export function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM, signal?: AbortSignal): Promise<Buffer> {
+export function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM, signal?: AbortSignal, pitch: number = RUN_OPTIONS.pitch.default): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const worker = new Worker(WORKER_URL, { workerData: { text, voice: espeakVoice, wpm: speedWpm } });
+    const worker = new Worker(WORKER_URL, { workerData: { text, voice: espeakVoice, wpm: speedWpm, pitch } });
     const onAbort = () => {
       void worker.terminate();
       reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
@@ -66,7 +69,7 @@ function voiceOf(id: string) {
 
 async function speech(input: SpeechInput, ctx: EngineContext): Promise<EngineResult> {
   await ctx.progress(10);
-  const wav = await synthesize(input.text, voiceOf(input.voice).espeak, input.speed, ctx.signal);
+  const wav = await synthesize(input.text, voiceOf(input.voice).espeak, input.speed, ctx.signal, input.pitch);
   return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: wav, durationS: wavSeconds(wav) }] };
 }
 
@@ -75,7 +78,7 @@ async function dialogue(input: DialogueInput, ctx: EngineContext): Promise<Engin
   for (const [i, line] of input.lines.entries()) {
     if (ctx.signal.aborted) throw new Error('aborted');
     const voice = voiceOf(input.voices[line.speaker] ?? '');
-    const pcm = readWav(await synthesize(line.text, voice.espeak, input.speed, ctx.signal));
+    const pcm = readWav(await synthesize(line.text, voice.espeak, input.speed, ctx.signal, input.pitch));
     const sameSpeaker = i > 0 && input.lines[i - 1]!.speaker === line.speaker;
     clips.push({ pcm, pauseBeforeMs: sameSpeaker ? PAUSE_SAME_SPEAKER_MS : PAUSE_NEW_SPEAKER_MS });
     await ctx.progress(Math.round(((i + 1) / input.lines.length) * 90));
@@ -84,10 +87,14 @@ async function dialogue(input: DialogueInput, ctx: EngineContext): Promise<Engin
   return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: wav, durationS: wavSeconds(wav) }] };
 }
 
+/** eSpeak NG takes a rate (-s) and a pitch (-p) for every voice. */
+const SPEECH_OPTIONS: readonly RunOption[] = ['speed', 'pitch'];
+
 export function espeakEngine(): Engine {
   return {
     name: 'espeak',
     features: ['tts-common', 'tts-pro', 'dialogue'],
+    options: { 'tts-common': SPEECH_OPTIONS, 'tts-pro': SPEECH_OPTIONS, dialogue: SPEECH_OPTIONS },
     run(feature: Feature, input: unknown, ctx: EngineContext) {
       if (feature === 'dialogue') return dialogue(input as DialogueInput, ctx);
       return speech(input as SpeechInput, ctx);

@@ -1,7 +1,7 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature } from '../../src/lib/spec';
+import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature, type RunOption } from '../../src/lib/spec';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
@@ -21,7 +21,24 @@ interface VideoInput {
   videoUrl?: string;
   srcVideoUrl?: string;
   videoParams?: { video_width?: number; video_height?: number };
+  /** Advanced settings (src/lib/spec/run-options.ts): the frame's shape, and a seed that varies colours and motion. */
+  aspectRatio?: string;
+  seed?: number;
 }
+
+/** The clip features draw their own frames, so they honour a frame shape and a seed; the others follow their inputs. */
+const CLIP_OPTIONS: readonly RunOption[] = ['aspectRatio', 'seed'];
+const CLIP_FEATURES = ['text-to-video', 'image-to-video', 'character-to-video', 'wan-text-to-video', 'wan-image-to-video'] as const;
+
+/** A 16:9 size turned to the asked shape: 9:16 swaps the sides, 1:1 keeps the short one (the resolution's figure). */
+function shaped(size: Size, aspectRatio: string | undefined): Size {
+  if (aspectRatio === '9:16') return { width: size.height, height: size.width };
+  if (aspectRatio === '1:1') return { width: size.height, height: size.height };
+  return size;
+}
+
+/** What the scene's colours and drift are drawn from: the prompt, and the seed when one is given. */
+const seeded = (text: string, seed: number | undefined) => (seed === undefined ? text : `${text}\u0000${seed}`);
 
 export const NO_FFMPEG_MESSAGE =
   'the preview engine needs ffmpeg: install the npm packages (npm ci installs @ffmpeg-installer/linux-x64 on Linux x64), set FFMPEG_PATH, or put ffmpeg on PATH';
@@ -81,19 +98,19 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
       case 'text-to-video':
       case 'wan-text-to-video': {
         const durationS = feature === 'wan-text-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
-        const size = sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution);
+        const size = shaped(sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
         const prompt = input.prompt ?? '';
-        await runTool(t.ffmpeg, promptClipArgs({ prompt, size, durationS, textFile: await textFile(prompt), font: t.font, out }), ctx.signal);
+        await runTool(t.ffmpeg, promptClipArgs({ prompt: seeded(prompt, input.seed), size, durationS, textFile: await textFile(prompt), font: t.font, out }), ctx.signal);
         return { file: out, expectedS: durationS, hasAudio: false };
       }
       case 'image-to-video':
       case 'wan-image-to-video':
       case 'character-to-video': {
         const durationS = feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
-        const size = sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution);
+        const size = shaped(sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
         const image = await still();
         await ctx.progress(20);
-        await runTool(t.ffmpeg, panZoomArgs({ image, prompt: input.prompt ?? '', size, durationS, textFile: await textFile(input.prompt), font: t.font, out }), ctx.signal);
+        await runTool(t.ffmpeg, panZoomArgs({ image, prompt: seeded(input.prompt ?? '', input.seed), size, durationS, textFile: await textFile(input.prompt), font: t.font, out }), ctx.signal);
         return { file: out, expectedS: durationS, hasAudio: false };
       }
       case 'talking-image':
@@ -122,6 +139,7 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
   return {
     name: 'preview',
     features: PREVIEW_FEATURES,
+    options: Object.fromEntries(CLIP_FEATURES.map((f) => [f, CLIP_OPTIONS])),
     unavailable: () => (tools() ? null : NO_FFMPEG_MESSAGE),
     async run(feature, rawInput, ctx): Promise<EngineResult> {
       const t = tools();

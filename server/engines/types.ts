@@ -1,5 +1,5 @@
 // The one interface every generation engine implements, local or a provider adapter.
-import type { Feature, MediaKind, PriceInput } from '../../src/lib/spec';
+import type { Feature, MediaKind, PriceInput, RunOption } from '../../src/lib/spec';
 
 export interface EngineOutput {
   kind: MediaKind;
@@ -46,6 +46,8 @@ export interface Engine {
   /** Features this engine can serve. */
   features: readonly Feature[];
   run(feature: Feature, input: unknown, ctx: EngineContext): Promise<EngineResult>;
+  /** Advanced settings it honours per feature (src/lib/spec/run-options.ts); a feature not listed honours none. */
+  options?: Partial<Record<Feature, readonly RunOption[]>>;
   /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
   unavailable?(): string | null;
 }

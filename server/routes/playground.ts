@@ -1,9 +1,10 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { engineLabel, MESSAGES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature } from '../../src/lib/spec';
+import { engineLabel, ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature, type RunOption } from '../../src/lib/spec';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
-import { envelope } from '../http/errors';
+import { AppError, envelope } from '../http/errors';
+import { engineOptions, runOptionProblem } from '../engines';
 import { parseInput, validBody } from '../http/input';
 import { mediaByTask, taskView, webhookSecret } from '../tasks';
 import {
@@ -24,6 +25,9 @@ import { bodyCap } from './body-cap';
 import { uploadBodyLimit, uploadedFile } from './task-context';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
+
+/** The advanced settings a body gave (src/lib/spec/run-options.ts), stored with the task's input for its engine. */
+const settings = (b: Partial<Record<RunOption, unknown>>) => Object.fromEntries(RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]));
 
 /** Where app.ts mounts the playground API; the paths below are relative to it. */
 export const PLAYGROUND_PREFIX = '/api-playground';
@@ -54,6 +58,8 @@ export function playgroundRoutes(deps: AppDeps) {
   }
 
   async function submit(c: Context<AuthEnv>, feature: Feature, input: Record<string, unknown>) {
+    const unsupported = runOptionProblem(system.engines.chain(feature), feature, input);
+    if (unsupported) throw new AppError(400, ERROR_CODES.invalidInput, unsupported);
     const { task } = await system.tasks.submit({ userId: c.get('user').id, feature, input, source: 'playground' });
     return c.json(envelope(0, MESSAGES.submitSuccessfully, await view(task.id)));
   }
@@ -61,13 +67,13 @@ export function playgroundRoutes(deps: AppDeps) {
   // Speech: TTS (Common or Pro), voice clone, TTS with a cloned voice, dialogue.
   app.post('/speech/v1/tts', async (c) => {
     const b = await validBody(c, ttsBody);
-    return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', { text: b.text, voice: b.voiceId, ...(b.speed ? { speed: b.speed } : {}) });
+    return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', { text: b.text, voice: b.voiceId, ...settings(b) });
   });
   app.post('/speech/v1/voice_clone', async (c) => submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }));
   app.post('/speech/v1/tts_clone', async (c) => submit(c, 'tts-clone', { ...(await validBody(c, ttsCloneBody)) }));
   app.post('/speech/v1/dialogue', async (c) => {
     const b = await validBody(c, dialogueBody);
-    return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...(b.speed ? { speed: b.speed } : {}) });
+    return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...settings(b) });
   });
   app.get('/speech/v1/voice_list', (c) =>
     c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })),
@@ -77,7 +83,7 @@ export function playgroundRoutes(deps: AppDeps) {
   app.post('/video_tools/v1/animate_video', async (c) => {
     const b = await validBody(c, animateBody);
     const feature: Feature = b.type === 'image' ? 'image-to-video' : b.type === 'character' ? 'character-to-video' : 'text-to-video';
-    return submit(c, feature, { prompt: b.prompt, imageUrl: b.imageUrl, modelId: b.modelId, resolution: b.resolution, durationS: b.duration });
+    return submit(c, feature, { prompt: b.prompt, imageUrl: b.imageUrl, modelId: b.modelId, resolution: b.resolution, durationS: b.duration, ...settings(b) });
   });
   for (const [path, feature] of [
     ['/did_video_task/v1/translate_lip_submit', 'video-translate-lip-sync'],
@@ -121,7 +127,7 @@ export function playgroundRoutes(deps: AppDeps) {
 
   // Which features this server can run (the UI greys out the others and shows why).
   app.get('/task/v1/features', (c) =>
-    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.engines.chain(f)[0]?.name ?? null, engineLabel: engineLabel(system.engines.chain(f)[0]?.name ?? '') || null })) })),
+    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.engines.chain(f)[0]?.name ?? null, engineLabel: engineLabel(system.engines.chain(f)[0]?.name ?? '') || null, options: engineOptions(system.engines.chain(f)[0], f) })) })),
   );
 
   // SPEC.md §3 sample models.

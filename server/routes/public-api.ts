@@ -9,6 +9,7 @@ import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';
 import type { Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
+import { runOptionProblem } from '../engines';
 import {
   ERROR_CODES,
   ERROR_MESSAGES,
@@ -69,7 +70,7 @@ function ttsInput(raw: unknown): Record<string, unknown> {
     const problem = b.audioId ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}` : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
     throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${problem}`);
   }
-  return { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}), callbackUrl: b.callbackUrl };
+  return { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}), ...(b.pitch !== undefined ? { pitch: b.pitch } : {}), callbackUrl: b.callbackUrl };
 }
 
 /** The feature a tool runs; video_translate picks it by enableLipSync. */
@@ -87,6 +88,11 @@ function toolInput(tool: PublicTool, raw: unknown): ToolInput {
   const { callbackUrl, ...input } = parsed;
   // Speech to text takes DreamAPI's list of locales too; engines take one language hint: the first.
   if (Array.isArray(input.lan)) input.lan = input.lan[0];
+  // Clip tools take `duration` as the playground does; the task stores it as durationS, what engines and prices read.
+  if (typeof input.duration === 'number') {
+    input.durationS = input.duration;
+    delete input.duration;
+  }
   return { feature: featureOf(tool, input), input, callbackUrl: callbackUrl as string | undefined };
 }
 
@@ -141,6 +147,8 @@ export function publicApiRoutes(deps: AppDeps) {
     const user = c.get('user');
     const key = idempotencyKey(c);
     const { feature, input, callbackUrl } = toolInput(tool, await readBody(c));
+    const unsupported = runOptionProblem(system.engines.chain(feature), feature, input);
+    if (unsupported) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${unsupported}`);
     if (callbackUrl !== undefined) {
       const problem = await callbackUrlProblem(callbackUrl, config.tasks.outboundAllowPrivate);
       if (problem) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: callbackUrl: ${problem}`);

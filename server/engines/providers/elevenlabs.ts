@@ -42,6 +42,8 @@ export function elevenLabsEngine(c: ElevenLabsConfig): Engine {
     name: 'elevenlabs',
     // Without a lip-sync model, lip-synced translation is not offered, so configuring it fails at start.
     features: c.lipSync ? [...SPEECH_FEATURES, 'video-translate-lip-sync'] : SPEECH_FEATURES,
+    // TTS passes speed as voice_settings.speed (elevenlabs-speech.ts); dialogue and clones take none.
+    options: { 'tts-common': ['speed'], 'tts-pro': ['speed'] },
     run: async (feature, input, ctx) => route(client, c.lipSync, feature, (input ?? {}) as Record<string, unknown>, ctx),
   };
 }

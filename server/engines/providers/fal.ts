@@ -228,6 +228,8 @@ export function falEngine(c: FalConfig): Engine {
   return {
     name: 'fal',
     features: Object.keys(JOBS) as Feature[],
+    // The advanced settings the JOBS above pass on (negative_prompt, seed, image_size).
+    options: { 'text-to-video': ['negativePrompt', 'seed'], 'image-generation': ['aspectRatio', 'seed'] },
     async run(feature, input, ctx): Promise<EngineResult> {
       const build = JOBS[feature];
       if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);

@@ -1,12 +1,21 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/limits.ts.
 import { z } from 'zod';
-import { FEATURES, IMAGE_ASPECT_RATIOS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VOICES, type PublicTool } from '../spec';
+import { FEATURES, IMAGE_ASPECT_RATIOS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
 export const mediaUrl = z.url('must be an http(s) URL').max(2048).refine((u) => /^https?:/i.test(u), 'must be an http(s) URL');
 const prompt = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxPromptChars, `must be at most ${TASK_LIMITS.maxPromptChars} characters`);
-const speed = z.coerce.number().int().min(80, 'must be 80 to 450 words per minute').max(450, 'must be 80 to 450 words per minute').optional();
+const { speed: SPEED, pitch: PITCH, seed: SEED, negativePrompt: NEGATIVE } = RUN_OPTIONS;
+const speedRange = `must be ${SPEED.min} to ${SPEED.max} words per minute`;
+const speed = z.coerce.number().int().min(SPEED.min, speedRange).max(SPEED.max, speedRange).optional();
+// Advanced settings (src/lib/spec/run-options.ts); the route refuses one the serving engine does not honour.
+const pitch = z.coerce.number().int().min(PITCH.min, `must be ${PITCH.min} to ${PITCH.max}`).max(PITCH.max, `must be ${PITCH.min} to ${PITCH.max}`).optional();
+const videoSettings = {
+  aspectRatio: z.enum(VIDEO_ASPECT_RATIOS, { message: `must be one of ${VIDEO_ASPECT_RATIOS.join(', ')}` }).optional(),
+  seed: z.coerce.number().int().min(SEED.min, `must be ${SEED.min} to ${SEED.max}`).max(SEED.max, `must be ${SEED.min} to ${SEED.max}`).optional(),
+  negativePrompt: z.string().trim().max(NEGATIVE.maxChars, `must be at most ${NEGATIVE.maxChars} characters`).optional(),
+};
 const language = z.string().trim().min(2).max(20);
 export const taskId = z.string().trim().min(1, 'is required').max(64);
 
@@ -17,19 +26,21 @@ export const ttsBody = z.object({
   voiceId: z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` }),
   quality: z.enum(['common', 'pro']).default('common'),
   speed,
+  pitch,
 });
 
-export const dialogueBody = z
-  .object({
-    lines: z.array(z.object({ speaker: z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
-    voices: z.record(z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
-    speed,
-  })
-  .superRefine((b, ctx) => {
-    const speakers = new Set(b.lines.map((l) => l.speaker));
-    if (speakers.size > TASK_LIMITS.maxDialogueSpeakers) ctx.addIssue({ code: 'custom', path: ['lines'], message: `must have at most ${TASK_LIMITS.maxDialogueSpeakers} speakers` });
-    for (const s of speakers) if (!b.voices[s]) ctx.addIssue({ code: 'custom', path: ['voices', s], message: `speaker "${s}" needs a voice` });
-  });
+const dialogueShape = {
+  lines: z.array(z.object({ speaker: z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
+  voices: z.record(z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
+  speed,
+  pitch,
+};
+function dialogueSpeakers(b: { lines: Array<{ speaker: string }>; voices: Record<string, string> }, ctx: z.RefinementCtx) {
+  const speakers = new Set(b.lines.map((l) => l.speaker));
+  if (speakers.size > TASK_LIMITS.maxDialogueSpeakers) ctx.addIssue({ code: 'custom', path: ['lines'], message: `must have at most ${TASK_LIMITS.maxDialogueSpeakers} speakers` });
+  for (const s of speakers) if (!b.voices[s]) ctx.addIssue({ code: 'custom', path: ['voices', s], message: `speaker "${s}" needs a voice` });
+}
+export const dialogueBody = z.object(dialogueShape).superRefine(dialogueSpeakers);
 
 export const voiceCloneBody = z.object({ voiceUrl: mediaUrl });
 export const ttsCloneBody = z.object({ cloneId: z.string().trim().min(1).max(100), text, lan: language.optional() });
@@ -40,6 +51,14 @@ export const clothesBody = z
 
 const modelIds = SAMPLE_MODELS.map((m) => m.id) as [string, ...string[]];
 const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [string, ...string[]];
+const duration = z.coerce.number().int().refine((d) => d === 4 || d === 8, 'must be 4 or 8').default(4);
+
+/** A clip's length and resolution must be one of the SPEC.md §9 text-to-video rows. */
+function clipOffered(b: { duration: number; resolution: string }, ctx: z.RefinementCtx) {
+  if (!TEXT_TO_VIDEO_OPTIONS.some((o) => o.durationS === b.duration && o.resolution === b.resolution)) {
+    ctx.addIssue({ code: 'custom', path: ['resolution'], message: `offered: ${TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s ${o.resolution}`).join(', ')}` });
+  }
+}
 
 export const animateBody = z
   .object({
@@ -48,12 +67,11 @@ export const animateBody = z
     imageUrl: mediaUrl.optional(),
     modelId: z.enum(modelIds).optional(),
     resolution: z.enum(resolutions).default('720p'),
-    duration: z.coerce.number().int().refine((d) => d === 4 || d === 8, 'must be 4 or 8').default(4),
+    duration,
+    ...videoSettings,
   })
   .superRefine((b, ctx) => {
-    if (!TEXT_TO_VIDEO_OPTIONS.some((o) => o.durationS === b.duration && o.resolution === b.resolution)) {
-      ctx.addIssue({ code: 'custom', path: ['resolution'], message: `offered: ${TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s ${o.resolution}`).join(', ')}` });
-    }
+    clipOffered(b, ctx);
     if (b.type === 'image' && !b.imageUrl) ctx.addIssue({ code: 'custom', path: ['imageUrl'], message: 'is required for type image' });
     if (b.type === 'character' && !b.imageUrl && !b.modelId) ctx.addIssue({ code: 'custom', path: ['modelId'], message: 'give modelId or imageUrl for type character' });
   });
@@ -77,7 +95,7 @@ export const uploadSceneBody = z.object({ scene: z.enum(Object.keys(UPLOAD_SCENE
 
 const callbackUrl = { callbackUrl: z.string().max(2048).optional() };
 
-export const dreamTts = z.object({ audioId: z.string().trim().max(64).optional(), text, lan: language.optional(), speed, ...callbackUrl });
+export const dreamTts = z.object({ audioId: z.string().trim().max(64).optional(), text, lan: language.optional(), speed, pitch, ...callbackUrl });
 export const dreamVoiceClone = z.object({ voiceUrl: mediaUrl, ...callbackUrl });
 export const dreamTtsClone = z.object({ cloneId: z.string().trim().min(1).max(100), text, lan: language.optional(), ...callbackUrl });
 const videoParams = z
@@ -99,8 +117,19 @@ export const dreamVideoTranslate = z.object({
 });
 export const dreamWanText = z.object({ prompt, negativePrompt: z.string().max(TASK_LIMITS.maxPromptChars).optional(), resolution: z.enum(['480p', '720p']).default('480p'), seed: z.coerce.number().int().optional(), ...callbackUrl });
 export const dreamWanImage = z.object({ image: mediaUrl, prompt, resolution: z.enum(['480p', '720p']).default('480p'), ...callbackUrl });
-export const dreamImg2Video = z.object({ prompt, imgUrl: mediaUrl, ...callbackUrl });
-export const dreamText2Video = z.object({ prompt, style: z.enum(['general', 'anime']).default('general'), ...callbackUrl });
+/** The clip fields the playground offers too: a §9 length and resolution (4 s 720p when left out) and the advanced settings. */
+const clip = { resolution: z.enum(resolutions).default('720p'), duration, ...videoSettings };
+export const dreamImg2Video = z.object({ prompt, imgUrl: mediaUrl, ...clip, ...callbackUrl }).superRefine(clipOffered);
+export const dreamText2Video = z.object({ prompt, style: z.enum(['general', 'anime']).default('general'), ...clip, ...callbackUrl }).superRefine(clipOffered);
+/** A sample model (modelId) or a portrait (imgUrl) acting out the prompt. */
+export const dreamCharacter2Video = z
+  .object({ prompt, modelId: z.enum(modelIds, { message: `must be one of ${modelIds.join(', ')}` }).optional(), imgUrl: mediaUrl.optional(), ...clip, ...callbackUrl })
+  .superRefine((b, ctx) => {
+    clipOffered(b, ctx);
+    if (!b.imgUrl && !b.modelId) ctx.addIssue({ code: 'custom', path: ['modelId'], message: 'give modelId or imgUrl' });
+  });
+/** A dialogue in the playground's shape: lines in order and a voice per speaker. */
+export const dreamDialogue = z.object({ ...dialogueShape, ...callbackUrl }).superRefine(dialogueSpeakers);
 export const dreamTryon = z
   .object({ modelImageUrl: mediaUrl, upperUrl: mediaUrl.optional(), lowerUrl: mediaUrl.optional(), onePieceUrl: mediaUrl.optional(), ...callbackUrl })
   .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), { message: 'give upperUrl, lowerUrl or onePieceUrl', path: ['upperUrl'] });
@@ -135,6 +164,8 @@ export const PUBLIC_TOOL_BODIES = {
   'wan/image_to_video/2.1': dreamWanImage,
   img2video: dreamImg2Video,
   text2video: dreamText2Video,
+  character2video: dreamCharacter2Video,
+  dialogue: dreamDialogue,
   tryon_clothes: dreamTryon,
   image_generation: dreamImageGeneration,
   erase: dreamErase,

@@ -1,6 +1,6 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
 
-import type { Feature, MediaKind, TaskStatus } from '../spec';
+import type { Feature, MediaKind, RunOption, TaskStatus } from '../spec';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -103,6 +103,8 @@ export interface FeatureState {
   feature: Feature;
   available: boolean;
   engine: string | null;
+  /** Advanced settings the serving engine honours (src/lib/spec/run-options.ts); absent from servers that predate them. */
+  options?: RunOption[];
 }
 
 /** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */

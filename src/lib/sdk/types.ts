@@ -1,6 +1,6 @@
 // Request and answer types of the public API, written against its OpenAPI document (GET /api/openapi.json).
 // Type-only imports: the SDK carries no runtime dependency on the rest of the site.
-import type { ImageAspectRatio } from '../spec';
+import type { ImageAspectRatio, VideoAspectRatio } from '../spec';
 
 export type TaskStatusName = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 
@@ -8,7 +8,10 @@ interface Callback {
   /** http(s) URL on a public host; the finished task is POSTed there, signed (see verifyWebhook). */
   callbackUrl?: string;
 }
-export interface TtsRequest extends Callback { text: string; audioId?: string; lan?: string; speed?: number }
+export interface TtsRequest extends Callback { text: string; audioId?: string; lan?: string; speed?: number; pitch?: number }
+export interface DialogueRequest extends Callback { lines: Array<{ speaker: string; text: string }>; voices: Record<string, string>; speed?: number; pitch?: number }
+/** A §9 text-to-video row (4 s 720p by default) and the advanced settings the serving engine may honour. */
+interface Clip { resolution?: '512p' | '720p' | '1080p'; duration?: 4 | 8; aspectRatio?: VideoAspectRatio; seed?: number; negativePrompt?: string }
 export interface VoiceCloneRequest extends Callback { voiceUrl: string }
 export interface TtsCloneRequest extends Callback { cloneId: string; text: string; lan?: string }
 export interface LipsyncRequest extends Callback {
@@ -21,8 +24,9 @@ export interface TalkingImageRequest extends Callback { photoUrl: string; audioU
 export interface VideoTranslateRequest extends Callback { videoUrl: string; sourceLanguage?: string; targetLanguage: string; enableLipSync?: boolean }
 export interface WanTextToVideoRequest extends Callback { prompt: string; negativePrompt?: string; resolution?: '480p' | '720p'; seed?: number }
 export interface WanImageToVideoRequest extends Callback { image: string; prompt: string; resolution?: '480p' | '720p' }
-export interface ImageToVideoRequest extends Callback { prompt: string; imgUrl: string }
-export interface TextToVideoRequest extends Callback { prompt: string; style?: 'general' | 'anime' }
+export interface ImageToVideoRequest extends Callback, Clip { prompt: string; imgUrl: string }
+export interface TextToVideoRequest extends Callback, Clip { prompt: string; style?: 'general' | 'anime' }
+export interface CharacterToVideoRequest extends Callback, Clip { prompt: string; modelId?: string; imgUrl?: string }
 export interface TryonRequest extends Callback { modelImageUrl: string; upperUrl?: string; lowerUrl?: string; onePieceUrl?: string }
 export interface ImageGenerationRequest extends Callback { prompt: string; count?: number; aspectRatio?: ImageAspectRatio; seed?: number }
 export interface EraseRequest extends Callback { imageUrl: string; maskUrl: string }

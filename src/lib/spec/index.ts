@@ -20,3 +20,4 @@ export * from './payments';
 export * from './contact';
 export * from './public-api';
 export * from './object-storage';
+export * from './run-options';
