@@ -3,12 +3,14 @@ import type { EpochMs } from './schema/common.ts';
 import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, SessionsTable, UsersTable } from './schema/accounts.ts';
 import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, PaymentsTable, StripeEventsTable } from './schema/billing.ts';
 import type { ContactMessagesTable } from './schema/contact.ts';
+import type { AuditLogTable } from './schema/audit.ts';
 import type { MediaTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
 import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/billing.ts';
 export type * from './schema/contact.ts';
+export type * from './schema/audit.ts';
 export type * from './schema/tasks.ts';
 export type * from './schema/tracking.ts';
 
@@ -41,4 +43,5 @@ export interface Schema {
   payments: PaymentsTable;
   stripe_events: StripeEventsTable;
   contact_messages: ContactMessagesTable;
+  audit_log: AuditLogTable;
 }

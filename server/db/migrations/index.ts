@@ -8,6 +8,7 @@ import * as payments from './005_payments.ts';
 import * as contact from './006_contact.ts';
 import * as signInAttempts from './007_sign_in_attempts.ts';
 import * as taskOutputsExpired from './008_task_outputs_expired.ts';
+import * as operations from './009_operations.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: contact.name, up: contact.up },
   { version: 7, name: signInAttempts.name, up: signInAttempts.up },
   { version: 8, name: taskOutputsExpired.name, up: taskOutputsExpired.up },
+  { version: 9, name: operations.name, up: operations.up },
 ];

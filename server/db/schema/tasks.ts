@@ -28,6 +28,8 @@ export interface TasksTable {
   updated_at: EpochMs;
   /** When retention removed the task's results (migration 008); null while they are kept. */
   outputs_expired_at: EpochMs | null;
+  /** W3C traceparent of the submitting request (migration 009), so the run joins its trace; null with tracing off. */
+  trace_context: string | null;
 }
 
 /** An uploaded or generated file kept by the media store until expires_at. */
