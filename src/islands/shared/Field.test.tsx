@@ -1,5 +1,5 @@
 // A Field ties its label, control, hint and error together: the label names the control, hint and error describe it.
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import Field from './Field';
 
@@ -42,5 +42,20 @@ describe('Field', () => {
     expect(area.tagName).toBe('TEXTAREA');
     expect(area.hasAttribute('aria-describedby')).toBe(false);
     expect(document.getElementById('f-plain-error')).toBeNull();
+  });
+
+  it('a paste longer than the maxlength says what was left out, and a paste that fits clears it', () => {
+    render(
+      <Field id="f-text" label="Text" hint="0 / 5000 characters">
+        <textarea maxLength={5000} />
+      </Field>,
+    );
+    const area = screen.getByLabelText('Text');
+    fireEvent.paste(area, { clipboardData: { getData: () => 'x'.repeat(6000) } });
+    expect(screen.getByRole('status').textContent).toBe('Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.');
+    expect(area.getAttribute('aria-describedby')).toBe('f-text-hint f-text-paste');
+    fireEvent.paste(area, { clipboardData: { getData: () => 'short' } });
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(area.getAttribute('aria-describedby')).toBe('f-text-hint');
   });
 });

@@ -1,5 +1,7 @@
-// A form field: its label, the control (the one child), a hint and an error, tied together by ids for assistive technology.
-import { cloneElement, type ReactElement, type ReactNode } from 'react';
+// A form field: its label, the control (the one child), a hint, an error and a paste notice, tied together by ids for assistive technology.
+import { cloneElement, useState, type ClipboardEvent, type ReactElement, type ReactNode } from 'react';
+import { pasteOverflow } from '../../lib/site/paste-limit';
+import { pasteCutNotice } from '../../lib/spec';
 import styles from './Field.module.css';
 
 /** What Field sets on its control: the id the label points at, and the descriptions and validity it announces. */
@@ -7,6 +9,7 @@ export interface FieldControlProps {
   id?: string;
   'aria-describedby'?: string;
   'aria-invalid'?: boolean;
+  onPaste?: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
 }
 
 export interface FieldProps {
@@ -29,20 +32,32 @@ export interface FieldProps {
 
 export default function Field({ id, label, children, hint, hintId = `${id}-hint`, hintLive, error, quiet }: FieldProps) {
   const errorId = `${id}-error`;
+  const pasteId = `${id}-paste`;
+  // A paste longer than the control's maxlength is cut by the browser without a word: say what was left out.
+  const [cut, setCut] = useState('');
+  const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    children.props.onPaste?.(event);
+    const over = pasteOverflow(event.currentTarget, event.clipboardData.getData('text'));
+    setCut(over > 0 ? pasteCutNotice(event.currentTarget.maxLength, over) : '');
+  };
   const hasHint = hint !== undefined && hint !== null && hint !== false;
   const hasError = error !== undefined && error !== null && error !== false && error !== '';
-  const describedBy = [children.props['aria-describedby'], hasHint && hintId, hasError && errorId].filter(Boolean).join(' ');
+  const describedBy = [children.props['aria-describedby'], hasHint && hintId, hasError && errorId, cut && pasteId].filter(Boolean).join(' ');
   return (
     <div className={styles.field}>
       <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>
         {label}
       </label>
-      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined })}
+      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined, onPaste })}
       {hasHint && (
         <p id={hintId} className={styles.hint} aria-live={hintLive ? 'polite' : undefined}>
           {hint}
         </p>
       )}
+      {/* Always present, so the notice is announced when it appears; empty, it takes no room. */}
+      <p id={pasteId} className={styles.notice} role="status">
+        {cut}
+      </p>
       {hasError && (
         <p id={errorId} className={styles.error}>
           {error}

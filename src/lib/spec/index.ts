@@ -21,3 +21,4 @@ export * from './contact';
 export * from './public-api';
 export * from './object-storage';
 export * from './run-options';
+export * from './ui-copy';
