@@ -24,6 +24,7 @@ export interface Target {
 
 export const EXPECTED_TABLES = [
   'api_keys',
+  'audit_log',
   'contact_messages',
   'credit_ledger',
   'invitation_redemptions',
