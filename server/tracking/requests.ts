@@ -6,7 +6,7 @@ import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
 import { AppError } from '../http/errors';
 import { describeIssue } from '../http/input';
 import { CipherError, openBatch } from './cipher';
-import { entrySchema, type WireEntry } from './schemas';
+import { checkEntry, EntryProblem, type WireEntry } from './entries';
 
 /** A collector refusal with its HTTP status and SPEC.md §8 tracking code. */
 export const collectorError = (status: 400 | 401 | 403 | 413 | 415, code: number, message: string) => new AppError(status, code, message);
@@ -74,9 +74,14 @@ function parseEntries(plain: string, batchCount: number): WireEntry[] {
   }
   if (!Array.isArray(list)) throw collectorError(400, TRACKING_ERROR_CODES.invalidEntry, 'entries: the batch must be a JSON array of entries');
   if (list.length !== batchCount) throw collectorError(400, TRACKING_ERROR_CODES.invalidEntry, `batchCount: says ${batchCount} but the batch holds ${list.length}`);
-  return list.map((item, index) => {
-    const result = entrySchema.safeParse(item);
-    if (!result.success) throw collectorError(400, TRACKING_ERROR_CODES.invalidEntry, `entries[${index}].${describeIssue(result.error)}; nothing from this batch was stored`);
-    return result.data;
-  });
+  const entries: WireEntry[] = new Array(list.length);
+  for (let index = 0; index < list.length; index++) {
+    try {
+      entries[index] = checkEntry(list[index]);
+    } catch (error) {
+      if (!(error instanceof EntryProblem)) throw error;
+      throw collectorError(400, TRACKING_ERROR_CODES.invalidEntry, `entries[${index}].${error.message}; nothing from this batch was stored`);
+    }
+  }
+  return entries;
 }

@@ -1,10 +1,9 @@
-// zod schemas of every collector body and of one decrypted entry (SPEC.md §3, §7; caps from src/lib/spec/tracking.ts).
+// zod schemas of every collector body (SPEC.md §7; caps from src/lib/spec/tracking.ts); a decrypted entry is checked in ./entries.
 import { z } from 'zod';
-import { TRACKING, TRACKING_ACTIONS, TRACKING_LIMITS } from '../../src/lib/spec';
+import { TRACKING, TRACKING_LIMITS } from '../../src/lib/spec';
 
 const text = (max: number = TRACKING_LIMITS.fieldMaxLength) => z.string().max(max, `must be at most ${max} characters`);
 const required = (max: number = TRACKING_LIMITS.fieldMaxLength) => text(max).min(1, 'must not be empty');
-const actionCodes = new Set<number>(Object.values(TRACKING_ACTIONS));
 
 /** SPEC.md §7: access_token keys are snake_case; camelCase is accepted too so either client spelling works. */
 export const accessTokenBody = z
@@ -58,21 +57,3 @@ export const monitorBody = z.object({
   page: text(1024).default(''),
   message: text(TRACKING_LIMITS.messageMaxLength).optional(),
 });
-
-/** One decrypted entry: every §3 field, the unique entryId, and a logmap object under the size cap. */
-export const entrySchema = z.object({
-  entryId: required(),
-  coldStartId: required(),
-  seqId: z.number().int().min(1).max(TRACKING.seqIdWrap),
-  uid: text(),
-  time: z.number().int().nonnegative(),
-  oid: required(),
-  action: z.number().int().refine((n) => actionCodes.has(n), 'must be a known action code (1–10)'),
-  foid: text(),
-  ffid: text(),
-  logmap: z
-    .record(z.string(), z.unknown())
-    .refine((m) => JSON.stringify(m).length <= TRACKING_LIMITS.logmapMaxBytes, `must serialize to at most ${TRACKING_LIMITS.logmapMaxBytes} bytes`),
-});
-
-export type WireEntry = z.infer<typeof entrySchema>;

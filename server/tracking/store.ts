@@ -1,7 +1,8 @@
 // The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and monitoring (both capped).
 import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/spec';
 import type { AppDatabase } from '../db';
-import type { WireEntry } from './schemas';
+import type { WireEntry } from './entries';
+import { groupCommitter } from './group-commit';
 
 export interface BatchMeta {
   appKey: string;
@@ -23,6 +24,7 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
   const monitorMax = options.monitorMax ?? TRACKING_MONITOR_LIMITS.storedMax;
   const { db } = database;
   const fromConfig = new Set(configuredKeys);
+  const batches = groupCommitter(database);
   return {
     /** Registered in configuration or with the CLI, and not revoked. */
     async appKeyRegistered(appKey: string): Promise<boolean> {
@@ -32,33 +34,30 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
       return row !== undefined;
     },
 
-    /** Inserts every entry in one transaction; an entry id already held is skipped. Answers how many were new. */
-    async storeBatch(entries: readonly WireEntry[], meta: BatchMeta): Promise<{ stored: number; duplicates: number }> {
-      const rows = entries.map((e) => ({
-        entry_id: e.entryId,
-        app_key: meta.appKey,
-        produce_id: meta.produceId,
-        device_id: meta.deviceId,
-        cold_start_id: e.coldStartId,
-        seq_id: e.seqId,
-        uid: e.uid,
-        time: e.time,
-        oid: e.oid,
-        action: e.action,
-        foid: e.foid,
-        ffid: e.ffid,
-        logmap: JSON.stringify(e.logmap),
-        queue_id: meta.queueId,
-        received_at: meta.receivedAt,
-      }));
-      // Rows in one fixed order: two instances inserting overlapping batches in other orders would otherwise wait
-      // on each other's uncommitted rows and PostgreSQL would abort one of them as a deadlock.
-      rows.sort((x, y) => (x.entry_id < y.entry_id ? -1 : x.entry_id > y.entry_id ? 1 : 0));
-      const stored = await db.transaction().execute(async (trx) => {
-        const result = await trx.insertInto('tracking_events').values(rows).onConflict((oc) => oc.column('entry_id').doNothing()).executeTakeFirst();
-        return Number(result.numInsertedOrUpdatedRows ?? 0);
-      });
-      return { stored, duplicates: rows.length - stored };
+    /**
+     * Stores every entry of a batch at once (one statement: all or nothing); an entry id already held is skipped.
+     * Batches arriving together share that statement and its commit (./group-commit). Answers how many were new.
+     */
+    storeBatch(entries: readonly WireEntry[], meta: BatchMeta): Promise<{ stored: number; duplicates: number }> {
+      return batches.store(
+        entries.map((e) => ({
+          entry_id: e.entryId,
+          app_key: meta.appKey,
+          produce_id: meta.produceId,
+          device_id: meta.deviceId,
+          cold_start_id: e.coldStartId,
+          seq_id: e.seqId,
+          uid: e.uid,
+          time: e.time,
+          oid: e.oid,
+          action: e.action,
+          foid: e.foid,
+          ffid: e.ffid,
+          logmap: e.logmapJson ?? JSON.stringify(e.logmap),
+          queue_id: meta.queueId,
+          received_at: meta.receivedAt,
+        })),
+      );
     },
 
     /**

@@ -1,0 +1,148 @@
+// Group commit of collector batches: the batches that arrive together are stored by one statement (one commit), each
+// still answered with its own stored and duplicate counts; a group that fails is retried batch by batch.
+import { CompiledQuery } from 'kysely';
+import type { AppDatabase, TrackingEventsTable } from '../db';
+
+export type EventRow = TrackingEventsTable;
+export interface BatchCounts {
+  stored: number;
+  duplicates: number;
+}
+
+const COLUMNS = [
+  'entry_id', 'app_key', 'produce_id', 'device_id', 'cold_start_id', 'seq_id', 'uid', 'time',
+  'oid', 'action', 'foid', 'ffid', 'logmap', 'queue_id', 'received_at',
+] as const satisfies ReadonlyArray<keyof EventRow>;
+
+/**
+ * Most rows one group stores. A commit waits for the disk (SQLite's fsync, PostgreSQL's WAL flush), which costs far
+ * more than the rows it carries, so batches that arrive together share one.
+ */
+export const GROUP_MAX_ROWS = 1024;
+
+/**
+ * Statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the SQL texts
+ * are a handful that stay prepared, instead of one per group size crowding the app's own statements out of the cache.
+ */
+function chunkSizes(rows: number): number[] {
+  const sizes: number[] = [];
+  let left = rows;
+  for (; left >= GROUP_MAX_ROWS; left -= GROUP_MAX_ROWS) sizes.push(GROUP_MAX_ROWS);
+  for (let size = GROUP_MAX_ROWS >> 1; size >= 1; size >>= 1) if (left & size) sizes.push(size);
+  return sizes;
+}
+
+interface Waiting {
+  rows: readonly EventRow[];
+  resolve(counts: BatchCounts): void;
+  reject(error: unknown): void;
+}
+
+/** `insert … values (…), (…) on conflict do nothing returning entry_id` for `count` rows, in the engine's placeholder style. */
+function insertSql(count: number, engine: AppDatabase['engine']): string {
+  let n = 0;
+  const placeholder = engine === 'postgres' ? () => `$${++n}` : () => '?';
+  const tuples: string[] = new Array(count);
+  for (let r = 0; r < count; r++) tuples[r] = `(${COLUMNS.map(placeholder).join(', ')})`;
+  return `insert into "tracking_events" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')} on conflict ("entry_id") do nothing returning "entry_id"`;
+}
+
+export function groupCommitter(database: AppDatabase) {
+  const { db, engine } = database;
+  /** The statement text per row count: a group of the same size as an earlier one reuses it. */
+  const statements = new Map<number, string>();
+  const statement = (count: number) => {
+    let text = statements.get(count);
+    if (text === undefined) statements.set(count, (text = insertSql(count, engine)));
+    return text;
+  };
+  let waiting: Waiting[] = [];
+  let draining = false;
+
+  /**
+   * Stores one group: an entry id twice in the group is stored for the first batch and a duplicate for the others;
+   * rows go in entry-id order, so two instances storing overlapping groups take row locks in the same order and
+   * PostgreSQL never sees them deadlock.
+   */
+  async function write(group: readonly Waiting[]): Promise<BatchCounts[]> {
+    const owner = new Map<string, number>();
+    const rows: EventRow[] = [];
+    group.forEach((batch, index) => {
+      for (const row of batch.rows) {
+        if (owner.has(row.entry_id)) continue;
+        owner.set(row.entry_id, index);
+        rows.push(row);
+      }
+    });
+    rows.sort((x, y) => (x.entry_id < y.entry_id ? -1 : x.entry_id > y.entry_id ? 1 : 0));
+    const run = async (executor: Pick<AppDatabase['db'], 'executeQuery'>) => {
+      const stored: string[] = [];
+      let at = 0;
+      for (const size of chunkSizes(rows.length)) {
+        const params: unknown[] = new Array(size * COLUMNS.length);
+        let p = 0;
+        for (let r = at; r < at + size; r++) for (const column of COLUMNS) params[p++] = rows[r]![column];
+        at += size;
+        const result = await executor.executeQuery<{ entry_id: string }>(CompiledQuery.raw(statement(size), params));
+        for (const row of result.rows) stored.push(row.entry_id);
+      }
+      return stored;
+    };
+    // One statement is atomic by itself; several share a transaction, so no batch is ever stored in part.
+    const stored = chunkSizes(rows.length).length === 1 ? await run(db) : await db.transaction().execute(run);
+    const counts = group.map((batch) => ({ stored: 0, duplicates: batch.rows.length }));
+    for (const id of stored) {
+      const batch = counts[owner.get(id)!]!;
+      batch.stored++;
+      batch.duplicates--;
+    }
+    return counts;
+  }
+
+  /** Takes the waiting batches in arrival order, at most GROUP_MAX_ROWS rows (always at least one batch). */
+  function nextGroup(): Waiting[] {
+    let rows = 0;
+    let end = 0;
+    while (end < waiting.length && (end === 0 || rows + waiting[end]!.rows.length <= GROUP_MAX_ROWS)) rows += waiting[end++]!.rows.length;
+    const group = waiting.slice(0, end);
+    waiting = waiting.slice(end);
+    return group;
+  }
+
+  async function drain(): Promise<void> {
+    try {
+      while (waiting.length > 0) {
+        const group = nextGroup();
+        try {
+          const counts = await write(group);
+          group.forEach((batch, i) => batch.resolve(counts[i]!));
+        } catch (error) {
+          if (group.length === 1) group[0]!.reject(error);
+          // One batch's failure must not fail the others that happened to share its statement.
+          else for (const batch of group) await write([batch]).then(([counts]) => batch.resolve(counts!), batch.reject);
+        }
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  return {
+    /**
+     * Resolves once the rows are committed, with how many were new. The first batch of a group waits for the end
+     * of the current event-loop turn (setImmediate), so every batch whose request was read in that turn joins it; on
+     * PostgreSQL the batches arriving while a group commits form the next group.
+     */
+    store(rows: readonly EventRow[]): Promise<BatchCounts> {
+      if (rows.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
+      return new Promise((resolve, reject) => {
+        waiting.push({ rows, resolve, reject });
+        if (draining) return;
+        draining = true;
+        setImmediate(() => void drain());
+      });
+    },
+  };
+}
+
+export type GroupCommitter = ReturnType<typeof groupCommitter>;
