@@ -1,9 +1,10 @@
-// A task from submit to result on the real server: payload, progress, polling, result and balance, cancel, failure and retry, 402, 40001.
+// Runs from submit to result on the real server: payload, progress with elapsed and remaining time, polling, result and balance,
+// several runs at once up to the per-user limit, cancel, failure and retry, 402, 40001.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/spec';
+import { RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/session';
 import { speechCost } from './pricing';
@@ -42,7 +43,8 @@ afterEach(async () => {
 });
 
 const flush = () => act(() => Promise.resolve());
-const panel = () => within(screen.getByRole('region', { name: 'Result' }));
+/** The newest run's card. */
+const panel = () => within(screen.getAllByTestId('run-card')[0]!);
 
 async function submitSpeech(text: string) {
   render(<SpeechScreen />);
@@ -64,14 +66,19 @@ describe('useTask through the speech screen', () => {
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
 
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Working…' })).toHaveProperty('disabled', true));
-    expect(net.bodiesTo(TTS)).toEqual([{ text: text.trim(), voiceId: 'en-us-male-1', quality: 'pro' }]);
+    // The form stays open while the run goes on.
+    await waitFor(() => expect(net.bodiesTo(TTS)).toEqual([{ text: text.trim(), voiceId: 'en-us-male-1', quality: 'pro' }]));
+    expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
     await waitFor(() => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'), { timeout: 5000 });
     expect(panel().getByText('Generating…')).toBeTruthy();
+    expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(1, TASK_LIMITS.perUserConcurrent));
+    // Elapsed counts up; at 40 % the time left is estimated from the pace so far.
+    expect(panel().getByTestId('run-elapsed').textContent).toMatch(/^\d+ s$/);
+    await waitFor(() => expect(panel().getByTestId('run-remaining').textContent).toMatch(/^about \d+ s left$/), { timeout: 5000 });
 
     release();
     const done = await panel().findByText(/^Done · /, {}, { timeout: 5000 });
-    expect(done.textContent).toBe(`Done · ${cost} credits charged`);
+    expect(done.textContent).toMatch(new RegExp(`^Done · ${cost} credits charged · took \\d+ s$`));
     const [row] = await t!.database.db.selectFrom('tasks').select(['id', 'feature']).execute();
     expect(row!.feature).toBe('tts-pro');
     const audio = panel().getByTestId('result-audio');
@@ -81,6 +88,45 @@ describe('useTask through the speech screen', () => {
     // The history refreshes itself with the finished task.
     await waitFor(() => expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull());
     expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
+  });
+
+  it('runs two tasks at once, each in its own card, and both finish with their own result', async () => {
+    await start();
+    await submitSpeech('The first of two runs');
+    await panel().findByText('Generating…', {}, { timeout: 5000 });
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'The second run, started while the first goes on' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
+    await waitFor(() => expect(screen.getAllByTestId('run-card')).toHaveLength(2));
+    await waitFor(() => expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent)));
+    expect(net.bodiesTo(TTS).map((b) => b.text)).toEqual(['The first of two runs', 'The second run, started while the first goes on']);
+    release();
+    await waitFor(() => expect(screen.getAllByTestId('run-card').map((c) => c.dataset.phase)).toEqual(['succeeded', 'succeeded']), { timeout: 8000 });
+    const cards = screen.getAllByTestId('run-card');
+    expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual(['Run 2', 'Run 1']);
+    const ids = (await t!.database.db.selectFrom('tasks').select('id').orderBy('created_at').execute()).map((r) => r.id);
+    expect(cards.map((c) => c.dataset.taskId).reverse()).toEqual(ids);
+    for (const card of cards) expect(within(card).getByTestId('result-audio')).toBeTruthy();
+    expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(0, TASK_LIMITS.perUserConcurrent));
+    // A finished card can be closed; its task stays in the history.
+    fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Close run 1' }));
+    expect(screen.getAllByTestId('run-card')).toHaveLength(1);
+  });
+
+  it('stops at the per-user limit of runs at once and says so, then allows another when one finishes', async () => {
+    await start({ credits: 1000 });
+    render(<SpeechScreen />);
+    await flush();
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'One of many' } });
+    const button = screen.getByRole('button', { name: 'Generate speech' });
+    for (let i = 0; i < TASK_LIMITS.perUserConcurrent; i += 1) fireEvent.click(button);
+    await waitFor(() => expect(screen.getAllByTestId('run-card')).toHaveLength(TASK_LIMITS.perUserConcurrent));
+    await waitFor(() => expect(button).toHaveProperty('disabled', true));
+    expect(screen.getByText(RUN_MESSAGES.atLimit(TASK_LIMITS.perUserConcurrent))).toBeTruthy();
+    fireEvent.click(button);
+    expect(screen.getAllByTestId('run-card')).toHaveLength(TASK_LIMITS.perUserConcurrent);
+    await waitFor(() => expect(net.bodiesTo(TTS)).toHaveLength(TASK_LIMITS.perUserConcurrent));
+    fireEvent.click(await panel().findByRole('button', { name: 'Cancel' }, { timeout: 3000 }));
+    await waitFor(() => expect(button).toHaveProperty('disabled', false), { timeout: 5000 });
   });
 
   it('says it waits for a worker while the task is queued', async () => {
@@ -128,7 +174,7 @@ describe('useTask through the speech screen', () => {
     localStorage.setItem(STORAGE_KEYS.userToken, 'expired-session');
     await submitSpeech('Who am I');
     await waitFor(() => expect($modal.get()).toBe('login'));
-    expect(screen.queryByRole('region', { name: 'Result' })).toBeNull();
+    expect(screen.queryByTestId('run-card')).toBeNull();
     expect($user.get()).toBeNull();
   });
 

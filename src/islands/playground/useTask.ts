@@ -1,8 +1,8 @@
-// Runs one task from a screen: login gate, submit, top-up on 402, polling with progress, result and retry.
+// Runs tasks from a screen, several at once: login gate, submit, top-up on 402, each run polled with its own progress, result and retry.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { $loggedIn, refreshUser } from '../../lib/stores/session';
 import { openModal } from '../../lib/stores/modals';
-import { TASK_MESSAGES } from '../../lib/spec';
+import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
 import { isInsufficientCredits, isNotLoggedIn, playgroundApi, type TaskView } from './api';
 import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
@@ -10,23 +10,45 @@ import { trackAction } from './track';
 
 export type Phase = 'idle' | 'submitting' | 'running' | 'succeeded' | 'failed';
 
+/** One submit and what became of it; the screen shows a card per run, newest first. */
+export interface Run {
+  /** Local id of the card (the task id is not known until the submit answers). */
+  id: number;
+  /** Counts this screen's runs from 1, as their cards are titled. */
+  number: number;
+  phase: Exclude<Phase, 'idle'>;
+  task: TaskView | null;
+  error: string | null;
+  /** Set when the server refused for too few credits: the card offers the top-up. */
+  needsTopUp: boolean;
+  /** When the submit was sent, and when the task was first seen running (this browser's clock, for elapsed and remaining time). */
+  submittedAt: number;
+  runningSince: number | null;
+}
+
+/** The latest run's state, as one-run screens read it (the voice-clone screen names its clone when it succeeds). */
 export interface TaskState {
   phase: Phase;
   task: TaskView | null;
   error: string | null;
-  /** Set when the server refused for too few credits: the screen offers the top-up. */
   needsTopUp: boolean;
 }
 
-const IDLE: TaskState = { phase: 'idle', task: null, error: null, needsTopUp: false };
+type Submit = () => Promise<TaskView>;
 
 const failureText = (task: TaskView) =>
   task.status === 'canceled' ? 'The task was canceled; credits were refunded. Submit again when ready.' : `${task.error ?? 'The task failed'}. Check the inputs and try again.`;
 
+const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
+let nextId = 1;
+
 export function useTask(screen: string) {
-  const [state, setState] = useState<TaskState>(IDLE);
+  const [runs, setRuns] = useState<Run[]>([]);
+  // The list as last set, for decisions taken between renders (two quick submits must both count against the limit).
+  const current = useRef<Run[]>([]);
   const alive = useRef(true);
-  const lastSubmit = useRef<(() => Promise<TaskView>) | null>(null);
+  const count = useRef(0);
+  const submits = useRef(new Map<number, { submit: Submit; logmap: Record<string, unknown> }>());
   useEffect(() => {
     alive.current = true;
     return () => {
@@ -34,8 +56,21 @@ export function useTask(screen: string) {
     };
   }, []);
 
+  const update = useCallback((next: (list: Run[]) => Run[]) => {
+    if (!alive.current) return;
+    current.current = next(current.current);
+    setRuns(current.current);
+  }, []);
+  const patch = useCallback(
+    (id: number, change: Partial<Run> | ((r: Run) => Partial<Run>)) => update((list) => list.map((r) => (r.id === id ? { ...r, ...(typeof change === 'function' ? change(r) : change) } : r))),
+    [update],
+  );
+
+  /** A running task's own progress (started time kept from the first poll that saw it running). */
+  const seen = useCallback((id: number, task: TaskView) => patch(id, (r) => ({ task, runningSince: r.runningSince ?? (task.status === 'running' ? Date.now() : null) })), [patch]);
+
   const follow = useCallback(
-    async (first: TaskView) => {
+    async (id: number, first: TaskView) => {
       let task = first;
       let failures = 0;
       while (alive.current && (task.status === 'queued' || task.status === 'running')) {
@@ -44,11 +79,11 @@ export function useTask(screen: string) {
         try {
           task = await playgroundApi.poll(task.taskId);
           failures = 0;
-          setState((s) => ({ ...s, task }));
+          seen(id, task);
         } catch (e) {
           failures += 1;
           if (failures >= MAX_POLL_FAILURES) {
-            setState({ phase: 'failed', task, error: `${e instanceof Error ? e.message : 'Network error'}. The task keeps running; find it in the history below.`, needsTopUp: false });
+            patch(id, { phase: 'failed', task, error: `${e instanceof Error ? e.message : 'Network error'}. The task keeps running; find it in the history below.` });
             return;
           }
         }
@@ -59,64 +94,109 @@ export function useTask(screen: string) {
       void refreshUser();
       if (task.status === 'succeeded') {
         trackAction(screen, 'succeeded', 'show', { taskId: task.taskId, credits: task.credits });
-        setState({ phase: 'succeeded', task, error: null, needsTopUp: false });
+        patch(id, { phase: 'succeeded', task, error: null });
       } else {
         trackAction(screen, 'failed', 'show', { taskId: task.taskId });
-        setState({ phase: 'failed', task, error: failureText(task), needsTopUp: false });
+        patch(id, { phase: 'failed', task, error: failureText(task) });
       }
     },
-    [screen],
+    [screen, patch, seen],
   );
 
-  /** Submits unless the visitor is a guest (then the login modal opens; the screen's draft keeps the inputs). */
+  const start = useCallback(
+    async (id: number, submit: Submit) => {
+      try {
+        const task = await submit();
+        if (!alive.current) return;
+        patch(id, { phase: 'running', task, runningSince: task.status === 'running' ? Date.now() : null });
+        bumpHistory();
+        void refreshUser();
+        await follow(id, task);
+      } catch (e) {
+        if (!alive.current) return;
+        if (isNotLoggedIn(e)) {
+          openModal('login');
+          update((list) => list.filter((r) => r.id !== id));
+        } else if (isInsufficientCredits(e)) {
+          trackAction(screen, 'topupprompt', 'show');
+          patch(id, { phase: 'failed', error: `${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`, needsTopUp: true });
+        } else {
+          patch(id, { phase: 'failed', error: e instanceof Error ? e.message : 'Something went wrong. Try again.' });
+        }
+      }
+    },
+    [screen, patch, update, follow],
+  );
+
+  const limit = TASK_LIMITS.perUserConcurrent;
+
+  /**
+   * Starts another run beside those in progress (the form stays open) unless the visitor is a guest (then the login
+   * modal opens; the screen's draft keeps the inputs) or the per-user limit of runs at once is reached.
+   */
   const run = useCallback(
-    async (submit: () => Promise<TaskView>, logmap: Record<string, unknown> = {}) => {
+    async (submit: Submit, logmap: Record<string, unknown> = {}) => {
       if (!$loggedIn.get()) {
         trackAction(screen, 'loginprompt', 'show');
         openModal('login');
         return;
       }
-      lastSubmit.current = submit;
-      setState({ phase: 'submitting', task: null, error: null, needsTopUp: false });
+      if (current.current.filter(isActive).length >= limit) return;
+      const id = nextId++;
+      submits.current.set(id, { submit, logmap });
+      update((list) => [{ id, number: ++count.current, phase: 'submitting', task: null, error: null, needsTopUp: false, submittedAt: Date.now(), runningSince: null }, ...list]);
       trackAction(screen, 'submit', 'click', logmap);
-      try {
-        const task = await submit();
-        if (!alive.current) return;
-        setState({ phase: 'running', task, error: null, needsTopUp: false });
-        bumpHistory();
-        void refreshUser();
-        await follow(task);
-      } catch (e) {
-        if (!alive.current) return;
-        if (isNotLoggedIn(e)) {
-          openModal('login');
-          setState(IDLE);
-        } else if (isInsufficientCredits(e)) {
-          trackAction(screen, 'topupprompt', 'show');
-          setState({ phase: 'failed', task: null, error: `${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`, needsTopUp: true });
-        } else {
-          setState({ phase: 'failed', task: null, error: e instanceof Error ? e.message : 'Something went wrong. Try again.', needsTopUp: false });
-        }
-      }
+      await start(id, submit);
     },
-    [screen, follow],
+    [screen, limit, start, update],
   );
 
-  const retry = useCallback(() => {
-    trackAction(screen, 'retry');
-    if (lastSubmit.current) void run(lastSubmit.current);
-  }, [screen, run]);
+  /** Submits the same request again as a new run; the failed card gives way to it. */
+  const retry = useCallback(
+    (id: number) => {
+      const earlier = submits.current.get(id);
+      if (!earlier) return;
+      trackAction(screen, 'retry');
+      update((list) => list.filter((r) => r.id !== id));
+      void run(earlier.submit, earlier.logmap);
+    },
+    [screen, run, update],
+  );
 
-  const cancel = useCallback(async () => {
-    if (!state.task) return;
-    trackAction(screen, 'cancel');
-    try {
-      await playgroundApi.cancel(state.task.taskId);
-    } catch {
-      // Already finished: the next poll shows the real state.
-    }
-  }, [screen, state.task]);
+  const cancel = useCallback(
+    async (id: number) => {
+      const taskId = current.current.find((r) => r.id === id)?.task?.taskId;
+      if (!taskId) return;
+      trackAction(screen, 'cancel');
+      try {
+        await playgroundApi.cancel(taskId);
+      } catch {
+        // Already finished: the next poll shows the real state.
+      }
+    },
+    [screen],
+  );
 
-  const reset = useCallback(() => setState(IDLE), []);
-  return { ...state, busy: state.phase === 'submitting' || state.phase === 'running', run, retry, cancel, reset };
+  /** Removes a finished card (its task stays in the history). */
+  const dismiss = useCallback((id: number) => update((list) => list.filter((r) => r.id !== id || isActive(r))), [update]);
+
+  const active = runs.filter(isActive).length;
+
+  const latest = runs[0];
+  const state: TaskState = latest ? { phase: latest.phase, task: latest.task, error: latest.error, needsTopUp: latest.needsTopUp } : { phase: 'idle', task: null, error: null, needsTopUp: false };
+  return {
+    ...state,
+    runs,
+    /** Runs queued or running now, and the most the account may have at once. */
+    active,
+    limit,
+    /** Why another submit must wait, or null while there is room. */
+    atLimit: active >= limit ? RUN_MESSAGES.atLimit(limit) : null,
+    /** Never locks the form: a submit only waits for the run before it to be sent. */
+    busy: false,
+    run,
+    retry,
+    cancel,
+    dismiss,
+  };
 }

@@ -21,4 +21,5 @@ export * from './contact';
 export * from './public-api';
 export * from './object-storage';
 export * from './run-options';
+export * from './runs';
 export * from './ui-copy';
