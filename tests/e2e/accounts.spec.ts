@@ -3,6 +3,7 @@ import { expect, test } from '@playwright/test';
 import { useMailbox } from './support/mailbox';
 import { enterMailedCode, hydrated, openLogin, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
+import { TOASTS } from '../../src/lib/spec';
 
 const mailbox = useMailbox();
 
@@ -21,9 +22,9 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
   await expect(info).toBeVisible();
   await info.getByLabel('Company').fill('Acme Labs');
   await info.getByLabel('How did you hear about us?').fill('A colleague');
-  await expect(info.getByText('11/500')).toBeVisible();
+  await expect(info.getByText('11/1,000')).toBeVisible();
   await info.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByText('submit Successfully')).toBeVisible();
+  await expect(page.getByText(TOASTS.saved)).toBeVisible();
 
   const account = page.getByRole('button', { name: /Account menu/ });
   await expect(account).toContainText('0 credits');
@@ -35,7 +36,7 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
   await expect(redeem.getByText('Please enter invitation code')).toBeVisible();
   await redeem.getByLabel('Invitation code').fill(invitation);
   await redeem.getByRole('button', { name: 'Redeem' }).click();
-  await expect(page.getByText('Redeem Successfully')).toBeVisible();
+  await expect(page.getByText(TOASTS.redeemed)).toBeVisible();
   await expect(account).toContainText('500 credits');
 
   await account.click();
@@ -53,7 +54,7 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
   const key = page.getByTestId('api-key');
   await expect(key).toContainText('••••');
   await page.getByRole('button', { name: 'Copy' }).click();
-  await expect(page.getByText('Copy Successfully')).toBeVisible();
+  await expect(page.getByText(TOASTS.copied)).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/^sk-/);
   await page.getByRole('button', { name: 'Reveal' }).click();

@@ -1,8 +1,8 @@
-// Dashboard key tab: the API key masked with reveal, Copy ('Copy Successfully'), and regenerate with confirmation.
+// Dashboard key tab: the API key masked with reveal, Copy (toast 'Copied'), and regenerate with confirmation.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
-import { API_KEYS, MESSAGES, STORAGE_KEYS } from '../../lib/spec';
+import { API_KEYS, MESSAGES, STORAGE_KEYS, TOASTS } from '../../lib/spec';
 import { showToast } from '../../lib/stores/modals';
 import { $apiKey } from '../../lib/stores/session';
 import { local } from '../../lib/storage';
@@ -33,9 +33,9 @@ export default function KeyTab({ userId }: { userId: string }) {
     if (!key) return;
     try {
       await navigator.clipboard.writeText(key);
-      showToast(MESSAGES.copySuccessfully);
+      showToast(TOASTS.copied);
     } catch {
-      showToast(MESSAGES.failed, 'error');
+      showToast(TOASTS.copyFailed, 'error');
     }
   };
 
@@ -46,7 +46,7 @@ export default function KeyTab({ userId }: { userId: string }) {
       local.set(STORAGE_KEYS.userKey, fresh);
       $apiKey.set(fresh);
       setShown(true);
-      showToast(MESSAGES.successfully);
+      showToast(TOASTS.keyRegenerated);
     } catch (e) {
       setError(e instanceof Error ? e.message : MESSAGES.failed);
     }

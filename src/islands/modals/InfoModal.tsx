@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
-import { CHANNEL, COMPANY, MESSAGES, isValidChannel, isValidCompany } from '../../lib/spec';
+import { CHANNEL, COMPANY, MESSAGES, TOASTS, formatCount, isValidChannel, isValidCompany } from '../../lib/spec';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
 import Modal from './Modal';
@@ -27,10 +27,10 @@ export default function InfoModal() {
       await accountsApi.updateInfo(company.trim(), channel);
       const current = $user.get();
       if (current) $user.set({ ...current, company: company.trim(), channel });
-      showToast(MESSAGES.submitSuccessfully);
+      showToast(TOASTS.saved);
       closeModal();
     } catch (e) {
-      showToast(MESSAGES.submitFailed, 'error');
+      showToast(TOASTS.notSaved, 'error');
       setError(e instanceof Error ? e.message : MESSAGES.submitFailed);
     } finally {
       setBusy(false);
@@ -62,7 +62,7 @@ export default function InfoModal() {
           onChange={(e) => setChannel(e.target.value)}
         />
         <span className={styles.counter} aria-live="polite">
-          {channel.length}/{CHANNEL.counterMax}
+          {formatCount(channel.length)}/{formatCount(CHANNEL.counterMax)}
         </span>
         {error && <p className={styles.error} role="alert">{error}</p>}
         <div className={styles.row}>

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { accountsApi } from '../../lib/api';
 import { startOAuth } from '../../lib/auth/oauth';
-import { LOGIN, LOGIN_CODES, MESSAGES, isValidEmail, type OAuthProvider } from '../../lib/spec';
+import { LOGIN, LOGIN_CODES, MESSAGES, TOASTS, isValidEmail, type OAuthProvider } from '../../lib/spec';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import { loginWithCode } from '../../lib/stores/session';
 import CodeBoxes from './CodeBoxes';
@@ -44,12 +44,12 @@ export default function LoginModal() {
       const sent = await accountsApi.sendCode(email.trim());
       setAttemptId(sent.attemptId);
       setSends((n) => n + 1);
-      showToast(MESSAGES.sentSuccessfully);
+      showToast(TOASTS.codeSent);
       setStep('code');
       setDigits(emptyCode());
       setWait(LOGIN_CODES.resendIntervalS);
     } catch (e) {
-      showToast(MESSAGES.sentFailed, 'error');
+      showToast(TOASTS.codeNotSent, 'error');
       setError(e instanceof Error ? e.message : MESSAGES.sentFailed);
     } finally {
       setBusy(false);
@@ -61,10 +61,10 @@ export default function LoginModal() {
     setError('');
     try {
       await loginWithCode(email.trim(), code, attemptId);
-      showToast(MESSAGES.successfully);
+      showToast(TOASTS.signedIn);
       closeModal();
     } catch (e) {
-      showToast(MESSAGES.loginFailed, 'error');
+      showToast(TOASTS.signInFailed, 'error');
       setError(`${MESSAGES.loginFailed}: ${e instanceof Error ? e.message : ''}`);
       setDigits(emptyCode());
     } finally {

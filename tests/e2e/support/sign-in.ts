@@ -1,5 +1,6 @@
 // Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code or the mailed link.
 import { expect, type Locator, type Page } from '@playwright/test';
+import { TOASTS } from '../../../src/lib/spec';
 import type { Mailbox } from './mailbox';
 
 export async function hydrated(page: Page): Promise<void> {
@@ -18,7 +19,7 @@ export async function enterMailedCode(page: Page, mailbox: Mailbox, email: strin
   const dialog = page.getByRole('dialog', { name: 'Log in or sign up' });
   await dialog.getByLabel('Email').fill(email);
   await dialog.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Sent Successfully')).toBeVisible();
+  await expect(page.getByText(TOASTS.codeSent)).toBeVisible();
   const code = await mailbox.nextCode(email);
   // Type digit by digit: each box takes one character and moves on; the 4th submits by itself.
   await page.getByLabel('Digit 1').focus();
