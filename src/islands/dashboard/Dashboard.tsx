@@ -1,8 +1,8 @@
 // The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing): overview, API key and billing history.
 import { useEffect, useSyncExternalStore } from 'react';
-import { useStore } from '@nanostores/react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
+import { useHydratedStore } from '../shared/useHydratedStore';
 import BillingTab from './BillingTab';
 import KeyTab from './KeyTab';
 import OverviewTab from './OverviewTab';
@@ -32,7 +32,8 @@ function tabFromUrl(): TabType {
 }
 
 export default function Dashboard() {
-  const user = useStore($user);
+  // Hydrates as the pre-rendered HTML (session unknown, "Loading your account…") even when the session loaded first.
+  const user = useHydratedStore($user, undefined);
   // The tab lives in the URL (?type=…); the pre-rendered HTML shows the overview until hydration reads it.
   const tab = useSyncExternalStore(subscribe, tabFromUrl, () => 'dashboard' as TabType);
 

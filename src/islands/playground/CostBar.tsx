@@ -1,7 +1,11 @@
 // The submit row every screen shares: cost in credits (quote()) beside the balance, the submit button and the top-up link.
-import { useStore } from '@nanostores/react';
+import { useId } from 'react';
 import { $credits } from '../../lib/stores/credits';
 import { $loggedIn } from '../../lib/stores/session';
+import { useHydratedStore } from '../shared/useHydratedStore';
+import type { Feature } from '../../lib/spec';
+import { costNote } from './pricing';
+import { useFeatures } from './useFeatures';
 import styles from './playground.module.css';
 
 interface Props {
@@ -14,17 +18,24 @@ interface Props {
   /** Why the button is disabled (invalid input, feature unavailable); shown next to it. */
   blocked?: string | null;
   onSubmit: () => void;
+  /** The feature a submit runs: when no AI model makes it here and such runs are free, the cost says so. */
+  feature?: Feature;
 }
 
-export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit }: Props) {
-  const credits = useStore($credits);
-  const loggedIn = useStore($loggedIn);
+export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit, feature }: Props) {
+  const features = useFeatures();
+  const note = feature ? costNote(feature, features) : null;
+  // The pre-rendered HTML knew no session: a guest without a balance.
+  const credits = useHydratedStore($credits, null);
+  const loggedIn = useHydratedStore($loggedIn, false);
   const short = loggedIn && credits !== null && cost !== null && cost > credits;
+  const reasonId = useId();
   return (
     <div className={styles.costBar}>
       <p className={styles.cost} aria-live="polite">
         <span>
           Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
+          {note && <span data-testid="cost-note"> · {note}</span>}
         </span>
         <span className={styles.balance}>
           {loggedIn ? (
@@ -41,10 +52,14 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
           Your balance does not cover this. <a href="/pricing#credit-packs">Top up credits</a>
         </p>
       )}
-      {blocked && <p className={styles.hint}>{blocked}</p>}
-      <button type="button" className="button" onClick={onSubmit} disabled={busy || Boolean(blocked)} aria-busy={busy}>
+      <button type="button" className="button" onClick={onSubmit} disabled={busy || Boolean(blocked)} aria-busy={busy} aria-describedby={blocked ? reasonId : undefined}>
         {busy ? 'Working…' : label}
       </button>
+      {blocked && (
+        <p id={reasonId} className={styles.blocked} data-testid="blocked-reason">
+          {blocked}
+        </p>
+      )}
     </div>
   );
 }

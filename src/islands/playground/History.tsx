@@ -1,6 +1,7 @@
 // The history panel: this screen's recent tasks from get_list, each with its result, download and delete.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useHydratedStore } from '../shared/useHydratedStore';
 import { TASK_LIMITS, type Feature } from '../../lib/spec';
 import { $loggedIn } from '../../lib/stores/session';
 import { playgroundApi, type TaskView } from './api';
@@ -33,7 +34,8 @@ async function fetchHistory(features: readonly Feature[]): Promise<TaskView[]> {
 }
 
 export default function History({ features, screen }: { features: readonly Feature[]; screen: string }) {
-  const loggedIn = useStore($loggedIn);
+  // The pre-rendered HTML shows no history (no session yet): hydrate as that, then show the live state.
+  const loggedIn = useHydratedStore($loggedIn, false);
   const tick = useStore($historyTick);
   const [items, setItems] = useState<TaskView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
