@@ -1,7 +1,9 @@
-// Try it: a signed-in user sends this operation's request with their key and sees the answer.
-import { useState } from 'react';
+// Try it: a signed-in user sends this operation's request with their key and sees the answer; a charged call asks first.
+import { useEffect, useRef, useState } from 'react';
+import { TRY_IT } from '../../lib/spec';
 import { openModal } from '../../lib/stores/modals';
 import type { SampleSpec } from '../../lib/reference/samples';
+import { tryItCost, type TryCost } from '../../lib/reference/try-cost';
 import { useApiKey, useApiOrigin } from './useApiKey';
 import styles from './reference.module.css';
 
@@ -35,6 +37,12 @@ export default function TryIt({ spec, baseUrl }: Props) {
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [problem, setProblem] = useState('');
   const [sending, setSending] = useState(false);
+  /** The cost of the body about to be sent, while the person is asked whether to spend it. */
+  const [asking, setAsking] = useState<TryCost | null>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmButton.current?.focus();
+  }, [asking]);
 
   if (spec.contentType === 'multipart/form-data') {
     return <p className={styles.note}>This call takes a file: use the samples above with the host and fields of a policy from step 1.</p>;
@@ -50,19 +58,37 @@ export default function TryIt({ spec, baseUrl }: Props) {
     );
   }
 
-  const send = async () => {
+  /** The body as JSON, or null after saying what is wrong with it. */
+  const parsedBody = (): { value: unknown } | null => {
     const parsed = hasBody ? parseBody(text) : { value: undefined };
     if (parsed.problem) {
       setProblem(parsed.problem);
-      return;
+      return null;
     }
+    return { value: parsed.value };
+  };
+
+  /** Send, or first ask when the call spends credits (a submit runs a real task). */
+  const start = () => {
+    const parsed = parsedBody();
+    if (!parsed) return;
     setProblem('');
+    const cost = tryItCost(spec.path, parsed.value);
+    if (cost) setAsking(cost);
+    else void send(parsed.value);
+  };
+
+  const send = async (value: unknown) => {
+    setAsking(null);
+    setProblem('');
+    // A new request clears the last answer, so an answer on screen always belongs to the request just sent.
+    setAnswer(null);
     setSending(true);
     try {
       const headers: Record<string, string> = {};
       if (spec.auth === 'bearer' && key) headers.authorization = `Bearer ${key}`;
       if (hasBody) headers['content-type'] = 'application/json';
-      const res = await fetch(origin + spec.path, { method: spec.method.toUpperCase(), headers, body: hasBody ? JSON.stringify(parsed.value) : undefined });
+      const res = await fetch(origin + spec.path, { method: spec.method.toUpperCase(), headers, body: hasBody ? JSON.stringify(value) : undefined });
       const raw = await res.text();
       let body = raw;
       try {
@@ -83,12 +109,35 @@ export default function TryIt({ spec, baseUrl }: Props) {
       {hasBody && (
         <label className={styles.field}>
           <span>Request body (JSON)</span>
-          <textarea value={text} onChange={(e) => setText(e.target.value)} rows={Math.min(12, text.split('\n').length + 1)} spellCheck={false} />
+          <textarea
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              // The cost asked about was for the old body.
+              setAsking(null);
+            }}
+            rows={Math.min(12, text.split('\n').length + 1)}
+            spellCheck={false}
+          />
         </label>
       )}
-      <button type="button" className="button" onClick={() => void send()} disabled={sending || (spec.auth === 'bearer' && !key)}>
-        {sending ? 'Sending…' : 'Send request'}
-      </button>
+      {asking ? (
+        <div className={styles.ask} role="group" aria-labelledby="tryit-question">
+          <p id="tryit-question">{TRY_IT.question(asking.credits, asking.price)}</p>
+          <div className={styles.actions}>
+            <button ref={confirmButton} type="button" className="button" onClick={() => void send(parsedBody()?.value)}>
+              {TRY_IT.confirm(asking.credits)}
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setAsking(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="button" onClick={start} disabled={sending || (spec.auth === 'bearer' && !key)}>
+          {sending ? 'Sending…' : 'Send request'}
+        </button>
+      )}
       {problem && (
         <p className={styles.error} role="alert">
           {problem}
