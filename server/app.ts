@@ -1,11 +1,11 @@
 // Builds the API host's Hono app from its dependencies; never listens (tests call app.request()).
 import { Hono } from 'hono';
-import { compress } from 'hono/compress';
-import { cors } from 'hono/cors';
 import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec';
 import type { AppDeps } from './routes/deps';
 import { envelope, errorResponder } from './http/errors';
 import { closeConnectionAfterAnswer } from './http/graceful-close';
+import { corsHeaders } from './http/cors';
+import { compression } from './http/compression';
 import { securityHeaders } from './http/security';
 import { userRoutes } from './routes/accounts';
 import { accountsContext } from './routes/accounts-context';
@@ -44,11 +44,11 @@ export function createApp(deps: AppDeps) {
     if (isApiPath(c.req.path) && !(c.res.ok && c.res.headers.has('Cache-Control'))) c.res.headers.set('Cache-Control', 'no-store');
   });
   // gzip for text answers (pages, scripts, JSON); media and already-compressed types pass through.
-  app.use(compress());
+  app.use(compression());
   app.use(securityHeaders({ trustProxy: config.trustProxy }));
   app.use(
-    cors({
-      origin: (origin) => (config.siteOrigins.includes(origin) ? origin : null),
+    corsHeaders({
+      origins: config.siteOrigins,
       allowHeaders: ['Content-Type', 'Authorization', 'token', 'Idempotency-Key'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
       exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { makePrivateDir, restrictToOwner } from '../private-files/index.ts';
 import type { Engine } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
+import { cachedStatements } from './statement-cache.ts';
 
 /**
  * Open one per process and share it. For a SQLite file this matters: better-sqlite3 waits for locks
@@ -71,7 +72,7 @@ function openSqlite(path: string): AppDatabase {
     handle.close();
     throw error;
   }
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: handle }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachedStatements(handle) }) });
   return { db, engine: 'sqlite', close: once(() => closeSqlite(db, handle)) };
 }
 

@@ -42,7 +42,8 @@ export function securityHeaders(options: { trustProxy: boolean }): MiddlewareHan
     h.set('Permissions-Policy', 'camera=(), geolocation=(), microphone=(self), payment=(self)');
     if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', API_CSP);
     const forwardedProto = options.trustProxy ? c.req.header('x-forwarded-proto') : undefined;
-    const secure = new URL(c.req.url).protocol === 'https:' || forwardedProto === 'https';
+    // The request URL is absolute and its scheme lower-case, so a prefix check tells TLS without parsing it.
+    const secure = c.req.url.startsWith('https:') || forwardedProto === 'https';
     // HSTS only means something over TLS; sent on plain HTTP it would be ignored or pin a dev host.
     if (secure) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
