@@ -11,11 +11,14 @@ import { accessTokenBody, messageBody, monitorBody, trackConfigBody, trackInfoBo
 import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
+import { tokenSessions } from '../tracking/sessions';
 import { lazyServerKeys } from '../accounts';
 import { bodyCap } from './body-cap';
 
 /** Where app.ts mounts the collector: every path of TRACKING_PATHS lies under it. */
 export const TRACKING_PREFIX = '/spider/api/v1';
+
+const TOKEN_FAILURE = 'token: is expired, altered or was not issued by this collector; fetch a new one';
 
 /** A TRACKING_PATHS path relative to TRACKING_PREFIX. */
 function local(path: string): string {
@@ -32,6 +35,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   const budgets = collectorBudgets(rateLimits?.store('tracking'));
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
+  const sessions = tokenSessions(secret);
   const small = collectorBodyCap(TRACKING_LIMITS.smallBodyMaxBytes);
   const ok = (c: Context, data: unknown = null) => c.json(envelope(TRACKING_CODES.ok, 'ok', data));
 
@@ -44,7 +48,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   /** A token this server signed, unexpired, whose key is still registered; else 40002 (or 40001 for a revoked key). */
   const requireToken = async (token: string) => {
     const claims = verifyToken(secret(), token, Date.now());
-    if (!claims) throw fail(401, TRACKING_CODES.tokenFailure, 'token: is expired, altered or was not issued by this collector; fetch a new one');
+    if (!claims) throw fail(401, TRACKING_CODES.tokenFailure, TOKEN_FAILURE);
     await requireKey(claims.k);
     return claims;
   };
@@ -70,11 +74,14 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
 
   app.post(local(TRACKING_PATHS.trackInfo), collectorBodyCap(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
     const body = await collectorBody(c, trackInfoBody);
-    const claims = await requireToken(body.token);
     const receivedAt = Date.now();
+    // The token's check and its batch key are remembered per token: a device sends many batches under one.
+    const session = sessions.open(body.token, receivedAt);
+    if (!session) throw fail(401, TRACKING_CODES.tokenFailure, TOKEN_FAILURE);
+    const { claims, ak } = session;
+    await requireKey(claims.k);
     await budgets.trackInfo.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d }, receivedAt);
     if (body.produceId !== claims.p) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
-    const ak = batchKey(secret(), body.token);
     // Encrypt-then-MAC: the sign covers the ciphertext, so a tampered batch is refused before it is decrypted.
     if (!batchSignatureValid(signedText(body), ak, body.sign)) {
       throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match the batch (altered in transit, or not signed with this token\'s key)');

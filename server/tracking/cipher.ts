@@ -1,5 +1,5 @@
 // Opens an encrypted batch with Node's crypto: checks the HMAC `sign`, then AES-256-CBC decrypts base64(IV ‖ ciphertext).
-import { createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { createDecipheriv, createHash, createHmac, type KeyObject } from 'node:crypto';
 import { messageSignedText } from '../../src/lib/api-contract';
 import { sameHex } from './token';
 
@@ -10,9 +10,13 @@ export class CipherError extends Error {
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BLOCK = 16;
 
+/** The batch key: 64 hex characters, or a key object made from them (./sessions), which is faster to use. */
+export type BatchKey = string | KeyObject;
+const keyOf = (ak: BatchKey) => (typeof ak === 'string' ? Buffer.from(ak, 'hex') : ak);
+
 /** Whether `sign` is the HMAC of `text` (signedText of src/lib/api-contract) under the batch key ak. */
-export function batchSignatureValid(text: string, ak: string, sign: string): boolean {
-  const expected = createHmac('sha256', Buffer.from(ak, 'hex')).update(text, 'utf8').digest('hex');
+export function batchSignatureValid(text: string, ak: BatchKey, sign: string): boolean {
+  const expected = createHmac('sha256', keyOf(ak)).update(text, 'utf8').digest('hex');
   return sameHex(expected, sign.toLowerCase());
 }
 
@@ -23,14 +27,14 @@ export function messageSignatureValid(appKey: string, deviceId: string, message:
 }
 
 /** The plaintext of msgEncrypt; CipherError for anything that is not a whole, correctly padded ciphertext. */
-export function openBatch(msgEncrypt: string, ak: string): string {
+export function openBatch(msgEncrypt: string, ak: BatchKey): string {
   if (!BASE64.test(msgEncrypt) || msgEncrypt.length % 4 !== 0) throw new CipherError('msgEncrypt: is not base64');
   const raw = Buffer.from(msgEncrypt, 'base64');
   if (raw.length < 2 * BLOCK || raw.length % BLOCK !== 0) {
     throw new CipherError('msgEncrypt: is truncated (expected a 16-byte IV and whole 16-byte blocks)');
   }
   try {
-    const decipher = createDecipheriv('aes-256-cbc', Buffer.from(ak, 'hex'), raw.subarray(0, BLOCK));
+    const decipher = createDecipheriv('aes-256-cbc', keyOf(ak), raw.subarray(0, BLOCK));
     const plain = Buffer.concat([decipher.update(raw.subarray(BLOCK)), decipher.final()]);
     return new TextDecoder('utf-8', { fatal: true }).decode(plain);
   } catch {

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
 import { AppError } from '../http/errors';
 import { describeIssue } from '../http/input';
-import { CipherError, openBatch } from './cipher';
+import { CipherError, openBatch, type BatchKey } from './cipher';
 import { checkEntry, EntryProblem, type WireEntry } from './entries';
 
 /** A collector refusal with its HTTP status and SPEC.md §8 tracking code. */
@@ -53,7 +53,7 @@ export async function collectorBody<S extends z.ZodType>(c: Context, schema: S):
 }
 
 /** The entries of a batch whose sign was already checked: decrypted with ak, every one valid, as many as batchCount says. */
-export function sealedEntries(msgEncrypt: string, ak: string, batchCount: number): WireEntry[] {
+export function sealedEntries(msgEncrypt: string, ak: BatchKey, batchCount: number): WireEntry[] {
   let plain: string;
   try {
     plain = openBatch(msgEncrypt, ak);

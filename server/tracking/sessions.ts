@@ -1,0 +1,33 @@
+// Verified tokens remembered per process: a device sends many batches under one token, so the token's signature
+// check, claims parsing and batch-key derivation run once per token instead of once per batch.
+import { createSecretKey, type KeyObject } from 'node:crypto';
+import { batchKey, verifyToken, type TokenClaims } from './token';
+
+export interface TokenSession {
+  claims: TokenClaims;
+  /** The batch key ak as a key object: hashing and deciphering with a ready key skip preparing it on every call. */
+  ak: KeyObject;
+}
+
+/** Tokens remembered at most; the oldest remembered is forgotten first (it is checked again when it comes back). */
+export const TOKEN_SESSIONS_MAX = 10_000;
+
+export function tokenSessions(secret: () => string, max = TOKEN_SESSIONS_MAX) {
+  const known = new Map<string, TokenSession>();
+  return {
+    /** The claims and batch key of a token this server signed that has not expired, else null (as verifyToken). */
+    open(token: string, now: number): TokenSession | null {
+      let session = known.get(token);
+      if (session === undefined) {
+        const claims = verifyToken(secret(), token, now);
+        if (!claims) return null;
+        session = { claims, ak: createSecretKey(Buffer.from(batchKey(secret(), token), 'hex')) };
+        if (known.size >= max) known.delete(known.keys().next().value!);
+        known.set(token, session);
+      }
+      if (session.claims.exp > now) return session;
+      known.delete(token);
+      return null;
+    },
+  };
+}
