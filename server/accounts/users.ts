@@ -2,8 +2,9 @@
 import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { randomToken } from './crypto';
+import { applyCreditChange } from '../credits';
 import type { UserInfo } from '../../src/lib/api/types';
-import { normalizeEmail } from '../../src/lib/spec';
+import { normalizeEmail, SIGNUP_LEDGER_REASON } from '../../src/lib/spec';
 
 export interface SignUpAttribution {
   referer?: string | undefined;
@@ -16,30 +17,40 @@ function newUserId(): string {
   return 'u' + randomToken(12).replace(/[-_]/g, 'x');
 }
 
-/** The user for this email, created on first sign-in; `created` tells sign-up from sign-in. */
+/**
+ * The user for this email, created on first sign-in; `created` tells sign-up from sign-in. A new account gets
+ * `signupCredits` (SIGNUP_CREDITS) in the same transaction as its row, with a 'signup-grant' ledger row: only the
+ * insert that wins the unique email index commits, so concurrent first sign-ins (email code and OAuth alike) grant once.
+ */
 export async function findOrCreateUserByEmail(
   db: Kysely<Schema>,
   email: string,
   attribution: SignUpAttribution & { name?: string },
+  o: { signupCredits?: number } = {},
 ): Promise<{ user: User; created: boolean }> {
   const existing = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   if (existing) return { user: existing, created: false };
   const now = Date.now();
   try {
-    const user = await db
-      .insertInto('users')
-      .values({
-        id: newUserId(),
-        email,
-        name: attribution.name ?? email.split('@')[0]!,
-        country_code: attribution.countryCode ?? null,
-        referer: attribution.referer || null,
-        referer_url: attribution.refererUrl || null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const user = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('users')
+        .values({
+          id: newUserId(),
+          email,
+          name: attribution.name ?? email.split('@')[0]!,
+          country_code: attribution.countryCode ?? null,
+          referer: attribution.referer || null,
+          referer_url: attribution.refererUrl || null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (!o.signupCredits) return row;
+      const { balance } = await applyCreditChange(trx, { userId: row.id, delta: o.signupCredits, reason: SIGNUP_LEDGER_REASON, reference: null });
+      return { ...row, credits: balance };
+    });
     return { user, created: true };
   } catch (error) {
     // Two first sign-ins at once: the unique email index lets one insert win; the other reads it.

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '.';
+import { SIGNUP_CREDITS_DEFAULT } from '../../src/lib/spec';
 
 describe('loadConfig', () => {
   it('defaults to port 8787, embedded SQLite under ./data and the built site in ./dist', () => {
@@ -37,6 +38,22 @@ describe('loadConfig', () => {
     ['BODY_LIMIT_BYTES', '10'],
   ])('refuses %s=%s and names the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
+
+describe('what new accounts and runs with no AI model cost (SIGNUP_CREDITS, NO_MODEL_PRICE)', () => {
+  it('grants the spec default to new accounts and makes no-model runs free unless told otherwise', () => {
+    expect(loadConfig({}).signupCredits).toBe(SIGNUP_CREDITS_DEFAULT);
+    expect(loadConfig({}).tasks.noModelPrice).toBe('free');
+    expect(loadConfig({ SIGNUP_CREDITS: '0', NO_MODEL_PRICE: 'full' })).toMatchObject({ signupCredits: 0, tasks: { noModelPrice: 'full' } });
+  });
+
+  it.each([
+    ['SIGNUP_CREDITS', '-5'],
+    ['SIGNUP_CREDITS', '2.5'],
+    ['NO_MODEL_PRICE', 'half'],
+  ])('refuses %s=%s and names the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });

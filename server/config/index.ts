@@ -1,7 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
 import { s3Config, s3EnvShape, type S3Config } from './s3';
@@ -55,6 +55,8 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
   SUPPORT_EMAIL: z.email().optional(),
+  // Credits a new account starts with (src/lib/spec/signup.ts); 0 switches the grant off.
+  SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(SIGNUP_CREDITS_DEFAULT),
 }).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape).extend(queueEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
@@ -109,6 +111,8 @@ export interface Config {
   supportEmail: string | null;
   /** Stripe Checkout; null when STRIPE_SECRET_KEY or STRIPE_WEBHOOK_SECRET is unset. */
   stripe: { secretKey: string; webhookSecret: string; apiBase: string | null } | null;
+  /** Credits granted once to every new account, in the ledger as 'signup-grant' (SIGNUP_CREDITS). */
+  signupCredits: number;
 }
 
 export class ConfigError extends Error {
@@ -174,5 +178,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: e.STRIPE_API_BASE ?? null }
         : null,
+    signupCredits: e.SIGNUP_CREDITS,
   };
 }

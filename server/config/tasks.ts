@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderConfig } from '../engines/providers';
-import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature, ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS } from '../../src/lib/spec';
+import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature, ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS, NO_MODEL_PRICES, NO_MODEL_PRICE_DEFAULT, type NoModelPrice } from '../../src/lib/spec';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -49,6 +49,8 @@ export const taskEnvShape = {
   ENGINES: engineMap.optional(),
   ENGINE_CONCURRENCY: perEngine.default({}),
   ENGINE_TIMEOUTS_MS: perEngine.default({}),
+  /** What a run on an engine with no AI model (espeak, preview) costs: free, or the full price (src/lib/spec/availability.ts). */
+  NO_MODEL_PRICE: z.enum(NO_MODEL_PRICES).default(NO_MODEL_PRICE_DEFAULT),
   FAL_KEY: z.string().min(1).optional(),
   FAL_QUEUE_URL: z.url().default(PROVIDER_URLS.falQueue),
   FAL_STORAGE_URL: z.url().default(PROVIDER_URLS.falStorage),
@@ -80,6 +82,8 @@ export interface TaskConfig {
   /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/spec/engines). */
   engineConcurrency: Record<string, number>;
   engineTimeoutsMs: Record<string, number>;
+  /** NO_MODEL_PRICE: runs on engines with no AI model are free (default) or charged the full price. */
+  noModelPrice: NoModelPrice;
   providers: ProviderConfig;
   workers: number;
   perUserConcurrent: number;
@@ -102,6 +106,7 @@ export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
     enginesGiven: Object.keys(e.ENGINES ?? {}) as Feature[],
     engineConcurrency: e.ENGINE_CONCURRENCY,
     engineTimeoutsMs: e.ENGINE_TIMEOUTS_MS,
+    noModelPrice: e.NO_MODEL_PRICE,
     providers: {
       fal: { key: e.FAL_KEY ?? null, queueUrl: e.FAL_QUEUE_URL.replace(/\/$/, ''), storageUrl: e.FAL_STORAGE_URL.replace(/\/$/, '') },
       elevenlabs: { key: e.ELEVENLABS_API_KEY ?? null, baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/$/, '') },

@@ -1,6 +1,6 @@
 // Engine registry: which engines serve which feature, in fallback order, with per-engine concurrency and timeouts.
 import { AppError } from '../http/errors';
-import { ERROR_CODES, ENGINE_DEFAULTS, engineLabel } from '../../src/lib/spec';
+import { ERROR_CODES, ENGINE_DEFAULTS, FEATURE_MESSAGES, engineLabel } from '../../src/lib/spec';
 import type { Feature } from '../../src/lib/spec';
 import { espeakEngine } from './espeak';
 import { previewEngine } from './preview';
@@ -25,7 +25,7 @@ export interface FeatureService {
 }
 
 export interface EngineRegistry {
-  /** The first available engine of a feature; refuses with a message naming what to configure when none is. */
+  /** The first available engine of a feature; FeatureUnavailableError (503) when none is. */
   forFeature(feature: Feature): Engine;
   /** The available engines of a feature in fallback order. */
   chain(feature: Feature): Engine[];
@@ -38,9 +38,18 @@ export interface EngineRegistry {
   describe(features: readonly Feature[]): FeatureService[];
 }
 
-function refuse(message: string): AppError {
-  // A 4xx: the request cannot be served as configured, and retrying it unchanged will not help.
-  return new AppError(400, ERROR_CODES.invalidInput, message);
+/**
+ * No engine serves the feature here: HTTP 503 with its own code and a message for developers. What an operator would
+ * change (ENGINES, a provider key, ffmpeg) is `hint`, for the log and /healthz, never for the person calling.
+ */
+export class FeatureUnavailableError extends AppError {
+  constructor(
+    readonly feature: Feature,
+    readonly hint: string,
+  ) {
+    super(503, ERROR_CODES.featureUnavailable, FEATURE_MESSAGES.unavailable);
+    this.name = 'FeatureUnavailableError';
+  }
 }
 
 /**
@@ -71,10 +80,10 @@ export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, ex
       const list = chain(feature);
       if (list[0]) return list[0];
       if (names(feature).length === 0) {
-        throw refuse(`${feature} is not available on this server: no engine is configured for it. Set ENGINES to include ${feature}=<engine> (see docs/configuration.md)`);
+        throw new FeatureUnavailableError(feature, `no engine is configured for ${feature}; set ENGINES to include ${feature}=<engine> (docs/engines.md)`);
       }
       const reasons = names(feature).map((n) => `${n}: ${engines.get(n)!.unavailable?.() ?? 'unavailable'}`);
-      throw refuse(`${feature} is not available on this server right now (${reasons.join('; ')})`);
+      throw new FeatureUnavailableError(feature, `no engine of ${feature} can run here (${reasons.join('; ')})`);
     },
     chain,
     byName: (name) => engines.get(name),

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp } from '../test-support/tasks';
 import { estimateCredits } from '../tasks';
-import { ENGINE_LABELS, VIDEO_SIZES } from '../../src/lib/spec';
+import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, VIDEO_SIZES } from '../../src/lib/spec';
 import type { Feature, MediaKind } from '../../src/lib/spec';
 import type { EngineContext } from './types';
 import { ffmpegTools, locateFfmpeg, probe, runTool } from '../tools';
@@ -182,8 +182,9 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     t = await createTasksTestApp({ engines: [{ ...previewEngine({ tools: () => null }) }] });
     const user = await createUser(t, 100);
     const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, { type: 'text', prompt: 'a cat', resolution: '512p', duration: 4 });
-    expect(r.status).toBe(400);
-    expect(r.body.msg).toContain(NO_FFMPEG_MESSAGE);
+    // People and API callers are told the feature is not available here; what to install is for the operator (log, /healthz).
+    expect(r.status).toBe(503);
+    expect(r.body).toMatchObject({ code: ERROR_CODES.featureUnavailable, msg: FEATURE_MESSAGES.unavailable });
     expect((await creditState(t, user.id)).balance).toBe(100);
     const health = (await (await t.app.request('/healthz')).json()) as { data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string; reason: string | null }> }> } };
     const ttv = health.data.features.find((f) => f.feature === 'text-to-video')!;

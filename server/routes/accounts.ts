@@ -49,11 +49,12 @@ function sessionRoutes(ctx: AccountsContext) {
       email = login.email;
       body = login;
     }
-    const { user } = await findOrCreateUserByEmail(db, email, {
-      referer: body.referer,
-      refererUrl: body.refererUrl,
-      countryCode: countryCode(c, config),
-    });
+    const { user } = await findOrCreateUserByEmail(
+      db,
+      email,
+      { referer: body.referer, refererUrl: body.refererUrl, countryCode: countryCode(c, config) },
+      { signupCredits: config.signupCredits },
+    );
     const token = await createSession(db, user.id);
     return c.json(envelope(0, MESSAGES.successfully, { userId: user.id, token }));
   });

@@ -52,7 +52,7 @@ export function oauthRoutes(ctx: AccountsContext) {
       referer: body.referer,
       refererUrl: body.refererUrl,
       countryCode: countryCode(c, config),
-    });
+    }, { signupCredits: config.signupCredits });
     const token = await createSession(db, user.id);
     return c.json(envelope(0, MESSAGES.successfully, { userId: user.id, token }));
   });

@@ -1,10 +1,10 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { engineLabel, ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, FEATURES, type Feature, type RunOption } from '../../src/lib/spec';
+import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/spec';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
 import { AppError, envelope } from '../http/errors';
-import { engineOptions, runOptionProblem } from '../engines';
+import { runOptionProblem } from '../engines';
 import { parseInput, validBody } from '../http/input';
 import { mediaByTask, taskView, webhookSecret } from '../tasks';
 import {
@@ -22,6 +22,7 @@ import {
   voiceCloneBody,
 } from '../../src/lib/api-contract';
 import { bodyCap } from './body-cap';
+import { featureStates, FEATURES_CACHE_CONTROL } from './features';
 import { uploadBodyLimit, uploadedFile } from './task-context';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
@@ -47,6 +48,12 @@ export function playgroundRoutes(deps: AppDeps) {
     const { bytes, form } = await uploadedFile(c);
     const { scene } = parseInput(uploadSceneBody, { scene: form.scene });
     return c.json(ok(await system.media.saveUpload(c.get('user').id, bytes, UPLOAD_SCENES[scene]!)));
+  });
+
+  // Which features this server serves, public: the nav, home cards, screens and reference mark the others before any input.
+  app.get('/task/v1/features', (c) => {
+    c.header('Cache-Control', FEATURES_CACHE_CONTROL);
+    return c.json(ok({ list: featureStates(system.engines, deps.config.tasks.noModelPrice) }));
   });
 
   // Every other path here, unknown ones included: the general body cap, then a session.
@@ -124,11 +131,6 @@ export function playgroundRoutes(deps: AppDeps) {
     const media = await mediaByTask(db, rows.map((r) => r.id));
     return c.json(ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }));
   });
-
-  // Which features this server can run (the UI greys out the others and shows why).
-  app.get('/task/v1/features', (c) =>
-    c.json(ok({ list: FEATURES.map((f) => ({ feature: f, available: system.engines.configured(f), engine: system.engines.chain(f)[0]?.name ?? null, engineLabel: engineLabel(system.engines.chain(f)[0]?.name ?? '') || null, options: engineOptions(system.engines.chain(f)[0], f) })) })),
-  );
 
   // SPEC.md §3 sample models.
   app.get('/vih_model/v1/model_list', (c) => c.json(ok({ list: SAMPLE_MODELS })));

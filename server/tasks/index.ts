@@ -19,6 +19,7 @@ export type { TaskQueue } from './queue';
 export type { TaskService, SubmitRequest } from './service';
 export { LEDGER_REASONS } from './service';
 export { estimateCredits } from './measure';
+export { chainUsesModel } from './billing';
 export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
 export { taskView, dreamView, mediaByTask } from './views';
 

@@ -5,7 +5,7 @@ import { EngineInputError, type Engine, type EngineRegistry, type EngineResult }
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
-import { estimateCredits } from './measure';
+import type { TaskBilling } from './billing';
 import type { StoredOutput, TaskServiceOptions } from './service';
 
 /** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
@@ -31,6 +31,8 @@ export interface RunnerOptions {
   log: Logger;
   readInput?: TaskServiceOptions['readInput'];
   finish: FinishTask;
+  /** Settles on the engine that made the result (NO_MODEL_PRICE; server/tasks/billing.ts). */
+  billing: Pick<TaskBilling, 'settle'>;
 }
 
 export function createTaskRunner(o: RunnerOptions) {
@@ -155,7 +157,7 @@ export function createTaskRunner(o: RunnerOptions) {
     const realLength =
       PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0 ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
-    const charge = estimateCredits(feature, measures).credits;
+    const charge = o.billing.settle(feature, measures, used);
     const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
     const done = await o.finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running'], task.attempts);
     // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.

@@ -1,7 +1,7 @@
 // The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover; runs go to runner.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Schema, TaskRow } from '../db';
+import { preparedQuery, type Schema, type TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
 import type { EngineContext, EngineRegistry } from '../engines';
 import { AppError } from '../http/errors';
@@ -9,7 +9,8 @@ import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { IDEMPOTENCY, priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
 import type { TaskConfig } from '../config';
-import { createInputChecks, estimateCredits } from './measure';
+import { createInputChecks } from './measure';
+import { taskBilling } from './billing';
 import { recordExpiredOutputs } from './retention';
 import { createTaskRunner } from './runner';
 
@@ -57,15 +58,16 @@ function requestHash(req: SubmitRequest): string {
   return createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
 }
 
-function notFound(): AppError {
-  return new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
-}
+const notFound = (): AppError => new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
+
+// Every poll and result call reads its task by id, so this query is compiled once (server/db/prepared.ts).
+const taskById = preparedQuery((db, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
 
 export function createTaskService(o: TaskServiceOptions) {
   const { db } = o;
 
   async function byId(id: string) {
-    return db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+    return taskById.first(db, id);
   }
 
   async function replay(req: SubmitRequest, hash: string, now: number): Promise<TaskRow | undefined> {
@@ -147,7 +149,8 @@ export function createTaskService(o: TaskServiceOptions) {
   }
 
   const checks = createInputChecks(o);
-  const runner = createTaskRunner({ ...o, finish });
+  const billing = taskBilling({ engines: o.engines, noModelPrice: o.config.noModelPrice, log: o.log });
+  const runner = createTaskRunner({ ...o, finish, billing });
 
   return {
     byId,
@@ -157,14 +160,14 @@ export function createTaskService(o: TaskServiceOptions) {
      * task (or returns the earlier task for a replayed Idempotency-Key). 402 when the balance does not cover it.
      */
     async submit(req: SubmitRequest): Promise<{ task: TaskRow; replayed: boolean }> {
-      const engine = o.engines.forFeature(req.feature);
+      const engine = billing.engineFor(req.feature);
       const hash = requestHash(req);
       const now = Date.now();
       const earlier = await replay(req, hash, now);
       if (earlier) return { task: earlier, replayed: true };
       await checks.checkOwnMedia(req.userId, req.input);
       const input = await checks.measured(req.feature, req.input);
-      const { itemId, credits } = estimateCredits(req.feature, priceInputOf(req.feature, input));
+      const { itemId, credits } = billing.hold(req.feature, priceInputOf(req.feature, input));
 
       const id = randomUUID();
       try {

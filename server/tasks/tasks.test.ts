@@ -1,6 +1,6 @@
 // Task service: credits held and settled through the ledger, parallel submits, idempotency, limits, cancel, failure, recovery.
 import { afterEach, describe, expect, it } from 'vitest';
-import { quote, TASK_ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_CODES, FEATURE_MESSAGES, quote, TASK_ERROR_CODES } from '../../src/lib/spec';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 
 const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
@@ -121,7 +121,7 @@ describe('task lifecycle', () => {
     expect((await creditState(t, user.id)).balance).toBe(8);
   });
 
-  it('refuses a feature with no engine configured, naming what to configure, and charges nothing', async () => {
+  it('refuses a feature with no engine configured with 503 and code 50301, names no server setting, and charges nothing', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 100);
     // Try-on has no offline engine (by default only the video features go to the preview engine; docs/engines.md).
@@ -130,10 +130,10 @@ describe('task lifecycle', () => {
       headers: { 'content-type': 'application/json', token: user.token },
       body: JSON.stringify({ modelImageUrl: 'https://example.com/m.png', upperUrl: 'https://example.com/u.png' }),
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(503);
     const body = await res.json();
-    expect(body.msg).toContain('ENGINES');
-    expect(body.msg).toContain('tryon-clothes');
+    expect(body).toMatchObject({ code: ERROR_CODES.featureUnavailable, msg: FEATURE_MESSAGES.unavailable, data: null });
+    expect(body.msg).not.toContain('ENGINES');
     expect((await creditState(t, user.id)).balance).toBe(100);
   });
 

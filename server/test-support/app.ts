@@ -16,12 +16,20 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Route and task tests give each user the balance they need and check holds, settles and refunds on the offline
+ * engines, so accounts start at 0 and those engines are priced in full; the tests of the sign-up grant and of free
+ * no-model runs (server/routes/features.test.ts, server/routes/signup-grant.test.ts) set these themselves, and
+ * server/config/config.test.ts checks the production defaults.
+ */
+export const BILLING_TEST_ENV = { SIGNUP_CREDITS: '0', NO_MODEL_PRICE: 'full' } as const;
+
 /** A fixed server secret, so no test writes DATA_DIR/secret.key into the working tree. */
 export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
 
 /** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. A `mailer` replaces SMTP. */
 export async function createTestApp(env: Record<string, string> = {}, o: { mailer?: Mailer } = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...BILLING_TEST_ENV, ...env });
   const database = await openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   const log = createLogger(config.logLevel);

@@ -17,6 +17,7 @@ import type { MediaInfo } from '../../src/lib/api/types';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { silentWav } from './wav';
+import { BILLING_TEST_ENV } from './app';
 
 export const TASKS_TEST_SECRET = 'tasks-test-secret-tasks-test-secret-0123';
 
@@ -66,6 +67,7 @@ export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<Task
     PUBLIC_URL: 'http://localhost:8787',
     TASK_POLL_MS: '50',
     OUTBOUND_ALLOW_PRIVATE: 'true',
+    ...BILLING_TEST_ENV,
     ...o.env,
   });
   const { database, dispose } = await openTestDatabase(o.postgres ?? false);

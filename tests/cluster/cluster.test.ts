@@ -64,6 +64,8 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
       SITE_DIR: siteDir,
       LOG_LEVEL: 'warn',
       ENGINES: 'tts-common=espeak',
+      // Credits must move for drift to be checked: eSpeak runs are charged in full here (they are free by default).
+      NO_MODEL_PRICE: 'full',
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       TASK_USER_CONCURRENCY: String(CAP),
       // Two tasks at once per worker, four on the engine cluster-wide: both workers stay busy, so the killed one dies mid-task.

@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   rateLimited: 40029,
   internal: 50000,
   unavailable: 50003,
+  /** HTTP 503: no engine serves this feature on this server (FEATURE_MESSAGES.unavailable); not transient, do not retry. */
+  featureUnavailable: 50301,
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

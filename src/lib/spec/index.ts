@@ -20,6 +20,8 @@ export * from './payments';
 export * from './contact';
 export * from './public-api';
 export * from './object-storage';
+export * from './availability';
+export * from './signup';
 export * from './run-options';
 export * from './runs';
 export * from './ui-copy';

@@ -1,0 +1,56 @@
+// What runs with no AI model cost, the price notes of the features answer, and the sign-up grant's default.
+import { describe, expect, it } from 'vitest';
+import { engineUsesModel, featureNote, featurePriceText, FEATURE_MESSAGES, runCredits } from './availability';
+import { ENGINE_LABELS } from './engines';
+import { FEATURES, quote } from './pricing';
+import { SIGNUP_CREDITS_DEFAULT, trialCredits } from './signup';
+
+describe('runCredits', () => {
+  const measures = { characters: 600 };
+  it('charges the §9 price when an AI model may make the run', () => {
+    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' })).toEqual({ itemId: 'tts-common', credits: quote('tts-common', measures), free: false });
+    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' }).credits).toBe(3);
+  });
+
+  it('charges 0 for a run with no AI model while NO_MODEL_PRICE is free, the §9 price when it is full', () => {
+    expect(runCredits('tts-common', measures, { usesModel: false, noModelPrice: 'free' })).toEqual({ itemId: 'tts-common', credits: 0, free: true });
+    expect(runCredits('text-to-video', { durationS: 4, resolution: '1080p' }, { usesModel: false, noModelPrice: 'full' }).credits).toBe(180);
+  });
+
+  it('knows which engines make output without an AI model', () => {
+    expect(['espeak', 'preview'].map(engineUsesModel)).toEqual([false, false]);
+    expect(['fal', 'elevenlabs', 'dreamapi'].map(engineUsesModel)).toEqual([true, true, true]);
+  });
+});
+
+describe('price notes', () => {
+  it('says a free no-model run is free, in the words the cost preview uses', () => {
+    expect(FEATURE_MESSAGES.free(ENGINE_LABELS.preview)).toBe('Preview engine (no AI model): free');
+    expect(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)).toBe('eSpeak NG (offline speech synthesizer, no AI model): free');
+    expect(featureNote('text-to-video', 'preview', { usesModel: false, noModelPrice: 'free' })).toBe('Preview engine (no AI model): free');
+  });
+
+  it('gives the §9 price otherwise, and says when nothing serves the feature', () => {
+    expect(featureNote('tts-pro', 'elevenlabs', { usesModel: true, noModelPrice: 'free' })).toBe('ElevenLabs: 1 credit per 200 characters');
+    expect(featureNote('tryon-clothes', null, { usesModel: false, noModelPrice: 'free' })).toBe('Not available on this server');
+    expect(featurePriceText('text-to-video')).toBe('20 to 180 credits a clip');
+    expect(featurePriceText('wan-image-to-video')).toBe('15 to 30 credits a clip');
+    expect(featurePriceText('talking-image')).toBe('2 credits per second');
+    expect(featurePriceText('voice-clone')).toBe('Free');
+  });
+});
+
+describe('SIGNUP_CREDITS default', () => {
+  it('is one short trial of every feature at full price: 231 credits', () => {
+    expect(SIGNUP_CREDITS_DEFAULT).toBe(FEATURES.reduce((n, f) => n + trialCredits(f), 0));
+    expect(SIGNUP_CREDITS_DEFAULT).toBe(231);
+  });
+
+  it('covers the dearest single trials: a 10 s lip-synced translation, a try-on, a 4 s clip', () => {
+    expect(trialCredits('video-translate-lip-sync')).toBe(30);
+    expect(trialCredits('tryon-clothes')).toBe(25);
+    expect(trialCredits('text-to-video')).toBe(20);
+    expect(trialCredits('wan-text-to-video')).toBe(15);
+    expect(trialCredits('stt-pro')).toBe(2);
+  });
+});
