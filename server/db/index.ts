@@ -4,5 +4,7 @@ export type { AppDatabase, OpenDatabaseOptions } from './connect.ts';
 export { migrateToLatest, SchemaTooNewError } from './migrate.ts';
 export type { MigrationResult } from './migrate.ts';
 export { migrations } from './migrations/index.ts';
+export { preparedQuery } from './prepared.ts';
+export type { PreparedQuery } from './prepared.ts';
 export type { Engine, Migration } from './migrations/index.ts';
 export type * from './schema.ts';
