@@ -28,8 +28,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   // Parallel runs (other ports) each need their own artifacts folder, or one run's cleanup deletes the other's traces.
   outputDir: process.env.E2E_OUTPUT_DIR || path.join(root, 'test-results/e2e'),
-  fullyParallel: false,
-  workers: 1,
+  // Two workers: the read-only page checks run side by side while flows run one at a time (their fakes use fixed ports).
+  workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: path.join(root, 'test-results/e2e-results.json') }]],
   use: {
@@ -49,7 +49,10 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'pages', testMatch: 'pages.spec.ts', fullyParallel: true, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'flows', testIgnore: 'pages.spec.ts', workers: 1, use: { ...devices['Desktop Chrome'], channel: undefined } },
+  ],
   webServer: {
     command: 'node scripts/build-site.mjs --if-stale && tsx server/main.ts',
     cwd: root,

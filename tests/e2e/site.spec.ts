@@ -1,33 +1,9 @@
-// The site shell in Chromium: every SPEC.md §2 route renders cleanly and accessibly; navigation works by
-// mouse, keyboard and touch; the mobile menu folds and unfolds.
+// The site shell in Chromium: navigation works by mouse, keyboard and touch; the mobile menu folds and unfolds;
+// the contact form sends. (Every route's clean, accessible render is checked once, in pages.spec.ts.)
 import { expect, test } from '@playwright/test';
-import { PRODUCTS } from '../../src/lib/site/products';
-import { OPERATIONS } from '../../src/lib/api-contract';
-import { declineCookies, expectNoSidewaysScroll, expectRendersCleanly } from './support/page-checks';
-
-const ROUTES = [
-  '/playground',
-  ...PRODUCTS.map((p) => `/playground/${p.slug}`),
-  '/dashboard',
-  '/dashboard?type=key',
-  '/dashboard?type=billing',
-  '/pricing',
-  '/payment',
-  '/payment?status=success',
-  '/reference',
-  '/docs',
-  '/api-reference',
-  ...OPERATIONS.map((o) => `/api-reference/${o.id}`),
-  '/contact-us',
-];
+import { declineCookies, expectNoSidewaysScroll } from './support/page-checks';
 
 test.beforeEach(({ page }) => declineCookies(page));
-
-for (const route of ROUTES) {
-  test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({ page }) => {
-    await expectRendersCleanly(page, route, { singleHeading: false });
-  });
-}
 
 test('/foo/bar lands on / and from there on /playground', async ({ page }) => {
   await page.goto('/foo/bar');
