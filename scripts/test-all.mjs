@@ -1,5 +1,5 @@
-// `npm test`: type checks, lint, unit tests and end-to-end tests in order, then one summary line of counts.
-import { spawnSync } from 'node:child_process';
+// `npm test`: type checks, lint and the site build side by side, then unit and end-to-end tests, then one summary line of counts.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -10,24 +10,64 @@ rmSync(path.join(results, 'e2e-results.json'), { force: true });
 mkdirSync(results, { recursive: true });
 
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
-const steps = [
-  { name: 'astro check', cmd: bin('astro'), args: ['check', '--minimumFailingSeverity', 'warning'] },
-  { name: 'tsc (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.server.json'] },
-  { name: 'eslint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
-  {
-    name: 'unit tests (vitest)',
-    cmd: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'unit-results.json')}`],
-  },
-  { name: 'end-to-end tests (playwright)', cmd: bin('playwright'), args: ['test', '-c', 'tests/e2e/playwright.config.ts'] },
+// The checks are independent, mostly single-threaded jobs: they run side by side, each printing its output when it
+// ends; the test runners use every core themselves, so they run one after the other.
+const phases = [
+  [
+    [
+      // Both write Astro's generated types (.astro/), so the build waits for the check.
+      { name: 'astro check', cmd: bin('astro'), args: ['check', '--minimumFailingSeverity', 'warning'] },
+      { name: 'site build', cmd: process.execPath, args: [path.join(root, 'scripts/build-site.mjs'), '--if-stale'] },
+    ],
+    [{ name: 'tsc (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.server.json'] }],
+    [{ name: 'eslint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] }],
+  ],
+  [
+    [{
+      name: 'unit tests (vitest)',
+      cmd: bin('vitest'),
+      args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'unit-results.json')}`],
+      live: true,
+    }],
+  ],
+  [[{ name: 'end-to-end tests (playwright)', cmd: bin('playwright'), args: ['test', '-c', 'tests/e2e/playwright.config.ts'], live: true }]],
 ];
 
-const outcomes = [];
-for (const step of steps) {
-  console.log(`\n=== ${step.name} ===`);
-  const run = spawnSync(step.cmd, step.args, { cwd: root, stdio: 'inherit', env: process.env });
-  outcomes.push({ name: step.name, ok: run.status === 0 });
+/** Runs one step; a live step shares the terminal, the others' output is held and printed in one piece at the end. */
+function runStep(step) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(step.cmd, step.args, { cwd: root, env: process.env, stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    const finish = (ok) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(0);
+      if (!step.live) process.stdout.write(`\n=== ${step.name} (${seconds} s) ===\n${Buffer.concat(output).toString()}`);
+      else console.log(`=== ${step.name} took ${seconds} s ===`);
+      resolve({ name: step.name, ok });
+    };
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      finish(false);
+    });
+    child.on('close', (code) => finish(code === 0));
+  });
 }
+
+/** Runs a chain's steps one after another (all of them, so every failure is reported). */
+async function runChain(chain) {
+  const done = [];
+  for (const step of chain) {
+    if (step.live) console.log(`\n=== ${step.name} ===`);
+    done.push(await runStep(step));
+  }
+  return done;
+}
+
+// A phase is a list of chains that run side by side.
+const outcomes = [];
+for (const phase of phases) outcomes.push(...(await Promise.all(phase.map(runChain))).flat());
 
 function readJson(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
