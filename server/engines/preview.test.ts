@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp } from '../test-support/tasks';
 import { estimateCredits } from '../tasks';
-import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, VIDEO_SIZES } from '../../src/lib/spec';
+import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, PREVIEW, VIDEO_SIZES, voiceById } from '../../src/lib/spec';
+import { synthesize } from './espeak';
+import { wavSeconds } from './wav';
 import type { Feature, MediaKind } from '../../src/lib/spec';
 import type { EngineContext } from './types';
 import { ffmpegTools, locateFfmpeg, probe, runTool } from '../tools';
@@ -56,7 +58,8 @@ describe('preview engine output (ffprobe)', () => {
   const cases: Array<{ feature: Feature; input: Record<string, unknown>; width: number; height: number; durationS: number; audio: boolean }> = [
     { feature: 'text-to-video', input: { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 }, ...VIDEO_SIZES['512p']!, durationS: 2, audio: false },
     { feature: 'image-to-video', input: { prompt: 'slow push in', imageUrl: 'image', resolution: '720p', durationS: 1 }, ...VIDEO_SIZES['720p']!, durationS: 1, audio: false },
-    { feature: 'character-to-video', input: { prompt: 'waves hello', modelId: 'model-emma', resolution: '512p', durationS: 1 }, ...VIDEO_SIZES['512p']!, durationS: 1, audio: false },
+    { feature: 'character-to-video', input: { prompt: 'Hi!', modelId: 'model-emma', resolution: '512p', durationS: 2 }, ...VIDEO_SIZES['512p']!, durationS: 2, audio: true },
+    { feature: 'character-to-video', input: { prompt: ' ', modelId: 'model-james', resolution: '512p', durationS: 1 }, ...VIDEO_SIZES['512p']!, durationS: 1, audio: false },
     { feature: 'talking-image', input: { audioUrl: 'audio', photoUrl: 'image' }, ...VIDEO_SIZES['720p']!, durationS: 1.5, audio: true },
     { feature: 'lipsync', input: { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 0, video_height: 0 } }, width: 320, height: 240, durationS: 1.5, audio: true },
     { feature: 'talking-face', input: { videoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 640, video_height: 360 } }, width: 640, height: 360, durationS: 1.5, audio: true },
@@ -76,6 +79,21 @@ describe('preview engine output (ffprobe)', () => {
     // +faststart: the index (moov) comes before the media data so browsers play while downloading.
     expect(out.data.indexOf('moov')).toBeLessThan(out.data.indexOf('mdat'));
     expect(out.data.includes(Buffer.from(ENGINE_LABELS.preview))).toBe(true);
+  });
+
+  it('character to video speaks its script: a script longer than the clip asked for makes the clip as long as the speech', async () => {
+    const script = 'Hello, I am Daniel. This script is read aloud by the offline voice, so the preview clip is not silent.';
+    const speechS = wavSeconds(await synthesize(script, voiceById(PREVIEW.characterVoices['model-daniel']!)!.espeak));
+    expect(speechS).toBeGreaterThan(3);
+    const result = await previewEngine().run('character-to-video', { prompt: script, modelId: 'model-daniel', resolution: '512p', durationS: 1 }, localContext());
+    const file = path.join(dir, 'spoken.mp4');
+    writeFileSync(file, result.outputs[0]!.data);
+    const info = await probe(tools!.ffprobe!, file);
+    expect(info.audio).toEqual({ codec: 'aac' });
+    expect(Math.abs(info.durationS - speechS)).toBeLessThan(0.2);
+    // The soundtrack is speech, not silence: its loudest sample is well above the noise floor.
+    const { stderr } = await runTool(tools!.ffmpeg, ['-hide_banner', '-i', file, '-map', '0:a', '-af', 'volumedetect', '-f', 'null', '-']);
+    expect(Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1])).toBeGreaterThan(-20);
   });
 
   it('refuses an unknown sample model and a resolution it does not offer as input errors', async () => {

@@ -1,10 +1,12 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, type Feature, type RunOption } from '../../src/lib/spec';
+import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
+import { synthesize } from './espeak';
+import { wavSeconds } from './wav';
 import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
 
 /** Stored inputs of the video features (playground and public API field names; src/lib/api-contract/task-schemas.ts). */
@@ -58,6 +60,17 @@ function requestedSize(p: VideoInput['videoParams']): Size | null {
   return { width: even(w), height: even(h) };
 }
 
+/** The character's script spoken by the offline synthesizer, in the voice of its sample model, as a WAV in `dir`; null without a script. */
+async function spoken(input: VideoInput, ctx: EngineContext, dir: string): Promise<{ file: string; seconds: number } | null> {
+  const script = input.prompt?.trim();
+  if (!script) return null;
+  const voice = voiceById((input.modelId && PREVIEW.characterVoices[input.modelId]) || PREVIEW.characterDefaultVoice)!;
+  const wav = await synthesize(script, voice.espeak, undefined, ctx.signal);
+  const file = path.join(dir, 'speech.wav');
+  await writeFile(file, wav);
+  return { file, seconds: wavSeconds(wav) };
+}
+
 export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Engine {
   const tools = o.tools ?? ffmpegTools;
 
@@ -106,12 +119,16 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
       case 'image-to-video':
       case 'wan-image-to-video':
       case 'character-to-video': {
-        const durationS = feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
+        const askedS = feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
         const size = shaped(sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
         const image = await still();
+        // A character with a script says it (offline speech); the clip lasts the length asked for, or the speech if longer.
+        const speech = feature === 'character-to-video' ? await spoken(input, ctx, dir) : null;
+        const durationS = Math.max(askedS, speech?.seconds ?? 0);
         await ctx.progress(20);
-        await runTool(t.ffmpeg, panZoomArgs({ image, prompt: seeded(input.prompt ?? '', input.seed), size, durationS, textFile: await textFile(input.prompt), font: t.font, out }), ctx.signal);
-        return { file: out, expectedS: durationS, hasAudio: false };
+        const args = { image, prompt: seeded(input.prompt ?? '', input.seed), size, durationS, textFile: await textFile(input.prompt), font: t.font, audio: speech?.file ?? null, out };
+        await runTool(t.ffmpeg, panZoomArgs(args), ctx.signal);
+        return { file: out, expectedS: durationS, hasAudio: speech !== null };
       }
       case 'talking-image':
       case 'talking-face':

@@ -63,8 +63,11 @@ export function portraitArgs(o: { modelId: string; out: string }): string[] {
   return ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'color=c=black:s=320x180:d=1', '-vf', graph, '-frames:v', '1', '-y', o.out];
 }
 
-/** Pan and zoom over a still: cover the frame, then zoom in slowly while drifting towards a corner chosen by the prompt. */
-export function panZoomArgs(o: { image: string; prompt: string; size: Size; durationS: number; textFile: string | null; font: string | null; out: string }): string[] {
+/**
+ * Pan and zoom over a still: cover the frame, then zoom in slowly while drifting towards a corner chosen by the prompt;
+ * with `audio` (a character's spoken script) that sound is the clip's soundtrack.
+ */
+export function panZoomArgs(o: { image: string; prompt: string; size: Size; durationS: number; textFile: string | null; font: string | null; audio?: string | null; out: string }): string[] {
   const frames = Math.round(o.durationS * PREVIEW.fps);
   const [a] = phases(o.prompt);
   const dx = Math.cos(a) >= 0 ? '1' : '0';
@@ -72,7 +75,8 @@ export function panZoomArgs(o: { image: string; prompt: string; size: Size; dura
   const cover = `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h},setsar=1`;
   const zoom = `zoompan=z='1+0.25*on/${frames}':x='(iw-iw/zoom)*${dx === '1' ? 'on' : `(${frames}-on)`}/${frames}':y='(ih-ih/zoom)/2':d=${frames}:s=${w}x${h}:fps=${PREVIEW.fps}`;
   const graph = `${cover},${zoom}${drawText(o.textFile, o.font, o.size, 'bottom')},format=yuv420p`;
-  return ['-hide_banner', '-loglevel', 'error', '-i', o.image, '-vf', graph, '-frames:v', String(frames), '-an', ...encodeVideo, ...finish(o.out)];
+  const sound = o.audio ? ['-map', '0:v', '-map', '1:a', ...encodeAudio] : ['-an'];
+  return ['-hide_banner', '-loglevel', 'error', '-i', o.image, ...(o.audio ? ['-i', o.audio] : []), '-vf', graph, '-frames:v', String(frames), ...sound, ...encodeVideo, ...finish(o.out)];
 }
 
 /** A still (photo or portrait) shown for the audio's length, fitted into the frame, with a slow zoom so it is not frozen. */

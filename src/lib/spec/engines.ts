@@ -48,6 +48,9 @@ export const PREVIEW = {
   defaultResolution: '720p',
   /** Talking image and lip sync with no size given: 720p; a source video keeps its own size up to 1080p. */
   talkingResolution: '720p',
+  /** Character to video with a script: the offline voice (VOICES id) that speaks it, per sample model; a portrait gets the default. */
+  characterVoices: { 'model-emma': 'en-us-female-1', 'model-james': 'en-us-male-1', 'model-sofia': 'en-gb-female-1', 'model-daniel': 'en-gb-male-1' } as Record<string, string>,
+  characterDefaultVoice: 'en-us-female-1',
   maxSide: 1920,
   /** x264 preset: previews favour speed over size. */
   x264Preset: 'veryfast',
