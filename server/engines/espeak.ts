@@ -1,6 +1,6 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
-import { Worker } from 'node:worker_threads';
 import { RUN_OPTIONS, SPEECH_DEFAULT_WPM, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
+import { speechPool, type SpeechPool } from './espeak-pool';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';
 
@@ -27,38 +27,17 @@ interface DialogueInput {
 const PAUSE_SAME_SPEAKER_MS = 300;
 const PAUSE_NEW_SPEAKER_MS = 550;
 
-const WORKER_URL = new URL('./espeak-worker.mjs', import.meta.url);
+/** The process's synthesis threads, started on the first synthesis. */
+let pool: SpeechPool | null = null;
 
 /**
- * Synthesizes one text with one eSpeak voice into WAV bytes, on a worker thread of its own: a long text takes
- * seconds of CPU, which on the main thread would stall every other request. A fresh thread (and WASM instance)
- * per call keeps calls independent, and an aborted task stops its synthesis by ending the thread.
+ * Synthesizes one text with one eSpeak voice into WAV bytes on the pool's threads (./espeak-pool.ts): a long text
+ * takes seconds of CPU, which on the main thread would stall every other request. Each synthesis runs on a fresh
+ * WASM instance, so calls stay independent, and an aborted task stops its synthesis by ending that thread.
  */
 export function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM, signal?: AbortSignal, pitch: number = RUN_OPTIONS.pitch.default): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const worker = new Worker(WORKER_URL, { workerData: { text, voice: espeakVoice, wpm: speedWpm, pitch } });
-    const onAbort = () => {
-      void worker.terminate();
-      reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const settle = () => signal?.removeEventListener('abort', onAbort);
-    worker.once('message', (answer: { wav?: Uint8Array; error?: string }) => {
-      settle();
-      if (answer.wav) resolve(Buffer.from(answer.wav.buffer, answer.wav.byteOffset, answer.wav.byteLength));
-      else reject(new Error(answer.error ?? 'espeak-ng produced no audio'));
-    });
-    worker.once('error', (error) => {
-      settle();
-      reject(error);
-    });
-    worker.once('exit', (code) => {
-      settle();
-      // After a message this changes nothing (a promise settles once); without one the thread died early.
-      reject(new Error(`espeak-ng worker stopped (exit code ${code}) before answering`));
-    });
-  });
+  pool ??= speechPool();
+  return pool.synthesize({ text, voice: espeakVoice, wpm: speedWpm, pitch }, signal);
 }
 
 function voiceOf(id: string) {
