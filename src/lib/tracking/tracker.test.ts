@@ -58,7 +58,8 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
     storageListeners.forEach((listener) => listener());
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { tracker, storage, warnings, beacons, enqueued, onlines, connect, runIdle, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
+  const idleCount = () => idleRuns.length;
+  return { tracker, storage, warnings, beacons, enqueued, onlines, connect, runIdle, idleCount, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
 }
 
 describe('tracking stub', () => {
@@ -106,6 +107,35 @@ describe('tracking stub', () => {
     expect(second).toMatchObject({ seqId: 2, foid: 'a_b_c', coldStartId: first!.coldStartId });
     expect(first!.entryId).not.toBe(second!.entryId);
     expect(tracker.pendingCount()).toBe(0);
+  });
+
+  it('a burst of reports before the worker runs asks for one idle callback, not one per report', async () => {
+    const { tracker, idleCount, runIdle, connect, enqueued } = setup();
+    tracker.init({ appKey: 'k' });
+    for (let i = 0; i < 100; i++) tracker.report({ id: 'a_b_c', action: 'show', logmap: { i } });
+    expect(idleCount()).toBe(1);
+    await runIdle();
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(enqueued.flat()).toHaveLength(100);
+  });
+
+  it('uid: the signed-in user is read once per task, by its first report, for every entry reported in it', async () => {
+    const { tracker, storage } = setup();
+    const userReads = () => getItem.mock.calls.filter(([key]) => key === 'userId').length;
+    const getItem = vi.spyOn(storage, 'getItem');
+    tracker.init({ appKey: 'k' });
+    storage.setItem('userId', 'u-1');
+    const ids = Array.from({ length: 5 }, () => tracker.report({ id: 'a_b_c', action: 'click' }));
+    expect(userReads()).toBe(1);
+    await Promise.resolve();
+    // Signed in as someone else: the next task's reports carry the new user.
+    storage.setItem('userId', 'u-2');
+    ids.push(tracker.report({ id: 'a_b_c', action: 'click' }));
+    expect(userReads()).toBe(2);
+    tracker.reportLeft();
+    const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
+    expect(stash.map((e) => [e.entryId, e.uid])).toEqual(ids.map((id, i) => [id, i < 5 ? 'u-1' : 'u-2']));
+    expect(new Set(ids).size).toBe(6);
   });
 
   it('page leave: sealed bodies go by sendBeacon as text to track_info; unconfirmed entries are stashed for the next tab', async () => {

@@ -74,7 +74,10 @@ export function createTracker(env: TrackerEnv) {
   let startedAt = now();
   /** Stay time was reported since the page was last shown: pagehide and visibilitychange both end a stay, in either order. */
   let stayed = false;
-  let deliverQueued = false;
+  let flushQueued = false;
+  let connectQueued = false;
+  /** The signed-in user as read by the current task's first report: a localStorage read per task, not per report. */
+  let uid: string | null = null;
 
   const read = (key: string): string => storage.getItem(key) ?? '';
 
@@ -86,7 +89,7 @@ export function createTracker(env: TrackerEnv) {
         if (await worker.start(config!, tab, (bodies, url) => ((sealed = bodies), (beaconUrl = url)))) {
           handle = worker;
           adoptStashes();
-          deliver();
+          flush();
           return worker;
         }
         worker.close();
@@ -112,12 +115,20 @@ export function createTracker(env: TrackerEnv) {
   // Any change by another tab rescans: storage events are rare, and a scan reads only the keys.
   env.onStorage(adoptStashes);
 
-  /** Hands the outbox to the worker once per task, so a burst of reports is one message; entries stay pending until stored. */
-  function deliver(): void {
-    if (!handle || deliverQueued) return;
-    deliverQueued = true;
+  /** Starts the worker when the page is next idle: one idle callback however many reports come before it. */
+  function wake(): void {
+    if (connectQueued) return;
+    connectQueued = true;
+    env.idle(() => ((connectQueued = false), void connect()));
+  }
+
+  /** Once per task: hands the outbox to the worker in one message (entries stay pending until stored); the next task reads the user again. */
+  function flush(): void {
+    if (flushQueued) return;
+    flushQueued = true;
     queueMicrotask(() => {
-      deliverQueued = false;
+      flushQueued = false;
+      uid = null;
       const batch = outbox;
       if (!handle || batch.length === 0) return;
       outbox = [];
@@ -144,7 +155,7 @@ export function createTracker(env: TrackerEnv) {
               : '';
       if (problem) return warn(problem), false;
       config = { ...options };
-      env.idle(() => void connect());
+      wake();
       return true;
     },
 
@@ -161,14 +172,14 @@ export function createTracker(env: TrackerEnv) {
             ? TRACKING_WARNINGS.logmap
             : '';
       if (problem) return warn(problem), null;
-      const entry: QueuedEntry = {
-        ...make({ oid: prefix ? `${prefix}_${event.id}` : event.id, action: TRACKING_ACTIONS[event.action as TrackingAction], logmap, uid: read(USER_ID_STORAGE_KEY) }),
-        tab,
-      };
+      // Only the work a report cannot put off runs here (report() is on the page's main thread): the user is read
+      // and the worker messaged once per task (flush), the worker started once per idle period (wake).
+      const entry = make({ oid: prefix ? `${prefix}_${event.id}` : event.id, action: TRACKING_ACTIONS[event.action as TrackingAction], logmap, uid: (uid ??= read(USER_ID_STORAGE_KEY)) }) as QueuedEntry;
+      entry.tab = tab;
       pending.add(entry);
       outbox.push(entry);
-      if (handle) deliver();
-      else env.idle(() => void connect());
+      flush();
+      if (!handle) wake();
       return entry.entryId;
     },
 
