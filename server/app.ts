@@ -1,8 +1,12 @@
 // Builds the API host's Hono app from its dependencies; never listens (tests call app.request()).
 import { Hono } from 'hono';
-import { ERROR_CODES, ERROR_MESSAGES } from '../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, METRICS, REQUEST_ID } from '../src/lib/spec';
 import type { AppDeps } from './routes/deps';
-import { envelope, errorResponder } from './http/errors';
+import { errorEnvelope, errorResponder } from './http/errors';
+import { collectorRefusals, httpMetrics, metricsHandler } from './metrics';
+import { traceRequests } from './telemetry/http-spans';
+import { requestId } from './telemetry/request-id';
+import { activeTracer } from './telemetry/tracing';
 import { closeConnectionAfterAnswer } from './http/graceful-close';
 import { corsHeaders } from './http/cors';
 import { compression } from './http/compression';
@@ -10,7 +14,7 @@ import { securityHeaders } from './http/security';
 import { userRoutes } from './routes/accounts';
 import { accountsContext } from './routes/accounts-context';
 import { bodyCap } from './routes/body-cap';
-import { healthRoutes } from './routes/health';
+import { healthRoutes, readinessRoutes } from './routes/health';
 import { engineHookRoutes } from './routes/engine-hooks';
 import { keyRoutes } from './routes/keys';
 import { mediaRoutes } from './routes/media';
@@ -28,7 +32,7 @@ import { staticSite } from './site/static';
  * may keep them. The static site and the signed media downloads keep their own caching.
  */
 const API_PREFIXES = ['/user/', '/apply/', '/api/', '/api-playground/', '/spider/', '/payment/', '/contact/', '/engine-hooks/'];
-const isApiPath = (path: string) => path === '/healthz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+const isApiPath = (path: string) => path === '/healthz' || path === '/readyz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
@@ -36,6 +40,12 @@ export function createApp(deps: AppDeps) {
   const site = staticSite({ root: config.siteDir });
 
   app.onError(errorResponder(log));
+  // First: every answer is timed by route pattern and carries its request id (logs and error bodies name it too);
+  // with tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), every request is a span.
+  app.use(httpMetrics());
+  app.use(requestId());
+  const tracer = activeTracer();
+  if (tracer) app.use(traceRequests(tracer));
   app.use(async (c, next) => {
     await next();
     // A refused body is left unread: the connection cannot carry another request, so it is closed cleanly.
@@ -51,14 +61,19 @@ export function createApp(deps: AppDeps) {
       origins: config.siteOrigins,
       allowHeaders: ['Content-Type', 'Authorization', 'token', 'Idempotency-Key'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+      exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', REQUEST_ID.header],
       maxAge: 600,
     }),
   );
 
   // Each area is a sub-app under its own prefix and applies its own body caps (routes/body-cap.ts; uploads have theirs).
   app.route('/healthz', healthRoutes(deps));
+  app.route('/readyz', readinessRoutes(deps));
+  // Prometheus text on this port only for holders of METRICS_TOKEN; METRICS_PORT serves it apart (main.ts).
+  const metricsToken = config.ops.metrics.token;
+  if (metricsToken) app.get(METRICS.path, metricsHandler({ db: deps.database.db, log, token: metricsToken }));
   app.route('/engine-hooks', engineHookRoutes(deps));
+  app.use(`${TRACKING_PREFIX}/*`, collectorRefusals());
   app.route(TRACKING_PREFIX, trackingRoutes(deps));
   const accounts = accountsContext(deps);
   app.route('/user', userRoutes(accounts));
@@ -77,7 +92,7 @@ export function createApp(deps: AppDeps) {
   app.notFound(async (c) => {
     const wantsPage = c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     const page = wantsPage ? await site.notFoundPage(c) : undefined;
-    return page ?? c.json(envelope(ERROR_CODES.notFound, ERROR_MESSAGES.notFound), 404);
+    return page ?? c.json(errorEnvelope(ERROR_CODES.notFound, ERROR_MESSAGES.notFound), 404);
   });
   return app;
 }

@@ -61,6 +61,7 @@ export async function redeemInvitation(
         delta: invitation.credits,
         reason: 'invitation',
         reference: input.code,
+        audit: { actor: `user:${input.userId}`, reason: `redeemed invitation ${input.code}` },
       });
       return { credits: invitation.credits, balance };
     });

@@ -7,11 +7,13 @@ import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
 import { s3Config, s3EnvShape, type S3Config } from './s3';
 import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
 import { queueConfig, queueEnvShape, type QueueConfig } from './queue';
+import { opsConfig, opsEnvShape, type OpsConfig } from './ops';
 
 export type { TaskConfig } from './tasks';
 export type { S3Config } from './s3';
 export type { RedisConfig } from './redis';
 export type { QueueConfig, Role } from './queue';
+export type { OpsConfig } from './ops';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
@@ -57,7 +59,7 @@ const envSchema = z.object({
   SUPPORT_EMAIL: z.email().optional(),
   // Credits a new account starts with (src/lib/spec/signup.ts); 0 switches the grant off.
   SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(SIGNUP_CREDITS_DEFAULT),
-}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape).extend(queueEnvShape);
+}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape).extend(queueEnvShape).extend(opsEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -89,6 +91,8 @@ export interface Config {
   redis: RedisConfig;
   /** Process role and job queue (ROLE, QUEUE, QUEUE_*; docs/scaling.md "Job queue"). */
   queue: QueueConfig;
+  /** Metrics, tracing and the graceful drain (METRICS_*, OTEL_*, DRAIN_*; docs/operations.md). */
+  ops: OpsConfig;
   tracking: {
     /** App keys the collector accepts besides those registered with the CLI. */
     appKeys: string[];
@@ -148,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     s3: s3Config(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
     redis: redisConfig(e),
     queue,
+    ops: opsConfig(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
     tracking: {
       appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
       // Unset: derived from SECRET_KEY (or DATA_DIR/secret.key), so tokens survive restarts and agree across instances.

@@ -1,6 +1,7 @@
 // The credits ledger: every balance change is one ledger row, made inside the caller's transaction, never below zero.
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db';
+import { auditCreditChange, causedByTask, type CreditAudit } from '../audit';
 import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/spec';
 import type { LedgerPage } from '../../src/lib/api/types';
 
@@ -12,6 +13,8 @@ export interface CreditChange {
   reason: string;
   /** What it is about, e.g. an invitation code or task id. */
   reference?: string | null;
+  /** Who made a change no task caused, and why (the audit trail); unset: the platform itself (AUDIT.systemActor). */
+  audit?: CreditAudit;
 }
 
 export class InsufficientCreditsError extends Error {
@@ -57,6 +60,8 @@ export async function applyCreditChange(trx: Transaction<Schema>, change: Credit
     .values({ user_id: userId, delta, balance_after: updated.credits, reason, reference: change.reference ?? null, created_at: Date.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Task movements are recorded with their task; every other change also goes to the audit trail, in this transaction.
+  if (!causedByTask(reason)) await auditCreditChange(trx, change, updated.credits, Number(entry.id));
   return { balance: updated.credits, entryId: Number(entry.id) };
 }
 

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
-import type { Logger } from '../log';
+import { currentRequestId, type Logger } from '../log';
 
 /** A failure a client can act on: its HTTP status, envelope code and message are sent as they are. */
 export class AppError extends Error {
@@ -26,20 +26,26 @@ export function envelope(code: number, msg: string, data: unknown = null) {
   return { code, msg, data };
 }
 
+/** A failure's envelope with the request's id (also in the X-Request-Id header), which a user can quote to support. */
+export function errorEnvelope(code: number, msg: string) {
+  const requestId = currentRequestId();
+  return requestId === undefined ? envelope(code, msg) : { ...envelope(code, msg), requestId };
+}
+
 /** Maps an error to a response; unknown errors are logged and answered without details (no stack traces). */
 export function errorResponder(log: Logger) {
   return (err: Error, c: Context) => {
     if (err instanceof AppError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-      return c.json(envelope(err.code, err.message), err.status);
+      return c.json(errorEnvelope(err.code, err.message), err.status);
     }
     if (err instanceof HTTPException) {
       const status = err.status;
       const code = status === 413 ? ERROR_CODES.payloadTooLarge : status === 401 ? ERROR_CODES.notLoggedIn : ERROR_CODES.invalidInput;
       const message = status === 413 ? ERROR_MESSAGES.payloadTooLarge : err.message || 'Bad request';
-      return c.json(envelope(code, message), status < 500 ? status : 400);
+      return c.json(errorEnvelope(code, message), status < 500 ? status : 400);
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
-    return c.json(envelope(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
+    return c.json(errorEnvelope(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
   };
 }

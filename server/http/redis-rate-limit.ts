@@ -25,6 +25,8 @@ type HitCommand = { rateLimitHit(key: string, windowMs: number): Promise<[number
 export interface RateLimitStores {
   store(namespace: string): RateLimitStore;
   close(): Promise<void>;
+  /** With REDIS_URL: resolves when Redis answers a PING (readiness); absent without Redis. */
+  ping?(): Promise<void>;
 }
 
 /**
@@ -90,6 +92,9 @@ export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): 
   });
   return {
     store: (namespace) => redisRateLimitStore(connection, { prefix: `${redis.prefix}rate:${namespace}:`, fallback: memoryRateLimitStore(), onError }),
+    async ping() {
+      await connection.ping();
+    },
     async close() {
       if (connection.status === 'ready') {
         await connection.quit().catch(() => connection.disconnect());

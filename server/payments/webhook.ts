@@ -38,7 +38,7 @@ async function grantPurchase(trx: Transaction<Schema>, session: Stripe.Checkout.
     const known = await trx.selectFrom('payments').select('id').where('id', '=', session.id).executeTakeFirst();
     return known ? 'duplicate' : 'ignored';
   }
-  await applyCreditChange(trx, { userId: claimed.user_id, delta: claimed.credits, reason: PAYMENT_LEDGER_REASONS.purchase, reference: session.id });
+  await applyCreditChange(trx, { userId: claimed.user_id, delta: claimed.credits, reason: PAYMENT_LEDGER_REASONS.purchase, reference: session.id, audit: { actor: 'stripe', reason: `paid checkout ${session.id}` } });
   return 'granted';
 }
 
@@ -90,7 +90,7 @@ async function clawBack(
   // Unreachable while the row is locked; if it ever happens, roll back so Stripe redelivers the event.
   if (!written) throw new Error(`claw-back of ${take} credits would exceed payment ${payment.id}`);
   if (take === 0) return 'ignored';
-  await applyCreditChange(trx, { userId: payment.user_id, delta: -take, reason, reference: payment.id });
+  await applyCreditChange(trx, { userId: payment.user_id, delta: -take, reason, reference: payment.id, audit: { actor: 'stripe', reason: `${reason} of payment ${payment.id}` } });
   return 'deducted';
 }
 

@@ -235,7 +235,7 @@ describe('guards and validation', () => {
     for (const headers of [{}, { token: 'not-a-session' }, { authorization: 'Bearer sk-not-a-key' }] as Array<Record<string, string>>) {
       const res = await post(t.app, path, { company: 'x', userId: 'x', code: 'x' }, headers);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: API_CODES.notLoggedIn, msg: MESSAGES.notLoggedIn, data: null });
+      expect(res.body).toEqual({ code: API_CODES.notLoggedIn, msg: MESSAGES.notLoggedIn, data: null, requestId: expect.any(String) });
     }
   });
 

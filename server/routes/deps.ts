@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import type { Mailer } from '../accounts/mailer';
 import type { TaskSystem } from '../tasks';
 import type { RateLimitStores } from '../http/redis-rate-limit';
+import type { Lifecycle } from '../lifecycle/state';
 
 export interface AppDeps {
   config: Config;
@@ -16,4 +17,6 @@ export interface AppDeps {
   tasks: TaskSystem;
   /** Where request budgets are counted (Redis with REDIS_URL, shared by every instance); unset: this process's memory. */
   rateLimits?: RateLimitStores;
+  /** Serving or draining (main.ts sets it on SIGTERM; /readyz reads it); unset: always serving. */
+  lifecycle?: Lifecycle;
 }

@@ -7,7 +7,7 @@ import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
 import { describeIssue, parseInput, readBody } from '../http/input';
-import type { Logger } from '../log';
+import { currentRequestId, type Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
 import { runOptionProblem } from '../engines';
 import {
@@ -34,15 +34,20 @@ function answer(code: number, message: string, data: unknown = null) {
   return { code, message, msg: message, data };
 }
 const success = (data: unknown) => answer(0, 'success', data);
+/** A refusal also names the request (X-Request-Id), which a user can quote to support. */
+const refusal = (code: number, message: string) => {
+  const requestId = currentRequestId();
+  return requestId === undefined ? answer(code, message) : { ...answer(code, message), requestId };
+};
 
 function publicErrors(log: Logger) {
   return (err: Error, c: Context) => {
     if (err instanceof AppError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-      return c.json(answer(err.code, err.message), err.status);
+      return c.json(refusal(err.code, err.message), err.status);
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
-    return c.json(answer(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
+    return c.json(refusal(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);
   };
 }
 

@@ -9,6 +9,8 @@ import { ENGINE_DEFAULTS, MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { advisoryEngineSlots } from './engine-slots';
+import { taskHandBack } from './hand-back';
+import { countFinished, countSubmitted, instrumentEngines, instrumentRuns, recordTraceContext } from '../telemetry/tasks';
 import { inputReader } from './input-media';
 import { pgBossQueue } from './pg-boss-queue';
 import { inProcessQueue, type TaskQueue } from './queue';
@@ -50,7 +52,8 @@ export function createTaskSystem(o: TaskSystemOptions) {
   // "Job queue"); the in-process semaphore stays in front as the cheap local check.
   const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
   const clusterSlots = runsJobs ? advisoryEngineSlots({ connectionString: config.databaseUrl, connections: config.tasks.workers }) : undefined;
-  const engines: typeof local = clusterSlots
+  // Every engine call is timed, counted and traced (server/telemetry/tasks.ts).
+  const engines: typeof local = instrumentEngines(clusterSlots
     ? {
         ...local,
         async acquire(name, signal) {
@@ -67,7 +70,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
           }
         },
       }
-    : local;
+    : local);
   const media = createMediaService({
     db,
     store: o.store ?? configuredMediaStore(config, log),
@@ -79,7 +82,8 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const holder: { queue?: TaskQueue } = {};
   const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
   const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
-  const tasks = createTaskService({
+  const recordWebhook = webhookRecorder(media);
+  const tasks = instrumentRuns(createTaskService({
     db,
     engines,
     media,
@@ -88,17 +92,25 @@ export function createTaskSystem(o: TaskSystemOptions) {
     publicUrl: config.publicUrl,
     readInput,
     onSubmitted: () => holder.queue?.notify(),
-    onStored: async (trx, task) => holder.queue?.enqueue?.(trx, task),
-    onFinished: webhookRecorder(media),
-  });
+    onStored: async (trx, task) => {
+      await recordTraceContext(trx, task);
+      await holder.queue?.enqueue?.(trx, task);
+      countSubmitted(task);
+    },
+    onFinished: async (trx, task) => {
+      await recordWebhook(trx, task);
+      countFinished(task);
+    },
+  }));
   // ROLE=api takes requests only: its queue sends jobs and runs none, and no background work starts here.
   const runWorkers = config.queue.role !== 'api';
   const { workers, pollMs, runTimeoutMs } = config.tasks;
+  const handBack = taskHandBack(db);
   const queue = (holder.queue = o.queue
     ? o.queue(tasks)
     : config.queue.kind === 'pg-boss'
-      ? pgBossQueue({ tasks, log, connectionString: config.databaseUrl, schema: config.queue.schema, runWorkers, workers, pollMs, runTimeoutMs, leaseS: config.queue.leaseS, checkS: config.queue.checkS, retryDelayS: config.queue.retryDelayS, engineConcurrency: config.tasks.engineConcurrency })
-      : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers }));
+      ? pgBossQueue({ tasks, log, connectionString: config.databaseUrl, schema: config.queue.schema, runWorkers, workers, pollMs, runTimeoutMs, leaseS: config.queue.leaseS, checkS: config.queue.checkS, retryDelayS: config.queue.retryDelayS, engineConcurrency: config.tasks.engineConcurrency, handBack })
+      : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers, handBack }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;
 
@@ -131,9 +143,10 @@ export function createTaskSystem(o: TaskSystemOptions) {
       cleanupTimer = setInterval(pass, MEDIA_LIMITS.cleanupIntervalMs);
       cleanupTimer.unref();
     },
-    async stop() {
+    /** Stops background work; with a drain deadline, tasks still running then are handed back to the queue. */
+    async stop(drainMs?: number) {
       clearInterval(cleanupTimer);
-      await queue.stop();
+      await queue.stop(drainMs);
       await webhooks.stop();
       await clusterSlots?.close();
     },

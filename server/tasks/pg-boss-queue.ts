@@ -4,6 +4,8 @@ import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
 import { ENGINE_DEFAULTS, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
+import type { TaskRow } from '../db';
+import { settlesWithin, TaskHandedBack } from './hand-back';
 import type { TaskQueue } from './queue';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
@@ -27,6 +29,8 @@ export interface PgBossQueueOptions {
   maxAttempts?: number;
   /** Per-engine caps (ENGINE_CONCURRENCY), held across every worker by pg-boss group concurrency. */
   engineConcurrency: Record<string, number>;
+  /** Puts a running task back to queued for a draining stop (server/tasks/hand-back.ts); true when it was. */
+  handBack?: (task: TaskRow) => Promise<boolean>;
 }
 
 interface TaskJob {
@@ -37,7 +41,9 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss } {
   const maxAttempts = o.maxAttempts ?? TASK_LIMITS.maxAttempts;
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { controller: AbortController; task: TaskRow }>();
+  /** Settles when the last running job of a draining stop ends. */
+  let idle: (() => void) | undefined;
   const boss = new PgBoss({
     connectionString: o.connectionString,
     schema: o.schema,
@@ -72,7 +78,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     });
     client.on('notification', (n) => {
       if (!n.payload) return;
-      if (n.channel === TASK_QUEUE.abortChannel) running.get(n.payload)?.abort(new Error('canceled'));
+      if (n.channel === TASK_QUEUE.abortChannel) running.get(n.payload)?.controller.abort(new Error('canceled'));
       if (n.channel === TASK_QUEUE.hookChannel) notifyHook(n.payload);
     });
     try {
@@ -101,7 +107,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
       return;
     }
     const controller = new AbortController();
-    running.set(taskId, controller);
+    running.set(taskId, { controller, task: claimed.task });
     // pg-boss aborts the job's signal when this process stops or the job's lease is given to another worker.
     const onJobAbort = () => controller.abort(new Error('the job was stopped'));
     job.signal.addEventListener('abort', onJobAbort, { once: true });
@@ -109,10 +115,13 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     try {
       // Throws only when the database or media store failed: pg-boss retries the job with backoff.
       await o.tasks.run(claimed.task, controller.signal);
+      // Handed back by a draining stop: failing the job makes pg-boss run it again (after retryDelay), here or elsewhere.
+      if (controller.signal.reason instanceof TaskHandedBack) throw controller.signal.reason;
     } finally {
       clearTimeout(timer);
       job.signal.removeEventListener('abort', onJobAbort);
       running.delete(taskId);
+      if (running.size === 0) idle?.();
     }
   }
 
@@ -129,8 +138,11 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
       // Workers are woken by pg-boss's own NOTIFY on send.
     },
     abort(taskId) {
-      running.get(taskId)?.abort(new Error('canceled'));
+      running.get(taskId)?.controller.abort(new Error('canceled'));
       publish(TASK_QUEUE.abortChannel, taskId).catch((error: unknown) => o.log.error('cancel broadcast failed', { taskId, error: message(error) }));
+    },
+    async ready() {
+      await boss.getDb().executeSql('select 1', []);
     },
     async wake(key) {
       // Every worker hears it (this one too, through its listener); the one following the job wakes.
@@ -185,9 +197,19 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
         if (job) await exhausted(job);
       });
     },
-    async stop() {
+    async stop(drainMs) {
       if (!started) return;
       started = false;
+      if (drainMs !== undefined && o.runWorkers) {
+        // Take no new job, give the running ones until the deadline, then hand back what still runs.
+        await boss.offWork(TASK_QUEUE.jobs, { wait: false }).catch((error: unknown) => o.log.warn('stopping job fetch failed', { error: message(error) }));
+        const drained = running.size === 0 || (await settlesWithin(new Promise<void>((resolve) => (idle = resolve)), drainMs));
+        if (!drained && o.handBack) {
+          for (const { controller, task } of [...running.values()]) {
+            if (await o.handBack(task).catch(() => false)) controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
+          }
+        }
+      }
       stopping = true;
       clearTimeout(listenTimer);
       const client = listener;

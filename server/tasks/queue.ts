@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
+import { settlesWithin, TaskHandedBack } from './hand-back';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
 
@@ -16,10 +17,15 @@ export interface TaskQueue {
   wake(key: string): Promise<boolean>;
   /** Enqueues a stored task inside the transaction that stores it and holds its credits (a queue of jobs; none for the in-process one). */
   enqueue?(trx: Transaction<Schema>, task: TaskRow): Promise<void>;
+  /** Resolves when the queue can take jobs (a job queue's own connection answers); absent: the tasks table is the queue. */
+  ready?(): Promise<void>;
   /** Recovers stranded tasks, then starts the workers. */
   start(): Promise<void>;
-  /** Stops taking tasks and waits for the running ones to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops taking tasks and waits for the running ones to finish. Given a drain deadline (SIGTERM, DRAIN_TIMEOUT_S),
+   * the ones still running then are handed back to the queue (handBack) and their runs stopped.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export interface InProcessQueueOptions {
@@ -30,10 +36,12 @@ export interface InProcessQueueOptions {
   runTimeoutMs: number;
   /** False in the api role: start() runs no workers and recovers nothing. */
   runWorkers?: boolean;
+  /** Puts a running task back to queued for a draining stop (server/tasks/hand-back.ts); true when it was. */
+  handBack?: (task: TaskRow) => Promise<boolean>;
 }
 
 export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, { controller: AbortController; task: TaskRow }>();
   const loops: Promise<void>[] = [];
   let stopped = true;
   let wake: (() => void)[] = [];
@@ -67,7 +75,7 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
         continue;
       }
       const controller = new AbortController();
-      running.set(task.id, controller);
+      running.set(task.id, { controller, task });
       const timer = setTimeout(() => controller.abort(new TaskTimeout('timed out')), o.runTimeoutMs);
       try {
         await o.tasks.run(task, controller.signal);
@@ -84,7 +92,7 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
   return {
     notify: wakeAll,
     abort(taskId) {
-      running.get(taskId)?.abort(new Error('canceled'));
+      running.get(taskId)?.controller.abort(new Error('canceled'));
     },
     wake: async (key) => notifyHook(key),
     async start() {
@@ -94,10 +102,17 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       stopped = false;
       for (let i = 0; i < o.workers; i++) loops.push(worker());
     },
-    async stop() {
+    async stop(drainMs) {
       stopped = true;
       wakeAll();
-      await Promise.all(loops.splice(0));
+      const finished = Promise.all(loops.splice(0));
+      if (drainMs !== undefined && o.handBack && !(await settlesWithin(finished, drainMs))) {
+        // Past the deadline: each task still running goes back to the queue first, then its run is stopped.
+        for (const { controller, task } of [...running.values()]) {
+          if (await o.handBack(task).catch(() => false)) controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
+        }
+      }
+      await finished;
     },
   };
 }

@@ -18,6 +18,7 @@ export const errorEnvelope = z.object({
   message: z.string().describe('What went wrong, naming the field and rule when a parameter is refused'),
   msg: z.string().describe('The same message'),
   data: z.null(),
+  requestId: z.string().optional().describe('This request\'s id, also sent as the X-Request-Id header: quote it to support'),
 });
 
 export const submitData = z.object({

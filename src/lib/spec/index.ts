@@ -25,3 +25,4 @@ export * from './signup';
 export * from './run-options';
 export * from './runs';
 export * from './ui-copy';
+export * from './operations';
