@@ -4,7 +4,11 @@ import type { Schema } from './schema.ts';
 
 /** Stands in for the call's nth value while the query is built and compiled. */
 class Slot {
-  constructor(readonly index: number) {}
+  // A plain field, not a parameter property: the database area also runs under Node's own type stripping.
+  readonly index: number;
+  constructor(index: number) {
+    this.index = index;
+  }
 }
 
 export interface PreparedQuery<A extends unknown[], R> {
