@@ -14,6 +14,7 @@ import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracki
 import { tokenSessions } from '../tracking/sessions';
 import { lazyServerKeys } from '../accounts';
 import { bodyCap } from './body-cap';
+import { countStoredBatch } from '../metrics';
 
 /** Where app.ts mounts the collector: every path of TRACKING_PATHS lies under it. */
 export const TRACKING_PREFIX = '/spider/api/v1';
@@ -94,6 +95,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
       queueId: body.queueId,
       receivedAt,
     });
+    countStoredBatch(result);
     return ok(c, result);
   });
 

@@ -1,0 +1,151 @@
+// /metrics scraped after real traffic: requests by route pattern, tasks, queue, credits, engines, collector and process metrics move by the right amounts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { TRACKING_PATHS } from '../../src/lib/spec';
+import { createLogger } from '../log';
+import { batch, entry, KEY, useCollector } from '../routes/tracking.fixtures';
+import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { metricsApp } from '.';
+
+const TOKEN = 'metrics-test-token-0123456789';
+type Fetcher = { request(path: string, init?: RequestInit): Response | Promise<Response> };
+
+async function scrape(app: Fetcher, token: string | null = TOKEN): Promise<string> {
+  const res = await app.request('/metrics', token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/plain');
+  return res.text();
+}
+
+/** The value of one sample whose labels include `labels` (0 when the series does not exist yet). */
+function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:][a-z0-9_:]*)(?:\{(.*)\})? (\S+)$/i.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/gi)].map((l) => [l[1], l[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return 0;
+}
+
+const delta = (before: string, after: string, name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+
+async function speak(t: TasksTestApp, token: string): Promise<string> {
+  const res = await t.app.request('/api-playground/speech/v1/tts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify({ text: 'Counted by the metrics', voiceId: 'en-us-female-1' }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { taskId: string } }).data.taskId;
+}
+
+let t: TasksTestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('/metrics on PORT with METRICS_TOKEN', () => {
+  it('is not served without METRICS_TOKEN, refuses a wrong token, and serves the Prometheus text with the right one', async () => {
+    t = await createTasksTestApp();
+    expect((await t.app.request('/metrics')).status).toBe(404);
+    await t.close();
+    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token-0' }, { authorization: `Basic ${TOKEN}` }] as Array<Record<string, string>>) {
+      const res = await t.app.request('/metrics', { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toContain('Bearer');
+    }
+    const text = await scrape(t.app);
+    // Process metrics come with it.
+    expect(sample(text, 'dreamapi_process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('dreamapi_nodejs_eventloop_lag_seconds');
+  });
+
+  it('counts requests by route pattern, tasks by feature, engine and outcome, credits, queue wait, engine failures and fallbacks', async () => {
+    // Every task's first engine fails, so each one falls back to the second.
+    t = await createTasksTestApp({
+      env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=flaky|steady' },
+      engines: [testEngine({ name: 'flaky', fail: 'provider down' }), testEngine({ name: 'steady' })],
+    });
+    const user = await createUser(t, 1000);
+    const before = await scrape(t.app);
+
+    const ids = [await speak(t, user.token), await speak(t, user.token), await speak(t, user.token)];
+    const cancel = await t.app.request('/api-playground/video_tools/v1/cancel', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ taskId: ids[2] }) });
+    expect(cancel.status).toBe(200);
+    // A path with an id in it is counted under its pattern, never the id.
+    for (let i = 0; i < 4; i++) expect((await t.app.request(`/media/no-such-file-${i}.wav`)).status).toBeGreaterThanOrEqual(400);
+    await t.system.start();
+    const done = [await waitForTask(t, ids[0]!), await waitForTask(t, ids[1]!), await waitForTask(t, ids[2]!)];
+    expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'canceled']);
+    const after = await scrape(t.app);
+
+    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/speech/v1/tts', status: '200' })).toBe(3);
+    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/video_tools/v1/cancel', status: '200' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'GET', route: '/media/:file' })).toBe(4);
+    expect(after).not.toContain('no-such-file');
+
+    expect(delta(before, after, 'dreamapi_tasks_submitted_total', { feature: 'tts-common', engine: 'flaky' })).toBe(3);
+    expect(delta(before, after, 'dreamapi_tasks_finished_total', { feature: 'tts-common', engine: 'steady', outcome: 'succeeded' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_tasks_finished_total', { feature: 'tts-common', engine: 'flaky', outcome: 'canceled' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_task_queue_wait_seconds_count', { feature: 'tts-common' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_task_run_duration_seconds_count', { feature: 'tts-common', engine: 'steady', outcome: 'succeeded' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'flaky', feature: 'tts-common', kind: 'error' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_engine_fallbacks_total', { feature: 'tts-common', from: 'flaky', to: 'steady' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_engine_call_duration_seconds_count', { engine: 'steady', feature: 'tts-common', outcome: 'ok' })).toBe(2);
+
+    // Credits: the counters agree with the ledger, movement by movement.
+    const { ledger } = await creditState(t, user.id);
+    const sum = (reason: string, sign: 1 | -1) => ledger.filter((r) => r.reason === reason && Math.sign(r.delta) === sign).reduce((n, r) => n + Math.abs(r.delta), 0);
+    const held = done.reduce((n, d) => n + d.credits_held, 0);
+    const charged = done.reduce((n, d) => n + (d.status === 'succeeded' ? (d.credits_charged ?? 0) : 0), 0);
+    expect(held).toBeGreaterThan(0);
+    expect(sum('task-hold', -1)).toBe(held);
+    expect(delta(before, after, 'dreamapi_credits_total', { movement: 'held' })).toBe(held);
+    expect(delta(before, after, 'dreamapi_credits_total', { movement: 'charged' })).toBe(charged);
+    expect(delta(before, after, 'dreamapi_credits_total', { movement: 'refunded' })).toBe(sum('task-refund', 1));
+    expect(delta(before, after, 'dreamapi_credits_total', { movement: 'released' })).toBe(sum('task-settle', 1));
+    expect(sample(after, 'dreamapi_credits_held')).toBe(0);
+  });
+
+  it('reads queue depth, the oldest wait and the credits held from the database at each scrape', async () => {
+    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    const user = await createUser(t, 1000);
+    const ids = [await speak(t, user.token), await speak(t, user.token)];
+    const rows = await t.database.db.selectFrom('tasks').select('credits_held').where('id', 'in', ids).execute();
+    const text = await scrape(t.app);
+    expect(sample(text, 'dreamapi_tasks_active', { feature: 'tts-common', status: 'queued' })).toBe(2);
+    expect(sample(text, 'dreamapi_credits_held')).toBe(rows.reduce((n, r) => n + r.credits_held, 0));
+    expect(sample(text, 'dreamapi_tasks_oldest_queued_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(text).toMatch(/^dreamapi_tasks_oldest_queued_age_seconds \d/m);
+  });
+});
+
+describe('collector counters on METRICS_PORT', () => {
+  const c = useCollector();
+
+  it('count accepted batches, stored and duplicate events, and each refused call by its reason', async () => {
+    const port = metricsApp({ db: c.t.database.db, log: createLogger('silent'), token: null });
+    const before = await scrape(port, null);
+    const s = await c.session();
+    const sealed = batch(s, [entry(), entry(), entry()]);
+    expect((await c.post(TRACKING_PATHS.trackInfo, sealed)).code).toBe(0);
+    expect((await c.post(TRACKING_PATHS.trackInfo, sealed)).data).toEqual({ stored: 0, duplicates: 3 });
+    const tampered = await c.post(TRACKING_PATHS.trackInfo, batch(s, [entry()], { batchCount: 2 }, false));
+    expect(tampered.status).toBe(403);
+    const stale = await c.post(TRACKING_PATHS.trackConfig, { token: 'not-a-token', sign: 'x' });
+    expect(stale.status).toBe(401);
+    const unknownKey = await c.post(TRACKING_PATHS.accessToken, { app_key: `${KEY}-unknown`, device_id: 'dev-1', app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' });
+    expect(unknownKey.status).toBe(403);
+    const after = await scrape(port, null);
+
+    expect(delta(before, after, 'dreamapi_tracking_batches_total', { result: 'accepted' })).toBe(2);
+    expect(delta(before, after, 'dreamapi_tracking_batches_total', { result: 'refused' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'accepted' })).toBe(3);
+    expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'duplicate' })).toBe(3);
+    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackInfo', reason: 'signMismatch' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackConfig', reason: 'tokenFailure' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'accessToken', reason: 'appKeyError' })).toBe(1);
+  });
+});
