@@ -1,6 +1,6 @@
 // API keys: one per user, encrypted at rest (the dashboard shows it again), matched by hash, regenerable.
 import type { Kysely } from 'kysely';
-import type { Schema, User } from '../db';
+import { preparedQuery, type Schema, type User } from '../db';
 import { API_KEYS } from '../../src/lib/spec';
 import { decrypt, encrypt, randomToken, sha256Hex } from './crypto';
 
@@ -33,12 +33,12 @@ export async function regenerateApiKey(db: Kysely<Schema>, encryptionKey: Buffer
   return key;
 }
 
+// Every public API call asks this, so it is compiled once (server/db/prepared.ts).
+const keyOwner = preparedQuery((db, keyHash: string) =>
+  db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id').selectAll('users').where('api_keys.key_hash', '=', keyHash),
+);
+
 export async function userByApiKey(db: Kysely<Schema>, key: string): Promise<User | undefined> {
   if (!key.startsWith(API_KEYS.prefix)) return undefined;
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .selectAll('users')
-    .where('api_keys.key_hash', '=', sha256Hex(key))
-    .executeTakeFirst();
+  return keyOwner.first(db, sha256Hex(key));
 }

@@ -1,6 +1,6 @@
 // Sessions: random tokens given to the browser, stored only as hashes, with an expiry and revocation.
 import type { Kysely } from 'kysely';
-import type { Schema, User } from '../db';
+import { preparedQuery, type Schema, type User } from '../db';
 import { SESSIONS } from '../../src/lib/spec';
 import { randomToken, sha256Hex } from './crypto';
 
@@ -13,16 +13,21 @@ export async function createSession(db: Kysely<Schema>, userId: string, now = Da
   return token;
 }
 
-/** The user a live session token belongs to, or undefined for an unknown, expired or revoked token. */
-export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<User | undefined> {
-  return db
+// Every request with a session token asks these two, so they are compiled once (server/db/prepared.ts).
+const liveSessionUser = preparedQuery((db, tokenHash: string, now: number) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .where('sessions.token_hash', '=', sha256Hex(token))
+    .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now)
-    .where('sessions.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('sessions.revoked_at', 'is', null),
+);
+const twoSessionsOf = preparedQuery((db, userId: string) => db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2));
+
+/** The user a live session token belongs to, or undefined for an unknown, expired or revoked token. */
+export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<User | undefined> {
+  return liveSessionUser.first(db, sha256Hex(token), now);
 }
 
 export async function revokeSession(db: Kysely<Schema>, token: string, now = Date.now()): Promise<void> {
@@ -31,6 +36,5 @@ export async function revokeSession(db: Kysely<Schema>, token: string, now = Dat
 
 /** Whether the user has signed in before (more than the one session asking). */
 export async function hasEarlierSession(db: Kysely<Schema>, userId: string): Promise<boolean> {
-  const rows = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2).execute();
-  return rows.length > 1;
+  return (await twoSessionsOf.all(db, userId)).length > 1;
 }

@@ -1,5 +1,5 @@
 // The media area: stores uploads and results, checks uploads by content, signs expiring URLs, removes expired files.
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
@@ -38,8 +38,9 @@ function unsupported(message: string): AppError {
 }
 
 export function createMediaService(o: MediaServiceOptions) {
-  let signingKey: Buffer | undefined;
-  const key = () => (signingKey ??= Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32)));
+  // A ready key object: handing createHmac raw bytes makes it prepare a key on every signature, which costs more than the HMAC.
+  let signingKey: KeyObject | undefined;
+  const key = () => (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
   const sign = (id: string, exp: number) => createHmac('sha256', key()).update(`${id}.${exp}`).digest('base64url');
 
   function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now()): string {

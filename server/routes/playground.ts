@@ -110,8 +110,9 @@ export function playgroundRoutes(deps: AppDeps) {
   // Task history: poll, cancel, delete, list (newest first).
   app.post('/video_tools/v1/poll', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);
-    await system.tasks.get(c.get('user').id, taskId);
-    return c.json(ok(await view(taskId)));
+    // The task read to check its owner is the one shown: one read per poll.
+    const task = await system.tasks.get(c.get('user').id, taskId);
+    return c.json(ok(taskView(task, (await mediaByTask(db, [taskId])).get(taskId) ?? [], system.media)));
   });
   app.post('/video_tools/v1/cancel', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);

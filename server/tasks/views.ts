@@ -1,6 +1,6 @@
 // How a task is shown: the playground's task object and DreamAPI's getAsyncResult shape, both with credits and signed URLs.
 import type { Kysely } from 'kysely';
-import type { MediaRow, Schema, TaskRow } from '../db';
+import { preparedQuery, type MediaRow, type Schema, type TaskRow } from '../db';
 import type { MediaService } from '../media';
 import { DREAM_STATUS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/spec';
 import type { StoredOutput } from './service';
@@ -8,11 +8,14 @@ import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 
 export type { TaskOutputView, TaskView };
 
+/** One task's media: every poll asks, so this query is compiled once (server/db/prepared.ts). */
+const mediaOfTask = preparedQuery((db, taskId: string) => db.selectFrom('media').selectAll().where('task_id', '=', taskId).orderBy('created_at'));
+
 /** Media rows of several tasks in one query, grouped by task id. */
 export async function mediaByTask(db: Kysely<Schema>, taskIds: string[]): Promise<Map<string, MediaRow[]>> {
   const map = new Map<string, MediaRow[]>();
   if (taskIds.length === 0) return map;
-  const rows = await db.selectFrom('media').selectAll().where('task_id', 'in', taskIds).orderBy('created_at').execute();
+  const rows = taskIds.length === 1 ? await mediaOfTask.all(db, taskIds[0]!) : await db.selectFrom('media').selectAll().where('task_id', 'in', taskIds).orderBy('created_at').execute();
   for (const row of rows) map.set(row.task_id!, [...(map.get(row.task_id!) ?? []), row]);
   return map;
 }
