@@ -1,5 +1,5 @@
-// What a first-time user runs into (issue #16 items 4, 7, 9–13): disabled states with reasons, the phone header and
-// reference, paste and Try it notices, hydration without errors over 30 reloads, reference polish, dead ends, copy.
+// What a first-time user runs into: disabled states with their reasons, the phone header and reference, paste and
+// Try it notices, hydration without errors over 30 reloads, reference polish, no dead ends, plain-English copy.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { NOT_FOUND, STORAGE_KEYS, TASK_LIMITS, TOASTS, formatCount } from '../../src/lib/spec';
 import { admin } from './support/admin';
@@ -36,7 +36,7 @@ async function signIn(page: Page, request: APIRequestContext, name: string, cred
   }, stored);
 }
 
-test('item 4: a disabled submit looks disabled, with the reason right under it', async ({ page, request }) => {
+test('a disabled submit looks disabled, with the reason right under it', async ({ page, request }) => {
   await signIn(page, request, 'disabled');
   await page.goto('/playground/alClothesChanger');
   await hydrated(page);
@@ -58,7 +58,7 @@ test('item 4: a disabled submit looks disabled, with the reason right under it',
   expect(look.cursor).toBe('not-allowed');
 });
 
-test.describe('item 7: at 390 px', () => {
+test.describe('at 390 px', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the signed-in header stays on one row, even with a five-digit balance', async ({ page, request }) => {
@@ -81,7 +81,7 @@ test.describe('item 7: at 390 px', () => {
   });
 });
 
-test('item 9: pasting 6,000 characters into Text to Speech keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {
+test('pasting 6,000 characters into Text to Speech keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/playground/speech');
   await hydrated(page);
@@ -94,7 +94,7 @@ test('item 9: pasting 6,000 characters into Text to Speech keeps 5,000 and says 
   await expect(page.getByRole('status').filter({ hasText: `the last ${formatCount(over)} characters were left out` })).toBeVisible();
 });
 
-test('item 9: Try it shows the cost and asks first; a new request clears the last answer', async ({ page, request }) => {
+test('Try it shows the cost and asks first; a new request clears the last answer', async ({ page, request }) => {
   await signIn(page, request, 'tryit');
   const submits: string[] = [];
   page.on('request', (r) => r.url().includes('/api/async/') && submits.push(r.url()));
@@ -123,7 +123,7 @@ test('item 9: Try it shows the cost and asks first; a new request clears the las
   expect(submits).toHaveLength(2);
 });
 
-test('item 10: 30 reloads each of /dashboard and the playground log no console error (hydration #418)', async ({ page, request }) => {
+test('30 reloads each of /dashboard and the playground log no console error (hydration #418)', async ({ page, request }) => {
   test.setTimeout(240_000);
   await signIn(page, request, 'reloads');
   // Every other load holds the island's own script back, so the session loads before the island hydrates: the race
@@ -148,7 +148,7 @@ test('item 10: 30 reloads each of /dashboard and the playground log no console e
   expect(errors).toEqual([]);
 });
 
-test('item 11: the reference states ranges once, in words, with real task ids and one quote style', async ({ page }) => {
+test('the reference states ranges once, in words, with real task ids and one quote style', async ({ page }) => {
   await page.goto('/api-reference/ttsCommon');
   const fields = page.getByRole('region', { name: 'Request fields' });
   await expect(fields).not.toContainText('9007199254740991');
@@ -164,7 +164,7 @@ test('item 11: the reference states ranges once, in words, with real task ids an
   expect(js).not.toContain("'");
 });
 
-test('item 12: an unknown playground path keeps its query and says the page does not exist; /contact leads to contact', async ({ page }) => {
+test('an unknown playground path keeps its query and says the page does not exist; /contact leads to contact', async ({ page }) => {
   await page.goto('/playground/bogus?x=1');
   await page.waitForURL((url) => url.pathname === '/playground' && url.search === '?x=1');
   await expect(page.getByRole('status').filter({ hasText: NOT_FOUND.notice('/playground/bogus') })).toBeVisible();
@@ -176,7 +176,7 @@ test('item 12: an unknown playground path keeps its query and says the page does
   await expect(page.getByLabel('Topic')).toHaveValue('sales');
 });
 
-test('item 13: toasts speak plain English (Copied)', async ({ page, context, request }) => {
+test('toasts speak plain English (Copied)', async ({ page, context, request }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, request, 'toast');
   await page.goto('/dashboard?type=key');
@@ -186,7 +186,7 @@ test('item 13: toasts speak plain English (Copied)', async ({ page, context, req
   await expect(page.getByText('Copy Successfully')).toHaveCount(0);
 });
 
-test('item 13: the contact form shows every field error at once, each in sentence case under its field', async ({ page }) => {
+test('the contact form shows every field error at once, each in sentence case under its field', async ({ page }) => {
   await page.goto('/contact-us');
   const form = page.locator('#contact-form');
   await form.getByRole('button', { name: 'Send message' }).click();
