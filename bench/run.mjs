@@ -9,6 +9,7 @@ import { taskBenchmarks } from './tasks.mjs';
 import { scaleOutBenchmarks } from './scale-out.mjs';
 import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
+import { speechBenchmarks } from './speech.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -26,7 +27,8 @@ const benchmarks = [
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
   { name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)', run: apiThroughput },
-  { name: 'Tasks: submit throughput, queue overhead, speech synthesis speed', run: async () => taskBenchmarks() },
+  { name: 'Tasks: submit throughput, queue overhead', run: async () => taskBenchmarks() },
+  { name: 'Offline speech (eSpeak NG thread pool) with the machine busy, next to a thread per call', run: async () => speechBenchmarks() },
   { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
 ];

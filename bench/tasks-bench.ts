@@ -1,14 +1,11 @@
-// Task benchmarks (run by bench/tasks.mjs under tsx): submit throughput, queue overhead, speech synthesis speed; prints JSON rows.
+// Task benchmarks (run by bench/tasks.mjs under tsx): submit throughput and queue overhead; prints JSON rows (speech: bench/speech-bench.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase } from '../server/db';
-import { synthesize } from '../server/engines';
 import { createLogger } from '../server/log';
-import { wavDuration } from '../server/media';
 import { createTaskSystem } from '../server/tasks';
 import { createUser, TASKS_TEST_SECRET, testEngine, waitForTask } from '../server/test-support/tasks';
 
@@ -65,20 +62,6 @@ overheads.sort((a, b) => a - b);
 const pct = (p: number) => overheads[Math.min(overheads.length - 1, Math.floor((p / 100) * overheads.length))]!;
 rows.push({ figure: 'queue overhead submit → done, median', value: pct(50), unit: 'ms' });
 rows.push({ figure: 'queue overhead submit → done, p99', value: pct(99), unit: 'ms' });
-
-// 3. Speech synthesis speed with eSpeak-NG (WASM), one paragraph, a few runs.
-const paragraph =
-  'Speech synthesis runs on this server with no key and no system package. It turns text into a playable wave file in a fraction of the time the speech lasts, so a playground user hears the result almost at once.';
-let audioS = 0;
-// The longest main-thread stall while synthesizing: the server's other requests wait at least this long.
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-loopDelay.enable();
-const synthStart = performance.now();
-for (let i = 0; i < 5; i++) audioS += wavDuration(await synthesize(paragraph, 'en-us+f3')) ?? 0;
-const wallS = (performance.now() - synthStart) / 1000;
-loopDelay.disable();
-rows.push({ figure: 'speech synthesis speed (espeak-ng WASM, worker thread)', value: Number((audioS / wallS).toFixed(1)), unit: 'audio seconds per second' });
-rows.push({ figure: 'longest event-loop stall during synthesis', value: Math.round(loopDelay.max / 1e6), unit: 'ms' });
 
 await database.close();
 rmSync(dir, { recursive: true, force: true });
