@@ -16,7 +16,7 @@ export async function startServer(env = {}) {
   const url = `http://localhost:${port}`;
   for (let i = 0; i < 100; i++) {
     const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ok) return { url, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+    if (ok) return { url, pid: child.pid, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   child.kill('SIGKILL');

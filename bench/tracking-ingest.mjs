@@ -2,7 +2,7 @@
 // the baseline in the same run, into a bare node:http + better-sqlite3 handler (bench/tracking-bare.mjs) doing the same work.
 import { spawn } from 'node:child_process';
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -25,6 +25,35 @@ function sealEntries(entries, ak) {
 const signedText = (f) => [f.token, f.produceId, f.queueId, String(f.sendTime), String(f.batchCount), f.msgEncrypt].join('\n');
 const signBatch = (text, ak) => createHmac('sha256', Buffer.from(ak, 'hex')).update(text).digest('hex');
 
+/**
+ * CPU seconds used so far by a process and its descendants (the server runs under tsx, whose launcher starts the real
+ * process as a child), from /proc: unlike wall time, it is not stretched by other programs on a busy machine.
+ */
+function cpuSeconds(pid) {
+  const read = (file) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const stat = read(`/proc/${pid}/stat`);
+  if (!stat) return 0;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let seconds = (Number(fields[11]) + Number(fields[12])) / 100;
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    // the process is gone
+  }
+  for (const task of tasks) {
+    for (const child of read(`/proc/${pid}/task/${task}/children`).split(' ').filter(Boolean)) seconds += cpuSeconds(child);
+  }
+  return seconds;
+}
+
 /** The bare handler on its own SQLite file, checking tokens with the real server's tracking secret. */
 async function startBare(secret) {
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -34,7 +63,7 @@ async function startBare(secret) {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the bare collector stopped (exit code ${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
 }
 
 /** Sealed track_info bodies with fresh entry ids, from enough devices (tokens of the real server) to stay in budget. */
@@ -57,9 +86,10 @@ async function makeBodies(base, count, label) {
   return bodies;
 }
 
-/** Sends every body once with `connections` in flight; events per second over the wall time of the whole run. */
-async function drive(url, bodies, connections) {
+/** Sends every body once with `connections` in flight: events per second over the run's wall time, and the server's CPU per batch. */
+async function drive({ url, pid }, bodies, connections) {
   let next = 0;
+  const cpu = cpuSeconds(pid);
   const started = performance.now();
   const result = await autocannon({
     url: `${url}/spider/api/v1/report/track_info`,
@@ -68,7 +98,8 @@ async function drive(url, bodies, connections) {
     requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
   });
   const seconds = (performance.now() - started) / 1000;
-  return { eventsPerS: Math.round((bodies.length * BATCH) / seconds), p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors };
+  const cpuUs = ((cpuSeconds(pid) - cpu) * 1e6) / bodies.length;
+  return { eventsPerS: Math.round((bodies.length * BATCH) / seconds), cpuUs: Math.round(cpuUs), p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors };
 }
 
 /** Collector ingest next to the bare baseline, at 10 and 100 concurrent senders; `siteDir` is the built site the server serves. */
@@ -79,15 +110,17 @@ export async function collectorIngest(siteDir) {
   const rows = [];
   try {
     // A short warm-up of each, so neither is measured while its code is still being compiled.
-    await drive(server.url, await makeBodies(server.url, 500, 'warm-app'), 10);
-    await drive(bare.url, await makeBodies(server.url, 500, 'warm-bare'), 10);
+    await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
+    await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
     for (const senders of SENDERS) {
-      const app = await drive(server.url, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
-      const base = await drive(bare.url, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
+      const app = await drive(server, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
+      const base = await drive(bare, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
       rows.push(
         { figure: `collector ingest, ${senders} senders`, value: app.eventsPerS, unit: 'events/s', goal: '≥ 50,000', met: app.eventsPerS >= 50_000 ? 'yes' : 'NO' },
         { figure: `  bare node:http + better-sqlite3 handler, ${senders} senders`, value: base.eventsPerS, unit: 'events/s' },
         { figure: `  collector / bare, ${senders} senders`, value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)), unit: '×' },
+        { figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`, value: `${app.cpuUs} | ${base.cpuUs}`, unit: 'µs' },
+        { figure: `  events per server CPU second, collector | bare, ${senders} senders`, value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`, unit: 'events/s' },
         { figure: `  latency p50 / p99, collector | bare, ${senders} senders`, value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`, unit: 'ms' },
         { figure: `  failed answers, collector | bare, ${senders} senders`, value: `${app.failed} | ${base.failed}`, unit: 'count' },
       );

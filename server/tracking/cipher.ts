@@ -7,7 +7,6 @@ export class CipherError extends Error {
   override name = 'CipherError';
 }
 
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BLOCK = 16;
 
 /** The batch key: 64 hex characters, or a key object made from them (./sessions), which is faster to use. */
@@ -28,8 +27,10 @@ export function messageSignatureValid(appKey: string, deviceId: string, message:
 
 /** The plaintext of msgEncrypt; CipherError for anything that is not a whole, correctly padded ciphertext. */
 export function openBatch(msgEncrypt: string, ak: BatchKey): string {
-  if (!BASE64.test(msgEncrypt) || msgEncrypt.length % 4 !== 0) throw new CipherError('msgEncrypt: is not base64');
   const raw = Buffer.from(msgEncrypt, 'base64');
+  // Base64 exactly as encoders write it: the decoder skips what is not base64, so anything else fails to round-trip.
+  // (Several times cheaper than a pattern over a batch-sized string.)
+  if (raw.length === 0 || raw.toString('base64') !== msgEncrypt) throw new CipherError('msgEncrypt: is not base64');
   if (raw.length < 2 * BLOCK || raw.length % BLOCK !== 0) {
     throw new CipherError('msgEncrypt: is truncated (expected a 16-byte IV and whole 16-byte blocks)');
   }
