@@ -54,12 +54,9 @@ export interface TaskServiceOptions {
 
 const ACTIVE: TaskStatus[] = ['queued', 'running'];
 
-function requestHash(req: SubmitRequest): string {
-  return createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
-}
+const requestHash = (req: SubmitRequest): string => createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
 
 const notFound = (): AppError => new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
-
 // Every poll and result call reads its task by id, so this query is compiled once (server/db/prepared.ts).
 const taskById = preparedQuery((db, id: string) => db.selectFrom('tasks').selectAll().where('id', '=', id));
 
