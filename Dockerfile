@@ -5,8 +5,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev
 COPY . .
 # The static site is built into the image; in production dist/ is also what goes to the CDN.
-RUN node scripts/build-site.mjs
+# The server is built to plain JavaScript (dist-server/), so Node runs it without a TypeScript loader.
+RUN node scripts/build-site.mjs && node scripts/build-server.mjs
 ENV HOST=0.0.0.0 PORT=8787 DATA_DIR=/app/data
 EXPOSE 8787
 # node itself (not npm) so SIGTERM reaches the server's graceful shutdown.
-CMD ["node", "--import", "tsx", "server/main.ts"]
+CMD ["node", "dist-server/main.mjs"]

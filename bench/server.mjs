@@ -1,14 +1,16 @@
-// Starts the real server (built site, fresh data folder) on a free port for a benchmark, and stops it.
+// Starts the real server as production runs it (built server and site, fresh data folder) on a free port for a benchmark, and stops it.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serverCommand } from '../scripts/server-command.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 export async function startServer(env = {}) {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const { command, args } = await serverCommand();
+  const child = spawn(command, args, {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'bench-')), LOG_LEVEL: 'error', ...env },
