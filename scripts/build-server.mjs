@@ -1,6 +1,6 @@
 // Builds the API server into plain JavaScript (dist-server/main.mjs) that Node runs as it is: no TypeScript loader at run time.
 // `npm start` and `npm run build` run it; `node scripts/build-server.mjs [outdir]` builds alone.
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -23,7 +23,7 @@ function sideFiles(dir = path.join(root, 'server')) {
  * (NODE_OPTIONS=--enable-source-maps) maps them to the TypeScript lines.
  */
 export async function buildServer(outdir = SERVER_OUT) {
-  rmSync(outdir, { recursive: true, force: true });
+  // Written over in place, never emptied first: a server already running from here still finds its worker files.
   mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: { main: path.join(root, 'server/main.ts') },
