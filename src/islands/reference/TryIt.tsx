@@ -49,11 +49,11 @@ export default function TryIt({ spec, baseUrl }: Props) {
   }
   if (spec.auth === 'bearer' && key === null) {
     return (
-      <p className={styles.note}>
+      <p className={styles.login}>
         <button type="button" className="button" onClick={() => openModal('login')}>
           Log in to try it
-        </button>{' '}
-        Requests are sent with your own API key and use your credits.
+        </button>
+        Requests are sent with your own API key and use your credits; a call that costs credits asks first.
       </p>
     );
   }
