@@ -5,6 +5,7 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
 import { paymentsServerEnv } from './support/payments-env';
+import { billingServerEnv } from './support/billing-env';
 
 const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -74,6 +75,7 @@ export default defineConfig({
       ...accountsServerEnv(port),
       // Payments spec: a local stand-in for Stripe's API on a port of its own.
       ...paymentsServerEnv(port),
+      ...billingServerEnv(),
     },
   },
 });

@@ -3,6 +3,9 @@ import { useId } from 'react';
 import { $credits } from '../../lib/stores/credits';
 import { $loggedIn } from '../../lib/stores/session';
 import { useHydratedStore } from '../shared/useHydratedStore';
+import type { Feature } from '../../lib/spec';
+import { costNote } from './pricing';
+import { useFeatures } from './useFeatures';
 import styles from './playground.module.css';
 
 interface Props {
@@ -15,9 +18,13 @@ interface Props {
   /** Why the button is disabled (invalid input, feature unavailable); shown next to it. */
   blocked?: string | null;
   onSubmit: () => void;
+  /** The feature a submit runs: when no AI model makes it here and such runs are free, the cost says so. */
+  feature?: Feature;
 }
 
-export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit }: Props) {
+export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit, feature }: Props) {
+  const features = useFeatures();
+  const note = feature ? costNote(feature, features) : null;
   // The pre-rendered HTML knew no session: a guest without a balance.
   const credits = useHydratedStore($credits, null);
   const loggedIn = useHydratedStore($loggedIn, false);
@@ -28,6 +35,7 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
       <p className={styles.cost} aria-live="polite">
         <span>
           Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
+          {note && <span data-testid="cost-note"> · {note}</span>}
         </span>
         <span className={styles.balance}>
           {loggedIn ? (

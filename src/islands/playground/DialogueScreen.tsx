@@ -6,6 +6,7 @@ import { cleanDialogue, DIALOGUE_DRAFT_KEY, dialogueBody, initialDialogue, type 
 import { useDraft } from './draft';
 import InputProblem from './InputProblem';
 import { dialogueCost } from './pricing';
+import { useFeatures } from './useFeatures';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { dialogueProblem } from './validate';
@@ -21,7 +22,8 @@ export default function DialogueScreen() {
   const draft = cleanDialogue(raw);
   const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
   const body = dialogueBody(draft);
-  const cost = dialogueCost(body.lines);
+  const features = useFeatures();
+  const cost = dialogueCost(body.lines, features);
 
   const setLines = (lines: DialogueDraft['lines']) => {
     update({ lines });
@@ -127,7 +129,7 @@ export default function DialogueScreen() {
           {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
         </p>
       </fieldset>
-      <CostBar cost={cost} label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <CostBar cost={cost} feature="dialogue" label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>
   );

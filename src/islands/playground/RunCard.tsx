@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/spec';
 import type { TaskOutput, TaskView } from './api';
 import type { Run } from './useTask';
+import EngineLabel from './EngineLabel';
 import styles from './playground.module.css';
 import runStyles from './runs.module.css';
 
@@ -112,6 +113,7 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
             Done · {view.credits} {view.credits === 1 ? 'credit' : 'credits'} charged
             {view.executionTime !== null && <span className={runStyles.took}> · took {RUN_MESSAGES.elapsed(view.executionTime / 1000)}</span>}
           </p>
+          <EngineLabel task={view} />
           {view.cloneId && !view.outputs.length && <p>Voice ready. It now appears in the voice pickers.</p>}
           <ExpiredOutputs task={view} />
           {view.outputs.map((o) => (

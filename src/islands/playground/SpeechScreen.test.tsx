@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS, VOICES } from '../../lib/spec';
+import { ENGINE_LABELS, FEATURE_MESSAGES, STORAGE_KEYS, VOICES, type Feature } from '../../lib/spec';
+import type { FeatureState } from '../../lib/api/types';
 import { $user, refreshUser } from '../../lib/stores/session';
 import SpeechScreen from './SpeechScreen';
 import { unavailableText } from './useFeatures';
@@ -30,18 +31,29 @@ afterEach(async () => {
 });
 
 const flush = () => act(() => Promise.resolve());
+/** One entry of the features answer. */
+const state = (feature: Feature, available: boolean): FeatureState => ({
+  feature,
+  available,
+  engine: available ? 'espeak' : null,
+  engineLabel: available ? ENGINE_LABELS.espeak : null,
+  usesModel: false,
+  noModelPrice: 'full',
+  priceNote: '',
+});
 const submitButton = () => screen.getByRole('button', { name: 'Generate speech' });
 
 describe('feature availability', () => {
-  it('disables the submit and names the setting while the chosen quality has no engine here', async () => {
+  it('disables the submit and says the chosen quality is not available here, naming no server setting', async () => {
     render(<SpeechScreen />);
     await flush();
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Hello' } });
     expect(submitButton()).toHaveProperty('disabled', false);
     fireEvent.click(screen.getByRole('radio', { name: 'Pro' }));
     await waitFor(() => expect(submitButton()).toHaveProperty('disabled', true));
-    const message = unavailableText(new Map([['tts-pro', { feature: 'tts-pro', available: false, engine: null }]]), 'tts-pro', 'Speech')!;
-    expect(message).toContain('no engine is set for "tts-pro"');
+    const message = unavailableText(new Map([['tts-pro', state('tts-pro', false)]]), 'tts-pro', 'Speech')!;
+    expect(message).toBe(FEATURE_MESSAGES.optionUnavailable('Speech'));
+    expect(message).not.toMatch(/ENGINES|configur/);
     expect(screen.getByText(message)).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'Common' }));
     expect(submitButton()).toHaveProperty('disabled', false);
@@ -51,7 +63,7 @@ describe('feature availability', () => {
   it('says nothing while availability is unknown or the feature can run', () => {
     expect(unavailableText(null, 'tts-pro', 'Speech')).toBeNull();
     expect(unavailableText(new Map(), 'tts-pro', 'Speech')).toBeNull();
-    expect(unavailableText(new Map([['tts-pro', { feature: 'tts-pro', available: true, engine: 'espeak' }]]), 'tts-pro', 'Speech')).toBeNull();
+    expect(unavailableText(new Map([['tts-pro', state('tts-pro', true)]]), 'tts-pro', 'Speech')).toBeNull();
   });
 });
 

@@ -6,6 +6,7 @@ import CostBar from './CostBar';
 import { useDraft } from './draft';
 import InputProblem from './InputProblem';
 import { speechCost } from './pricing';
+import { useFeatures } from './useFeatures';
 import SegmentedChoice from './SegmentedChoice';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
@@ -28,7 +29,8 @@ export default function SpeechScreen() {
   const feature = cloneId ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
   const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(SCREEN, feature, 'Speech');
   const clones = useClonedVoices();
-  const cost = speechCost(draft.text, quality, Boolean(cloneId));
+  const features = useFeatures();
+  const cost = speechCost(draft.text, quality, Boolean(cloneId), features);
 
   const submit = () =>
     runIfValid(
@@ -64,7 +66,7 @@ export default function SpeechScreen() {
       </Field>
       <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} />
       <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
-      <CostBar cost={cost} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>
   );

@@ -8,6 +8,7 @@ import DropZone from './DropZone';
 import InputProblem from './InputProblem';
 import LanguageOptions from './LanguageOptions';
 import { costOf } from './pricing';
+import { useFeatures } from './useFeatures';
 import SegmentedChoice from './SegmentedChoice';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
@@ -81,7 +82,8 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(type, feature, TITLES[type]);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
   const seconds = type === 'translate' ? draft.video?.durationS : draft.audio?.durationS;
-  const cost = costOf(feature, { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined });
+  const features = useFeatures();
+  const cost = costOf(feature, { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined }, features);
   const usesOptions = type === 'image' || type === 'text' || (type === 'character' && draft.drive === 'script');
   const usesPrompt = usesOptions;
 
@@ -184,7 +186,8 @@ export default function VideoScreen({ type }: { type: VideoType }) {
       )}
       <CostBar
         cost={cost}
-        costHint={`credits per second of ${type === 'translate' ? 'video' : 'audio'} (${costOf(feature, { seconds: 1 })}/s); upload it to see the total`}
+        feature={feature}
+        costHint={`credits per second of ${type === 'translate' ? 'video' : 'audio'} (${costOf(feature, { seconds: 1 }, features)}/s); upload it to see the total`}
         label="Generate video"
         busy={task.busy}
         blocked={unavailable}

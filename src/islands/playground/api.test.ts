@@ -44,8 +44,14 @@ describe('playground calls', () => {
 
   it('a GET with a stale session rejects with 40001 and signs out, as every other call does', async () => {
     staleSession();
-    await expect(playgroundApi.features()).rejects.toMatchObject({ message: MESSAGES.notLoggedIn, code: API_CODES.notLoggedIn });
+    await expect(playgroundApi.models()).rejects.toMatchObject({ message: MESSAGES.notLoggedIn, code: API_CODES.notLoggedIn });
     expect(signedOut()).toBe(true);
+  });
+
+  it('GET features is public: it answers with a stale session or none, and signs no one out', async () => {
+    staleSession();
+    expect((await playgroundApi.features()).map((f) => f.feature).sort()).toEqual([...FEATURES].sort());
+    expect(signedOut()).toBe(false);
   });
 
   it('an upload with a stale session rejects with 40001 and signs out', async () => {

@@ -1,7 +1,8 @@
-// The playground's cost preview is the server's price: priceInputOf(), featurePrice() and quote() of src/lib/spec.
+// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of src/lib/spec.
 import { describe, expect, it } from 'vitest';
-import { FEATURES, featurePrice, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/spec';
-import { costOf, dialogueCost, speechCost } from './pricing';
+import { engineLabel, FEATURES, featurePrice, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
+import type { FeatureMap } from '../../lib/site/features';
+import { costNote, costOf, dialogueCost, speechCost } from './pricing';
 
 describe('costOf', () => {
   it('is quote() of the feature price for every feature, given every measure', () => {
@@ -59,5 +60,37 @@ describe('dialogueCost', () => {
     expect(dialogueCost([{ text: 'Hello there' }, { text: 'Hi!' }])).toBe(1);
     expect(dialogueCost([{ text: 'a'.repeat(200) }, { text: 'b'.repeat(100) }])).toBe(quote('tts-common', { characters: 300 }));
     expect(dialogueCost([{ text: '  ' }])).toBe(0);
+  });
+});
+
+describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
+  const answer = (feature: Feature, usesModel: boolean, noModelPrice: 'free' | 'full', engine = usesModel ? 'fal' : 'preview'): FeatureMap =>
+    new Map([[feature, { feature, available: true, engine, engineLabel: engineLabel(engine), usesModel, noModelPrice, priceNote: '' }]]);
+
+  it('is runCredits(), the function the server holds and settles with, for every feature and billing', () => {
+    const input = { characters: 777, seconds: 61, resolution: '720p', durationS: 8, count: 2 };
+    for (const feature of FEATURES) {
+      for (const [usesModel, noModelPrice] of [[true, 'free'], [false, 'free'], [false, 'full']] as const) {
+        expect(costOf(feature, input, answer(feature, usesModel, noModelPrice)), feature).toBe(runCredits(feature, input, { usesModel, noModelPrice }).credits);
+      }
+    }
+  });
+
+  it('shows a free run as 0 before its file is chosen, and says why', () => {
+    const free = answer('talking-image', false, 'free');
+    expect(costOf('talking-image', {}, free)).toBe(0);
+    expect(costNote('talking-image', free)).toBe('Preview engine (no AI model): free');
+    expect(costOf('talking-image', {}, answer('talking-image', false, 'full'))).toBeNull();
+    expect(costNote('talking-image', answer('talking-image', false, 'full'))).toBeNull();
+    expect(costNote('talking-image', answer('talking-image', true, 'free'))).toBeNull();
+    expect(speechCost('x'.repeat(600), 'common', false, answer('tts-common', false, 'free', 'espeak'))).toBe(0);
+    expect(dialogueCost([{ text: 'x'.repeat(600) }], answer('dialogue', false, 'free', 'espeak'))).toBe(0);
+  });
+
+  it('shows the full price while the answer is unknown or the feature is not served (never less than the hold)', () => {
+    expect(costOf('text-to-video', { durationS: 4, resolution: '512p' }, null)).toBe(20);
+    const unserved: FeatureMap = new Map([['text-to-video', { feature: 'text-to-video', available: false, engine: null, engineLabel: null, usesModel: false, noModelPrice: 'free', priceNote: '' }]]);
+    expect(costOf('text-to-video', { durationS: 4, resolution: '512p' }, unserved)).toBe(20);
+    expect(costNote('text-to-video', unserved)).toBeNull();
   });
 });

@@ -1,18 +1,37 @@
-// The cost preview of each screen: the same priceInputOf() + featurePrice() + quote() the server charges with (SPEC.md §9).
-import { featurePrice, priceInputOf, quote, type Feature, type PriceInput } from '../../lib/spec';
+// The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles with (SPEC.md §9).
+import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/spec';
+import type { FeatureMap } from '../../lib/site/features';
 
-/** Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet. */
-export function costOf(feature: Feature, p: PriceInput): number | null {
-  const { itemId, params } = featurePrice(feature, p);
-  if ('seconds' in params && p.seconds === undefined) return null;
-  return quote(itemId, params);
+/**
+ * What the server will take into account besides the measures: whether an AI model may make the run and NO_MODEL_PRICE,
+ * from the features answer. While it is unknown the full price is shown, which is never less than what is held.
+ */
+function billingOf(feature: Feature, features: FeatureMap | null): RunBilling {
+  const state = features?.get(feature);
+  return state?.available ? { usesModel: state.usesModel, noModelPrice: state.noModelPrice } : { usesModel: true, noModelPrice: NO_MODEL_PRICE_DEFAULT };
 }
 
-export function speechCost(text: string, quality: 'common' | 'pro', cloned = false): number {
+/** Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet; 0 when the run is free here. Without the features answer, the full price. */
+export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | null = null): number | null {
+  const billing = billingOf(feature, features);
+  const { params } = featurePrice(feature, p);
+  if ('seconds' in params && p.seconds === undefined && (billing.usesModel || billing.noModelPrice === 'full')) return null;
+  return runCredits(feature, p, billing).credits;
+}
+
+/** What the cost preview says beside a free run, e.g. "Preview engine (no AI model): free"; null when the run is charged. */
+export function costNote(feature: Feature, features: FeatureMap | null): string | null {
+  const state = features?.get(feature);
+  const billing = billingOf(feature, features);
+  if (!state?.engineLabel || billing.usesModel || billing.noModelPrice !== 'free') return null;
+  return FEATURE_MESSAGES.free(state.engineLabel);
+}
+
+export function speechCost(text: string, quality: 'common' | 'pro', cloned = false, features: FeatureMap | null = null): number {
   const feature: Feature = cloned ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
-  return costOf(feature, priceInputOf(feature, { text })) ?? 0;
+  return costOf(feature, priceInputOf(feature, { text }), features) ?? 0;
 }
 
-export function dialogueCost(lines: ReadonlyArray<{ text: string }>): number {
-  return costOf('dialogue', priceInputOf('dialogue', { lines })) ?? 0;
+export function dialogueCost(lines: ReadonlyArray<{ text: string }>, features: FeatureMap | null = null): number {
+  return costOf('dialogue', priceInputOf('dialogue', { lines }), features) ?? 0;
 }

@@ -1,6 +1,7 @@
 // What runs with no AI model cost, the price notes of the features answer, and the sign-up grant's default.
 import { describe, expect, it } from 'vitest';
-import { engineUsesModel, featureNote, featurePriceText, FEATURE_MESSAGES, runCredits } from './availability';
+import { engineUsesModel, featureNote, featurePriceText, runCredits } from './availability';
+import { FEATURE_MESSAGES } from './feature-messages';
 import { ENGINE_LABELS } from './engines';
 import { FEATURES, quote } from './pricing';
 import { SIGNUP_CREDITS_DEFAULT, trialCredits } from './signup';

@@ -1,5 +1,6 @@
 // What this server serves and what a run without an AI model costs: the features answer's notes, NO_MODEL_PRICE and its charge.
 import { engineLabel } from './engines';
+import { FEATURE_MESSAGES } from './feature-messages';
 import { featurePrice, priceItem, quote, TEXT_TO_VIDEO_OPTIONS, type Feature, type PriceInput } from './pricing';
 
 /** Engines that make their output without an AI model: the offline speech synthesizer and the ffmpeg preview scenes. */
@@ -29,20 +30,6 @@ export function runCredits(feature: Feature, measures: PriceInput, billing: RunB
   const free = !billing.usesModel && billing.noModelPrice === 'free';
   return { itemId, credits: free ? 0 : quote(itemId, params), free };
 }
-
-/** What people and developers are told about features this server does not serve, and about free no-model runs. */
-export const FEATURE_MESSAGES = {
-  /** The API's answer (HTTP 503, ERROR_CODES.featureUnavailable): for developers; the operator's hint goes to the log. */
-  unavailable: 'This feature is not available on this server',
-  /** The mark on nav links, home cards and reference pages, before any input. */
-  notAvailableHere: 'Not available on this server',
-  /** What replaces a playground screen's form when none of its features is served. */
-  screenNotice: (title: string) => `${title} is not available on this server. The products without this mark can be tried.`,
-  /** A choice inside a screen (Pro quality, lip-sync translation) that this server does not serve. */
-  optionUnavailable: (title: string) => `${title} with these settings is not available on this server.`,
-  /** The cost preview and price note of a run no AI model makes, e.g. "Preview engine (no AI model): free". */
-  free: (label: string) => `${/^[a-z]+\b/.test(label) ? label.charAt(0).toUpperCase() + label.slice(1) : label}: free`,
-} as const;
 
 /** The price of one run of a feature in words, e.g. "1 credit per 250 characters" or "20 to 180 credits a clip". */
 export function featurePriceText(feature: Feature): string {

@@ -21,6 +21,7 @@ export * from './contact';
 export * from './public-api';
 export * from './object-storage';
 export * from './availability';
+export * from './feature-messages';
 export * from './signup';
 export * from './run-options';
 export * from './runs';

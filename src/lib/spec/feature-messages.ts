@@ -1,0 +1,16 @@
+// What people and developers are told about features this server does not serve, and about runs no AI model makes.
+// A module of its own with no imports: every page's feature marks use it, and the price table must not come along.
+
+/** What people and developers are told about features this server does not serve, and about free no-model runs. */
+export const FEATURE_MESSAGES = {
+  /** The API's answer (HTTP 503, ERROR_CODES.featureUnavailable): for developers; the operator's hint goes to the log. */
+  unavailable: 'This feature is not available on this server',
+  /** The mark on nav links, home cards and reference pages, before any input. */
+  notAvailableHere: 'Not available on this server',
+  /** What replaces a playground screen's form when none of its features is served. */
+  screenNotice: (title: string) => `${title} is not available on this server. The products without this mark can be tried.`,
+  /** A choice inside a screen (Pro quality, lip-sync translation) that this server does not serve. */
+  optionUnavailable: (title: string) => `${title} with these settings is not available on this server.`,
+  /** The cost preview and price note of a run no AI model makes, e.g. "Preview engine (no AI model): free". */
+  free: (label: string) => `${/^[a-z]+\b/.test(label) ? label.charAt(0).toUpperCase() + label.slice(1) : label}: free`,
+} as const;

@@ -1,0 +1,45 @@
+// Features this server does not serve (the default engines: no provider key) are marked before any input: in the nav,
+// on the home cards, on the reference page, and a notice stands in place of the screen's form; what is served is not.
+import { expect, test } from '@playwright/test';
+import { declineCookies } from './support/page-checks';
+
+const NOT_AVAILABLE = 'Not available on this server';
+
+test.beforeEach(({ page }) => declineCookies(page));
+
+test('an unavailable product is marked in the nav and on the home page, and its screen shows a notice instead of the form', async ({ page }) => {
+  await page.goto('/playground');
+  // Home: the clothes changer card carries the mark, Text to Speech does not.
+  const clothesCard = page.locator('.product-card', { has: page.getByRole('link', { name: 'AI Clothes Changer' }) });
+  await expect(clothesCard).toContainText(NOT_AVAILABLE);
+  await expect(page.locator('.product-card', { has: page.getByRole('link', { name: 'Text to Speech', exact: true }) })).not.toContainText(NOT_AVAILABLE);
+
+  // Nav: the mark is part of the link, before anyone opens the product.
+  const products = page.locator('details.nav__dropdown', { has: page.getByText('Products', { exact: true }) });
+  await products.locator('summary').click();
+  await expect(products.getByRole('link', { name: /Voice Clone/ })).toContainText(NOT_AVAILABLE);
+  await expect(products.getByRole('link', { name: /Video Translate/ })).toContainText(NOT_AVAILABLE);
+  await expect(products.getByRole('link', { name: /Text to Speech/ })).not.toContainText(NOT_AVAILABLE);
+
+  // The screen: a notice, no form to fill in, and no operator words.
+  await products.getByRole('link', { name: /AI Clothes Changer/ }).click();
+  await page.waitForURL('**/playground/alClothesChanger');
+  const notice = page.getByRole('status').filter({ hasText: 'is not available on this server' });
+  await expect(notice).toHaveText('AI Clothes Changer is not available on this server. The products without this mark can be tried.');
+  await expect(page.getByRole('button', { name: 'Change clothes' })).toBeHidden();
+  await expect(page.locator('[data-screen]')).toBeHidden();
+  await expect(page.getByText('Model photo', { exact: true })).toBeHidden();
+  await expect(page.locator('main')).not.toContainText('ENGINES');
+});
+
+test('a served product keeps its form, and an unserved API operation is marked on its reference page', async ({ page }) => {
+  await page.goto('/playground/textToVideo');
+  await expect(page.getByRole('button', { name: 'Generate video' })).toBeVisible();
+  await expect(page.locator('main')).not.toContainText(NOT_AVAILABLE);
+
+  await page.goto('/api-reference/tryonClothes');
+  await expect(page.locator('.op-header')).toContainText(NOT_AVAILABLE);
+  await page.goto('/api-reference/ttsCommon');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('.op-header')).not.toContainText(NOT_AVAILABLE);
+});
