@@ -81,7 +81,7 @@ test.describe('at 390 px', () => {
   });
 });
 
-test('pasting 6,000 characters into Text to Speech keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {
+test('pasting 6,000 characters into Text to Speech (or any field with a limit) keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/playground/speech');
   await hydrated(page);
@@ -92,6 +92,16 @@ test('pasting 6,000 characters into Text to Speech keeps 5,000 and says 1,000 we
   await page.keyboard.press('ControlOrMeta+V');
   await expect(text).toHaveValue('a'.repeat(TASK_LIMITS.maxTextChars));
   await expect(page.getByRole('status').filter({ hasText: `the last ${formatCount(over)} characters were left out` })).toBeVisible();
+
+  // A field outside Field (a dialogue line) is told by the page-wide watcher, in a toast.
+  await page.goto('/playground/dialogue');
+  await hydrated(page);
+  const line = page.getByLabel('Line 1 text');
+  await line.fill('');
+  await line.focus();
+  await page.keyboard.press('ControlOrMeta+V');
+  await expect(line).toHaveValue('a'.repeat(TASK_LIMITS.maxTextChars));
+  await expect(page.getByText(`the last ${formatCount(over)} characters were left out`)).toBeVisible();
 });
 
 test('Try it shows the cost and asks first; a new request clears the last answer', async ({ page, request }) => {

@@ -1,6 +1,7 @@
 // A Field ties its label, control, hint and error together: the label names the control, hint and error describe it.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { OWN_PASTE_NOTICE, watchPasteCuts } from '../../lib/site/paste-limit';
 import Field from './Field';
 
 afterEach(cleanup);
@@ -57,5 +58,31 @@ describe('Field', () => {
     fireEvent.paste(area, { clipboardData: { getData: () => 'short' } });
     expect(screen.getByRole('status').textContent).toBe('');
     expect(area.getAttribute('aria-describedby')).toBe('f-text-hint');
+  });
+
+  it('marks its control so the page-wide paste watcher does not say it twice', () => {
+    render(
+      <Field id="f-own" label="Own">
+        <input maxLength={5} />
+      </Field>,
+    );
+    expect(screen.getByLabelText('Own').hasAttribute(OWN_PASTE_NOTICE)).toBe(true);
+  });
+});
+
+describe('watchPasteCuts', () => {
+  it('tells what a paste lost in any field with a limit, except those that say it themselves', () => {
+    const told: string[] = [];
+    watchPasteCuts((message) => told.push(message), document);
+    const plain = document.createElement('textarea');
+    plain.maxLength = 10;
+    const own = document.createElement('textarea');
+    own.maxLength = 10;
+    own.setAttribute(OWN_PASTE_NOTICE, '');
+    document.body.append(plain, own);
+    for (const field of [plain, own]) fireEvent.paste(field, { clipboardData: { getData: () => 'x'.repeat(25) } });
+    expect(told).toEqual(['Your paste was longer than the 10-character limit, so the last 15 characters were left out.']);
+    plain.remove();
+    own.remove();
   });
 });

@@ -1,6 +1,6 @@
 // A form field: its label, the control (the one child), a hint, an error and a paste notice, tied together by ids for assistive technology.
 import { cloneElement, useState, type ClipboardEvent, type ReactElement, type ReactNode } from 'react';
-import { pasteOverflow } from '../../lib/site/paste-limit';
+import { OWN_PASTE_NOTICE, pasteOverflow } from '../../lib/site/paste-limit';
 import { pasteCutNotice } from '../../lib/spec';
 import styles from './Field.module.css';
 
@@ -10,6 +10,8 @@ export interface FieldControlProps {
   'aria-describedby'?: string;
   'aria-invalid'?: boolean;
   onPaste?: (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  /** Present: the field says what a paste lost itself, so the page-wide toast does not say it again. */
+  [OWN_PASTE_NOTICE]?: string;
 }
 
 export interface FieldProps {
@@ -48,7 +50,7 @@ export default function Field({ id, label, children, hint, hintId = `${id}-hint`
       <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>
         {label}
       </label>
-      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined, onPaste })}
+      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined, onPaste, [OWN_PASTE_NOTICE]: '' })}
       {hasHint && (
         <p id={hintId} className={styles.hint} aria-live={hintLive ? 'polite' : undefined}>
           {hint}

@@ -1,4 +1,5 @@
 // What a paste into a text field with a maxlength loses: the browser keeps what fits and drops the rest without a word.
+import { pasteCutNotice } from '../spec';
 
 /** The parts of an input or textarea a paste's fit depends on (DOM elements have them). */
 export interface LimitedField {
@@ -21,4 +22,20 @@ export function pasteOverflow(field: LimitedField, pasted: string): number {
   const end = field.selectionEnd ?? start;
   const after = field.value.length - (end - start) + text.length;
   return Math.max(0, after - field.maxLength);
+}
+
+/** Marks a control that says what a paste lost by itself, under the field; the page-wide watcher leaves it alone. */
+export const OWN_PASTE_NOTICE = 'data-paste-notice';
+
+/**
+ * Page-wide: calls `onCut` with the notice when a paste into any input or textarea passes its maxlength, so no
+ * field drops text silently. Measured during the event, as the clipboard and the selection are only known then.
+ */
+export function watchPasteCuts(onCut: (message: string) => void, root: Document = document): void {
+  root.addEventListener('paste', (event) => {
+    const field = event.target;
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.hasAttribute(OWN_PASTE_NOTICE)) return;
+    const over = pasteOverflow(field, event.clipboardData?.getData('text') ?? '');
+    if (over > 0) onCut(pasteCutNotice(field.maxLength, over));
+  });
 }
