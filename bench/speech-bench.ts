@@ -38,7 +38,11 @@ async function busy(speak: (text: string) => Promise<Buffer>, requests: number) 
   const started = performance.now();
   await Promise.all(
     Array.from({ length: IN_FLIGHT }, async () => {
-      while (next++ < requests) audioS += wavDuration(await speak(PARAGRAPH)) ?? 0;
+      while (next++ < requests) {
+        // Awaited first: `audioS += await …` would read audioS before the wait and lose the other requests' sums.
+        const wav = await speak(PARAGRAPH);
+        audioS += wavDuration(wav) ?? 0;
+      }
     }),
   );
   loop.disable();
