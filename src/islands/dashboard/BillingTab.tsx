@@ -8,6 +8,7 @@ import styles from './Dashboard.module.css';
 const REASONS: Record<string, string> = {
   invitation: 'Invitation',
   grant: 'Credit grant',
+  'signup-grant': 'Sign-up credits',
   task: 'Generation',
   'task-hold': 'Generation (held)',
   'task-settle': 'Generation (settled)',

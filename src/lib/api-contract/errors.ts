@@ -11,7 +11,7 @@ export interface ErrorEntry {
 /** One row per kind of failure; operations list the keys they can answer with. */
 export const ERROR_CATALOGUE = {
   illegalParameter: { code: PUBLIC_API_CODES.illegalParameter, http: 400, title: 'Illegal parameter', when: 'A field is missing or breaks a rule; the message names it, e.g. "Illegal parameter: text: must not be empty".' },
-  invalidInput: { code: ERROR_CODES.invalidInput, http: 400, title: 'Invalid input', when: 'The body is not valid JSON, or the tool has no engine on this server (the message says what to configure).' },
+  invalidInput: { code: ERROR_CODES.invalidInput, http: 400, title: 'Invalid input', when: 'The body is not valid JSON, or the file a per-second tool is charged on could not be downloaded or measured.' },
   notLoggedIn: { code: ERROR_CODES.notLoggedIn, http: 401, title: 'Not authenticated', when: 'The Authorization header is missing or the API key is wrong.' },
   insufficientCredits: { code: TASK_ERROR_CODES.insufficientCredits, http: 402, title: 'Not enough credits', when: 'The balance does not cover the task\'s estimate; no task is created.' },
   forbidden: { code: ERROR_CODES.forbidden, http: 403, title: 'Forbidden', when: 'An upload policy is unknown, expired or forged, or a media link of this server belongs to another account.' },
@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE = {
   rateLimited: { code: ERROR_CODES.rateLimited, http: 429, title: 'Too many requests', when: 'Over the per-key rate limit, or too many tasks in progress; wait for Retry-After seconds.' },
   internal: { code: ERROR_CODES.internal, http: 500, title: 'Internal error', when: 'Something failed on our side; retrying later is safe (use an Idempotency-Key for submits).' },
   unavailable: { code: ERROR_CODES.unavailable, http: 503, title: 'Unavailable', when: 'A service the call depends on is not available right now; retry shortly.' },
+  featureUnavailable: { code: ERROR_CODES.featureUnavailable, http: 503, title: 'Feature not available', when: 'This server runs no engine for the tool ("This feature is not available on this server"); retrying will not help. GET /api-playground/task/v1/features lists what it serves.' },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorKey = keyof typeof ERROR_CATALOGUE;

@@ -33,7 +33,7 @@ export interface Operation {
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
-const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal'];
+const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal', 'featureUnavailable'];
 
 const callbackField = { callbackUrl: 'An http(s) URL on a public host; the finished task is POSTed there, signed (see Webhooks)' };
 /** A task id as the server makes them (crypto.randomUUID), so examples look like real answers. */
