@@ -28,8 +28,8 @@ export default function ClothesScreen() {
   const [draft, update] = useDraft<Draft>(SCREEN, { model: null, mode: 'separates', upper: null, lower: null, onePiece: null });
   const { task, problem, unavailable, runIfValid } = useTaskForm(SCREEN, 'tryon-clothes', 'The clothes changer');
 
+  const garments = draft.mode === 'onePiece' ? { onePieceUrl: draft.onePiece?.url } : { upperUrl: draft.upper?.url, lowerUrl: draft.lower?.url };
   const submit = () => {
-    const garments = draft.mode === 'onePiece' ? { onePieceUrl: draft.onePiece?.url } : { upperUrl: draft.upper?.url, lowerUrl: draft.lower?.url };
     const found = !draft.model
       ? 'Model photo: upload a full-body photo of the person.'
       : !Object.values(garments).some(Boolean)
@@ -39,7 +39,14 @@ export default function ClothesScreen() {
   };
 
   return (
-    <TaskScreenLayout task={task} resultTitle="Outfit result" historyFeatures={FEATURES} screen={SCREEN}>
+    <TaskScreenLayout
+      task={task}
+      resultTitle="Outfit result"
+      historyFeatures={FEATURES}
+      screen={SCREEN}
+      code={{ request: { kind: 'clothes', modelUrl: draft.model?.url, garments }, cost: costOf('tryon-clothes', {}) }}
+      examples={{ screen: 'alClothesChanger', onTry: (inputs) => update(inputs as Partial<Draft>) }}
+    >
       <DropZone label="Model photo" kinds={['image']} value={draft.model} onChange={(model) => update({ model })} screen={SCREEN} />
       <SegmentedChoice legend="Garments" name="garment-mode" choices={MODES} value={draft.mode} onChange={(mode) => update({ mode })} />
       {draft.mode === 'separates' ? (

@@ -38,7 +38,14 @@ export default function VoiceCloneScreen() {
   };
 
   return (
-    <TaskScreenLayout task={task} resultTitle="Cloned voice" historyFeatures={FEATURES} screen={SCREEN}>
+    <TaskScreenLayout
+      task={task}
+      resultTitle="Cloned voice"
+      historyFeatures={FEATURES}
+      screen={SCREEN}
+      code={{ request: { kind: 'voiceClone', sampleUrl: draft.sample?.url }, cost: costOf('voice-clone', {}) }}
+      examples={{ screen: 'voiceClone', onTry: (inputs) => update(inputs as Partial<typeof draft>) }}
+    >
       <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
       {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
       <Field id="clone-name" label="Name">

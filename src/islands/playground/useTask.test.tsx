@@ -98,7 +98,7 @@ describe('useTask through the speech screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     await waitFor(() => expect(screen.getAllByTestId('run-card')).toHaveLength(2));
     await waitFor(() => expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent)));
-    expect(net.bodiesTo(TTS).map((b) => b.text)).toEqual(['The first of two runs', 'The second run, started while the first goes on']);
+    expect(net.bodiesTo(TTS).map((b) => (b as { text: string }).text)).toEqual(['The first of two runs', 'The second run, started while the first goes on']);
     release();
     await waitFor(() => expect(screen.getAllByTestId('run-card').map((c) => c.dataset.phase)).toEqual(['succeeded', 'succeeded']), { timeout: 8000 });
     const cards = screen.getAllByTestId('run-card');

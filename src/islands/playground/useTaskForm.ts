@@ -26,5 +26,7 @@ export function useTaskForm(screen: string, feature: Feature, title: string) {
     /** Why the submit is disabled: the feature has no engine here, or the runs in progress are at the per-user limit (null when it can run). */
     unavailable: unavailableText(features, feature, title) ?? task.atLimit,
     runIfValid,
+    /** Advanced settings the engine serving the feature honours (none while unknown). */
+    options: features?.get(feature)?.options ?? [],
   };
 }

@@ -107,7 +107,10 @@ const videoParams = z
   })
   .optional();
 export const dreamLipsync = z.object({ srcVideoUrl: mediaUrl, audioUrl: mediaUrl, vocalAudioUrl: mediaUrl.optional(), videoParams, ...callbackUrl });
-export const dreamTalkingImage = z.object({ photoUrl: mediaUrl, audioUrl: mediaUrl, ...callbackUrl });
+/** A portrait photo, or (as the playground offers) a sample model drawn by the preview engine. */
+export const dreamTalkingImage = z
+  .object({ photoUrl: mediaUrl.optional(), modelId: z.enum(modelIds, { message: `must be one of ${modelIds.join(', ')}` }).optional(), audioUrl: mediaUrl, ...callbackUrl })
+  .refine((b) => Boolean(b.photoUrl || b.modelId), { message: 'give photoUrl or modelId', path: ['photoUrl'] });
 export const dreamVideoTranslate = z.object({
   videoUrl: mediaUrl,
   sourceLanguage: language.optional(),

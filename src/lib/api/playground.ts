@@ -11,11 +11,11 @@ const get = <T>(path: string) => apiRequest<T>(`${BASE}${path}`, {}, { method: '
 export const playgroundApi = {
   features: () => get<{ list: FeatureState[] }>('/task/v1/features').then((d) => d.list),
   models: () => get<{ list: SampleModel[] }>('/vih_model/v1/model_list').then((d) => d.list),
-  tts: (b: { text: string; voiceId: string; quality: 'common' | 'pro' }) => post<TaskView>('/speech/v1/tts', b),
+  tts: (b: { text: string; voiceId: string; quality: 'common' | 'pro'; speed?: number; pitch?: number }) => post<TaskView>('/speech/v1/tts', b),
   ttsClone: (b: { cloneId: string; text: string }) => post<TaskView>('/speech/v1/tts_clone', b),
   voiceClone: (b: { voiceUrl: string }) => post<TaskView>('/speech/v1/voice_clone', b),
-  dialogue: (b: { lines: Array<{ speaker: string; text: string }>; voices: Record<string, string> }) => post<TaskView>('/speech/v1/dialogue', b),
-  animate: (b: { type: 'image' | 'text' | 'character'; prompt: string; imageUrl?: string; modelId?: string; resolution: string; duration: number }) =>
+  dialogue: (b: { lines: Array<{ speaker: string; text: string }>; voices: Record<string, string>; speed?: number; pitch?: number }) => post<TaskView>('/speech/v1/dialogue', b),
+  animate: (b: { type: 'image' | 'text' | 'character'; prompt: string; imageUrl?: string; modelId?: string; resolution: string; duration: number; aspectRatio?: string; seed?: number; negativePrompt?: string }) =>
     post<TaskView>('/video_tools/v1/animate_video', b),
   translate: (lipSync: boolean, b: { videoUrl: string; sourceLanguage?: string; targetLanguage: string }) =>
     post<TaskView>(`/did_video_task/v1/${lipSync ? 'translate_lip_submit' : 'translate_submit'}`, b),

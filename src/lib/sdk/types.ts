@@ -20,7 +20,7 @@ export interface LipsyncRequest extends Callback {
   vocalAudioUrl?: string;
   videoParams?: { video_width?: number; video_height?: number; video_enhance?: number; fps?: 'original' | number };
 }
-export interface TalkingImageRequest extends Callback { photoUrl: string; audioUrl: string }
+export interface TalkingImageRequest extends Callback { photoUrl?: string; modelId?: string; audioUrl: string }
 export interface VideoTranslateRequest extends Callback { videoUrl: string; sourceLanguage?: string; targetLanguage: string; enableLipSync?: boolean }
 export interface WanTextToVideoRequest extends Callback { prompt: string; negativePrompt?: string; resolution?: '480p' | '720p'; seed?: number }
 export interface WanImageToVideoRequest extends Callback { image: string; prompt: string; resolution?: '480p' | '720p' }

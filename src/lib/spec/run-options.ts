@@ -23,6 +23,15 @@ export const RUN_OPTIONS = {
 } as const;
 
 export type RunOption = keyof typeof RUN_OPTIONS;
+
+/** The settings a person changed from their defaults (a form's draft, a call's fields); one left out is the engine's own default. */
+export interface RunSettings {
+  speed?: number;
+  pitch?: number;
+  aspectRatio?: VideoAspectRatio;
+  seed?: number;
+  negativePrompt?: string;
+}
 export const RUN_OPTION_NAMES = Object.keys(RUN_OPTIONS) as RunOption[];
 
 export function isRunOption(value: unknown): value is RunOption {

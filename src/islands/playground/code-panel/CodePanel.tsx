@@ -1,0 +1,91 @@
+// "View code" for the current inputs: curl, JavaScript (the platform's SDK) and Python, the user's key masked until revealed, a copy button and the call's cost.
+import { useState } from 'react';
+import { curlSample, KEY_PLACEHOLDER, pythonSample, SAMPLE_LANGUAGES, type SampleLanguage } from '../../../lib/reference/samples';
+import { maskApiKey, useApiKey, useApiOrigin } from '../../reference/useApiKey';
+import { callPath, sampleSpec, type ApiCall } from './calls';
+import { callOf, type RunRequest } from './run-calls';
+import { sdkSample } from './sdk-sample';
+import styles from './code-panel.module.css';
+
+interface Props {
+  /** The screen's current inputs; the panel shows the public API call that runs them. */
+  request: RunRequest;
+  /** Credits this call holds, from the same price function the server charges with; null while a file's length is unknown. */
+  cost: number | null;
+  /** Said instead of a number when cost is null. */
+  costHint?: string;
+}
+
+function code(language: SampleLanguage, call: ApiCall, origin: string, key: string): string {
+  if (language === 'javascript') return sdkSample(call, origin, key);
+  return language === 'curl' ? curlSample(sampleSpec(call), origin, key) : pythonSample(sampleSpec(call), origin, key);
+}
+
+export default function CodePanel({ request, cost, costHint }: Props) {
+  const call = callOf(request);
+  const key = useApiKey();
+  const origin = useApiOrigin('');
+  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  const [revealed, setRevealed] = useState(false);
+  const [copied, setCopied] = useState<'' | 'done' | 'failed'>('');
+  const shownKey = key ? (revealed ? key : maskApiKey(key)) : KEY_PLACEHOLDER;
+
+  const copy = async () => {
+    // The copy always carries the real key, so the pasted code runs as it is.
+    try {
+      await navigator.clipboard.writeText(code(language, call, origin, key ?? KEY_PLACEHOLDER));
+      setCopied('done');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <div className={styles.panel} data-testid="code-panel">
+      <div className={styles.toolbar}>
+        <div role="tablist" aria-label="Code language" className={styles.tabs}>
+          {SAMPLE_LANGUAGES.map((l) => (
+            <button
+              key={l.id}
+              type="button"
+              role="tab"
+              id={`run-code-tab-${l.id}`}
+              aria-selected={language === l.id}
+              aria-controls="run-code"
+              className={styles.tab}
+              onClick={() => {
+                setLanguage(l.id);
+                setCopied('');
+              }}
+            >
+              {l.label}
+            </button>
+          ))}
+        </div>
+        <div className={styles.actions}>
+          {key && (
+            <button type="button" className="button button--ghost" onClick={() => setRevealed((r) => !r)} aria-pressed={revealed}>
+              {revealed ? 'Hide key' : 'Reveal key'}
+            </button>
+          )}
+          <button type="button" className="button" onClick={() => void copy()}>
+            Copy
+          </button>
+        </div>
+      </div>
+      <p className={styles.meta}>
+        <code>POST {callPath(call)}</code>
+        <span>
+          Cost of this call: <strong data-testid="code-cost">{cost ?? '—'}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
+        </span>
+      </p>
+      <pre id="run-code" role="tabpanel" aria-labelledby={`run-code-tab-${language}`} tabIndex={0} className={styles.code} data-testid="run-code" data-language={language}>
+        <code>{code(language, call, origin, shownKey)}</code>
+      </pre>
+      <p className={styles.note} role="status">
+        {copied === 'done' ? `Copied${key ? ' with your key' : ''}` : copied === 'failed' ? 'Copy failed; select the text instead' : ''}
+        {!copied && key === null ? `Log in to see your own key here instead of ${KEY_PLACEHOLDER}.` : ''}
+      </p>
+    </div>
+  );
+}
