@@ -1,6 +1,7 @@
 // Tracing on the real server: request, task and engine spans of one trace reach a local OTLP/HTTP receiver; with no endpoint no SDK module is loaded.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,13 +31,24 @@ interface OtlpExport {
   resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: Value }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
 }
 
+/** A port nothing listens on right now. */
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
+
 const attr = (span: OtlpSpan, key: string) => {
   const v = span.attributes?.find((a) => a.key === key)?.value;
   return v?.stringValue ?? (v?.intValue === undefined ? undefined : Number(v.intValue));
 };
 
 describe('OpenTelemetry tracing', () => {
-  it('exports a request span, the task it submitted and the engine call as one trace, continuing the caller\'s traceparent', async () => {
+  it('exports a request span, the task it submitted and the engine call as one trace, continuing the caller\'s traceparent; METRICS_PORT counts them', async () => {
     const exports: OtlpExport[] = [];
     const receiver = await listenLocal(async (req, res) => {
       const body = await readBody(req);
@@ -49,7 +61,8 @@ describe('OpenTelemetry tracing', () => {
       const database = await openDatabase(env.DATABASE_URL);
       await migrateToLatest(database);
       const user = await createUser({ database, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, 1000);
-      const server = await startServer({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'dreamapi-trace-test' });
+      const metricsPort = await freePort();
+      const server = await startServer({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'dreamapi-trace-test', METRICS_PORT: String(metricsPort) });
       servers.push(server);
       expect(server.logs.some((l) => l.msg === 'tracing on')).toBe(true);
 
@@ -64,6 +77,11 @@ describe('OpenTelemetry tracing', () => {
       const requestId = res.headers.get('x-request-id');
       expect((await waitForTask({ database }, data.taskId, 60_000)).status).toBe('succeeded');
       await database.close();
+      // The metrics port answers /metrics and nothing else; PORT has no /metrics without METRICS_TOKEN.
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toContain('dreamapi_tasks_finished_total{feature="tts-common",engine="espeak",outcome="succeeded"} 1');
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
       // The drain exports what is still buffered.
       expect(await server.stop('SIGTERM')).toBe(0);
 
