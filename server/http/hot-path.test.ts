@@ -79,6 +79,14 @@ describe('compression', () => {
     expect(JSON.parse(gunzipSync(res.body).toString('utf8'))).toHaveProperty('openapi');
   });
 
+  it('sends a small JSON answer plain, with its length, even to a client that accepts gzip', async () => {
+    const res = await send('POST', '/user/info', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(res.status).toBe(401);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    expect(json(res).code).toBeGreaterThan(0);
+  });
+
   it('sends it plain to a client that accepts no encoding, still saying it varies by Accept-Encoding', async () => {
     for (const headers of [{}, { 'accept-encoding': 'identity' }] as Record<string, string>[]) {
       const res = await send('GET', '/api/openapi.json', headers);
