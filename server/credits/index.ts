@@ -4,6 +4,7 @@ import type { Schema } from '../db';
 import { auditCreditChange, causedByTask, type CreditAudit } from '../audit';
 import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/spec';
 import type { LedgerPage } from '../../src/lib/api/types';
+import type { TaskStatus } from '../../src/lib/spec';
 
 export interface CreditChange {
   userId: string;
@@ -65,7 +66,7 @@ export async function applyCreditChange(trx: Transaction<Schema>, change: Credit
   return { balance: updated.credits, entryId: Number(entry.id) };
 }
 
-/** One page of a user's ledger, newest first (the dashboard's Billing tab). */
+/** One page of a user's ledger, newest first (the dashboard's Billing tab), each task row with what became of its task. */
 export async function creditHistory(
   db: Kysely<Schema>,
   userId: string,
@@ -73,10 +74,13 @@ export async function creditHistory(
   pageSize: number = CREDIT_HISTORY.defaultPageSize,
 ): Promise<LedgerPage> {
   const rows = await db
-    .selectFrom('credit_ledger')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
+    .selectFrom('credit_ledger as l')
+    // Task rows reference the task id; the task is gone when it was deleted from the history.
+    .leftJoin('tasks as t', 't.id', 'l.reference')
+    .selectAll('l')
+    .select(['t.feature', 't.status', 't.credits_held', 't.credits_charged'])
+    .where('l.user_id', '=', userId)
+    .orderBy('l.id', 'desc')
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
@@ -93,6 +97,7 @@ export async function creditHistory(
       reason: r.reason,
       reference: r.reference,
       createdAt: r.created_at,
+      task: r.feature ? { feature: r.feature, status: r.status as TaskStatus, creditsHeld: r.credits_held!, creditsCharged: r.credits_charged } : null,
     })),
     total: Number(total),
     page,

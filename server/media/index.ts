@@ -160,13 +160,13 @@ export function createMediaService(o: MediaServiceOptions) {
      * What GET /media answers for a signed URL: after the same checks as open(), a link straight to the store when it
      * offers one (S3), living no longer than the signed URL has left; otherwise the bytes. Null when anything is off.
      */
-    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()): Promise<{ redirect: string } | { row: MediaRow; data: Buffer } | null> {
+    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now(), filename?: string): Promise<{ redirect: string } | { row: MediaRow; data: Buffer } | null> {
       const valid = await verify(id, exp, sig, now);
       if (!valid) return null;
       const { row } = valid;
       const lifeS = Math.floor((Math.min(valid.expMs, row.expires_at) - now) / 1000);
       if (o.store.downloadUrl && lifeS >= OBJECT_STORAGE.minPresignS) {
-        return { redirect: await o.store.downloadUrl(row.storage_key, row.mime, `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`, lifeS) };
+        return { redirect: await o.store.downloadUrl(row.storage_key, row.mime, filename ?? `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`, lifeS) };
       }
       const data = await o.store.get(row.storage_key);
       return data ? { row, data } : null;

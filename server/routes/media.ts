@@ -1,9 +1,12 @@
-// GET /media/<id>.<ext>?exp&sig: serves stored media behind expiring signed URLs (or redirects to object storage).
+// GET /media/<id>.<ext>?exp&sig[&download=name]: serves stored media behind expiring signed URLs (or redirects to object storage).
 import { Hono } from 'hono';
 import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
 import { bodyCap } from './body-cap';
+
+/** Download names are ours (feature-date.ext); anything else is ignored, so no header can be injected. */
+const DOWNLOAD_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function mediaRoutes(deps: AppDeps) {
   const system = deps.tasks;
@@ -11,7 +14,10 @@ export function mediaRoutes(deps: AppDeps) {
   app.use('*', bodyCap(deps.config.bodyLimitBytes));
   app.get('/:file', async (c) => {
     const id = /^([A-Za-z0-9]{1,64})(\.[a-z0-9]+)?$/.exec(c.req.param('file'))?.[1];
-    const found = id ? await system.media.download(id, c.req.query('exp'), c.req.query('sig')) : null;
+    // ?download=<name> asks for a file to save under that name (e.g. speech-2025-01-31.wav) instead of the id.
+    const name = c.req.query('download');
+    const filename = name && DOWNLOAD_NAME.test(name) ? name : undefined;
+    const found = id ? await system.media.download(id, c.req.query('exp'), c.req.query('sig'), undefined, filename) : null;
     if (!found) throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.mediaExpired);
     if ('redirect' in found) {
       // Object storage serves the bytes; the link is minted per request (no-store) so it never outlives our signed URL.
@@ -24,6 +30,7 @@ export function mediaRoutes(deps: AppDeps) {
       'Cache-Control': 'private, max-age=3600',
       // The signed URL is the capability; media may be embedded by the site (audio/video elements).
       'Cross-Origin-Resource-Policy': 'cross-origin',
+      ...(filename ? { 'Content-Disposition': `attachment; filename="${filename}"` } : {}),
     });
   });
   return app;

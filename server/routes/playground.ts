@@ -6,7 +6,7 @@ import type { AppDeps } from './deps';
 import { AppError, envelope } from '../http/errors';
 import { runOptionProblem } from '../engines';
 import { parseInput, validBody } from '../http/input';
-import { mediaByTask, taskView, webhookSecret } from '../tasks';
+import { listTasks, mediaByTask, rerunTask, taskView, webhookSecret } from '../tasks';
 import {
   animateBody,
   clothesBody,
@@ -127,10 +127,17 @@ export function playgroundRoutes(deps: AppDeps) {
     return c.json(ok(null));
   });
   app.post('/video_tools/v1/get_list', async (c) => {
-    const { page, pageSize, feature } = await validBody(c, listBody);
-    const { rows, total } = await system.tasks.list(c.get('user').id, page, pageSize, feature);
+    const { page, pageSize, feature, features, q } = await validBody(c, listBody);
+    const { rows, total } = await listTasks(db, c.get('user').id, { page, pageSize, features: [...(feature ? [feature] : []), ...(features ?? [])], q });
     const media = await mediaByTask(db, rows.map((r) => r.id));
     return c.json(ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }));
+  });
+
+  // The same feature and inputs again, as a new task (the history's "Run again").
+  app.post('/video_tools/v1/rerun', async (c) => {
+    const { taskId } = await validBody(c, taskIdBody);
+    const task = await rerunTask({ db, media: system.media, tasks: system.tasks, publicUrl: deps.config.publicUrl }, c.get('user').id, taskId);
+    return c.json(envelope(0, MESSAGES.submitSuccessfully, await view(task.id)));
   });
 
   // SPEC.md §3 sample models.

@@ -24,6 +24,8 @@ export { estimateCredits } from './measure';
 export { chainUsesModel } from './billing';
 export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
 export { taskView, dreamView, mediaByTask } from './views';
+export { listTasks, rerunTask, type HistoryQuery } from './history';
+export { usageReport } from './usage';
 
 export interface TaskSystemOptions {
   config: Config;

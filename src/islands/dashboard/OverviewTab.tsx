@@ -1,10 +1,12 @@
-// Dashboard overview: credits, masked user id (SPEC.md §9), email, company, and the suspension warning icon (§6).
+// Dashboard overview: credits, masked user id (SPEC.md §9), email, company, the suspension warning icon (§6), and credits used per day.
 import type { UserInfo } from '../../lib/api';
 import { maskUserId } from '../../lib/spec';
+import UsageChart from './UsageChart';
 import styles from './Dashboard.module.css';
 
 export default function OverviewTab({ user }: { user: UserInfo }) {
   return (
+    <>
     <div className={styles.grid}>
       <section className={`card ${styles.stat}`}>
         <h2 className={styles.statLabel}>Credits</h2>
@@ -35,5 +37,7 @@ export default function OverviewTab({ user }: { user: UserInfo }) {
         </dl>
       </section>
     </div>
+    <UsageChart />
+    </>
   );
 }

@@ -1,10 +1,10 @@
-// The history panel on the real server: the screen's own tasks with result, charge and error; delete, refresh, load errors.
+// The history panel on the real server: summary, named downloads, server-side filter and search, delete with undo, re-run, ?task=, errors.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { STORAGE_KEYS, TASK_LIMITS, type Feature } from '../../lib/spec';
+import { HISTORY, STORAGE_KEYS, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { $user } from '../../lib/stores/session';
 import History from './History';
 import { bumpHistory } from './history-store';
@@ -30,8 +30,10 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   localStorage.clear();
+  history.replaceState(null, '', '/');
   $user.set(undefined);
   await t.close();
 });
@@ -43,74 +45,116 @@ async function task(path: string, body: unknown): Promise<string> {
   await waitForTask(t, id);
   return id;
 }
-const speak = (text: string, quality: 'common' | 'pro' = 'common') => task('/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
+const speak = (text: string, quality: 'common' | 'pro' = 'common', voiceId = 'en-us-female-1') => task('/speech/v1/tts', { text, voiceId, quality });
 const converse = () => task('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
 
 const items = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('[data-task-id]')];
+const ids = (container: HTMLElement) => items(container).map((li) => li.dataset.taskId);
 
 describe('History', () => {
-  it("lists the screen's own features, newest first, with name, status, charge, player and download", async () => {
+  it("lists the screen's features newest first with what each was made from, engine, status, charge, player and a named download", async () => {
     const common = await speak('first words');
-    const pro = await speak('second words', 'pro');
+    const pro = await speak('second words', 'pro', 'en-gb-male-1');
     await converse();
     const { container } = render(<History features={SPEECH} screen="speech" />);
-    await waitFor(() => expect(items(container)).toHaveLength(2));
-    expect(items(container).map((li) => li.dataset.taskId)).toEqual([pro, common]);
+    await waitFor(() => expect(ids(container)).toEqual([pro, common]));
     const first = within(items(container)[0]!);
     expect(first.getByText('Speech · Pro')).toBeTruthy();
-    expect(first.getByText(/· succeeded · 1 credit$/)).toBeTruthy();
+    expect(first.getByText('succeeded')).toBeTruthy();
+    expect(first.getByText(/^1 credit ·/)).toBeTruthy();
+    expect(first.getByTestId('history-summary').textContent).toBe('second words · Oliver (en-GB)');
     expect(first.getByLabelText('Speech · Pro result').tagName).toBe('AUDIO');
-    expect(first.getByRole('link', { name: 'Download' }).getAttribute('download')).toBe(`${pro}.wav`);
-    expect(within(items(container)[1]!).getByText('Speech · Common')).toBeTruthy();
-    // Several features filter the newest page here; the server was asked for all features.
-    expect(net.bodiesTo(LIST)).toEqual([{ page: 1, pageSize: TASK_LIMITS.maxPageSize }]);
+    const download = first.getByRole('link', { name: 'Download' });
+    expect(download.getAttribute('download')).toMatch(/^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/);
+    expect(download.getAttribute('href')).toContain(`&download=${download.getAttribute('download')}`);
+    expect(download.getAttribute('download')).not.toContain(pro);
+    // The screen's features are filtered on the server.
+    expect(net.bodiesTo(LIST)).toEqual([{ page: 1, pageSize: TASK_LIMITS.defaultPageSize, features: SPEECH }]);
   });
 
-  it('asks the server for the one feature of a single-feature screen, and shows a failed task with its error and no player', async () => {
-    await speak('not a dialogue');
+  it('filters by one feature or all, and searches on the server', async () => {
+    const common = await speak('the cat sat');
+    const pro = await speak('a dog barked', 'pro');
+    const dialogue = await converse();
+    const { container } = render(<History features={SPEECH} screen="speech" />);
+    await waitFor(() => expect(ids(container)).toEqual([pro, common]));
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'tts-common' } });
+    await waitFor(() => expect(ids(container)).toEqual([common]));
+    fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'all' } });
+    await waitFor(() => expect(ids(container)).toEqual([dialogue, pro, common]));
+    fireEvent.change(screen.getByLabelText('Search history'), { target: { value: 'DOG' } });
+    await waitFor(() => expect(ids(container)).toEqual([pro]));
+    expect(net.bodiesTo(LIST).at(-1)).toEqual({ page: 1, pageSize: TASK_LIMITS.defaultPageSize, q: 'DOG' });
+    fireEvent.change(screen.getByLabelText('Search history'), { target: { value: 'nothing like it' } });
+    expect(await screen.findByText('Nothing matches.')).toBeTruthy();
+  });
+
+  it('shows a failed task with its error and no player', async () => {
     const failed = await converse();
     const { container } = render(<History features={['dialogue']} screen="dialogue" />);
-    await waitFor(() => expect(items(container)).toHaveLength(1));
+    await waitFor(() => expect(ids(container)).toEqual([failed]));
     const item = within(items(container)[0]!);
-    expect(items(container)[0]!.dataset.taskId).toBe(failed);
-    expect(item.getByText('Dialogue')).toBeTruthy();
-    expect(item.getByText(/· failed · 0 credits$/)).toBeTruthy();
+    expect(item.getByText('failed')).toBeTruthy();
+    expect(item.getByText(/^0 credits ·/)).toBeTruthy();
     expect(item.getByText(/No voices today/)).toBeTruthy();
     expect(items(container)[0]!.querySelector('audio')).toBeNull();
-    expect(net.bodiesTo(LIST)).toEqual([{ page: 1, pageSize: TASK_LIMITS.defaultPageSize, feature: 'dialogue' }]);
+    expect(item.queryByRole('button', { name: 'Share' })).toBeNull();
   });
 
-  it(`shows at most ${TASK_LIMITS.defaultPageSize} tasks`, async () => {
-    for (let i = 0; i <= TASK_LIMITS.defaultPageSize; i++) await speak(`line ${i}`);
-    const { container } = render(<History features={SPEECH} screen="speech" />);
-    await waitFor(() => expect(items(container)).toHaveLength(TASK_LIMITS.defaultPageSize));
-  });
-
-  it('deletes a task on the server and from the list', async () => {
+  it('hides a deleted item at once with Undo; Undo keeps it, otherwise the server deletes it after the undo time', async () => {
     const keep = await speak('keep me');
     const drop = await speak('drop me');
     const { container } = render(<History features={SPEECH} screen="speech" />);
-    await waitFor(() => expect(items(container)).toHaveLength(2));
-    fireEvent.click(within(items(container)[0]!).getByRole('button', { name: /^Delete Speech · Common task from / }));
-    await waitFor(() => expect(items(container).map((li) => li.dataset.taskId)).toEqual([keep]));
-    expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([{ taskId: drop }]);
-    expect(await t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]);
+    await waitFor(() => expect(ids(container)).toEqual([drop, keep]));
+    fireEvent.click(within(items(container)[0]!).getByRole('button', { name: /^Delete Speech · Common from / }));
+    expect(ids(container)).toEqual([keep]);
+    fireEvent.click(within(screen.getByRole('status')).getByRole('button', { name: 'Undo' }));
+    expect(ids(container)).toEqual([drop, keep]);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(within(items(container)[0]!).getByRole('button', { name: /^Delete Speech · Common from / }));
+    expect(screen.getByRole('status').textContent).toContain('Deleted: Speech · Common');
+    expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([]);
+    act(() => vi.advanceTimersByTime(HISTORY.undoMs));
+    vi.useRealTimers();
+    await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([{ taskId: drop }]));
+    await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]));
+    expect(ids(container)).toEqual([keep]);
   });
 
-  it('says so when there is nothing yet', async () => {
-    render(<History features={SPEECH} screen="speech" />);
-    expect(await screen.findByText('Nothing yet. Your results appear here for 7 days.')).toBeTruthy();
+  it('runs a task again with the same inputs and follows it until it finishes', async () => {
+    const first = await speak('once more', 'pro');
+    const { container } = render(<History features={SPEECH} screen="speech" />);
+    await waitFor(() => expect(ids(container)).toEqual([first]));
+    fireEvent.click(within(items(container)[0]!).getByRole('button', { name: 'Run again' }));
+    await waitFor(() => expect(ids(container)).toHaveLength(2));
+    const again = ids(container)[0]!;
+    expect(again).not.toBe(first);
+    expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([{ taskId: first }]);
+    await waitFor(() => expect(items(container)[0]!.dataset.status).toBe('succeeded'), { timeout: 5000 });
+    expect(within(items(container)[0]!).getByTestId('history-summary').textContent).toBe('once more · Ava (en-US)');
   });
 
-  it('reloads on Refresh and when a task is created or finishes elsewhere on the page', async () => {
+  it('opens the task named by ?task= first and highlighted, even when it is older than the newest page', async () => {
+    const old = await speak('the old one');
+    for (let i = 0; i < TASK_LIMITS.defaultPageSize; i++) await speak(`newer ${i}`);
+    history.replaceState(null, '', `/playground/speech?task=${old}`);
+    const { container } = render(<History features={SPEECH} screen="speech" />);
+    await waitFor(() => expect(ids(container)[0]).toBe(old));
+    expect(items(container)).toHaveLength(TASK_LIMITS.defaultPageSize + 1);
+    expect(items(container)[0]!.className).toMatch(/highlighted/);
+    await waitFor(() => expect(document.activeElement).toBe(items(container)[0]));
+  });
+
+  it('says so when there is nothing yet, and reloads on Refresh and when a task is created or finishes elsewhere', async () => {
     const { container } = render(<History features={SPEECH} screen="speech" />);
     await screen.findByText('Nothing yet. Your results appear here for 7 days.');
     const first = await speak('made after the list loaded');
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
-    await waitFor(() => expect(items(container).map((li) => li.dataset.taskId)).toEqual([first]));
+    await waitFor(() => expect(ids(container)).toEqual([first]));
     const second = await speak('and another');
     act(() => bumpHistory());
-    await waitFor(() => expect(items(container).map((li) => li.dataset.taskId)).toEqual([second, first]));
+    await waitFor(() => expect(ids(container)).toEqual([second, first]));
   });
 
   it('says what went wrong when the list cannot load, and Refresh tries again', async () => {

@@ -1,37 +1,21 @@
-// The history panel: this screen's recent tasks from get_list, each with its result, download and delete.
-import { useCallback, useEffect, useState } from 'react';
+// The history panel: this screen's tasks (or all), searched and filtered on the server; re-run, share, delete with undo; ?task= opens one.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useHydratedStore } from '../shared/useHydratedStore';
-import { TASK_LIMITS, type Feature } from '../../lib/spec';
+import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/spec';
+import { historyApi } from '../../lib/api';
 import { $loggedIn } from '../../lib/stores/session';
 import { playgroundApi, type TaskView } from './api';
-import { $historyTick } from './history-store';
-import { downloadName, ExpiredOutputs, MediaPlayer } from './TaskPanel';
+import { $historyTick, bumpHistory } from './history-store';
+import HistoryItem from './HistoryItem';
 import { trackAction } from './track';
-import styles from './playground.module.css';
+import styles from './History.module.css';
 
-const FEATURE_NAMES: Partial<Record<Feature, string>> = {
-  'tts-common': 'Speech · Common',
-  'tts-pro': 'Speech · Pro',
-  'tts-clone': 'Speech · cloned voice',
-  'voice-clone': 'Voice clone',
-  dialogue: 'Dialogue',
-  'image-to-video': 'Image to video',
-  'text-to-video': 'Text to video',
-  'character-to-video': 'Character to video',
-  'talking-face': 'Lip sync',
-  'talking-image': 'Talking image',
-  'video-translate-lip-sync': 'Translate · lip sync',
-  'video-translate-voice-only': 'Translate · voice only',
-  'tryon-clothes': 'Clothes changer',
-};
+/** "screen": every feature of this screen; "all": every feature; else one feature. */
+type Filter = 'screen' | 'all' | Feature;
 
-/** One feature filters on the server; several (speech: common, pro, clone) filter the newest page here. */
-async function fetchHistory(features: readonly Feature[]): Promise<TaskView[]> {
-  const single = features.length === 1 ? features[0] : undefined;
-  const { list } = await playgroundApi.list({ page: 1, pageSize: single ? TASK_LIMITS.defaultPageSize : TASK_LIMITS.maxPageSize, feature: single });
-  return list.filter((t) => (features as readonly string[]).includes(t.feature)).slice(0, TASK_LIMITS.defaultPageSize);
-}
+const failure = (e: unknown, fallback: string) => (e instanceof Error ? e.message : fallback);
+const active = (t: TaskView) => t.status === 'queued' || t.status === 'running';
 
 export default function History({ features, screen }: { features: readonly Feature[]; screen: string }) {
   // The pre-rendered HTML shows no history (no session yet): hydrate as that, then show the live state.
@@ -39,72 +23,167 @@ export default function History({ features, screen }: { features: readonly Featu
   const tick = useStore($historyTick);
   const [items, setItems] = useState<TaskView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>('screen');
+  const [typed, setTyped] = useState('');
+  const [query, setQuery] = useState('');
+  const [refresh, setRefresh] = useState(0);
+  const [pending, setPending] = useState<TaskView[]>([]);
+  // The task ?task= names: shown first, even when it is older than the newest page.
+  const [opened, setOpened] = useState<TaskView | null>(null);
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
 
-  const load = useCallback(() => {
+  // Typing settles before the server is asked.
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(typed.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [typed]);
+
+  useEffect(() => {
+    if (!loggedIn) return;
     let live = true;
-    fetchHistory(features).then(
-      (list) => {
+    const wanted = filter === 'screen' ? features : filter === 'all' ? [] : [filter];
+    playgroundApi.list({ page: 1, pageSize: TASK_LIMITS.defaultPageSize, ...(wanted.length ? { features: wanted } : {}), ...(query ? { q: query } : {}) }).then(
+      ({ list }) => {
         if (!live) return;
         setItems(list);
         setError(null);
       },
-      (e: unknown) => live && setError(`${e instanceof Error ? e.message : 'Could not load the history'}. Use Refresh to try again.`),
+      (e: unknown) => live && setError(`${failure(e, 'Could not load the history')}. Use Refresh to try again.`),
     );
     return () => {
       live = false;
     };
-  }, [features]);
+  }, [loggedIn, tick, refresh, filter, query, features]);
 
-  useEffect(() => (loggedIn ? load() : undefined), [loggedIn, tick, load]);
+  // ?task=<id> (billing rows link here): that task is shown first, highlighted and scrolled to.
+  useEffect(() => {
+    if (!loggedIn) return;
+    const id = new URLSearchParams(location.search).get(HISTORY_TASK_PARAM);
+    if (!id) return;
+    playgroundApi.poll(id).then(setOpened, (e: unknown) => setError(failure(e, 'Could not open the task')));
+  }, [loggedIn]);
+  const openedId = opened?.taskId;
+  useEffect(() => {
+    if (!openedId) return;
+    const el = document.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(openedId)}"]`);
+    el?.scrollIntoView({ block: 'center' });
+    el?.focus({ preventScroll: true });
+  }, [openedId]);
 
-  const remove = async (task: TaskView) => {
+  // Unfinished items (a re-run) are polled until they finish; then the rest of the page hears of it.
+  const listed = opened ? [items?.find((t) => t.taskId === opened.taskId) ?? opened, ...(items ?? []).filter((t) => t.taskId !== opened.taskId)] : items;
+  const running = listed?.filter(active).map((t) => t.taskId).join(',') ?? '';
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => {
+      for (const id of running.split(',')) {
+        playgroundApi.poll(id).then(
+          (task) => {
+            setItems((list) => list?.map((t) => (t.taskId === id ? task : t)) ?? null);
+            setOpened((t) => (t?.taskId === id ? task : t));
+            if (!active(task)) bumpHistory();
+          },
+          () => undefined,
+        );
+      }
+    }, HISTORY.pollMs);
+    return () => clearInterval(timer);
+  }, [running]);
+
+  const commitDelete = useCallback(
+    async (task: TaskView) => {
+      timers.current.delete(task.taskId);
+      setPending((p) => p.filter((t) => t.taskId !== task.taskId));
+      try {
+        await playgroundApi.remove(task.taskId);
+        trackAction(screen, 'delete', 'click', { taskId: task.taskId });
+        setItems((list) => list?.filter((t) => t.taskId !== task.taskId) ?? null);
+        setOpened((t) => (t?.taskId === task.taskId ? null : t));
+      } catch (e) {
+        setError(`${failure(e, 'Delete failed')}. Try again.`);
+      }
+    },
+    [screen],
+  );
+  // Leaving the page (or the screen) does not undo a delete: whatever is pending is deleted then, by a request that
+  // outlives the page.
+  useEffect(() => {
+    const all = timers.current;
+    const flush = () => {
+      for (const [id, timer] of all) {
+        clearTimeout(timer);
+        void playgroundApi.remove(id, { keepalive: true }).catch(() => undefined);
+      }
+      all.clear();
+    };
+    addEventListener('pagehide', flush);
+    return () => {
+      removeEventListener('pagehide', flush);
+      flush();
+    };
+  }, []);
+
+  const remove = (task: TaskView) => {
+    setPending((p) => [...p, task]);
+    timers.current.set(
+      task.taskId,
+      setTimeout(() => void commitDelete(task), HISTORY.undoMs),
+    );
+  };
+  const undo = (task: TaskView) => {
+    clearTimeout(timers.current.get(task.taskId));
+    timers.current.delete(task.taskId);
+    setPending((p) => p.filter((t) => t.taskId !== task.taskId));
+  };
+  const rerun = async (task: TaskView) => {
+    setError(null);
     try {
-      await playgroundApi.remove(task.taskId);
-      trackAction(screen, 'delete', 'click', { taskId: task.taskId });
-      setItems((list) => list?.filter((t) => t.taskId !== task.taskId) ?? null);
+      const fresh = await historyApi.rerun(task.taskId);
+      trackAction(screen, 'rerun', 'click', { taskId: task.taskId });
+      setItems((list) => [fresh, ...(list ?? [])]);
     } catch (e) {
-      setError(`${e instanceof Error ? e.message : 'Delete failed'}. Try again.`);
+      setError(failure(e, 'Could not run it again'));
     }
   };
 
   if (!loggedIn) return null;
+  const hidden = new Set(pending.map((t) => t.taskId));
+  const shown = listed?.filter((t) => !hidden.has(t.taskId));
   return (
     <section className={styles.history} aria-labelledby="history-title">
-      <div className={styles.historyHead}>
+      <div className={styles.head}>
         <h2 id="history-title">History</h2>
-        <button type="button" className="button button--ghost" onClick={() => load()}>
+        <button type="button" className={styles.action} onClick={() => setRefresh((n) => n + 1)}>
           Refresh
         </button>
       </div>
+      <div className={styles.tools} role="search">
+        <input type="search" className={styles.search} value={typed} maxLength={HISTORY.searchMaxLength} onChange={(e) => setTyped(e.target.value)} placeholder="Search prompts, text and voices" aria-label="Search history" />
+        <select className={styles.filter} value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Show">
+          <option value="screen">{features.length > 1 ? 'This screen' : featureLabel(features[0] ?? '')}</option>
+          {features.length > 1 && features.map((f) => <option key={f} value={f}>{featureLabel(f)}</option>)}
+          <option value="all">All features</option>
+        </select>
+      </div>
       {error && (
-        <p role="alert" className={styles.fieldError}>
+        <p role="alert" className={styles.error}>
           {error}
         </p>
       )}
-      {items && items.length === 0 && <p className="muted">Nothing yet. Your results appear here for 7 days.</p>}
-      <ul className={styles.historyList} data-testid="history">
-        {items?.map((t) => (
-          <li key={t.taskId} className={styles.historyItem} data-task-id={t.taskId}>
-            <div className={styles.historyMeta}>
-              <strong>{FEATURE_NAMES[t.feature as Feature] ?? t.feature}</strong>
-              <span className="muted">
-                {new Date(t.createdAt).toLocaleString()} · {t.status} · {t.credits} {t.credits === 1 ? 'credit' : 'credits'}
-              </span>
-              {t.error && <span className={styles.fieldError}>{t.error}</span>}
-            </div>
-            <ExpiredOutputs task={t} />
-            {t.outputs.map((o) => (
-              <div key={o.url} className={styles.output}>
-                <MediaPlayer output={o} label={`${FEATURE_NAMES[t.feature as Feature] ?? t.feature} result`} />
-                <a className="button button--ghost" href={o.url} download={downloadName(o, t.taskId)}>
-                  Download
-                </a>
-              </div>
-            ))}
-            <button type="button" className="button button--ghost" onClick={() => void remove(t)} aria-label={`Delete ${FEATURE_NAMES[t.feature as Feature] ?? t.feature} task from ${new Date(t.createdAt).toLocaleTimeString()}`}>
-              Delete
+      <div role="status" className={styles.undoBar}>
+        {pending.map((t) => (
+          <p key={t.taskId} className={styles.undo}>
+            {HISTORY_MESSAGES.deleted}: {featureLabel(t.feature)}
+            <button type="button" className={styles.action} onClick={() => undo(t)}>
+              {HISTORY_MESSAGES.undo}
             </button>
-          </li>
+          </p>
+        ))}
+      </div>
+      {shown && shown.length === 0 && <p className="muted">{query || filter !== 'screen' ? 'Nothing matches.' : 'Nothing yet. Your results appear here for 7 days.'}</p>}
+      <ul className={styles.list} data-testid="history">
+        {shown?.map((t) => (
+          <HistoryItem key={t.taskId} task={t} highlighted={t.taskId === openedId} onRerun={(x) => void rerun(x)} onDelete={remove} />
         ))}
       </ul>
     </section>

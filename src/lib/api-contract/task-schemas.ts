@@ -1,6 +1,6 @@
 // Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/limits.ts.
 import { z } from 'zod';
-import { FEATURES, IMAGE_ASPECT_RATIOS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
+import { FEATURES, HISTORY, IMAGE_ASPECT_RATIOS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -87,6 +87,10 @@ export const listBody = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(TASK_LIMITS.maxPageSize).default(TASK_LIMITS.defaultPageSize),
   feature: z.enum(FEATURES).optional(),
+  /** Several features at once (a screen's history); joined with `feature`. */
+  features: z.array(z.enum(FEATURES)).max(FEATURES.length).optional(),
+  /** Words of the prompt, text, script or voice, case-insensitive. */
+  q: z.string().trim().max(HISTORY.searchMaxLength).optional(),
 });
 export const rotateBody = z.object({ rotate: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false) });
 export const uploadSceneBody = z.object({ scene: z.enum(Object.keys(UPLOAD_SCENES) as [string, ...string[]]).default('any') });

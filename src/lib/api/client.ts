@@ -27,6 +27,8 @@ export interface RequestOptions {
   json?: boolean;
   /** REQUEST.timeoutMs (SPEC.md §7's 10 s) unless given. */
   timeoutMs?: number;
+  /** The request outlives the page (sent while it unloads, e.g. a pending history delete). */
+  keepalive?: boolean;
 }
 
 /** What a 40001 answer tells: the country the server saw, when it sent one (SPEC.md §8). */
@@ -85,6 +87,7 @@ export async function apiRequest<T>(path: string, data: Record<string, unknown> 
       headers,
       body: get ? undefined : options.json ? JSON.stringify(data) : encodeForm(data),
       signal: controller.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
     });
     body = (await res.json().catch(() => ({ msg: MESSAGES.failed }))) as Envelope;
   } catch (error) {

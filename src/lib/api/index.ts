@@ -5,5 +5,7 @@ export { accountsApi } from './accounts';
 export { paymentsApi } from './payments';
 export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';
 export { playgroundApi } from './playground';
+export { dashboardApi, historyApi } from './dashboard';
 export { apiUpload, type UploadOptions } from './upload';
 export type { FeatureState, MediaInfo, SampleModel, TaskOutputView, TaskView } from './types';
+export type { LedgerTask, UsageReport } from './types';

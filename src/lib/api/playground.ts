@@ -23,8 +23,8 @@ export const playgroundApi = {
   clothes: (b: { modelImageUrl: string; upperUrl?: string; lowerUrl?: string; onePieceUrl?: string }) => post<TaskView>('/clothes_changer/v1/create_task', b),
   poll: (taskId: string) => post<TaskView>('/video_tools/v1/poll', { taskId }),
   cancel: (taskId: string) => post<TaskView>('/video_tools/v1/cancel', { taskId }),
-  remove: (taskId: string) => post<null>('/video_tools/v1/delete', { taskId }),
-  list: (b: { page: number; pageSize: number; feature?: Feature }) => post<{ list: TaskView[]; total: number }>('/video_tools/v1/get_list', b),
+  remove: (taskId: string, o: { keepalive?: boolean } = {}) => apiRequest<null>(`${BASE}/video_tools/v1/delete`, { taskId }, { json: true, ...o }),
+  list: (b: { page: number; pageSize: number; feature?: Feature; features?: readonly Feature[]; q?: string }) => post<{ list: TaskView[]; total: number }>('/video_tools/v1/get_list', b),
   /** One file as multipart `file` with its scene; progress as it goes, no time limit unless timeoutMs (REQUEST.uploadTimeoutMs). */
   upload: (file: Blob, scene: MediaKind, onProgress: (fraction: number) => void, name = 'upload', timeoutMs?: number) => {
     const form = new FormData();

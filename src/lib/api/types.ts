@@ -33,6 +33,8 @@ export interface LedgerEntry {
   reason: string;
   reference: string | null;
   createdAt: number;
+  /** The task a task-hold, -settle or -refund row is about; null for other rows and for tasks deleted from the history. */
+  task?: LedgerTask | null;
 }
 
 export interface LedgerPage {
@@ -54,6 +56,8 @@ export interface TaskOutputView {
   mime: string;
   durationS: number | null;
   size: number;
+  /** A video's poster frame (a JPEG taken from it when it was stored); absent for other kinds and when none could be made. */
+  posterUrl?: string | null;
 }
 
 /** The playground's task object (submit, poll and get_list answers). */
@@ -122,4 +126,78 @@ export interface SampleModel {
   name: string;
   desc: string;
   src: string;
+}
+
+/** One API key as the dashboard lists it; the secret itself is only in the answer that creates it (and, for the default key, /apply/playground). */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  /** First and last characters, e.g. "sk-AbCd…wxYz". */
+  hint: string;
+  /** The key /apply/playground returns (SPEC.md §7); regenerated, never revoked. */
+  isDefault: boolean;
+  createdAt: number;
+  /** The latest public API call made with it, to the minute; null when never used. */
+  lastUsedAt: number | null;
+}
+
+/** One public API call in the dashboard's request log. */
+export interface ApiRequestEntry {
+  id: number;
+  /** The path under /api, e.g. "async/do_tts_common". */
+  tool: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** Envelope code: 0 on success. */
+  code: number;
+  credits: number;
+  taskId: string | null;
+  /** The key's name, or null once the key was revoked. */
+  keyName: string | null;
+  createdAt: number;
+}
+
+export interface ApiRequestPage {
+  list: ApiRequestEntry[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Credits used per day and per feature (the dashboard chart); `days` are the client's local dates, oldest first. */
+export interface UsageReport {
+  days: string[];
+  /** One entry per feature used in the span, most credits first; `credits[i]` belongs to `days[i]`. */
+  features: Array<{ feature: string; credits: number[]; total: number }>;
+  total: number;
+}
+
+/** The task a billing row is about, when it still exists. */
+export interface LedgerTask {
+  feature: string;
+  status: TaskStatus;
+  creditsHeld: number;
+  creditsCharged: number | null;
+}
+
+/** A live public link to one result. */
+export interface ShareLinkView {
+  id: string;
+  taskId: string;
+  /** The public page's address, token included. */
+  url: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** What the public page of a shared result shows: no account data beyond the result and what it was made from. */
+export interface SharedResult {
+  feature: string;
+  engineLabel: string;
+  /** The prompt, text or script the result was made from; null when it had none. */
+  summary: string | null;
+  createdAt: number;
+  /** When the link stops working. */
+  expiresAt: number;
+  outputs: TaskOutputView[];
 }

@@ -27,3 +27,4 @@ export * from './run-options';
 export * from './runs';
 export * from './ui-copy';
 export * from './operations';
+export * from './history';

@@ -1,0 +1,71 @@
+// The per-day, per-feature usage report and billing rows that say which task they are about.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { USAGE } from '../../src/lib/spec';
+import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+
+let t: TasksTestApp;
+let user: TestUser;
+
+beforeEach(async () => {
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
+  await t.system.queue.start();
+  user = await createUser(t, 100);
+});
+afterEach(() => t.close());
+
+async function call(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
+  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('usage report', () => {
+  it('sums the credits each feature used per day in the caller’s time zone; refunds count nothing', async () => {
+    const tts = (text: string, quality: 'common' | 'pro') => call('/api-playground/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
+    const ids = [
+      (await tts('a'.repeat(300), 'common')).body.data.taskId,
+      (await tts('short', 'pro')).body.data.taskId,
+      (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId,
+    ];
+    for (const id of ids) await waitForTask(t, id);
+
+    const tz = -120; // UTC+2
+    const report = (await call('/apply/usage', { tzOffset: tz })).body.data;
+    expect(report.days).toHaveLength(USAGE.days);
+    const today = new Date(Date.now() - tz * 60_000).toISOString().slice(0, 10);
+    expect(report.days.at(-1)).toBe(today);
+    expect(report.features).toEqual([
+      { feature: 'tts-common', credits: [...new Array(USAGE.days - 1).fill(0), 2], total: 2 },
+      { feature: 'tts-pro', credits: [...new Array(USAGE.days - 1).fill(0), 1], total: 1 },
+    ]);
+    expect(report.total).toBe(3);
+
+    // A task deleted from the history keeps its charge in the report.
+    await call('/api-playground/video_tools/v1/delete', { taskId: ids[1] });
+    const after = (await call('/apply/usage', { tzOffset: tz })).body.data;
+    expect(after.features.map((f: { feature: string; total: number }) => [f.feature, f.total])).toEqual([
+      ['tts-common', 2],
+      [USAGE.deletedFeature, 1],
+    ]);
+    expect((await call('/apply/usage', { tzOffset: 9999 })).body.msg).toBe(`tzOffset: must be between -${USAGE.maxTzOffsetMinutes} and ${USAGE.maxTzOffsetMinutes}`);
+  });
+});
+
+describe('billing history', () => {
+  it('says which feature each task row is about and what became of the task', async () => {
+    const done = (await call('/api-playground/speech/v1/tts', { text: 'Hello', voiceId: 'en-us-female-1' })).body.data.taskId;
+    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId;
+    await waitForTask(t, done);
+    await waitForTask(t, failed);
+    const rows = (await call('/user/credits/history', {})).body.data.list as Array<{ reason: string; reference: string; task: unknown }>;
+    const of = (id: string) => rows.filter((r) => r.reference === id).map((r) => [r.reason, r.task]);
+    expect(of(done)).toEqual([['task-hold', { feature: 'tts-common', status: 'succeeded', creditsHeld: 1, creditsCharged: 1 }]]);
+    expect(of(failed)).toEqual([
+      ['task-refund', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
+      ['task-hold', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
+    ]);
+    expect(rows.find((r) => r.reason === 'grant')?.task).toBeNull();
+  });
+});

@@ -1,0 +1,19 @@
+// Previous / Page n of m / Next for the dashboard's paged lists; nothing when everything fits on one page.
+import styles from './Dashboard.module.css';
+
+export default function Pager({ label, page, pages, onPage }: { label: string; page: number; pages: number; onPage: (page: number) => void }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className={styles.pager} aria-label={label}>
+      <button type="button" className="button button--ghost" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button type="button" className="button button--ghost" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,91 @@
+// Dashboard on the real server: readable billing rows with task links, and the chart of credits used per day and feature.
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import type { UserInfo } from '../../lib/api';
+import { STORAGE_KEYS, USAGE } from '../../lib/spec';
+import { $user } from '../../lib/stores/session';
+import BillingTab from './BillingTab';
+import UsageChart from './UsageChart';
+
+let t: TasksTestApp;
+let user: TestUser;
+let net: RoutedBrowser;
+
+beforeEach(async () => {
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
+  await t.system.queue.start();
+  user = await createUser(t, 500);
+  net = routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  $user.set({ userId: user.id } as UserInfo);
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  $user.set(undefined);
+  await t.close();
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
+  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return ((await res.json()) as { data: any }).data; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+async function run(path: string, body: unknown): Promise<string> {
+  const id = (await post(`/api-playground${path}`, body)).taskId as string;
+  await waitForTask(t, id);
+  return id;
+}
+const speak = (text: string, quality: 'common' | 'pro' = 'common') => run('/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
+const converse = () => run('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
+
+describe('BillingTab', () => {
+  it('names the feature of each task row, says what happened to the credits and links to the task; no scroll box', async () => {
+    const done = await speak('Hello');
+    const failed = await converse();
+    const { container } = render(<BillingTab />);
+    const table = await screen.findByTestId('billing-table');
+    const rows = within(table).getAllByRole('row').slice(1).map((r) => r.textContent);
+    expect(rows.some((r) => r?.includes('Dialogue') && r.includes('Refunded 1: the task failed'))).toBe(true);
+    expect(rows.some((r) => r?.includes('Dialogue') && r.includes('Held 1 → refunded 1 (failed)'))).toBe(true);
+    expect(rows.some((r) => r?.includes('Speech · Common') && r.includes('Held 1 → charged 1'))).toBe(true);
+    expect(rows.some((r) => r?.includes('Credit grant'))).toBe(true);
+    expect(rows.join(' ')).not.toContain('Generation (held)');
+    const links = within(table).getAllByRole('link', { name: 'View task' }).map((a) => a.getAttribute('href'));
+    expect(links).toContain(`/playground/speech?task=${done}#history-title`);
+    expect(links).toContain(`/playground/dialogue?task=${failed}#history-title`);
+    // Every cell is labelled for the stacked phone layout, and nothing wraps the table in a scroll area.
+    expect([...table.querySelectorAll('td')].every((td) => td.dataset.label)).toBe(true);
+    expect(table.parentElement!.getAttribute('class') ?? '').not.toMatch(/wrap/i);
+    expect(container.querySelector('[tabindex]')).toBeNull();
+  });
+});
+
+describe('UsageChart', () => {
+  it('draws one bar segment per feature and day, with a legend of totals', async () => {
+    await speak('a'.repeat(300));
+    await speak('short', 'pro');
+    await converse();
+    render(<UsageChart />);
+    const chart = await screen.findByTestId('usage-chart');
+    const segments = [...chart.querySelectorAll('rect')];
+    expect(segments.map((r) => r.dataset.feature).sort()).toEqual(['tts-common', 'tts-pro']);
+    expect(segments.every((r) => Number(r.getAttribute('height')) > 0)).toBe(true);
+    expect(chart.querySelector('title')!.textContent).toBe(`Credits used per day over the last ${USAGE.days} days: 3 in all`);
+    expect(screen.getByText('Speech · Common: 2')).toBeTruthy();
+    expect(screen.getByText('Speech · Pro: 1')).toBeTruthy();
+    expect(screen.getByTestId('usage-total').textContent).toBe('3 credits');
+    expect(net.bodiesTo('/apply/usage')).toEqual([{ tzOffset: new Date().getTimezoneOffset() }]);
+  });
+
+  it('says so when nothing was used', async () => {
+    render(<UsageChart />);
+    expect(await screen.findByText(/No credits used in the last 30 days/)).toBeTruthy();
+    expect(screen.queryByTestId('usage-chart')).toBeNull();
+  });
+});

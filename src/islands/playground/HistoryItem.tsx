@@ -1,0 +1,76 @@
+// One history item: what it was made from, engine, status and charge, the result, and compact actions (download, run again, delete).
+import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/spec';
+import type { TaskOutput, TaskView } from './api';
+import { downloadHref, downloadName } from './download-name';
+import styles from './History.module.css';
+
+function Result({ output, label }: { output: TaskOutput; label: string }) {
+  // Videos load nothing until played; audio reads only its length.
+  if (output.kind === 'audio') return <audio className={styles.player} controls preload="metadata" src={output.url} aria-label={label} data-testid="result-audio" />;
+  if (output.kind === 'video') return <video className={styles.player} controls playsInline preload="none" poster={output.posterUrl ?? undefined} src={output.url} aria-label={label} data-testid="result-video" />;
+  return <img className={styles.player} src={output.url} alt={label} loading="lazy" data-testid="result-image" />;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+interface Props {
+  task: TaskView;
+  highlighted: boolean;
+  onRerun: (task: TaskView) => void;
+  onDelete: (task: TaskView) => void;
+}
+
+export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Props) {
+  const name = featureLabel(task.feature);
+  const when = timeFormat.format(task.createdAt);
+  const { text, detail } = inputSummary(task.input);
+  const finished = task.status !== 'queued' && task.status !== 'running';
+  const credits = `${task.credits} ${task.credits === 1 ? 'credit' : 'credits'}`;
+  return (
+    <li className={`${styles.item} ${highlighted ? styles.highlighted : ''}`} data-task-id={task.taskId} data-status={task.status} tabIndex={highlighted ? -1 : undefined}>
+      <div className={styles.meta}>
+        <strong>{name}</strong>
+        {task.engineLabel && <span className={styles.engine}>{task.engineLabel}</span>}
+        <span className={`${styles.status} ${styles[task.status] ?? ''}`}>{task.status}</span>
+        <span className="muted">
+          {credits} · <time dateTime={new Date(task.createdAt).toISOString()}>{when}</time>
+        </span>
+      </div>
+      {(text || detail) && (
+        <p className={styles.summary} data-testid="history-summary">
+          {text && <span className={styles.text}>{text}</span>}
+          {detail && <span className="muted"> {text ? '· ' : ''}{detail}</span>}
+        </p>
+      )}
+      {task.error && <p className={styles.error}>{task.error}</p>}
+      {!finished && <progress className={styles.progress} max={100} value={task.progress} aria-label={`${name} progress`} />}
+      {task.outputsExpired && (
+        <p className="muted" data-testid="outputs-expired">
+          {task.outputsExpiredAt === null ? TASK_MESSAGES.outputsExpired : TASK_MESSAGES.outputsExpiredOn(new Date(task.outputsExpiredAt).toLocaleDateString())}
+        </p>
+      )}
+      {task.text && <p className={styles.transcript}>{task.text}</p>}
+      {task.outputs.map((o) => (
+        <Result key={o.url} output={o} label={`${name} result`} />
+      ))}
+      <div className={styles.actions} role="group" aria-label={`${name} from ${when}`}>
+        {task.outputs.map((o, i) => {
+          const file = downloadName(task.feature, task.createdAt, o, i);
+          return (
+            <a key={o.url} className={styles.action} href={downloadHref(o, file)} download={file}>
+              Download{task.outputs.length > 1 ? ` ${i + 1}` : ''}
+            </a>
+          );
+        })}
+        {finished && (
+          <button type="button" className={styles.action} onClick={() => onRerun(task)}>
+            Run again
+          </button>
+        )}
+        <button type="button" className={`${styles.action} ${styles.danger}`} onClick={() => onDelete(task)} aria-label={`Delete ${name} from ${when}`}>
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,123 @@
+// Dashboard end to end at 1440 and 390 px: credits used per day and feature, and billing rows that say what happened
+// and link to the task (readable at 390 px without hidden columns, nothing axe flags).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { startServer, type ServerProcess } from '../../server/test-support/server-process';
+import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
+import { useMailbox } from './support/mailbox';
+import { declineCookies } from './support/page-checks';
+import { hydrated, signInByMail } from './support/sign-in';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test-results/screenshots');
+const mailbox = useMailbox();
+
+// Out of the box every engine here runs without an AI model, and such runs are free (NO_MODEL_PRICE), so the shared
+// e2e server charges nothing. Billing and usage need charged runs: this spec starts its own server, on the same site
+// and mail server, that charges them the full price.
+const port = E2E_APP_PORT + 50;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-'));
+let server: ServerProcess;
+
+test.beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startServer({
+    ...accountsServerEnv(E2E_APP_PORT),
+    PORT: String(port),
+    PUBLIC_URL: base,
+    DATA_DIR: dataDir,
+    SITE_DIR: process.env.SITE_DIR || path.join(root, 'dist'),
+    NO_MODEL_PRICE: 'full',
+    SIGNUP_CREDITS: '0',
+  });
+});
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+test.beforeEach(({ page }) => declineCookies(page));
+
+/** The operator CLI against this spec's server's database. */
+function grant(email: string, credits: number): void {
+  execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+}
+
+const api = (request: APIRequestContext, key: string, tool: string, body: unknown) =>
+  request.post(`${base}/api/${tool}`, { headers: { authorization: `Bearer ${key}` }, data: body });
+
+async function waitForTask(request: APIRequestContext, key: string, taskId: string): Promise<void> {
+  await expect
+    .poll(async () => ((await (await api(request, key, 'getAsyncResult', { taskId })).json()) as { data: { task: { status: number } } }).data.task.status, { timeout: 60_000 })
+    .toBeGreaterThanOrEqual(3);
+}
+
+async function openTab(page: Page, name: string) {
+  await page.getByRole('tab', { name }).click();
+  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
+}
+
+const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+for (const width of [1440, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('usage chart and readable billing', async ({ page }) => {
+      test.setTimeout(180_000);
+      const email = `dashboard-${width}-${Date.now()}@example.com`;
+      await page.goto(`${base}/playground`);
+      await signInByMail(page, mailbox, email);
+      grant(email, 1000);
+      await page.goto(`${base}/dashboard`);
+      await hydrated(page);
+
+      // A task through the public API with the default key (what /apply/playground returns).
+      const session = await page.evaluate(() => ({ token: localStorage.getItem('userToken') ?? '', userId: localStorage.getItem('userId') ?? '' }));
+      const key = ((await (await page.request.post(`${base}/apply/playground`, { headers: { token: session.token }, form: { userId: session.userId } })).json()) as { data: { key: string } }).data.key;
+      const submitted = (await (await api(page.request, key, 'async/do_tts_common', { text: 'Hello from the dashboard test', audioId: 'en-us-male-1' })).json()) as { data: { taskId: string } };
+      await waitForTask(page.request, key, submitted.data.taskId);
+      await page.reload();
+      await hydrated(page);
+
+      // Overview: the credits used today, per feature, in the chart.
+      await openTab(page, 'Overview');
+      const chart = page.getByTestId('usage-chart');
+      await expect(chart).toBeVisible();
+      await expect(chart.locator('rect[data-feature="tts-common"]')).toHaveCount(1);
+      await expect(page.getByText(/^Speech · Common: \d+$/)).toBeVisible();
+      expect(await noSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: path.join(shots, `dashboard-overview-${width}.png`), fullPage: true });
+
+      // Billing: the task row names the feature and what happened, links to the task; no hidden columns, nothing axe flags.
+      await openTab(page, 'Billing');
+      const billing = page.getByTestId('billing-table');
+      const row = billing.getByRole('row').filter({ hasText: 'Speech · Common' }).first();
+      await expect(row).toContainText(/Held \d+ → charged \d+/);
+      await expect(billing).not.toContainText('Generation (held)');
+      for (const label of ['Date', 'What', 'Change', 'Balance']) await expect(row.locator(`td[data-label="${label}"]`)).toBeVisible();
+      expect(await noSidewaysScroll(page)).toBe(true);
+      const axe = await new AxeBuilder({ page }).include('[data-testid="billing-table"]').analyze();
+      expect(axe.violations.map((v) => v.id)).toEqual([]);
+      await page.screenshot({ path: path.join(shots, `dashboard-billing-${width}.png`), fullPage: true });
+
+      // An API task has no playground screen, so its rows carry no link; a playground task's row opens it in the history.
+      const token = await page.evaluate(() => localStorage.getItem('userToken'));
+      const played = (await (await page.request.post(`${base}/api-playground/speech/v1/tts`, { headers: { token: token ?? '' }, data: { text: 'Open me from billing', voiceId: 'en-us-female-1' } })).json()) as { data: { taskId: string } };
+      await waitForTask(page.request, key, played.data.taskId);
+      await page.reload();
+      await hydrated(page);
+      const link = page.getByTestId('billing-table').getByRole('link', { name: 'View task' }).first();
+      await expect(link).toHaveAttribute('href', `/playground/speech?task=${played.data.taskId}#history-title`);
+      await link.click();
+      await page.waitForURL(/\/playground\/speech\?task=/);
+      const opened = page.locator(`[data-task-id="${played.data.taskId}"]`);
+      await expect(opened).toBeFocused();
+      await expect(opened.getByTestId('history-summary')).toContainText('Open me from billing');
+    });
+  });
+}

@@ -1,0 +1,92 @@
+// History panel end to end at 1440 and 390 px: what each item was made from, named downloads, search and filter, re-run,
+// delete with undo.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { admin } from './support/admin';
+import { useMailbox } from './support/mailbox';
+import { declineCookies } from './support/page-checks';
+import { hydrated, signInByMail } from './support/sign-in';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const shots = path.join(root, 'test-results/screenshots');
+const mailbox = useMailbox();
+
+test.beforeAll(() => mkdirSync(shots, { recursive: true }));
+test.beforeEach(({ page }) => declineCookies(page));
+
+/** Submits a playground task with the page's session (setup only; the UI under test is the history). */
+async function submit(page: Page, route: string, body: unknown): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('userToken'));
+  const res = await page.request.post(`/api-playground${route}`, { headers: { token: token ?? '' }, data: body });
+  const answer = (await res.json()) as { code: number; msg: string; data: { taskId: string } };
+  expect(answer.msg).toBe('submit Successfully');
+  return answer.data.taskId;
+}
+
+const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+for (const width of [1440, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('history items say what they were made from; download, search, filter, re-run, delete with undo', async ({ page }) => {
+      test.setTimeout(180_000);
+      const email = `history-${width}-${Date.now()}@example.com`;
+      await page.goto('/playground/speech');
+      await signInByMail(page, mailbox, email);
+      admin('grant', email, '1000');
+
+      // One run through the form, two more through the API.
+      await page.getByLabel('Text', { exact: true }).fill('The quick brown fox jumps over the lazy dog.');
+      await page.getByRole('button', { name: 'Generate speech' }).click();
+      const history = page.getByTestId('history');
+      const fox = history.locator('[data-task-id]').filter({ hasText: 'The quick brown fox' });
+      await expect(fox).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+      await submit(page, '/speech/v1/tts', { text: 'Pack my box with five dozen liquor jugs.', voiceId: 'en-gb-male-1', quality: 'pro' });
+      await page.reload();
+      await hydrated(page);
+      const jugs = history.locator('[data-task-id]').filter({ hasText: 'five dozen liquor jugs' });
+      await expect(jugs).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+      await page.reload();
+      await hydrated(page);
+
+      // What it was made from, engine, charge; the download is named after the feature and date, not the id.
+      await expect(jugs.getByTestId('history-summary')).toHaveText('Pack my box with five dozen liquor jugs. · Oliver (en-GB)');
+      await expect(jugs.getByText('Speech · Pro')).toBeVisible();
+      const [download] = await Promise.all([page.waitForEvent('download'), jugs.getByRole('link', { name: 'Download' }).click()]);
+      expect(download.suggestedFilename()).toMatch(/^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/);
+
+      // Search and filter ask the server.
+      await page.getByLabel('Search history').fill('fox');
+      await expect(history.locator('[data-task-id]')).toHaveCount(1);
+      await expect(fox).toBeVisible();
+      await page.getByLabel('Search history').fill('');
+      await page.getByLabel('Show').selectOption('tts-pro');
+      await expect(history.locator('[data-task-id]')).toHaveCount(1);
+      await expect(jugs).toBeVisible();
+      await page.getByLabel('Show').selectOption('screen');
+      await expect(history.locator('[data-task-id]')).toHaveCount(2);
+      expect(await noSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: path.join(shots, `history-${width}.png`), fullPage: true });
+
+      // Run again: a new item with the same inputs, followed until it finishes.
+      await jugs.first().getByRole('button', { name: 'Run again' }).click();
+      await expect(jugs).toHaveCount(2);
+      await expect(jugs.first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+
+      // Delete: hidden at once with Undo; Undo brings it back; otherwise it is gone for good.
+      const before = await history.locator('[data-task-id]').count();
+      await fox.getByRole('button', { name: /^Delete Speech · Common/ }).click();
+      await expect(history.locator('[data-task-id]')).toHaveCount(before - 1);
+      await page.getByRole('status').getByRole('button', { name: 'Undo' }).click();
+      await expect(history.locator('[data-task-id]')).toHaveCount(before);
+      await fox.getByRole('button', { name: /^Delete Speech · Common/ }).click();
+      await expect(page.getByRole('status').getByRole('button', { name: 'Undo' })).toHaveCount(0, { timeout: 15_000 });
+      await page.reload();
+      await hydrated(page);
+      await expect(jugs).toHaveCount(2);
+      await expect(fox).toHaveCount(0);
+    });
+  });
+}
