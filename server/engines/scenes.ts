@@ -48,7 +48,8 @@ function drawText(textFile: string | null, font: string | null, size: Size, wher
 export function promptClipArgs(o: { prompt: string; size: Size; durationS: number; textFile: string | null; font: string | null; out: string }): string[] {
   const [a, b, c] = phases(o.prompt);
   const plasma = `geq=r='128+100*sin(X/11+T*1.3+${a})':g='128+100*sin(Y/9+T*0.9+${b})':b='128+100*sin((X+Y)/15+T*1.7+${c})'`;
-  const graph = `format=rgb24,${plasma},scale=${o.size.width}:${o.size.height}:flags=bicubic${drawText(o.textFile, o.font, o.size, 'center')},format=yuv420p`;
+  // setsar=1: the 16:9 plasma scaled to another shape (9:16, 1:1) keeps square pixels, so players show the frame as made.
+  const graph = `format=rgb24,${plasma},scale=${o.size.width}:${o.size.height}:flags=bicubic,setsar=1${drawText(o.textFile, o.font, o.size, 'center')},format=yuv420p`;
   return ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `color=c=black:s=96x54:r=${PREVIEW.fps}:d=${o.durationS}`, '-vf', graph, '-t', String(o.durationS), '-an', ...encodeVideo, ...finish(o.out)];
 }
 
