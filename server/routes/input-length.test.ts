@@ -7,11 +7,14 @@ import { ERROR_CODES, TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
-/** A lip-sync engine for tests: reads the audio like a real one and answers a video `factor` times its length. */
+/**
+ * A lip-sync engine for tests: reads the audio like a real one and answers a video `factor` times its length. It also
+ * serves speech to text, so a speech-to-text submit gets as far as measuring its input (no engine would be a 503).
+ */
 function stretchEngine(factor: { value: number }): Engine {
   return {
     name: 'stretch',
-    features: ['talking-face', 'talking-image', 'lipsync'],
+    features: ['talking-face', 'talking-image', 'lipsync', 'stt-common'],
     async run(_feature, input, ctx) {
       const audio = await ctx.readInput((input as { audioUrl: string }).audioUrl, ['audio']);
       return { outputs: [{ kind: 'video', mime: 'video/mp4', data: Buffer.from('video bytes'), durationS: audio.durationS! * factor.value }] };
@@ -38,7 +41,7 @@ beforeAll(async () => {
   files.set('/voice-3s.wav', () => silentWav(3, 8000));
   files.set('/notes.txt', () => Buffer.from('only some text, not audio at all'));
   // The test app allows private targets (test config), so the local listener counts as an outside host.
-  t = await createTasksTestApp({ engines: [stretchEngine(factor)], env: { ENGINES: 'talking-face=stretch,talking-image=stretch,lipsync=stretch', TASK_USER_CONCURRENCY: '20' } });
+  t = await createTasksTestApp({ engines: [stretchEngine(factor)], env: { ENGINES: 'talking-face=stretch,talking-image=stretch,lipsync=stretch,stt-common=stretch', TASK_USER_CONCURRENCY: '20' } });
   await t.system.start();
 });
 afterEach(() => {
