@@ -7,6 +7,8 @@ import { useDraft } from './draft';
 import InputProblem from './InputProblem';
 import { dialogueCost } from './pricing';
 import { useFeatures } from './useFeatures';
+import AdvancedSettings from './AdvancedSettings';
+import { settingsFor, type RunSettings } from './run-settings';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { dialogueProblem } from './validate';
@@ -20,7 +22,10 @@ const FEATURES = ['dialogue'] as const;
 export default function DialogueScreen() {
   const [raw, update] = useDraft<DialogueDraft>(DIALOGUE_DRAFT_KEY, initialDialogue());
   const draft = cleanDialogue(raw);
-  const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
+  // The advanced settings keep a draft of their own: the script screen writes the dialogue draft without them.
+  const [extra, updateExtra] = useDraft('dialogue-settings', { settings: {} as RunSettings });
+  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
+  const settings = settingsFor(options, extra.settings);
   const body = dialogueBody(draft);
   const features = useFeatures();
   const cost = dialogueCost(body.lines, features);
@@ -48,10 +53,17 @@ export default function DialogueScreen() {
   };
 
   const submit = () =>
-    runIfValid(dialogueProblem(body.lines, body.voices), () => playgroundApi.dialogue(body), { lines: body.lines.length, speakers: Object.keys(body.voices).length });
+    runIfValid(dialogueProblem(body.lines, body.voices), () => playgroundApi.dialogue({ ...body, ...settings }), { lines: body.lines.length, speakers: Object.keys(body.voices).length });
 
   return (
-    <TaskScreenLayout task={task} resultTitle="Generated dialogue" historyFeatures={FEATURES} screen={SCREEN}>
+    <TaskScreenLayout
+      task={task}
+      resultTitle="Generated dialogue"
+      historyFeatures={FEATURES}
+      screen={SCREEN}
+      code={{ request: { kind: 'dialogue', body, settings }, cost }}
+      examples={{ screen: 'dialogue', onTry: (inputs) => (update(inputs as Partial<DialogueDraft>), clearProblem()) }}
+    >
       <fieldset className={styles.voices}>
         <legend className={styles.label}>Speakers and voices</legend>
         <div className={styles.speakers}>
@@ -129,6 +141,7 @@ export default function DialogueScreen() {
           {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
         </p>
       </fieldset>
+      <AdvancedSettings options={options} value={extra.settings} onChange={(s) => updateExtra({ settings: s })} idPrefix="dialogue" />
       <CostBar cost={cost} feature="dialogue" label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>

@@ -7,6 +7,8 @@ import { useDraft } from './draft';
 import InputProblem from './InputProblem';
 import { speechCost } from './pricing';
 import { useFeatures } from './useFeatures';
+import AdvancedSettings from './AdvancedSettings';
+import { settingsFor, type RunSettings } from './run-settings';
 import SegmentedChoice from './SegmentedChoice';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
@@ -23,11 +25,12 @@ const QUALITIES = [
 ] as const;
 
 export default function SpeechScreen() {
-  const [draft, update] = useDraft(SCREEN, { text: '', voice: VOICES[0]!.id, quality: 'common' });
+  const [draft, update] = useDraft(SCREEN, { text: '', voice: VOICES[0]!.id, quality: 'common', settings: {} as RunSettings });
   const quality = draft.quality === 'pro' ? 'pro' : 'common';
   const cloneId = draft.voice.startsWith(CLONE_PREFIX) ? draft.voice.slice(CLONE_PREFIX.length) : null;
   const feature = cloneId ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
-  const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(SCREEN, feature, 'Speech');
+  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(SCREEN, feature, 'Speech');
+  const settings = settingsFor(options, draft.settings);
   const clones = useClonedVoices();
   const features = useFeatures();
   const cost = speechCost(draft.text, quality, Boolean(cloneId), features);
@@ -35,12 +38,19 @@ export default function SpeechScreen() {
   const submit = () =>
     runIfValid(
       textProblem(draft.text),
-      () => (cloneId ? playgroundApi.ttsClone({ cloneId, text: draft.text.trim() }) : playgroundApi.tts({ text: draft.text.trim(), voiceId: draft.voice, quality })),
+      () => (cloneId ? playgroundApi.ttsClone({ cloneId, text: draft.text.trim() }) : playgroundApi.tts({ text: draft.text.trim(), voiceId: draft.voice, quality, ...settings })),
       { voice: draft.voice, quality, characters: characterCount(draft.text) },
     );
 
   return (
-    <TaskScreenLayout task={task} resultTitle="Generated speech" historyFeatures={FEATURES} screen={SCREEN}>
+    <TaskScreenLayout
+      task={task}
+      resultTitle="Generated speech"
+      historyFeatures={FEATURES}
+      screen={SCREEN}
+      code={{ request: { kind: 'speech', text: draft.text, voice: draft.voice, quality, cloneId, settings }, cost }}
+      examples={{ screen: 'speech', onTry: (inputs) => (update(inputs as Partial<typeof draft>), clearProblem()) }}
+    >
       <Field
         id="speech-text"
         label="Text"
@@ -66,6 +76,7 @@ export default function SpeechScreen() {
       </Field>
       <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} />
       <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
+      <AdvancedSettings options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
       <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>

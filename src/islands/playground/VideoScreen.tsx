@@ -10,6 +10,8 @@ import LanguageOptions from './LanguageOptions';
 import { costOf } from './pricing';
 import { useFeatures } from './useFeatures';
 import SegmentedChoice from './SegmentedChoice';
+import AdvancedSettings from './AdvancedSettings';
+import { settingsFor, type RunSettings } from './run-settings';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { promptProblem } from './validate';
@@ -50,6 +52,7 @@ interface Draft {
   source: string;
   target: string;
   lipSync: boolean;
+  settings: RunSettings;
 }
 
 const initial: Draft = {
@@ -63,6 +66,7 @@ const initial: Draft = {
   source: '',
   target: 'es',
   lipSync: true,
+  settings: {},
 };
 
 /** The feature a submit runs, from the page's type and its choices. */
@@ -79,7 +83,8 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   const [draft, update] = useDraft<Draft>(`video-${type}`, initial);
   const option = TEXT_TO_VIDEO_OPTIONS.find((o) => optionKey(o) === draft.option) ?? TEXT_TO_VIDEO_OPTIONS[1];
   const feature = videoFeature(type, draft);
-  const { task, problem, clearProblem, unavailable, runIfValid } = useTaskForm(type, feature, TITLES[type]);
+  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(type, feature, TITLES[type]);
+  const settings = settingsFor(options, draft.settings);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
   const seconds = type === 'translate' ? draft.video?.durationS : draft.audio?.durationS;
   const features = useFeatures();
@@ -113,6 +118,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
           prompt: draft.prompt.trim(),
           resolution: option.resolution,
           duration: option.durationS,
+          ...settings,
           ...(type === 'image' || (type === 'character' && portrait) ? { imageUrl: portrait } : {}),
           ...(type === 'character' && !portrait ? { modelId: model } : {}),
         });
@@ -127,7 +133,18 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   };
 
   return (
-    <TaskScreenLayout task={task} resultTitle={TITLES[type]} historyFeatures={HISTORY[type]} screen={type}>
+    <TaskScreenLayout
+      task={task}
+      resultTitle={TITLES[type]}
+      historyFeatures={HISTORY[type]}
+      screen={type}
+      code={{
+        request: { kind: 'video', type, input: { ...draft, imageUrl: draft.image?.url, videoUrl: draft.video?.url, audioUrl: draft.audio?.url, resolution: option.resolution, durationS: option.durationS, settings } },
+        cost,
+        costHint: 'credits once the file is uploaded (its length sets the price)',
+      }}
+      examples={{ screen: type, onTry: (inputs) => set(inputs as Partial<Draft>) }}
+    >
       {type === 'character' && (
         <>
           <fieldset className={styles.voices}>
@@ -164,6 +181,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
         </Field>
       )}
       {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
+      {usesOptions && <AdvancedSettings options={options} value={draft.settings} onChange={(s) => set({ settings: s })} idPrefix={`video-${type}`} />}
       {type === 'translate' && (
         <>
           <div className={styles.row}>

@@ -25,6 +25,7 @@ export * from './feature-messages';
 export * from './signup';
 export * from './run-options';
 export * from './runs';
+export * from './examples';
 export * from './ui-copy';
 export * from './operations';
 export * from './history';
