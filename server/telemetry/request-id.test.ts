@@ -1,6 +1,8 @@
 // X-Request-Id: kept when sane, else made; on every answer, in every error body (both envelopes) and in the log lines of its request.
+import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger, withRequestId } from '../log';
+import { requestId } from './request-id';
 import { createTestApp, type TestApp } from '../test-support/app';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -24,6 +26,12 @@ describe('X-Request-Id', () => {
     const made = [await t.app.request('/healthz'), await t.app.request('/healthz')].map((r) => r.headers.get('x-request-id'));
     expect(made[0]).toMatch(UUID);
     expect(made[1]).not.toBe(made[0]);
+  });
+
+  it('reaches an answer whose headers cannot be changed (a Response.redirect) too', async () => {
+    const app = new Hono().use(requestId()).get('/away', () => Response.redirect('https://example.com/elsewhere', 302));
+    const res = await app.request('/away', { headers: { 'x-request-id': 'redirected-1' } });
+    expect([res.status, res.headers.get('location'), res.headers.get('x-request-id')]).toEqual([302, 'https://example.com/elsewhere', 'redirected-1']);
   });
 
   it('is in the body of every error answer, the product envelope and the public API one alike', async () => {

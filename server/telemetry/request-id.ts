@@ -14,6 +14,12 @@ export function requestId(): MiddlewareHandler {
   return async (c, next) => {
     const id = requestIdOf(c.req.header(REQUEST_ID.header));
     await withRequestId(id, next);
-    c.res.headers.set(REQUEST_ID.header, id);
+    try {
+      c.res.headers.set(REQUEST_ID.header, id);
+    } catch {
+      // An answer with immutable headers (a Response.redirect()) is copied once to carry the id.
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set(REQUEST_ID.header, id);
+    }
   };
 }
