@@ -1,0 +1,106 @@
+// View code on the speech screen against the real server: the code follows the form, masks the key until revealed, copies with
+// the real key, shows the cost the screen shows, and the copied call run with that key makes the task the screen would.
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { forgetFeatures } from '../../lib/site/features';
+import { $apiKey } from '../../lib/stores/session';
+import { resetPage, signInPage } from './screen.fixtures';
+import SpeechScreen from './SpeechScreen';
+
+let t: TasksTestApp;
+let user: TestUser;
+let writeText: ReturnType<typeof vi.fn>;
+
+beforeEach(async () => {
+  t = await createTasksTestApp();
+  user = await createUser(t, 100);
+  await signInPage(t, user);
+  forgetFeatures();
+  writeText = vi.fn(() => Promise.resolve());
+  Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+});
+afterEach(async () => {
+  $apiKey.set(null);
+  await resetPage(t);
+});
+
+const code = () => screen.getByTestId('run-code').textContent ?? '';
+const tab = (name: string) => within(screen.getByRole('tablist', { name: 'Code language' })).getByRole('tab', { name });
+
+/** The JSON body of a curl sample (its -d '…' argument). */
+function curlBody(sample: string): Record<string, unknown> {
+  const quoted = /-d '((?:[^']|'\\'')*)'/.exec(sample)![1]!;
+  return JSON.parse(quoted.replaceAll(`'\\''`, `'`)) as Record<string, unknown>;
+}
+
+describe('View code', () => {
+  it('shows the call of the current inputs, updates as the form changes, masks the key and copies it with the real key', async () => {
+    render(<SpeechScreen />);
+    await act(() => Promise.resolve());
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: "It's a test" } });
+    expect(screen.queryByTestId('code-panel')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'View code' }));
+    await screen.findByTestId('code-panel', {}, { timeout: 10_000 });
+
+    expect(code()).toContain(`/api/async/do_tts_common'`);
+    expect(curlBody(code())).toEqual({ text: "It's a test", audioId: 'en-us-female-1' });
+    // The key arrives from /apply/playground and is shown masked.
+    await waitFor(() => expect(code()).toContain('Authorization: Bearer '));
+    await waitFor(() => expect(code()).toMatch(/Bearer .+•{12}/));
+    expect(code()).not.toContain(user.apiKey);
+
+    // Live: the text, the voice and the quality flow into the call.
+    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Second words' } });
+    fireEvent.click(screen.getByRole('radio', { name: /Noah/ }));
+    fireEvent.click(screen.getByRole('radio', { name: 'Pro' }));
+    expect(code()).toContain('/api/async/do_tts_pro');
+    expect(curlBody(code())).toEqual({ text: 'Second words', audioId: 'en-us-male-1' });
+    expect(screen.getByTestId('code-cost').textContent).toBe(screen.getByTestId('cost').textContent);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal key' }));
+    expect(code()).toContain(`Bearer ${user.apiKey}`);
+    fireEvent.click(screen.getByRole('button', { name: 'Hide key' }));
+
+    fireEvent.click(tab('JavaScript'));
+    expect(code()).toContain('import { createDreamApiClient } from');
+    expect(code()).toContain('const { taskId } = await client.ttsPro({\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});');
+    expect(code()).toContain('await client.waitForTask(taskId)');
+    fireEvent.click(tab('Python'));
+    expect(code()).toContain('requests.post(');
+    expect(code()).toContain('"audioId": "en-us-male-1"');
+
+    fireEvent.click(tab('curl'));
+    fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    const copied = String(writeText.mock.calls[0]![0]);
+    expect(copied).toContain(`Bearer ${user.apiKey}`);
+    expect(within(screen.getByTestId('code-panel')).getByRole('status').textContent).toBe('Copied with your key');
+
+    // The copied call, sent with the key it carries, makes the task the screen's own submit makes.
+    const res = await t.app.request('/api/async/do_tts_pro', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(curlBody(copied)) });
+    expect(res.status).toBe(200);
+    fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
+    await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute()).toHaveLength(2));
+    const [api, playground] = await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute();
+    expect(api!.source).toBe('api');
+    expect(playground!.source).toBe('playground');
+    expect(api!.feature).toBe(playground!.feature);
+    expect(JSON.parse(api!.input)).toEqual(JSON.parse(playground!.input));
+  });
+
+  it('loads the panel only when opened, and tells a guest where their key would be', async () => {
+    await resetPage(t);
+    t = await createTasksTestApp();
+    routeBrowserTo(t.app);
+    render(<SpeechScreen />);
+    await act(() => Promise.resolve());
+    fireEvent.click(screen.getByRole('button', { name: 'View code' }));
+    await screen.findByTestId('code-panel', {}, { timeout: 10_000 });
+    expect(code()).toContain('Authorization: Bearer YOUR_API_KEY');
+    expect(screen.queryByRole('button', { name: 'Reveal key' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Hide code' }));
+    expect(screen.queryByTestId('code-panel')).toBeNull();
+  });
+});
