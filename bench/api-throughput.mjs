@@ -79,10 +79,12 @@ export async function apiThroughput() {
   const bare = await start(process.execPath, [path.join(root, 'bench/bare-server.mjs'), dbPath, String(barePort)], {}, 'listening');
 
   const json = { 'content-type': 'application/json' };
+  // The playground polls from a browser page: same-origin POSTs carry Origin, and every browser offers compression.
+  const browser = { origin: `http://localhost:${ourPort}`, 'accept-encoding': 'gzip, deflate, br, zstd' };
   const endpoints = [
     { name: 'POST /user/info (session token)', path: '/user/info', request: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', token } } },
     { name: 'POST /api/getAsyncResult (Bearer key)', path: '/api/getAsyncResult', request: { method: 'POST', headers: { ...json, authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ taskId }) } },
-    { name: 'POST /api-playground/…/poll (session token)', path: '/api-playground/video_tools/v1/poll', request: { method: 'POST', headers: { ...json, token }, body: JSON.stringify({ taskId }) } },
+    { name: 'POST /api-playground/…/poll (browser session)', path: '/api-playground/video_tools/v1/poll', request: { method: 'POST', headers: { ...json, ...browser, token }, body: JSON.stringify({ taskId }) } },
   ];
   const rows = [];
   try {
