@@ -2,6 +2,7 @@
 import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/spec';
 import type { TaskOutput, TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
+import EngineLabel from './EngineLabel';
 import styles from './History.module.css';
 
 function Result({ output, label }: { output: TaskOutput; label: string }) {
@@ -30,7 +31,9 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
     <li className={`${styles.item} ${highlighted ? styles.highlighted : ''}`} data-task-id={task.taskId} data-status={task.status} tabIndex={highlighted ? -1 : undefined}>
       <div className={styles.meta}>
         <strong>{name}</strong>
-        {task.engineLabel && <span className={styles.engine}>{task.engineLabel}</span>}
+        <div className={styles.engine}>
+          <EngineLabel task={task} compact />
+        </div>
         <span className={`${styles.status} ${styles[task.status] ?? ''}`}>{task.status}</span>
         <span className="muted">
           {credits} · <time dateTime={new Date(task.createdAt).toISOString()}>{when}</time>

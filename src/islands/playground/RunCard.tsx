@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/spec';
 import type { TaskOutput, TaskView } from './api';
 import type { Run } from './useTask';
+import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
 import styles from './playground.module.css';
 import runStyles from './runs.module.css';
@@ -24,9 +25,6 @@ export function ExpiredOutputs({ task }: { task: Pick<TaskView, 'outputsExpired'
   );
 }
 
-export function downloadName(output: TaskOutput, taskId: string): string {
-  return `${taskId}.${output.mime.split('/')[1]?.replace('mpeg', 'mp3').replace('quicktime', 'mov') ?? 'bin'}`;
-}
 
 /** This browser's clock, ticking each second while `live` (elapsed and remaining times count on it). */
 function useNow(live: boolean): number {
@@ -116,10 +114,11 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
           <EngineLabel task={view} />
           {view.cloneId && !view.outputs.length && <p>Voice ready. It now appears in the voice pickers.</p>}
           <ExpiredOutputs task={view} />
-          {view.outputs.map((o) => (
+          {view.outputs.map((o, i) => (
             <div key={o.url} className={styles.output}>
               <MediaPlayer output={o} label={title} />
-              <a className="button button--ghost" href={o.url} download={downloadName(o, view.taskId)}>
+              {/* Saved as <feature>-<date>.<ext>, not under the task id (download-name.ts). */}
+              <a className="button button--ghost" href={downloadHref(o, downloadName(view.feature, view.createdAt, o, i))} download={downloadName(view.feature, view.createdAt, o, i)}>
                 Download
               </a>
             </div>

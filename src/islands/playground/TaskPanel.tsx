@@ -5,7 +5,7 @@ import type { useTask } from './useTask';
 import runStyles from './runs.module.css';
 
 // The history lists past tasks with the same players; they live with the run card.
-export { downloadName, ExpiredOutputs, MediaPlayer } from './RunCard';
+export { ExpiredOutputs, MediaPlayer } from './RunCard';
 
 type Task = ReturnType<typeof useTask>;
 

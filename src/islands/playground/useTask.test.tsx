@@ -83,7 +83,7 @@ describe('useTask through the speech screen', () => {
     expect(row!.feature).toBe('tts-pro');
     const audio = panel().getByTestId('result-audio');
     expect(audio.getAttribute('src')).toMatch(/^http/);
-    expect(panel().getByRole('link', { name: 'Download' }).getAttribute('download')).toBe(`${row!.id}.wav`);
+    expect(panel().getByRole('link', { name: 'Download' }).getAttribute('download')).toMatch(/^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/);
     await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe(String(START_CREDITS - cost)));
     // The history refreshes itself with the finished task.
     await waitFor(() => expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull());
