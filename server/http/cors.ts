@@ -1,5 +1,5 @@
 // CORS for the site's origins: Hono's cors() answers preflights; on other requests its headers are added after the route answered.
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 export interface CorsOptions {
@@ -9,6 +9,20 @@ export interface CorsOptions {
   allowMethods: string[];
   exposeHeaders: string[];
   maxAge: number;
+}
+
+/**
+ * Adds Vary: Origin to the answer and answers its headers. An answer whose headers cannot change (a
+ * Response.redirect()) is copied once first, as Hono's c.header() would have.
+ */
+function varyByOrigin(c: Context): Headers {
+  try {
+    c.res.headers.append('Vary', 'Origin');
+  } catch {
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.append('Vary', 'Origin');
+  }
+  return c.res.headers;
 }
 
 /**
@@ -23,10 +37,9 @@ export function corsHeaders(o: CorsOptions): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);
     await next();
-    const headers = c.res.headers;
+    const headers = varyByOrigin(c);
     const origin = allowed(c.req.header('origin') ?? '');
     if (origin) headers.set('Access-Control-Allow-Origin', origin);
     if (expose) headers.set('Access-Control-Expose-Headers', expose);
-    headers.append('Vary', 'Origin');
   };
 }

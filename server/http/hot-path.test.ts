@@ -3,9 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/lib/spec';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { corsHeaders } from './cors';
 
 const SITE = 'https://site.example';
 let t: TestApp;
@@ -67,6 +69,19 @@ describe('CORS', () => {
     const res = await send('POST', '/user/info', { origin: 'https://elsewhere.example' });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers.vary).toContain('Origin');
+  });
+});
+
+describe('CORS on an answer whose headers cannot change', () => {
+  it('copies a Response.redirect() once and adds its headers', async () => {
+    const app = new Hono();
+    app.use(corsHeaders({ origins: [SITE], allowHeaders: [], allowMethods: ['GET'], exposeHeaders: ['Retry-After'], maxAge: 600 }));
+    app.get('/away', () => Response.redirect('https://elsewhere.example/', 302));
+    const res = await app.request('/away', { headers: { origin: SITE } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('https://elsewhere.example/');
+    expect(res.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(res.headers.get('vary')).toContain('Origin');
   });
 });
 
