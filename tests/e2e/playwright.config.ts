@@ -55,7 +55,8 @@ export default defineConfig({
     { name: 'flows', testIgnore: 'pages.spec.ts', workers: 1, use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: {
-    command: 'node scripts/build-site.mjs --if-stale && tsx server/main.ts',
+    // The server runs as built JavaScript, as npm start runs it.
+    command: 'node scripts/build-site.mjs --if-stale && node scripts/build-server.mjs && node dist-server/main.mjs',
     cwd: root,
     url: `${baseURL}/healthz`,
     timeout: 180_000,
