@@ -13,7 +13,16 @@ export default defineConfig({
     worker: { format: 'es' },
     // src/lib/spec is constants and pure functions only, and everything imports it through its index: saying so lets
     // the bundle keep just the spec modules a page uses, which keeps the tracking stub in its 3 KB (bench/tracking.mjs).
-    build: { rollupOptions: { treeshake: { moduleSideEffects: (id) => !id.includes('/src/lib/spec/') } } },
+    // The API client's modules are declarations too, so a static page's shell takes the account calls without the
+    // playground's (src/lib/spec/page-budgets.ts).
+    // The 40001 notice module, which every page's session store listens on, stays a chunk of its own rather than joining
+    // the API client's, which a static page loads only when it makes a call.
+    build: {
+      rollupOptions: {
+        treeshake: { moduleSideEffects: (id) => !/\/src\/lib\/(spec|api)\//.test(id) },
+        output: { manualChunks: (id) => (id.includes('/src/lib/api/not-logged-in.') ? 'not-logged-in' : undefined) },
+      },
+    },
   },
   devToolbar: { enabled: false },
   // Shiki highlights with inline styles, which the CSP forbids; code samples are styled by our own CSS.

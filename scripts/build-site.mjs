@@ -41,6 +41,8 @@ if (process.argv.includes('--if-stale') && existsSync(stampFile) && readFileSync
   process.exit(0);
 }
 console.log('Building the site…');
-const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+// Always a production build: a caller's NODE_ENV (vitest sets 'test') would otherwise ship React's development build.
+const env = { ...process.env, NODE_ENV: 'production' };
+const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], { cwd: root, stdio: 'inherit', env });
 if (result.status !== 0) process.exit(result.status ?? 1);
 writeFileSync(stampFile, wanted);

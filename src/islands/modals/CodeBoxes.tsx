@@ -1,5 +1,5 @@
-// The 4 one-character code boxes of SPEC.md §4/§5: typing moves on, paste fills them all, the 4th digit submits.
-import { useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
+// The 4 one-character code boxes of SPEC.md §4/§5: the first takes focus, typing moves on, paste fills them all, the 4th digit submits.
+import { useEffect, useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { LOGIN } from '../../lib/spec';
 import styles from './modals.module.css';
 
@@ -12,6 +12,12 @@ interface Props {
 
 export default function CodeBoxes({ digits, disabled, onChange, onComplete }: Props) {
   const boxes = useRef<Array<HTMLInputElement | null>>([]);
+  const empty = digits.every((d) => d === '');
+
+  // The code step opens, or a wrong code cleared the boxes: the first digit takes focus, ready for typing.
+  useEffect(() => {
+    if (empty && !disabled) boxes.current[0]?.focus();
+  }, [empty, disabled]);
 
   const update = (next: string[], focusAt: number) => {
     onChange(next);

@@ -4,7 +4,7 @@ import { accountsApi } from '../../lib/api';
 import { startOAuth } from '../../lib/auth/oauth';
 import { LOGIN, LOGIN_CODES, MESSAGES, TOASTS, isValidEmail, type OAuthProvider } from '../../lib/spec';
 import { closeModal, showToast } from '../../lib/stores/modals';
-import { loginWithCode } from '../../lib/stores/session';
+import { loginWithCode } from '../../lib/stores/login';
 import CodeBoxes from './CodeBoxes';
 import Modal from './Modal';
 import Field from '../shared/Field';

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccountsTestApp, signIn, type AccountsTestApp } from '../../../server/test-support/accounts';
 import { closeModal, openModal, resetModals } from '../../lib/stores/modals';
-import { completeLogin } from '../../lib/stores/session';
+import { completeLogin } from '../../lib/stores/login';
 import ModalHost from './ModalHost';
 
 let t: AccountsTestApp;

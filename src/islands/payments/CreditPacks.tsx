@@ -1,27 +1,19 @@
-// Credit packs with Buy buttons: a guest is asked to log in, a signed-in user goes to Stripe Checkout.
+// Credit packs with Buy buttons for the dashboard's billing tab (the pricing page has the same packs as plain HTML,
+// src/components/CreditPacks.astro): a guest is asked to log in, a signed-in user goes to Stripe Checkout (buy.ts).
 import { useState } from 'react';
-import { useStore } from '@nanostores/react';
-import { paymentsApi } from '../../lib/api';
 import { CREDIT_PACKS, MESSAGES, formatPrice } from '../../lib/spec';
-import { openModal } from '../../lib/stores/modals';
-import { $loggedIn } from '../../lib/stores/session';
+import { buyLabel, buyPack } from './buy';
 import styles from './CreditPacks.module.css';
 
 export default function CreditPacks() {
-  const loggedIn = useStore($loggedIn);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState('');
 
   async function buy(packId: string) {
     setError('');
-    if (!loggedIn) {
-      openModal('login');
-      return;
-    }
     setBusy(packId);
     try {
-      const { url } = await paymentsApi.checkout(packId);
-      window.location.assign(url);
+      if ((await buyPack(packId)) === 'login') setBusy(null);
     } catch (e) {
       setError(e instanceof Error ? e.message : MESSAGES.failed);
       setBusy(null);
@@ -39,13 +31,7 @@ export default function CreditPacks() {
             </p>
             <p className={styles.credits}>{pack.credits.toLocaleString('en-US')} credits</p>
             <p className={styles.price}>{formatPrice(pack)}</p>
-            <button
-              type="button"
-              className="button"
-              disabled={busy !== null}
-              aria-label={`Buy ${pack.name}: ${pack.credits.toLocaleString('en-US')} credits for ${formatPrice(pack)}`}
-              onClick={() => buy(pack.id)}
-            >
+            <button type="button" className="button" disabled={busy !== null} aria-label={buyLabel(pack)} onClick={() => buy(pack.id)}>
               {busy === pack.id ? 'Opening checkout…' : 'Buy'}
             </button>
           </li>

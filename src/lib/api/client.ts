@@ -1,6 +1,9 @@
 // The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope handling.
 import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../spec';
 import { local } from '../storage';
+import { notifyNotLoggedIn, type NotLoggedIn } from './not-logged-in';
+
+export { onNotLoggedIn, type NotLoggedIn } from './not-logged-in';
 
 export class ApiError extends Error {
   constructor(
@@ -31,22 +34,6 @@ export interface RequestOptions {
   keepalive?: boolean;
 }
 
-/** What a 40001 answer tells: the country the server saw, when it sent one (SPEC.md §8). */
-export interface NotLoggedIn {
-  countryCode: string | null;
-}
-
-const listeners = new Set<(notice: NotLoggedIn) => void>();
-
-/**
- * Called on every 40001 answer, before the call rejects: the session store forgets the stored tokens and keeps the
- * countryCode (SPEC.md §8). The client only reads what is stored, so it never depends on the store.
- */
-export function onNotLoggedIn(listener: (notice: NotLoggedIn) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 export function apiBase(): string {
   return (import.meta.env.PUBLIC_API_BASE ?? '').replace(/\/$/, '');
 }
@@ -63,7 +50,7 @@ function encodeForm(data: Record<string, unknown>): string {
 function handleNotLoggedIn(body: Envelope): ApiError {
   const country = (body.data as { countryCode?: unknown } | null | undefined)?.countryCode;
   const notice: NotLoggedIn = { countryCode: typeof country === 'string' && country ? country : null };
-  for (const listener of listeners) listener(notice);
+  notifyNotLoggedIn(notice);
   return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);
 }
 

@@ -1,6 +1,7 @@
 // Public surface of the product API client.
-export { ApiError, apiBase, apiRequest, onNotLoggedIn } from './client';
-export type { NotLoggedIn, RequestOptions } from './client';
+export { ApiError, apiBase, apiRequest } from './client';
+export type { RequestOptions } from './client';
+export { onNotLoggedIn, type NotLoggedIn } from './not-logged-in';
 export { accountsApi } from './accounts';
 export { paymentsApi } from './payments';
 export type { Attribution, LedgerEntry, LedgerPage, LoginResult, UserInfo } from './accounts';

@@ -1,7 +1,7 @@
 // Google and GitHub sign-in in the browser: state and PKCE made here, the callback on / checked here (SPEC.md §2, §4).
 import { accountsApi } from '../api';
 import { OAUTH_PROVIDERS, OAUTH_SESSION_KEYS, OAUTH_STATE, OAUTH_STATE_PREFIX, STORAGE_KEYS, type OAuthProvider } from '../spec';
-import { attribution, completeLogin } from '../stores/session';
+import { attribution, completeLogin } from '../stores/login';
 import { local, session } from '../storage';
 
 function base64url(bytes: Uint8Array): string {

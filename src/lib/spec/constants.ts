@@ -32,6 +32,8 @@ export const MODALS = {
   suspensionCountdownS: 9,
   /** The bind-email prompt is shown at most once per this interval (24 h). */
   bindEmailIntervalMs: 24 * HOUR_MS,
+  /** How long a toast (SPEC.md §8 successes and failures) stays on screen. */
+  toastMs: 3000,
 } as const;
 
 /** Cookie lifetimes (SPEC.md §3 "Cookies", §9 "Cookie from: 1 day. User id cookie: 30 days"). */

@@ -1,34 +1,36 @@
-// The signed-in user shared by every island (SPEC.md §3 storage keys and cookies, §4 session, login and logout).
-import { atom, computed } from 'nanostores';
-import { accountsApi, ApiError, onNotLoggedIn, type Attribution, type LoginResult, type UserInfo } from '../api';
-import { COOKIE_NAMES, COOKIES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
-import { openModal, resetModals, showToast } from './modals';
-import { deleteCookie, getCookie, local, session, setCookie } from '../storage';
+// The signed-in user shared by every island (SPEC.md §3 storage keys and cookies, §4 session). Every page loads this
+// first, so it holds only what a page needs to know who is there: the API client loads once there is a stored session to
+// ask about (a guest's page never needs it), and signing in and out live in login.ts, loaded with them.
+import { atom, type ReadableAtom } from 'nanostores';
+import { onNotLoggedIn, type UserInfo } from '../api';
+import type * as ApiModuleType from '../api';
+import { COOKIE_NAMES, COOKIES, STORAGE_KEYS } from '../spec';
+import { getCookie, local, session, setCookie } from '../storage';
+
+type ApiModule = typeof ApiModuleType;
 
 /** Set when a sign-in finishes on a page that navigates away at once (the OAuth callback on /). */
-const AFTER_LOGIN_PENDING = 'afterLoginPending';
+export const AFTER_LOGIN_PENDING = 'afterLoginPending';
 
 /** undefined while unknown (before the first check), null for a guest. */
 export const $user = atom<UserInfo | null | undefined>(undefined);
 export const $apiKey = atom<string | null>(null);
-/** SPEC.md §4: logged in means a userId is present. */
-export const $loggedIn = computed($user, (user) => Boolean(user?.userId));
+const loggedIn = atom(false);
+/**
+ * SPEC.md §4: logged in means a userId is present. Kept in step by a subscription rather than computed(), whose code
+ * every page would otherwise load with the shell.
+ */
+export const $loggedIn: ReadableAtom<boolean> = loggedIn;
+$user.subscribe((user) => loggedIn.set(Boolean(user?.userId)));
 
 export function storedUserId(): string | null {
   return local.get(STORAGE_KEYS.userId) ?? COOKIE_NAMES.userIdAlt.map(getCookie).find(Boolean) ?? null;
 }
 
-function clearStoredTokens(): void {
+export function clearStoredTokens(): void {
   local.remove(STORAGE_KEYS.userToken);
   local.remove(STORAGE_KEYS.userKey);
   local.remove(STORAGE_KEYS.userId);
-}
-
-function forget(): void {
-  clearStoredTokens();
-  deleteCookie(COOKIE_NAMES.userId);
-  $user.set(null);
-  $apiKey.set(null);
 }
 
 // SPEC.md §8 40001, from any call: stored tokens are cleared and countryCode is saved before the call rejects.
@@ -38,6 +40,11 @@ onNotLoggedIn(({ countryCode }) => {
   $user.set(null);
   $apiKey.set(null);
 });
+
+/** The API client, loaded on first need: a guest's page never makes a call at load (src/lib/spec/page-budgets.ts). */
+export function loadApi(): Promise<ApiModule> {
+  return import('../api');
+}
 
 /** SPEC.md §3 `from` (1-day cookie and local key) and refererUrl: where a visitor came from, sent at sign-in. */
 export function rememberArrival(): void {
@@ -51,53 +58,13 @@ export function rememberArrival(): void {
   }
 }
 
-export function attribution(): Attribution {
-  return {
-    referer: getCookie(COOKIE_NAMES.from) ?? local.get(STORAGE_KEYS.from) ?? '',
-    refererUrl: local.get(STORAGE_KEYS.refererUrl) ?? '',
-  };
-}
-
-function readList(key: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(local.get(key) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-/** SPEC.md §4 "After login": key, suspension modal (first, when suspended), information modal once per user, bind-email prompt. */
-async function afterLogin(user: UserInfo): Promise<void> {
-  try {
-    const { key } = await accountsApi.apiKey(user.userId);
-    local.set(STORAGE_KEYS.userKey, key);
-    $apiKey.set(key);
-  } catch {
-    // The key is fetched again when the dashboard's Key tab opens; the session itself is fine.
-  }
-  // A suspended account learns that first; the information modal and the rest queue behind it (openModal keeps order).
-  if (user.valid) openModal('suspension');
-  const seen = readList(STORAGE_KEYS.hasRead);
-  if (!seen.includes(user.userId)) {
-    local.set(STORAGE_KEYS.hasRead, JSON.stringify([...seen, user.userId]));
-    if (!user.company) openModal('info');
-  }
-  if (!user.userEmail) {
-    const last = Number(local.get(STORAGE_KEYS.bindEmailTime) ?? 0);
-    if (Date.now() - last >= MODALS.bindEmailIntervalMs) {
-      local.set(STORAGE_KEYS.bindEmailTime, String(Date.now()));
-      openModal('bindEmail');
-    }
-  }
-}
-
 /** Reads the user for a stored token; a guest when there is none or it was refused. */
 export async function refreshUser(): Promise<UserInfo | null> {
   if (!local.get(STORAGE_KEYS.userToken) && !local.get(STORAGE_KEYS.userKey)) {
     $user.set(null);
     return null;
   }
+  const { accountsApi, ApiError } = await loadApi();
   try {
     const user = await accountsApi.info();
     $user.set(user);
@@ -123,45 +90,7 @@ export function initSession(): void {
     // The root page always navigates on (SPEC.md §2, §4), so the deferred steps wait for the next page.
     if (!user || !session.get(AFTER_LOGIN_PENDING) || location.pathname === '/') return;
     session.remove(AFTER_LOGIN_PENDING);
+    const { afterLogin } = await import('./login');
     await afterLogin(user);
   });
 }
-
-/**
- * Stores a fresh session (email login or OAuth) and runs the §4 after-login steps, or, with `deferred`,
- * leaves them to the next page, where its modals can actually be seen.
- */
-export async function completeLogin(result: LoginResult, options: { deferred?: boolean } = {}): Promise<UserInfo | null> {
-  local.set(STORAGE_KEYS.userToken, result.token);
-  local.set(STORAGE_KEYS.userId, result.userId);
-  setCookie(COOKIE_NAMES.userId, result.userId, COOKIES.userIdDays);
-  if (options.deferred) {
-    session.set(AFTER_LOGIN_PENDING, '1');
-    return null;
-  }
-  const user = await refreshUser();
-  if (user) await afterLogin(user);
-  return user;
-}
-
-export async function loginWithCode(email: string, code: string, attemptId: string): Promise<void> {
-  const result = await accountsApi.emailLogin(email, code, attemptId, attribution());
-  await completeLogin(result);
-}
-
-/** SPEC.md §4 Logout: clears the user and tokens; on the dashboard the user is sent to /. A failure says 'Failed'. */
-export async function logout(): Promise<boolean> {
-  try {
-    await accountsApi.logout();
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 40001)) {
-      showToast(MESSAGES.failed, 'error');
-      return false;
-    }
-  }
-  forget();
-  resetModals();
-  if (location.pathname.startsWith('/dashboard')) location.assign('/');
-  return true;
-}
-
