@@ -29,3 +29,4 @@ export * from './examples';
 export * from './ui-copy';
 export * from './operations';
 export * from './history';
+export * from './page-budgets';
