@@ -26,7 +26,8 @@ export async function buildServer(outdir = SERVER_OUT) {
   // Written over in place, never emptied first: a server already running from here still finds its worker files.
   mkdirSync(outdir, { recursive: true });
   await build({
-    entryPoints: { main: path.join(root, 'server/main.ts') },
+    // The collector's ingest thread is a module of its own (server/tracking/ingest-pool.ts starts it by URL).
+    entryPoints: { main: path.join(root, 'server/main.ts'), 'tracking-ingest': path.join(root, 'server/tracking/ingest-thread.ts') },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

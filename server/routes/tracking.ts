@@ -1,12 +1,12 @@
 // The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
 import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec';
-import { signedText } from '../../src/lib/api-contract';
 import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
-import { batchSignatureValid, messageSignatureValid } from '../tracking/cipher';
-import { collectorBody, collectorBodyCap, collectorError as fail, sealedEntries } from '../tracking/requests';
+import { messageSignatureValid } from '../tracking/cipher';
+import { collectorBody, collectorBodyCap, collectorError as fail } from '../tracking/requests';
+import { batchIngester } from '../tracking/ingest-pool';
 import { accessTokenBody, messageBody, monitorBody, trackConfigBody, trackInfoBody } from '../tracking/schemas';
 import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
@@ -37,6 +37,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
   const sessions = tokenSessions(secret);
+  const ingest = batchIngester(database, store);
   const small = collectorBodyCap(TRACKING_LIMITS.smallBodyMaxBytes);
   const ok = (c: Context, data: unknown = null) => c.json(envelope(TRACKING_CODES.ok, 'ok', data));
 
@@ -79,22 +80,12 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     // The token's check and its batch key are remembered per token: a device sends many batches under one.
     const session = sessions.open(body.token, receivedAt);
     if (!session) throw fail(401, TRACKING_CODES.tokenFailure, TOKEN_FAILURE);
-    const { claims, ak } = session;
+    const { claims } = session;
     await requireKey(claims.k);
     await budgets.trackInfo.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d }, receivedAt);
     if (body.produceId !== claims.p) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
-    // Encrypt-then-MAC: the sign covers the ciphertext, so a tampered batch is refused before it is decrypted.
-    if (!batchSignatureValid(signedText(body), ak, body.sign)) {
-      throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match the batch (altered in transit, or not signed with this token\'s key)');
-    }
-    const entries = sealedEntries(body.msgEncrypt, ak, body.batchCount);
-    const result = await store.storeBatch(entries, {
-      appKey: claims.k,
-      produceId: claims.p,
-      deviceId: claims.d,
-      queueId: body.queueId,
-      receivedAt,
-    });
+    // Sign, decrypt, entries and the insert: on an SQLite file in the ingest thread (../tracking/ingest-pool).
+    const result = await ingest({ body, meta: { appKey: claims.k, produceId: claims.p, deviceId: claims.d, queueId: body.queueId, receivedAt } }, session);
     countStoredBatch(result);
     return ok(c, result);
   });

@@ -7,6 +7,8 @@ export interface TokenSession {
   claims: TokenClaims;
   /** The batch key ak as a key object: hashing and deciphering with a ready key skip preparing it on every call. */
   ak: KeyObject;
+  /** The same key as 64 hex characters, for the ingest thread (./ingest-pool), which keeps its own key objects. */
+  akHex: string;
 }
 
 /** Tokens remembered at most; the oldest remembered is forgotten first (it is checked again when it comes back). */
@@ -21,7 +23,8 @@ export function tokenSessions(secret: () => string, max = TOKEN_SESSIONS_MAX) {
       if (session === undefined) {
         const claims = verifyToken(secret(), token, now);
         if (!claims) return null;
-        session = { claims, ak: createSecretKey(Buffer.from(batchKey(secret(), token), 'hex')) };
+        const akHex = batchKey(secret(), token);
+        session = { claims, ak: createSecretKey(Buffer.from(akHex, 'hex')), akHex };
         if (known.size >= max) known.delete(known.keys().next().value!);
         known.set(token, session);
       }

@@ -2,15 +2,10 @@
 import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/spec';
 import type { AppDatabase } from '../db';
 import type { WireEntry } from './entries';
-import { groupCommitter } from './group-commit';
+import { groupCommitter, type EventRow } from './group-commit';
+import { eventRows, type BatchMeta } from './ingest';
 
-export interface BatchMeta {
-  appKey: string;
-  produceId: string;
-  deviceId: string;
-  queueId: string;
-  receivedAt: number;
-}
+export type { BatchMeta } from './ingest';
 
 export interface TrackingStoreOptions {
   /** Messages kept in all; older ones are deleted as new ones arrive (TRACKING_MESSAGE_LIMITS.storedMax). */
@@ -39,25 +34,12 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
      * Batches arriving together share that statement and its commit (./group-commit). Answers how many were new.
      */
     storeBatch(entries: readonly WireEntry[], meta: BatchMeta): Promise<{ stored: number; duplicates: number }> {
-      return batches.store(
-        entries.map((e) => ({
-          entry_id: e.entryId,
-          app_key: meta.appKey,
-          produce_id: meta.produceId,
-          device_id: meta.deviceId,
-          cold_start_id: e.coldStartId,
-          seq_id: e.seqId,
-          uid: e.uid,
-          time: e.time,
-          oid: e.oid,
-          action: e.action,
-          foid: e.foid,
-          ffid: e.ffid,
-          logmap: e.logmapJson ?? JSON.stringify(e.logmap),
-          queue_id: meta.queueId,
-          received_at: meta.receivedAt,
-        })),
-      );
+      return batches.store(eventRows(entries, meta));
+    },
+
+    /** storeBatch for rows already made (./ingest checkedRows). */
+    storeRows(rows: readonly EventRow[]): Promise<{ stored: number; duplicates: number }> {
+      return batches.store(rows);
     },
 
     /**
