@@ -40,11 +40,15 @@ describe('API answers', () => {
     ['a 404 under /api-playground/', '/api-playground/no-such-call', form()],
     ['a 404 under /spider/', '/spider/no-such-call', form()],
     ['the tracking token', TRACKING_PATHS.accessToken, form()],
-    ['the playground feature list', '/api-playground/task/v1/features', {}],
     ['the health check', '/healthz', {}],
   ])('%s is never stored', async (_name, url, init) => {
     const res = await t.app.request(url, init);
     expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('the public feature list (the same for everyone) may be kept a minute, never longer', async () => {
+    const res = await t.app.request('/api-playground/task/v1/features');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60');
   });
 
   it('holds for a signed-in user, and for the public API with its key', async () => {
