@@ -1,6 +1,7 @@
 // A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the first) and the history.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { ExampleScreen, Feature } from '../../lib/spec';
+import { useRenderedInBrowser } from '../shared/useRenderedInBrowser';
 import History from './History';
 import TaskPanel from './TaskPanel';
 import { trackAction } from './track';
@@ -26,6 +27,7 @@ interface Props {
 }
 
 export default function TaskScreenLayout({ task, resultTitle, historyFeatures, screen, code, examples, children }: Props) {
+  const inBrowser = useRenderedInBrowser();
   return (
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
@@ -34,7 +36,7 @@ export default function TaskScreenLayout({ task, resultTitle, historyFeatures, s
       </div>
       <div className={styles.side}>
         <TaskPanel task={task} title={resultTitle} />
-        {task.runs.length === 0 && examples && (
+        {inBrowser && task.runs.length === 0 && examples && (
           <Suspense fallback={null}>
             <Examples
               screen={examples.screen}
