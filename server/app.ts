@@ -22,6 +22,7 @@ import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
 import { PLAYGROUND_PREFIX, playgroundRoutes } from './routes/playground';
 import { PUBLIC_API_PREFIX, publicApiRoutes } from './routes/public-api';
+import { SHARE_PREFIX, shareRoutes } from './routes/share';
 import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
 import { voicePreviewRoutes } from './routes/voice-preview';
 import { workerScriptPolicy } from './tracking/worker-policy';
@@ -31,7 +32,7 @@ import { staticSite } from './site/static';
  * The API's paths: their answers carry session tokens, keys and account data, so no browser or proxy cache
  * may keep them. The static site and the signed media downloads keep their own caching.
  */
-const API_PREFIXES = ['/user/', '/apply/', '/api/', '/api-playground/', '/spider/', '/payment/', '/contact/', '/engine-hooks/'];
+const API_PREFIXES = ['/user/', '/apply/', '/api/', '/api-playground/', '/spider/', '/payment/', '/contact/', '/engine-hooks/', '/share/'];
 const isApiPath = (path: string) => path === '/healthz' || path === '/readyz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 export function createApp(deps: AppDeps) {
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps) {
   app.route('/voice-preview', voicePreviewRoutes(deps));
   app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps));
   app.route('/media', mediaRoutes(deps));
+  app.route(SHARE_PREFIX, shareRoutes(deps));
   app.route('/payment', paymentRoutes(deps));
   app.route('/contact', contactRoutes(deps));
 

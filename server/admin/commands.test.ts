@@ -66,7 +66,7 @@ describe('the audit trail', () => {
     await runAs('unsuspend', 'u_admin_test');
     await runAs('grant', 'u_admin_test', '300', '--reason', 'support ticket 7');
     await runAs('create-invitation', '--code', 'SPRING', '--max-uses', '3', '--reason', 'spring campaign');
-    await database.db.insertInto('api_keys').values({ user_id: 'u_admin_test', key_ciphertext: 'x', key_hash: 'h', created_at: 1 }).execute();
+    await database.db.insertInto('api_keys').values({ id: 'k1', user_id: 'u_admin_test', name: 'Default key', key_ciphertext: 'x', key_hash: 'h', key_hint: null, is_default: 1, created_at: 1, last_used_at: null }).execute();
     await runAs('revoke-key', 'op@example.com', '--reason', 'key leaked in a public repository');
     expect(await database.db.selectFrom('api_keys').selectAll().execute()).toEqual([]);
 

@@ -4,6 +4,7 @@ import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, SessionsTable, U
 import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, PaymentsTable, StripeEventsTable } from './schema/billing.ts';
 import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
+import type { ApiRequestsTable, ShareLinksTable } from './schema/history.ts';
 import type { MediaTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
 import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
 
@@ -11,6 +12,7 @@ export type * from './schema/accounts.ts';
 export type * from './schema/billing.ts';
 export type * from './schema/contact.ts';
 export type * from './schema/audit.ts';
+export type * from './schema/history.ts';
 export type * from './schema/tasks.ts';
 export type * from './schema/tracking.ts';
 
@@ -27,6 +29,8 @@ export interface Schema {
   login_codes: LoginCodesTable;
   login_guesses: LoginGuessesTable;
   api_keys: ApiKeysTable;
+  api_requests: ApiRequestsTable;
+  share_links: ShareLinksTable;
   credit_ledger: CreditLedgerTable;
   invitations: InvitationsTable;
   invitation_redemptions: InvitationRedemptionsTable;

@@ -3,9 +3,10 @@ import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, typ
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
 import type { Logger } from '../log';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
+import { renderPoster } from './poster';
 import { s3MediaStore, type S3StoreSettings } from './s3-store';
 import { localMediaStore, type MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
@@ -75,7 +76,7 @@ export function createMediaService(o: MediaServiceOptions) {
     };
   }
 
-  async function save(userId: string, taskId: string | null, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
+  async function save(userId: string, taskId: string | null, kind: MediaKind | typeof POSTERS.kind, mime: string, data: Uint8Array, durationS: number | null, posterOf: string | null = null) {
     const id = randomUUID().replaceAll('-', '');
     const now = Date.now();
     const storageKey = `${id}.${MEDIA_EXTENSIONS[mime] ?? 'bin'}`;
@@ -91,6 +92,7 @@ export function createMediaService(o: MediaServiceOptions) {
       storage_key: storageKey,
       created_at: now,
       expires_at: now + o.retentionMs,
+      poster_of: posterOf,
     };
     await o.db.insertInto('media').values(row).execute();
     return info(row);
@@ -140,9 +142,12 @@ export function createMediaService(o: MediaServiceOptions) {
       return save(userId, null, probed.kind, probed.mime, data, probed.durationS);
     },
 
-    /** Stores a task's result. */
-    saveOutput(userId: string, taskId: string, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
-      return save(userId, taskId, kind, mime, data, durationS);
+    /** Stores a task's result; a video gets its poster frame stored beside it (kind 'poster', removed with it). */
+    async saveOutput(userId: string, taskId: string, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
+      const saved = await save(userId, taskId, kind, mime, data, durationS);
+      const poster = kind === 'video' ? await renderPoster(data, mime, durationS) : null;
+      if (poster) await save(userId, taskId, POSTERS.kind, POSTERS.mime, poster, null, saved.id);
+      return saved;
     },
 
     async byId(id: string) {
@@ -172,12 +177,13 @@ export function createMediaService(o: MediaServiceOptions) {
       return data ? { row, data } : null;
     },
 
-    /** Removes the given media (one run's outputs that were not kept). */
+    /** Removes the given media (one run's outputs that were not kept), with their poster frames. */
     async deleteByIds(ids: readonly string[]) {
       if (ids.length === 0) return;
-      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('id', 'in', ids).execute();
+      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)])).execute();
+      if (rows.length === 0) return;
       for (const row of rows) await o.store.delete(row.storage_key);
-      await o.db.deleteFrom('media').where('id', 'in', ids).execute();
+      await o.db.deleteFrom('media').where('id', 'in', rows.map((r) => r.id)).execute();
     },
 
     /** Removes a task's media (history delete). */

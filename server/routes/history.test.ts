@@ -1,4 +1,4 @@
-// The playground history on the server: several-feature filter, search over what tasks were made from, re-run, download names.
+// The playground history on the server: several-feature filter, search over what tasks were made from, re-run, poster frames, download names.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +92,26 @@ describe('re-run', () => {
   });
 });
 
-describe('download names', () => {
+describe('poster frames and download names', () => {
+  it('stores a JPEG poster beside a video result, lists it with the video, and removes it with the task', async () => {
+    const id = (await call('/video_tools/v1/animate_video', { type: 'text', prompt: 'Test pattern', resolution: '720p', duration: 4 })).body.data.taskId as string;
+    await waitForTask(t, id);
+    const task = (await call('/video_tools/v1/poll', { taskId: id })).body.data;
+    expect(task.outputs).toHaveLength(1);
+    expect(task.outputs[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', posterUrl: expect.stringMatching(/\/media\/\w+\.jpg\?exp=/) });
+    const poster = await t.app.request(new URL(task.outputs[0].posterUrl).pathname + new URL(task.outputs[0].posterUrl).search);
+    expect(poster.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = new Uint8Array(await poster.arrayBuffer());
+    expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
+    // The public API lists the video alone.
+    const dream = await t.app.request('/api/getAsyncResult', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` }, body: JSON.stringify({ taskId: id }) });
+    const data = ((await dream.json()) as { data: { images: unknown[]; videos: unknown[] } }).data;
+    expect([data.images.length, data.videos.length]).toEqual([0, 1]);
+
+    await call('/video_tools/v1/delete', { taskId: id });
+    expect(await t.database.db.selectFrom('media').select('kind').where('task_id', '=', id).execute()).toEqual([]);
+  });
+
   it('answers a media link with ?download=<name> as an attachment of that name, and ignores unsafe names', async () => {
     const id = await speak('Download me');
     const url = new URL((await call('/video_tools/v1/poll', { taskId: id })).body.data.outputs[0].url);

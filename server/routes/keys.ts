@@ -1,8 +1,9 @@
-// Key and dashboard routes under /apply: the key (SPEC.md §7 /apply/playground, regenerate) and the credits used per day and feature.
+// Key and dashboard routes under /apply: the default key (SPEC.md §7 /apply/playground, regenerate), named keys, the request log and usage.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
-import { getOrCreateApiKey, regenerateApiKey } from '../accounts/api-keys';
+import { createApiKey, getOrCreateApiKey, listApiKeys, regenerateApiKey, revokeApiKey } from '../accounts/api-keys';
+import { apiRequestPage } from '../accounts/request-log';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { usageReport } from '../tasks';
@@ -10,7 +11,7 @@ import { ERROR_CODES, ACCOUNT_MESSAGES, MESSAGES } from '../../src/lib/spec';
 import { applyKeyBody } from './account-schemas';
 import type { AccountsContext } from './accounts-context';
 import { bodyCap } from './body-cap';
-import { usageBody } from './dashboard-schemas';
+import { createKeyBody, keyIdBody, requestsBody, usageBody } from './dashboard-schemas';
 
 /** The body names the user (SPEC.md §7 payload userId); it must be the caller, or nobody could trust it. */
 async function ownUserId(c: Context<AuthEnv>): Promise<string> {
@@ -20,26 +21,51 @@ async function ownUserId(c: Context<AuthEnv>): Promise<string> {
   return user.id;
 }
 
+const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
+
 /** Everything under /apply (where app.ts mounts it). */
 export function keyRoutes(ctx: AccountsContext) {
   const { db } = ctx;
   const app = new Hono<AuthEnv>();
   app.use('*', bodyCap(ctx.config.bodyLimitBytes));
+  const encryption = () => ctx.keys().encryption;
 
   app.post('/playground', requireUser(db), async (c) => {
-    const key = await getOrCreateApiKey(db, ctx.keys().encryption, await ownUserId(c));
-    return c.json(envelope(0, MESSAGES.successfully, { key }));
+    const key = await getOrCreateApiKey(db, encryption(), await ownUserId(c));
+    return c.json(ok({ key }));
   });
 
   app.post('/playground/regenerate', requireUser(db), async (c) => {
-    const key = await regenerateApiKey(db, ctx.keys().encryption, await ownUserId(c));
-    return c.json(envelope(0, MESSAGES.successfully, { key }));
+    const key = await regenerateApiKey(db, encryption(), await ownUserId(c));
+    return c.json(ok({ key }));
+  });
+
+  // Named keys beside the default one: list (the default key first, made if missing), create (shown once), revoke.
+  app.post('/keys/list', requireUser(db), async (c) => {
+    const userId = c.get('user').id;
+    await getOrCreateApiKey(db, encryption(), userId);
+    return c.json(ok({ list: await listApiKeys(db, encryption(), userId) }));
+  });
+  app.post('/keys/create', requireUser(db), async (c) => {
+    const { name } = await validBody(c, createKeyBody);
+    return c.json(ok(await createApiKey(db, encryption(), c.get('user').id, name)));
+  });
+  app.post('/keys/revoke', requireUser(db), async (c) => {
+    const { keyId } = await validBody(c, keyIdBody);
+    await revokeApiKey(db, c.get('user').id, keyId);
+    return c.json(ok(null));
+  });
+
+  // The public API calls made with the user's keys, newest first.
+  app.post('/requests', requireUser(db), async (c) => {
+    const { page, pageSize } = await validBody(c, requestsBody);
+    return c.json(ok(await apiRequestPage(db, c.get('user').id, page, pageSize)));
   });
 
   // Credits used per day and per feature, last USAGE.days days, in the caller's time zone.
   app.post('/usage', requireUser(db), async (c) => {
     const { tzOffset } = await validBody(c, usageBody);
-    return c.json(envelope(0, MESSAGES.successfully, await usageReport(db, c.get('user').id, tzOffset)));
+    return c.json(ok(await usageReport(db, c.get('user').id, tzOffset)));
   });
 
   return app;

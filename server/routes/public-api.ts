@@ -3,6 +3,7 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
+import { createRequestLog, noteApiCall } from '../accounts/request-log';
 import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
@@ -145,8 +146,10 @@ export function publicApiRoutes(deps: AppDeps) {
     return c.json(success({ reqId }));
   });
 
-  // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key.
-  app.use('*', bodyCap(config.bodyLimitBytes), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }));
+  // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key; a call that
+  // passed them goes into the account's request log (written after the answer, batched).
+  const requestLog = createRequestLog(db, deps.log);
+  app.use('*', bodyCap(config.bodyLimitBytes), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }), requestLog.middleware);
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');
@@ -160,6 +163,7 @@ export function publicApiRoutes(deps: AppDeps) {
     }
     const { task, replayed } = await system.tasks.submit({ userId: user.id, feature, input, source: 'api', idempotencyKey: key, callbackUrl: callbackUrl ?? null });
     if (replayed) c.header('Idempotent-Replayed', 'true');
+    noteApiCall(c, { taskId: task.id, credits: replayed ? 0 : task.credits_held });
     return c.json(success({ taskId: task.id, status: task.status, credits: task.credits_held }));
   };
   for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) app.post(`/async/${tool}`, (c) => submitted(c, tool));
@@ -171,10 +175,12 @@ export function publicApiRoutes(deps: AppDeps) {
 
   app.post('/getAsyncResult', async (c) => {
     const { taskId } = body(taskIdBody, await readBody(c));
+    noteApiCall(c, { taskId });
     return c.json(success(await result(c.get('user').id, taskId)));
   });
   app.post('/cancelAsyncTask', async (c) => {
     const { taskId } = body(taskIdBody, await readBody(c));
+    noteApiCall(c, { taskId });
     await system.tasks.cancel(c.get('user').id, taskId);
     system.queue.abort(taskId);
     return c.json(success(await result(c.get('user').id, taskId)));

@@ -25,6 +25,7 @@ export { chainUsesModel } from './billing';
 export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
 export { taskView, dreamView, mediaByTask } from './views';
 export { listTasks, rerunTask, type HistoryQuery } from './history';
+export { createShareLinks, type ShareLinks } from './share-links';
 export { usageReport } from './usage';
 
 export interface TaskSystemOptions {

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery, type MediaRow, type Schema, type TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/spec';
+import { DREAM_STATUS, POSTERS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/spec';
 import type { StoredOutput } from './service';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 
@@ -37,7 +37,11 @@ export function outputsExpiredAt(task: TaskRow, media: MediaRow[], now = Date.no
 export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaService): TaskView {
   const expiredAt = outputsExpiredAt(task, allMedia);
   // Expired results are not offered as links that would answer 403.
-  const media = expiredAt === null ? allMedia : [];
+  const kept = expiredAt === null ? allMedia : [];
+  // Poster frames are not results of their own: each goes with the video it was taken from.
+  const media = kept.filter((m) => m.kind !== POSTERS.kind);
+  const posters = new Map(kept.filter((m) => m.kind === POSTERS.kind && m.poster_of).map((m) => [m.poster_of!, m]));
+  const poster = (m: MediaRow) => (m.kind === 'video' ? { posterUrl: posters.has(m.id) ? service.signedUrl(posters.get(m.id)!) : null } : {});
   return {
     taskId: task.id,
     feature: task.feature,
@@ -51,7 +55,7 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
     engineLabel: engineLabel(task.engine),
     error: task.error,
     input: JSON.parse(task.input),
-    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size })),
+    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size, ...poster(m) })),
     outputsExpired: expiredAt !== null,
     outputsExpiredAt: expiredAt,
     cloneId: output(task)?.cloneId ?? null,

@@ -1,5 +1,5 @@
-// Dashboard end to end at 1440 and 390 px: credits used per day and feature, and billing rows that say what happened
-// and link to the task (readable at 390 px without hidden columns, nothing axe flags).
+// Dashboard end to end at 1440 and 390 px: credits used per day and feature, named API keys with last use and revoke,
+// the request log with paging, and billing rows that say what happened and link to the task (readable at 390 px, axe clean).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -67,7 +67,7 @@ for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 
-    test('usage chart and readable billing', async ({ page }) => {
+    test('usage chart, named keys, request log and readable billing', async ({ page }) => {
       test.setTimeout(180_000);
       const email = `dashboard-${width}-${Date.now()}@example.com`;
       await page.goto(`${base}/playground`);
@@ -76,13 +76,51 @@ for (const width of [1440, 390]) {
       await page.goto(`${base}/dashboard`);
       await hydrated(page);
 
-      // A task through the public API with the default key (what /apply/playground returns).
-      const session = await page.evaluate(() => ({ token: localStorage.getItem('userToken') ?? '', userId: localStorage.getItem('userId') ?? '' }));
-      const key = ((await (await page.request.post(`${base}/apply/playground`, { headers: { token: session.token }, form: { userId: session.userId } })).json()) as { data: { key: string } }).data.key;
+      // The default key (what /apply/playground returns) makes a task and a few reads through the public API.
+      await openTab(page, 'API keys');
+      await page.getByRole('button', { name: 'Reveal' }).click();
+      const key = (await page.getByTestId('api-key').textContent())!;
+      expect(key).toMatch(/^sk-/);
       const submitted = (await (await api(page.request, key, 'async/do_tts_common', { text: 'Hello from the dashboard test', audioId: 'en-us-male-1' })).json()) as { data: { taskId: string } };
-      await waitForTask(page.request, key, submitted.data.taskId);
+      const taskId = submitted.data.taskId;
+      await waitForTask(page.request, key, taskId);
+      expect((await api(page.request, key, 'getAsyncResult', { taskId: 'no-such-task' })).status()).toBe(404);
+      for (let i = 0; i < 20; i++) await api(page.request, key, 'remaining_credits', {});
+
+      // A named key: shown once, works, shows when it was last used, and stops when revoked.
+      const keys = page.getByTestId('key-list');
+      await expect(keys.getByText('Default key', { exact: true })).toBeVisible();
+      await page.getByLabel('New key name').fill('CI pipeline');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const named = (await page.getByTestId('new-key').textContent())!;
+      expect(named).toMatch(/^sk-/);
+      expect((await api(page.request, named, 'remaining_credits', {})).status()).toBe(200);
       await page.reload();
       await hydrated(page);
+      const ci = keys.getByRole('listitem').filter({ hasText: 'CI pipeline' });
+      await expect(ci).toContainText('last used');
+      await expect(ci).toContainText(`${named.slice(0, 7)}…${named.slice(-4)}`);
+      await expect(page.getByTestId('new-key')).toHaveCount(0);
+      expect(await noSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: path.join(shots, `dashboard-keys-${width}.png`), fullPage: true });
+      await ci.getByRole('button', { name: 'Revoke CI pipeline' }).click();
+      await ci.getByRole('button', { name: 'Yes, revoke' }).click();
+      await expect(ci).toHaveCount(0);
+      expect((await api(page.request, named, 'remaining_credits', {})).status()).toBe(401);
+
+      // Request log: newest first, with tool, status, credits and task id; older calls on the next page.
+      await openTab(page, 'Requests');
+      const log = page.getByTestId('requests-table');
+      await expect(log.getByRole('row').nth(1)).toContainText('remaining_credits');
+      await expect(log.getByRole('row').nth(1)).toContainText('revoked key');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect(page.getByText('Page 2 of 2')).toBeVisible();
+      await expect(log).toContainText('getAsyncResult');
+      await expect(log).toContainText('404');
+      const submitRow = log.getByRole('row').filter({ hasText: 'async/do_tts_common' });
+      await expect(submitRow).toContainText(taskId);
+      expect(await noSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: path.join(shots, `dashboard-requests-${width}.png`), fullPage: true });
 
       // Overview: the credits used today, per feature, in the chart.
       await openTab(page, 'Overview');

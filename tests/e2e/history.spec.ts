@@ -1,5 +1,5 @@
 // History panel end to end at 1440 and 390 px: what each item was made from, named downloads, search and filter, re-run,
-// delete with undo.
+// a public share link opened without an account and revoked, delete with undo, poster frames of videos.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -24,13 +24,20 @@ async function submit(page: Page, route: string, body: unknown): Promise<string>
   return answer.data.taskId;
 }
 
+async function available(page: Page, feature: string): Promise<boolean> {
+  const token = await page.evaluate(() => localStorage.getItem('userToken'));
+  const res = await page.request.get('/api-playground/task/v1/features', { headers: { token: token ?? '' } });
+  const body = (await res.json()) as { data: { list: Array<{ feature: string; available: boolean }> } };
+  return body.data.list.some((f) => f.feature === feature && f.available);
+}
+
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 
-    test('history items say what they were made from; download, search, filter, re-run, delete with undo', async ({ page }) => {
+    test('history items say what they were made from; download, search, filter, re-run, share, delete with undo', async ({ page, browser }) => {
       test.setTimeout(180_000);
       const email = `history-${width}-${Date.now()}@example.com`;
       await page.goto('/playground/speech');
@@ -75,6 +82,29 @@ for (const width of [1440, 390]) {
       await expect(jugs).toHaveCount(2);
       await expect(jugs.first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
 
+      // Share: a public link that a visitor without an account opens, until it is revoked.
+      const item = jugs.first();
+      await item.getByRole('button', { name: 'Share' }).click();
+      const panel = item.getByRole('region', { name: 'Share Speech · Pro' });
+      await panel.getByLabel('7 days').check();
+      await panel.getByRole('button', { name: 'Create link' }).click();
+      const url = await panel.getByLabel('Share link').inputValue();
+      expect(url).toMatch(/\/shared\?t=/);
+      const visitor = await browser.newContext({ viewport: { width, height: 900 } });
+      const guest = await visitor.newPage();
+      await guest.goto(url);
+      await expect(guest.getByRole('heading', { level: 1 })).toHaveText('Speech · Pro');
+      await expect(guest.getByText('Pack my box with five dozen liquor jugs.')).toBeVisible();
+      const audio = guest.getByTestId('shared-output');
+      await expect(audio).toBeVisible();
+      await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.duration)).toBeGreaterThan(0);
+      await guest.screenshot({ path: path.join(shots, `shared-${width}.png`), fullPage: true });
+      await panel.getByRole('button', { name: 'Revoke' }).click();
+      await expect(panel.getByLabel('Share link')).toHaveCount(0);
+      await guest.reload();
+      await expect(guest.getByRole('heading', { level: 1 })).toHaveText('This result is not available');
+      await visitor.close();
+
       // Delete: hidden at once with Undo; Undo brings it back; otherwise it is gone for good.
       const before = await history.locator('[data-task-id]').count();
       await fox.getByRole('button', { name: /^Delete Speech · Common/ }).click();
@@ -87,6 +117,31 @@ for (const width of [1440, 390]) {
       await hydrated(page);
       await expect(jugs).toHaveCount(2);
       await expect(fox).toHaveCount(0);
+    });
+
+    test('video results show a poster frame, not a black tile', async ({ page }) => {
+      test.setTimeout(120_000);
+      const email = `poster-${width}-${Date.now()}@example.com`;
+      await page.goto('/playground/textToVideo');
+      await signInByMail(page, mailbox, email);
+      test.skip(!(await available(page, 'text-to-video')), 'this server has no text-to-video engine');
+      admin('grant', email, '1000');
+      await submit(page, '/video_tools/v1/animate_video', { type: 'text', prompt: 'A lighthouse at dusk', resolution: '512p', duration: 4 });
+      const item = page.getByTestId('history').locator('[data-task-id]').first();
+      await expect(async () => {
+        await page.reload();
+        await hydrated(page);
+        await expect(item).toHaveAttribute('data-status', 'succeeded', { timeout: 2000 });
+      }).toPass({ timeout: 90_000 });
+      const video = item.getByTestId('result-video');
+      const poster = await video.getAttribute('poster');
+      expect(poster).toMatch(/\/media\/\w+\.jpg\?exp=/);
+      const res = await page.request.get(poster!);
+      expect(res.headers()['content-type']).toBe('image/jpeg');
+      expect((await res.body()).length).toBeGreaterThan(1000);
+      await expect(item.getByTestId('history-summary')).toHaveText('A lighthouse at dusk');
+      expect(await noSidewaysScroll(page)).toBe(true);
+      await item.screenshot({ path: path.join(shots, `history-video-${width}.png`) });
     });
   });
 }

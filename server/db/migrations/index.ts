@@ -9,6 +9,8 @@ import * as contact from './006_contact.ts';
 import * as signInAttempts from './007_sign_in_attempts.ts';
 import * as taskOutputsExpired from './008_task_outputs_expired.ts';
 import * as operations from './009_operations.ts';
+import * as apiKeysRequests from './010_api_keys_requests.ts';
+import * as shareLinksPosters from './011_share_links_posters.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -22,4 +24,6 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: signInAttempts.name, up: signInAttempts.up },
   { version: 8, name: taskOutputsExpired.name, up: taskOutputsExpired.up },
   { version: 9, name: operations.name, up: operations.up },
+  { version: 10, name: apiKeysRequests.name, up: apiKeysRequests.up },
+  { version: 11, name: shareLinksPosters.name, up: shareLinksPosters.up },
 ];

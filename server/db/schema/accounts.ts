@@ -56,12 +56,22 @@ export interface LoginGuessesTable {
 }
 
 export interface ApiKeysTable {
-  /** One key per user (SPEC.md §7 /apply/playground returns "the API key"). */
+  /** Its own id (migration 011); the dashboard revokes a key by it. */
+  id: string;
   user_id: string;
-  /** The key encrypted, because the dashboard shows it again; key_hash is what requests are matched on. */
-  key_ciphertext: string;
+  /** What the user called it; the default key is "Default key". */
+  name: string;
+  /** What requests are matched on. */
   key_hash: string;
+  /** The default key encrypted, because the dashboard and /apply/playground show it again; null for named keys (shown once). */
+  key_ciphertext: string | null;
+  /** A named key's first and last characters, how the list tells keys apart; null for the default key (read from its ciphertext). */
+  key_hint: string | null;
+  /** 1 for the key SPEC.md §7 /apply/playground returns: one per user. */
+  is_default: Flag;
   created_at: EpochMs;
+  /** The latest public API call made with it, to the minute (REQUEST_LOG.lastUsedResolutionMs); null when never used. */
+  last_used_at: EpochMs | null;
 }
 
 export type User = Selectable<UsersTable>;

@@ -44,6 +44,8 @@ export interface MediaTable {
   storage_key: string;
   created_at: EpochMs;
   expires_at: EpochMs;
+  /** For kind 'poster': the id of the video this frame was taken from (migration 012); null otherwise. */
+  poster_of: string | null;
 }
 
 /** Step one of the three-step upload (get_policy); media_id is set once the form upload arrived. */

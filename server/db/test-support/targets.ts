@@ -24,6 +24,7 @@ export interface Target {
 
 export const EXPECTED_TABLES = [
   'api_keys',
+  'api_requests',
   'audit_log',
   'contact_messages',
   'credit_ledger',
@@ -35,6 +36,7 @@ export const EXPECTED_TABLES = [
   'payments',
   'schema_version',
   'sessions',
+  'share_links',
   'stripe_events',
   'tasks',
   'tracking_app_keys',

@@ -1,4 +1,4 @@
-// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing): overview, API key and billing history.
+// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing, and our requests): overview with usage, API keys, request log, billing.
 import { useEffect, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
@@ -6,11 +6,13 @@ import { useHydratedStore } from '../shared/useHydratedStore';
 import BillingTab from './BillingTab';
 import KeyTab from './KeyTab';
 import OverviewTab from './OverviewTab';
+import RequestsTab from './RequestsTab';
 import styles from './Dashboard.module.css';
 
 const TABS = [
   { type: 'dashboard', label: 'Overview' },
-  { type: 'key', label: 'API key' },
+  { type: 'key', label: 'API keys' },
+  { type: 'requests', label: 'Requests' },
   { type: 'billing', label: 'Billing' },
 ] as const;
 type TabType = (typeof TABS)[number]['type'];
@@ -68,6 +70,7 @@ export default function Dashboard() {
         )}
         {user && tab === 'dashboard' && <OverviewTab user={user} />}
         {user && tab === 'key' && <KeyTab userId={user.userId} />}
+        {user && tab === 'requests' && <RequestsTab />}
         {user && tab === 'billing' && <BillingTab />}
       </div>
     </div>

@@ -1,4 +1,4 @@
-// Dashboard key tab: the API key masked with reveal, Copy (toast 'Copied'), and regenerate with confirmation.
+// Dashboard key tab: the default API key masked with reveal, Copy (toast 'Copied'), regenerate with confirmation; then all named keys.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
@@ -6,6 +6,7 @@ import { API_KEYS, MESSAGES, STORAGE_KEYS, TOASTS } from '../../lib/spec';
 import { showToast } from '../../lib/stores/modals';
 import { $apiKey } from '../../lib/stores/session';
 import { local } from '../../lib/storage';
+import NamedKeys from './NamedKeys';
 import styles from './Dashboard.module.css';
 
 export function maskKey(key: string): string {
@@ -53,6 +54,7 @@ export default function KeyTab({ userId }: { userId: string }) {
   };
 
   return (
+    <>
     <section className="card">
       <h2>Your API key</h2>
       <p className="muted">Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret; regenerate it if it leaks.</p>
@@ -88,5 +90,8 @@ export default function KeyTab({ userId }: { userId: string }) {
         </button>
       )}
     </section>
+    {/* Listed again after a regenerate, so the default key's hint is current. */}
+    {key && <NamedKeys key={key} />}
+    </>
   );
 }

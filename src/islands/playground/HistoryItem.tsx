@@ -1,12 +1,14 @@
-// One history item: what it was made from, engine, status and charge, the result, and compact actions (download, run again, delete).
+// One history item: what it was made from, engine, status and charge, the result (videos with their poster frame), and compact actions.
+import { useState } from 'react';
 import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/spec';
 import type { TaskOutput, TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
+import ShareLinks from './ShareLinks';
 import styles from './History.module.css';
 
 function Result({ output, label }: { output: TaskOutput; label: string }) {
-  // Videos load nothing until played; audio reads only its length.
+  // Videos load nothing until played and show their poster frame meanwhile; audio reads only its length.
   if (output.kind === 'audio') return <audio className={styles.player} controls preload="metadata" src={output.url} aria-label={label} data-testid="result-audio" />;
   if (output.kind === 'video') return <video className={styles.player} controls playsInline preload="none" poster={output.posterUrl ?? undefined} src={output.url} aria-label={label} data-testid="result-video" />;
   return <img className={styles.player} src={output.url} alt={label} loading="lazy" data-testid="result-image" />;
@@ -22,10 +24,12 @@ interface Props {
 }
 
 export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Props) {
+  const [sharing, setSharing] = useState(false);
   const name = featureLabel(task.feature);
   const when = timeFormat.format(task.createdAt);
   const { text, detail } = inputSummary(task.input);
   const finished = task.status !== 'queued' && task.status !== 'running';
+  const shareable = task.status === 'succeeded' && task.outputs.length > 0 && !task.outputsExpired;
   const credits = `${task.credits} ${task.credits === 1 ? 'credit' : 'credits'}`;
   return (
     <li className={`${styles.item} ${highlighted ? styles.highlighted : ''}`} data-task-id={task.taskId} data-status={task.status} tabIndex={highlighted ? -1 : undefined}>
@@ -70,10 +74,16 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
             Run again
           </button>
         )}
+        {shareable && (
+          <button type="button" className={styles.action} aria-expanded={sharing} onClick={() => setSharing((s) => !s)}>
+            Share
+          </button>
+        )}
         <button type="button" className={`${styles.action} ${styles.danger}`} onClick={() => onDelete(task)} aria-label={`Delete ${name} from ${when}`}>
           Delete
         </button>
       </div>
+      {sharing && shareable && <ShareLinks taskId={task.taskId} name={name} />}
     </li>
   );
 }

@@ -97,6 +97,8 @@ export const REQUEST_LOG = {
   pruneEveryMs: HOUR_MS,
   /** Longest tool path kept (unknown paths under /api are logged as sent, cut here). */
   maxToolLength: 100,
+  /** Calls written by one insert at most (8 values each). */
+  maxBatchRows: 500,
   /** A key's last-used time is written at most this often (it is shown to the minute). */
   lastUsedResolutionMs: MINUTE_MS,
 } as const;

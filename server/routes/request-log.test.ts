@@ -1,0 +1,141 @@
+// The request log (public API calls with tool, status, credits, task id, paging) and the per-day, per-feature usage report.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { REQUEST_LOG, USAGE } from '../../src/lib/spec';
+import { createRequestLog } from '../accounts/request-log';
+import { createLogger } from '../log';
+import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+
+let t: TasksTestApp;
+let user: TestUser;
+
+beforeEach(async () => {
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
+  await t.system.queue.start();
+  user = await createUser(t, 100);
+});
+afterEach(() => t.close());
+
+async function call(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
+  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+const api = (path: string, body: unknown) => call(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
+const settle = () => new Promise((r) => setTimeout(r, 30));
+
+describe('request log', () => {
+  it('records each public API call with tool, status, code, credits held and task id, newest first', async () => {
+    const submitted = await api('/async/do_tts_common', { text: 'Hello there', audioId: 'en-us-female-1' });
+    const taskId = submitted.body.data.taskId as string;
+    await waitForTask(t, taskId);
+    await api('/getAsyncResult', { taskId });
+    await api('/getAsyncResult', { taskId: 'no-such-task' });
+    await api('/async/do_tts_common', { text: '' });
+    // The playground and the dashboard are not API calls.
+    await call('/api-playground/video_tools/v1/get_list', {});
+    await settle();
+
+    const log = await call('/apply/requests', {});
+    expect(log.status).toBe(200);
+    expect(log.body.data.total).toBe(4);
+    expect(log.body.data.list.map((r: { tool: string; status: number; code: number; credits: number; taskId: string | null; keyName: string }) => [r.tool, r.status, r.code, r.credits, r.taskId, r.keyName])).toEqual([
+      ['async/do_tts_common', 400, 10192, 0, null, 'Default key'],
+      ['getAsyncResult', 404, 40004, 0, 'no-such-task', 'Default key'],
+      ['getAsyncResult', 200, 0, 0, taskId, 'Default key'],
+      ['async/do_tts_common', 200, 0, 1, taskId, 'Default key'],
+    ]);
+    expect(log.body.data.list[0].createdAt).toBeGreaterThan(0);
+  });
+
+  it('pages, keeps users apart, and validates the page', async () => {
+    for (let i = 0; i < 5; i++) await api('/remaining_credits', {});
+    const other = await createUser(t, 0);
+    await call('/api/remaining_credits', {}, { authorization: `Bearer ${other.apiKey}` });
+    await settle();
+    const page2 = (await call('/apply/requests', { page: 2, pageSize: 2 })).body.data;
+    expect(page2).toMatchObject({ total: 5, page: 2, pageSize: 2 });
+    expect(page2.list).toHaveLength(2);
+    expect((await call('/apply/requests', {}, { token: other.token })).body.data.total).toBe(1);
+    expect((await call('/apply/requests', { pageSize: REQUEST_LOG.maxPageSize + 1 })).body.msg).toBe(`pageSize: must be at most ${REQUEST_LOG.maxPageSize}`);
+    expect((await call('/apply/requests', {}, {})).status).toBe(401);
+  });
+
+  it('writes calls answered together in one insert, and prunes calls past the retention', async () => {
+    let now = Date.UTC(2025, 0, 1);
+    const inserts: number[] = [];
+    const db = t.database.db.withPlugin({
+      transformQuery: (args) => {
+        if (args.node.kind === 'InsertQueryNode') inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const log = createRequestLog(db, createLogger('silent'), () => now);
+    const call = { user_id: user.id, key_id: null, tool: 'remaining_credits', status: 200, code: 0, credits: 0, task_id: null };
+    for (let i = 0; i < 3; i++) log.record({ ...call, created_at: now });
+    await log.flush();
+    expect(inserts).toEqual([3]);
+    // A burst larger than one insert may carry is written in slices, none lost.
+    inserts.length = 0;
+    for (let i = 0; i < REQUEST_LOG.maxBatchRows * 2 + 1; i++) log.record({ ...call, created_at: now });
+    await log.flush();
+    expect(inserts).toEqual([REQUEST_LOG.maxBatchRows, REQUEST_LOG.maxBatchRows, 1]);
+    expect((await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length).toBe(REQUEST_LOG.maxBatchRows * 2 + 4);
+    now += REQUEST_LOG.retentionMs + REQUEST_LOG.pruneEveryMs;
+    log.record({ ...call, created_at: now });
+    await log.flush();
+    const left = await t.database.db.selectFrom('api_requests').select('created_at').where('user_id', '=', user.id).execute();
+    expect(left.map((r) => Number(r.created_at))).toEqual([now]);
+  });
+});
+
+describe('usage report', () => {
+  it('sums the credits each feature used per day in the caller’s time zone; refunds count nothing', async () => {
+    const tts = (text: string, quality: 'common' | 'pro') => call('/api-playground/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
+    const ids = [
+      (await tts('a'.repeat(300), 'common')).body.data.taskId,
+      (await tts('short', 'pro')).body.data.taskId,
+      (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId,
+    ];
+    for (const id of ids) await waitForTask(t, id);
+
+    const tz = -120; // UTC+2
+    const report = (await call('/apply/usage', { tzOffset: tz })).body.data;
+    expect(report.days).toHaveLength(USAGE.days);
+    const today = new Date(Date.now() - tz * 60_000).toISOString().slice(0, 10);
+    expect(report.days.at(-1)).toBe(today);
+    expect(report.features).toEqual([
+      { feature: 'tts-common', credits: [...new Array(USAGE.days - 1).fill(0), 2], total: 2 },
+      { feature: 'tts-pro', credits: [...new Array(USAGE.days - 1).fill(0), 1], total: 1 },
+    ]);
+    expect(report.total).toBe(3);
+
+    // A task deleted from the history keeps its charge in the report.
+    await call('/api-playground/video_tools/v1/delete', { taskId: ids[1] });
+    const after = (await call('/apply/usage', { tzOffset: tz })).body.data;
+    expect(after.features.map((f: { feature: string; total: number }) => [f.feature, f.total])).toEqual([
+      ['tts-common', 2],
+      [USAGE.deletedFeature, 1],
+    ]);
+    expect((await call('/apply/usage', { tzOffset: 9999 })).body.msg).toBe(`tzOffset: must be between -${USAGE.maxTzOffsetMinutes} and ${USAGE.maxTzOffsetMinutes}`);
+  });
+});
+
+describe('billing history', () => {
+  it('says which feature each task row is about and what became of the task', async () => {
+    const done = (await call('/api-playground/speech/v1/tts', { text: 'Hello', voiceId: 'en-us-female-1' })).body.data.taskId;
+    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId;
+    await waitForTask(t, done);
+    await waitForTask(t, failed);
+    const rows = (await call('/user/credits/history', {})).body.data.list as Array<{ reason: string; reference: string; task: unknown }>;
+    const of = (id: string) => rows.filter((r) => r.reference === id).map((r) => [r.reason, r.task]);
+    expect(of(done)).toEqual([['task-hold', { feature: 'tts-common', status: 'succeeded', creditsHeld: 1, creditsCharged: 1 }]]);
+    expect(of(failed)).toEqual([
+      ['task-refund', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
+      ['task-hold', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
+    ]);
+    expect(rows.find((r) => r.reason === 'grant')?.task).toBeNull();
+  });
+});

@@ -1,0 +1,126 @@
+// The dashboard's list of API keys: name, hint, created and last used; create a named key (shown once) and revoke one with confirmation.
+import { useEffect, useState, type FormEvent } from 'react';
+import { dashboardApi, type ApiKeyView } from '../../lib/api';
+import { MESSAGES, NAMED_API_KEYS } from '../../lib/spec';
+import { showToast } from '../../lib/stores/modals';
+import styles from './Dashboard.module.css';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const message = (e: unknown) => (e instanceof Error ? e.message : MESSAGES.failed);
+
+export default function NamedKeys() {
+  const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<(ApiKeyView & { key: string }) | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [error, setError] = useState('');
+
+  useEffect(() => {
+    let live = true;
+    dashboardApi.keys().then(
+      (list) => live && setKeys(list),
+      (e: unknown) => live && setError(message(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    try {
+      const made = await dashboardApi.createKey(name);
+      setCreated(made);
+      setName('');
+      setKeys((list) => [...(list ?? []), made]);
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const revoke = async (key: ApiKeyView) => {
+    setConfirming(null);
+    try {
+      await dashboardApi.revokeKey(key.id);
+      setKeys((list) => list?.filter((k) => k.id !== key.id) ?? null);
+      if (created?.id === key.id) setCreated(null);
+      showToast('Key revoked');
+    } catch (err) {
+      setError(message(err));
+    }
+  };
+  const copy = async (text: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      showToast('Copied');
+    } catch {
+      showToast(MESSAGES.failed, 'error');
+    }
+  };
+
+  return (
+    <section className={`card ${styles.section}`} aria-labelledby="keys-heading">
+      <h2 id="keys-heading">All keys</h2>
+      <p className="muted">Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys.</p>
+      {error && <p className={styles.error} role="alert">{error}</p>}
+      {!keys && !error && <p className="muted">Loading keys…</p>}
+      {keys && (
+        <ul className={styles.keyList} data-testid="key-list">
+          {keys.map((k) => (
+            <li key={k.id} className={styles.keyItem} data-key-id={k.id}>
+              <div className={styles.keyFacts}>
+                <strong>{k.name}</strong>
+                <code className={styles.code}>{k.hint}</code>
+                <span className="muted">
+                  Created {dateFormat.format(k.createdAt)} · {k.lastUsedAt === null ? 'never used' : `last used ${dateFormat.format(k.lastUsedAt)}`}
+                </span>
+              </div>
+              {k.isDefault ? (
+                <span className="muted">Default key (regenerate it above)</span>
+              ) : confirming === k.id ? (
+                <div className={styles.keyActions} role="group" aria-label={`Revoke ${k.name}?`}>
+                  <span>Calls with it stop at once.</span>
+                  <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>
+                    Cancel
+                  </button>
+                  <button type="button" className="button" onClick={() => void revoke(k)}>
+                    Yes, revoke
+                  </button>
+                </div>
+              ) : (
+                <button type="button" className="button button--ghost" onClick={() => setConfirming(k.id)} aria-label={`Revoke ${k.name}`}>
+                  Revoke
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {created && (
+        <div className={styles.newKey} role="status">
+          <strong>Your new key “{created.name}”. Copy it now: it is not shown again.</strong>
+          <code className={styles.key} data-testid="new-key">
+            {created.key}
+          </code>
+          <div className={styles.keyActions}>
+            <button type="button" className="button" onClick={() => void copy(created.key)}>
+              Copy
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      <form className={styles.form} onSubmit={(e) => void create(e)}>
+        <label>
+          New key name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAMED_API_KEYS.nameMaxLength} required placeholder="e.g. Production server" />
+        </label>
+        <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
+          Create key
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+// Dashboard requests tab: the public API calls made with the user's keys (time, tool, status, credits, task id, key), newest first, paged.
+import { useEffect, useState } from 'react';
+import { dashboardApi, type ApiRequestPage } from '../../lib/api';
+import { MESSAGES, REQUEST_LOG } from '../../lib/spec';
+import Pager from './Pager';
+import styles from './Dashboard.module.css';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export default function RequestsTab() {
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<ApiRequestPage | null>(null);
+  const [error, setError] = useState('');
+  const [refresh, setRefresh] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    dashboardApi.requests(page, REQUEST_LOG.defaultPageSize).then(
+      (result) => {
+        if (!live) return;
+        setData(result);
+        setError('');
+      },
+      (e: unknown) => live && setError(e instanceof Error ? e.message : MESSAGES.failed),
+    );
+    return () => {
+      live = false;
+    };
+  }, [page, refresh]);
+
+  return (
+    <section className="card">
+      <div className={styles.sectionHead}>
+        <h2 id="requests-heading">API requests</h2>
+        <button type="button" className="button button--ghost" onClick={() => setRefresh((n) => n + 1)}>
+          Refresh
+        </button>
+      </div>
+      <p className="muted">Every call to the public API made with your keys in the last 30 days. Calls from the playground are not listed.</p>
+      {error && <p className={styles.error} role="alert">{error}</p>}
+      {!data && !error && <p className="muted">Loading requests…</p>}
+      {data && data.list.length === 0 && <p className="muted">No API calls yet. Try one from the API reference, or with curl and your key.</p>}
+      {data && data.list.length > 0 && (
+        <table className={styles.stack} aria-labelledby="requests-heading" data-testid="requests-table">
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Tool</th>
+              <th scope="col">Status</th>
+              <th scope="col" className={styles.num}>Credits</th>
+              <th scope="col">Task</th>
+              <th scope="col">Key</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.list.map((r) => (
+              <tr key={r.id}>
+                <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
+                <td data-label="Tool" className={styles.code}>
+                  {r.tool}
+                </td>
+                <td data-label="Status">
+                  <span className={r.status < 400 ? styles.ok : styles.bad}>
+                    {r.status}
+                    {r.code !== 0 && <span className="muted"> · code {r.code}</span>}
+                  </span>
+                </td>
+                <td data-label="Credits" className={styles.num}>
+                  {r.credits}
+                </td>
+                <td data-label="Task" className={styles.code}>
+                  {r.taskId ?? '—'}
+                </td>
+                <td data-label="Key">{r.keyName ?? <span className="muted">revoked key</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {data && <Pager label="Request pages" page={page} pages={Math.max(1, Math.ceil(data.total / data.pageSize))} onPage={setPage} />}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// Dashboard on the real server: the request log of API calls with paging, and named API keys shown once, listed and revoked.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import type { UserInfo } from '../../lib/api';
+import { NAMED_API_KEYS, STORAGE_KEYS } from '../../lib/spec';
+import { $user } from '../../lib/stores/session';
+import NamedKeys from './NamedKeys';
+import RequestsTab from './RequestsTab';
+
+let t: TasksTestApp;
+let user: TestUser;
+let net: RoutedBrowser;
+
+beforeEach(async () => {
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
+  await t.system.queue.start();
+  user = await createUser(t, 500);
+  net = routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  $user.set({ userId: user.id } as UserInfo);
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  $user.set(undefined);
+  await t.close();
+});
+
+async function post(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
+  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return ((await res.json()) as { data: any }).data; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+describe('RequestsTab', () => {
+  it('lists API calls with tool, status, credits, task id and key, and pages through them', async () => {
+    const api = (path: string, body: unknown) => post(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
+    const { taskId } = await api('/async/do_tts_common', { text: 'From the API', audioId: 'en-us-male-1' });
+    for (let i = 0; i < 20; i++) await api('/remaining_credits', {});
+    await new Promise((r) => setTimeout(r, 30));
+    render(<RequestsTab />);
+    const table = await screen.findByTestId('requests-table');
+    expect(within(table).getAllByRole('row')).toHaveLength(21);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getByText('Page 2 of 2')).toBeTruthy());
+    const row = within(screen.getByTestId('requests-table')).getAllByRole('row')[1]!;
+    expect(row.textContent).toContain('async/do_tts_common');
+    expect(row.textContent).toContain(taskId);
+    expect(row.textContent).toContain('Default key');
+    expect(net.bodiesTo('/apply/requests')).toEqual([
+      { page: 1, pageSize: 20 },
+      { page: 2, pageSize: 20 },
+    ]);
+  });
+});
+
+describe('NamedKeys', () => {
+  it('creates a named key shown once, lists it with its hint, and revokes it after confirmation', async () => {
+    render(<NamedKeys />);
+    const list = await screen.findByTestId('key-list');
+    expect(within(list).getByText(NAMED_API_KEYS.defaultName)).toBeTruthy();
+    expect(within(list).queryByRole('button', { name: /^Revoke/ })).toBeNull();
+
+    fireEvent.change(screen.getByLabelText('New key name'), { target: { value: 'Staging' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    const shown = (await screen.findByTestId('new-key')).textContent!;
+    expect(shown).toMatch(/^sk-/);
+    expect((await post('/api/remaining_credits', {}, { authorization: `Bearer ${shown}` })).remainingCredits).toBe(500);
+    expect(within(list).getByText(`${shown.slice(0, 7)}…${shown.slice(-4)}`)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByTestId('new-key')).toBeNull();
+
+    fireEvent.click(within(list).getByRole('button', { name: 'Revoke Staging' }));
+    fireEvent.click(within(list).getByRole('button', { name: 'Yes, revoke' }));
+    await waitFor(() => expect(within(list).queryByText('Staging')).toBeNull());
+    expect(await post('/api/remaining_credits', {}, { authorization: `Bearer ${shown}` })).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+// Sharing from the history on the real server: opt in per result, pick a lifetime, copy the public link, revoke it.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import type { UserInfo } from '../../lib/api';
+import { SHARE_LINKS, STORAGE_KEYS } from '../../lib/spec';
+import { $user } from '../../lib/stores/session';
+import History from './History';
+
+let t: TasksTestApp;
+let user: TestUser;
+let net: RoutedBrowser;
+
+beforeEach(async () => {
+  t = await createTasksTestApp({ engines: [testEngine({ name: 'ok', features: ['tts-common'] })], env: { ENGINES: 'tts-common=ok', SITE_URL: 'https://site.example' } });
+  await t.system.queue.start();
+  user = await createUser(t, 50);
+  net = routeBrowserTo(t.app);
+  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
+  $user.set({ userId: user.id } as UserInfo);
+});
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+  $user.set(undefined);
+  await t.close();
+});
+
+describe('ShareLinks', () => {
+  it('creates a public link with the chosen lifetime, copies it and revokes it', async () => {
+    const res = await t.app.request('/api-playground/speech/v1/tts', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ text: 'Share me', voiceId: 'en-us-female-1' }) });
+    const taskId = ((await res.json()) as { data: { taskId: string } }).data.taskId;
+    await waitForTask(t, taskId);
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+
+    render(<History features={['tts-common']} screen="speech" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Share' }));
+    const panel = await screen.findByRole('region', { name: 'Share Speech · Common' });
+    expect(panel.textContent).toContain('Anyone with a link can see this result');
+    fireEvent.click(within(panel).getByLabelText('7 days'));
+    fireEvent.click(within(panel).getByRole('button', { name: 'Create link' }));
+    const link = (await within(panel).findByLabelText('Share link')) as HTMLInputElement;
+    expect(link.value).toMatch(new RegExp(`^https://site\\.example${SHARE_LINKS.pagePath}\\?t=`));
+    expect(net.bodiesTo('/share/v1/create')).toEqual([{ taskId, days: 7 }]);
+
+    fireEvent.click(within(panel).getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(link.value));
+
+    const token = new URL(link.value).searchParams.get('t')!;
+    expect((await t.app.request(`/share/v1/view?t=${token}`)).status).toBe(200);
+    fireEvent.click(within(panel).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(within(panel).queryByLabelText('Share link')).toBeNull());
+    expect((await t.app.request(`/share/v1/view?t=${token}`)).status).toBe(404);
+  });
+});
