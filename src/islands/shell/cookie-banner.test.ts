@@ -5,7 +5,7 @@ import { mountCookieBanner } from './cookie-banner';
 
 let stop: () => void = () => {};
 
-/** The banner as CookieBanner.astro renders it: hidden until the script decides. */
+/** The banner as CookieBanner.astro renders it (hidden until a script decides). */
 function banner(): HTMLElement {
   document.body.innerHTML = `<section data-cookie-banner hidden><p>We use cookies</p>
     <button data-consent="declined">Only necessary</button><button data-consent="accepted">Accept all</button></section>`;

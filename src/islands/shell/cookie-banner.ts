@@ -7,8 +7,9 @@ export function mountCookieBanner(banner: HTMLElement): () => void {
     const choice = (event.target as Element).closest<HTMLElement>('[data-consent]')?.dataset.consent;
     if (choice) chooseConsent(choice as ConsentChoice);
   });
+  // Until the stored choice is read (undefined) the page's own inline script has decided; then it shows only while there is none.
   const stop = $consent.subscribe((consent) => {
-    banner.hidden = consent !== null;
+    if (consent !== undefined) banner.hidden = consent !== null;
   });
   loadConsent();
   return stop;
