@@ -19,7 +19,17 @@ const WIDTHS = [390, 820, 1440];
 const heightOf = (width) => (width < 600 ? 844 : 900);
 /** Routes that differ by query only, or that exist to show a redirect, beside those the build wrote. */
 const NOT_FOUND_ROUTES = ['/playground/bogus?x=1'];
-const EXTRA_ROUTES = ['/dashboard?type=key', '/dashboard?type=billing', '/payment?status=success', ...NOT_FOUND_ROUTES];
+const EXTRA_ROUTES = ['/dashboard?type=key', '/dashboard?type=requests', '/dashboard?type=billing', '/payment?status=success', ...NOT_FOUND_ROUTES];
+// Panels that open on a click are shot opened too, as `<route>+<name>`.
+const openCode = async (page) => {
+  await page.getByRole('button', { name: 'View code' }).click();
+  await page.getByTestId('run-code').waitFor();
+};
+const OPENED = [
+  { route: '/playground/speech', name: 'view-code', open: openCode },
+  { route: '/playground/speech', name: 'advanced-settings', open: (page) => page.getByText('Advanced settings', { exact: true }).click() },
+  { route: '/playground/textToVideo', name: 'view-code', open: openCode },
+];
 const EMAIL = 'screenshots@dreamapi.test';
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 
@@ -142,6 +152,14 @@ async function shoot(browser, base, routes, state, stored) {
       await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0, null, { timeout: 10_000 }).catch(() => undefined);
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: path.join(outDir, `${slug(route)}--${width}--${state}.png`), fullPage: true });
+      for (const view of OPENED.filter((v) => v.route === route)) {
+        await page.goto(base + route, { waitUntil: 'networkidle' });
+        // A panel that is not there (a feature this server does not serve) is noted, not fatal.
+        const opened = await view.open(page).then(() => true, (e) => errors.push(`${route}+${view.name} @${width} ${state}: ${e.message.split('\n')[0]}`) && false);
+        if (!opened) continue;
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: path.join(outDir, `${slug(route)}+${view.name}--${width}--${state}.png`), fullPage: true });
+      }
     }
     await context.close();
   }
@@ -169,7 +187,8 @@ async function main() {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     const errors = [...(await shoot(browser, base, routes, 'signed-out', {})), ...(await shoot(browser, base, routes, 'signed-in', stored))];
-    console.log(`Wrote ${routes.length * WIDTHS.length * 2} screenshots of ${routes.length} routes to ${path.relative(root, outDir)}/`);
+    const views = routes.length + OPENED.filter((v) => routes.includes(v.route)).length;
+    console.log(`Wrote ${views * WIDTHS.length * 2} screenshots of ${routes.length} routes (and their opened panels) to ${path.relative(root, outDir)}/`);
     if (errors.length) console.log(`Console errors (${errors.length}):\n  ${errors.join('\n  ')}`);
   } finally {
     await browser?.close();
