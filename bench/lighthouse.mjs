@@ -9,7 +9,11 @@ const PAGES = ['/playground', '/pricing', '/docs', '/reference', '/api-reference
 export const GOALS = { staticPerformance: 98, playgroundPerformance: 95, tbtMs: 150, cls: 0 };
 /** Runs per page (LIGHTHOUSE_RUNS, default 3); each figure is the median, as Lighthouse advises on a machine that is not idle. */
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS) || 3);
-const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The median of the runs that produced a figure (a run Lighthouse could not finish gives NaN and is left out). */
+const median = (values) => {
+  const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
+  return finite.length ? finite[Math.floor(finite.length / 2)] : NaN;
+};
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 function scriptBytes(lhr) {
@@ -56,7 +60,8 @@ export async function lighthouseScores(pages = PAGES, performanceGoal = GOALS.st
       for (const key of Object.keys(runs[0])) {
         row[key] = typeof runs[0][key] === 'number' ? median(runs.map((r) => r[key])) : runs.map((r) => r[key]).find(Boolean);
       }
-      if (!row.problem) delete row.problem;
+      // A run that failed is reported only when no run of the page gave figures.
+      if (!row.problem || Number.isFinite(row['LCP ms'])) delete row.problem;
       row.goals = meetsGoals(row, performanceGoal);
       if (RUNS > 1) row.runs = RUNS;
       rows.push(row);
