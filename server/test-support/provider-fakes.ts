@@ -157,9 +157,9 @@ export async function asyncResult<T>(t: TasksTestApp, apiKey: string, taskId: st
   return ((await res.json()) as { data: T }).data;
 }
 
-/** The media rows a task stored. */
+/** The result media rows a task stored (the poster frame stored beside a video is not a result). */
 export function taskMedia(t: Pick<TasksTestApp, 'database'>, taskId: string) {
-  return t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).execute();
+  return t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).where('poster_of', 'is', null).execute();
 }
 
 /** What the user was granted (the ledger's grant rows). */
