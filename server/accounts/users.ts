@@ -82,5 +82,6 @@ export function toUserInfo(user: User, extra: { token: string; isOld: boolean; c
     token: extra.token,
     isOld: extra.isOld,
     countryCode: extra.countryCode || user.country_code || '',
+    infoAsked: user.info_asked_at !== null,
   };
 }

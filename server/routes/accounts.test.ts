@@ -188,7 +188,7 @@ describe('sessions, /user/info, /user/infoUpdate and /user/exit/login', () => {
     expect(info.body).toEqual({
       code: 0,
       msg: MESSAGES.successfully,
-      data: { userId, userEmail: 'info@example.com', userName: 'info', userPoints: 0, company: '', channel: '', valid: 0, token, isOld: false, countryCode: '' },
+      data: { userId, userEmail: 'info@example.com', userName: 'info', userPoints: 0, company: '', channel: '', valid: 0, token, isOld: false, countryCode: '', infoAsked: false },
     });
     vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     const second = await signIn(t, 'info@example.com');

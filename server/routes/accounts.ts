@@ -1,4 +1,4 @@
-// Email sign-in (code or one-time link), sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/exit/login (SPEC.md §7).
+// Email sign-in (code or one-time link), sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/infoAsked, /user/exit/login (SPEC.md §7).
 import { Hono } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import { consumeLoginCode, consumeLoginLink, issueLoginCode, withdrawLoginCode } from '../accounts/codes';
@@ -74,6 +74,12 @@ function sessionRoutes(ctx: AccountsContext) {
       .where('id', '=', c.get('user').id)
       .execute();
     return c.json(envelope(0, MESSAGES.submitSuccessfully, null));
+  });
+
+  // SPEC.md §4 "shown once per user": the site says here that it offered the information modal; /user/info reads it back.
+  app.post('/infoAsked', requireUser(db), async (c) => {
+    await db.updateTable('users').set({ info_asked_at: Date.now() }).where('id', '=', c.get('user').id).where('info_asked_at', 'is', null).execute();
+    return c.json(envelope(0, MESSAGES.successfully, null));
   });
 
   app.post('/exit/login', requireUser(db), async (c) => {

@@ -1,5 +1,6 @@
 // Modals and the account menu in real Chromium: native dialogs keep focus inside and give it back, the code
-// step focuses the first digit, the menu answers its keys, and after sign-in the suspension notice comes first.
+// step focuses the first digit, the menu answers its keys, and after sign-in the suspension notice comes first and the
+// information form is offered once per account.
 import { expect, test, type Page } from '@playwright/test';
 import { admin } from './support/admin';
 import { useMailbox } from './support/mailbox';
@@ -115,4 +116,37 @@ test('after sign-in a suspended account sees the suspension notice first, then t
   await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toHaveCount(0);
   await suspension.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
+});
+
+test('the information form is offered once per account: another browser of the same account is not asked again', async ({ browser, request }) => {
+  const email = `once-${Date.now()}@example.com`;
+  const mailed = mailbox.nextCode(email);
+  const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
+  const login = await (await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })).json();
+  /** A fresh browser holding the account's session with the after-login steps to run, as after a sign-in link. */
+  const signedInBrowser = async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.addInitScript(({ token, userId }) => {
+      localStorage.setItem('cookie-accpet', 'declined');
+      if (localStorage.getItem('userToken')) return;
+      localStorage.setItem('userToken', token);
+      localStorage.setItem('userId', userId);
+      sessionStorage.setItem('afterLoginPending', '1');
+    }, login.data);
+    await page.goto('/docs');
+    await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
+    return { context, page };
+  };
+  const first = await signedInBrowser();
+  const form = first.page.getByRole('dialog', { name: 'Tell us about you' });
+  await expect(form).toBeVisible();
+  await form.getByRole('button', { name: 'Skip' }).click();
+  await first.context.close();
+
+  const second = await signedInBrowser();
+  // The after-login steps have run (the key is stored) and the form was not offered again.
+  await expect.poll(() => second.page.evaluate(() => localStorage.getItem('userKey'))).toBeTruthy();
+  await expect(second.page.getByRole('dialog', { name: 'Tell us about you' })).toHaveCount(0);
+  await second.context.close();
 });

@@ -11,6 +11,7 @@ import * as taskOutputsExpired from './008_task_outputs_expired.ts';
 import * as operations from './009_operations.ts';
 import * as apiKeysRequests from './010_api_keys_requests.ts';
 import * as shareLinksPosters from './011_share_links_posters.ts';
+import * as infoAsked from './012_info_asked.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: operations.name, up: operations.up },
   { version: 10, name: apiKeysRequests.name, up: apiKeysRequests.up },
   { version: 11, name: shareLinksPosters.name, up: shareLinksPosters.up },
+  { version: 12, name: infoAsked.name, up: infoAsked.up },
 ];

@@ -20,6 +20,8 @@ export interface UsersTable {
   referer_url: string | null;
   created_at: EpochMs;
   updated_at: EpochMs;
+  /** When the information modal was first offered to this account (migration 012); null until then. */
+  info_asked_at: EpochMs | null;
 }
 
 export interface SessionsTable {

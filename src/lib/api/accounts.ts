@@ -20,6 +20,8 @@ export const accountsApi = {
   info: () => apiRequest<UserInfo>('/user/info'),
   logout: () => apiRequest<null>('/user/exit/login'),
   updateInfo: (company: string, channel: string) => apiRequest<null>('/user/infoUpdate', { company, channel }),
+  /** Remembers on the server that the information modal was offered, so no other browser offers it again. */
+  infoAsked: () => apiRequest<null>('/user/infoAsked'),
   apiKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground', { userId }),
   regenerateKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground/regenerate', { userId }),
   redeem: (code: string) => apiRequest<{ credits: number; balance: number }>('/user/invitation', { code }, { json: true }),

@@ -17,6 +17,8 @@ export interface UserInfo {
   /** True when the user had signed in before the current session. */
   isOld: boolean;
   countryCode: string;
+  /** True once the information modal was offered to this account (SPEC.md §4 "once per user", kept on the server). */
+  infoAsked: boolean;
 }
 
 export interface LoginResult {

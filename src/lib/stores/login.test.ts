@@ -27,19 +27,22 @@ describe('completeLogin', () => {
     expect(localStorage.getItem(STORAGE_KEYS.userKey)).toBe(key);
   });
 
-  it('shows the information modal once per user, and never to a user who gave a company', async () => {
+  it('offers the information modal once per account (remembered by the server), never to a user who gave a company', async () => {
     const first = await signIn(server.t, 'new@example.com');
     await completeLogin(first);
     expect(modalsSeen()).toEqual(['info']);
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.hasRead)!)).toEqual([first.userId]);
+    expect($user.get()?.infoAsked).toBe(true);
+    // Another browser, with nothing stored: the account was asked already.
+    localStorage.clear();
     await completeLogin(first);
     expect(modalsSeen()).toEqual([]);
+    const row = await server.t.database.db.selectFrom('users').select('info_asked_at').where('id', '=', first.userId).executeTakeFirstOrThrow();
+    expect(row.info_asked_at).toBeGreaterThan(0);
 
     const other = await signIn(server.t, 'corp@example.com');
     await server.t.database.db.updateTable('users').set({ company: 'Acme' }).where('id', '=', other.userId).execute();
     await completeLogin(other);
     expect(modalsSeen()).toEqual([]);
-    expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.hasRead)!)).toEqual([first.userId, other.userId]);
   });
 
   it('queues suspension, then information, then the bind-email prompt for a suspended user without an email', async () => {

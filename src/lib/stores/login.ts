@@ -6,15 +6,6 @@ import { openModal, resetModals, showToast } from './modals';
 import { $apiKey, $user, AFTER_LOGIN_PENDING, clearStoredTokens, refreshUser } from './session';
 import { deleteCookie, getCookie, local, session, setCookie } from '../storage';
 
-function readList(key: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(local.get(key) ?? '[]');
-    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 export function attribution(): Attribution {
   return {
     referer: getCookie(COOKIE_NAMES.from) ?? local.get(STORAGE_KEYS.from) ?? '',
@@ -22,7 +13,10 @@ export function attribution(): Attribution {
   };
 }
 
-/** SPEC.md §4 "After login": key, suspension modal (first, when suspended), information modal once per user, bind-email prompt. */
+/**
+ * SPEC.md §4 "After login": the key, then the suspension notice first (when suspended), the information modal once per
+ * account (the server remembers it was asked, so another browser does not ask again), then the bind-email prompt.
+ */
 export async function afterLogin(user: UserInfo): Promise<void> {
   try {
     const { key } = await accountsApi.apiKey(user.userId);
@@ -31,12 +25,17 @@ export async function afterLogin(user: UserInfo): Promise<void> {
   } catch {
     // The key is fetched again when the dashboard's Key tab opens; the session itself is fine.
   }
-  // A suspended account learns that first; the information modal and the rest queue behind it (openModal keeps order).
+  // openModal keeps order: what follows queues behind the suspension notice.
   if (user.valid) openModal('suspension');
-  const seen = readList(STORAGE_KEYS.hasRead);
-  if (!seen.includes(user.userId)) {
-    local.set(STORAGE_KEYS.hasRead, JSON.stringify([...seen, user.userId]));
+  if (!user.infoAsked) {
     if (!user.company) openModal('info');
+    try {
+      await accountsApi.infoAsked();
+      const current = $user.get();
+      if (current?.userId === user.userId) $user.set({ ...current, infoAsked: true });
+    } catch {
+      // Not remembered this time: the form may be offered once more at the next sign-in, which is harmless.
+    }
   }
   if (!user.userEmail) {
     const last = Number(local.get(STORAGE_KEYS.bindEmailTime) ?? 0);
