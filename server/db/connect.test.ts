@@ -44,6 +44,7 @@ describe.each(targets)('database on $label', (target) => {
       referer_url: null,
       created_at: now,
       updated_at: now + 1,
+      info_asked_at: null,
     });
 
     const inserted = await app.db
