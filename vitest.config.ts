@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Upper bounds for a slow or shared machine; no test asserts how fast something is (bench/ measures that).
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
     projects: [
       {
         test: {
@@ -16,6 +19,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'happy-dom',
           include: ['src/islands/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/setup/dom-waits.ts'],
         },
       },
     ],
