@@ -113,6 +113,7 @@ test('Try it shows the cost and asks first; a new request clears the last answer
   page.on('request', (r) => r.url().includes('/api/async/') && submits.push(r.url()));
 
   await page.goto('/api-reference/textToVideo#try-it');
+  await page.getByRole('button', { name: 'Try this call' }).click();
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByRole('group', { name: /This runs a real task/ })).toContainText('up to 60 credits');
   await page.getByRole('button', { name: 'Cancel' }).click();
@@ -120,6 +121,7 @@ test('Try it shows the cost and asks first; a new request clears the last answer
   expect(submits).toEqual([]);
 
   await page.goto('/api-reference/ttsCommon#try-it');
+  await page.getByRole('button', { name: 'Try this call' }).click();
   const answer = page.getByTestId('tryit-answer');
   for (const round of [1, 2]) {
     // The second request is held back a moment, so the cleared answer can be seen while it is on its way.
@@ -172,6 +174,7 @@ test('the reference states ranges once, in words, with real task ids and one quo
   await expect(page.locator('#response ~ pre').first()).toContainText(UUID);
   await hydrated(page);
   await page.getByRole('tab', { name: 'JavaScript' }).click();
+  await expect(page.getByTestId('code-sample')).toHaveAttribute('data-language', 'javascript');
   const js = (await page.getByTestId('code-sample').textContent())!;
   expect(js).toContain('"Content-Type": "application/json"');
   expect(js).not.toContain("'");

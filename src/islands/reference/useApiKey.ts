@@ -1,12 +1,12 @@
-// The signed-in user's API key for the reference islands: from the session store, fetched once when missing.
+// The signed-in user's API key for React views (Try it, the playground's code panel): from the session store, fetched once when missing.
 import { useEffect, useSyncExternalStore } from 'react';
 import { useStore } from '@nanostores/react';
-import { accountsApi, apiBase } from '../../lib/api';
-import { API_KEYS, STORAGE_KEYS } from '../../lib/spec';
+import { apiBase } from '../../lib/api';
+import { fetchApiKey } from '../../lib/reference/api-key';
 import { $apiKey, $user } from '../../lib/stores/session';
-import { local } from '../../lib/storage';
 
-let fetching: Promise<void> | undefined;
+export { maskApiKey } from '../../lib/reference/api-key';
+
 const neverChanges = () => () => {};
 
 /** undefined while the session is unknown, null for a guest, the key once known. */
@@ -14,18 +14,8 @@ export function useApiKey(): string | null | undefined {
   const user = useStore($user);
   const key = useStore($apiKey);
   useEffect(() => {
-    if (!user?.userId || key) return;
-    // Both islands of a page ask at once; one request serves them.
-    fetching ??= accountsApi
-      .apiKey(user.userId)
-      .then(({ key: fetched }) => {
-        local.set(STORAGE_KEYS.userKey, fetched);
-        $apiKey.set(fetched);
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        fetching = undefined;
-      });
+    // Views of one page may ask at once; fetchApiKey sends one request for them.
+    if (user?.userId && !key) void fetchApiKey(user.userId);
   }, [user, key]);
   // The first render while hydrating must equal the pre-rendered HTML, which knew no session.
   const hydrated = useSyncExternalStore(neverChanges, () => true, () => false);
@@ -34,14 +24,8 @@ export function useApiKey(): string | null | undefined {
   return key ?? undefined;
 }
 
-/** The key with its middle hidden, as on the dashboard. */
-export function maskApiKey(key: string): string {
-  return `${key.slice(0, API_KEYS.visibleChars)}${'•'.repeat(12)}${key.slice(-4)}`;
-}
-
 /** Where the API answers: the build's PUBLIC_API_BASE, else this site's origin (one process serves both). */
 export function useApiOrigin(fallback: string): string {
   // The server snapshot keeps the hydrating render equal to the pre-rendered HTML; the browser's follows.
   return useSyncExternalStore(neverChanges, () => apiBase() || location.origin, () => fallback);
 }
-
