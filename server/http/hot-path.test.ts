@@ -1,27 +1,25 @@
 // The per-request middleware over a real Node connection: CORS headers, compression and Vary, and the body cap by stated and unstated length.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/lib/spec';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { listen, type Listening } from '../test-support/listen';
 import { corsHeaders } from './cors';
 
 const SITE = 'https://site.example';
 let t: TestApp;
-let server: ServerType;
+let server: Listening;
 let port: number;
 
 beforeAll(async () => {
   t = await createTestApp({ BODY_LIMIT_BYTES: '2048', SITE_ORIGINS: SITE });
-  server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  port = (server.address() as AddressInfo).port;
+  server = await listen(t.app.fetch);
+  port = server.port;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await t.close();
 });
 
@@ -116,6 +114,14 @@ describe('body cap on a real connection', () => {
   const login = { 'content-type': 'application/json' };
   const notAnEmail = JSON.stringify({ email: 'not-an-email', code: '1234', attemptId: 'a' });
 
+  it('refuses a stated length over the cap with the envelope and the request id', async () => {
+    const big = JSON.stringify({ email: 'x'.repeat(3000) });
+    const res = await send('POST', '/user/email/login', { ...login, 'content-length': String(Buffer.byteLength(big)) }, big);
+    expect(res.status).toBe(413);
+    expect(json(res).code).toBe(ERROR_CODES.payloadTooLarge);
+    expect((json(res) as { requestId?: string }).requestId).toBe(res.headers['x-request-id']);
+  });
+
   it('hands a body of stated length under the cap to the route, which reads and checks it', async () => {
     const res = await send('POST', '/user/email/login', { ...login, 'content-length': String(Buffer.byteLength(notAnEmail)) }, notAnEmail);
     expect(res.status).toBe(400);
@@ -132,6 +138,8 @@ describe('body cap on a real connection', () => {
     const res = await send('POST', '/user/email/login', login, ['{"email":"', 'x'.repeat(1500), 'x'.repeat(1500), '"}']);
     expect(res.status).toBe(413);
     expect(json(res).code).toBe(ERROR_CODES.payloadTooLarge);
+    // Like every failure, it names the request, as its X-Request-Id header does.
+    expect((json(res) as { requestId?: string }).requestId).toBe(res.headers['x-request-id']);
   });
 
   it('takes a request without a body as an empty one', async () => {

@@ -1,8 +1,8 @@
 // Reads and validates collector request bodies (SPEC.md §7 tracking calls): media types, size caps, zod schemas, sealed batches.
 import type { Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
+import { cappedBody } from '../http/capped-body';
 import { AppError } from '../http/errors';
 import { describeIssue } from '../http/input';
 import { CipherError, openBatch, type BatchKey } from './cipher';
@@ -13,13 +13,13 @@ export const collectorError = (status: 400 | 401 | 403 | 413 | 415, code: number
 
 const invalid = (message: string) => collectorError(400, TRACKING_ERROR_CODES.invalidInput, message);
 
-/** One collector call's own body cap (docs/tracking-protocol.md "Limits"), answered with the tracking 413 code. */
+/**
+ * One collector call's own body cap (docs/tracking-protocol.md "Limits"), answered with the tracking 413 code. A stated
+ * Content-Length decides it, so the body is then read straight from the socket rather than through a web stream.
+ */
 export function collectorBodyCap(maxSize: number) {
-  return bodyLimit({
-    maxSize,
-    onError: () => {
-      throw collectorError(413, TRACKING_ERROR_CODES.payloadTooLarge, `Request body is too large: the limit is ${maxSize} bytes`);
-    },
+  return cappedBody(maxSize, () => {
+    throw collectorError(413, TRACKING_ERROR_CODES.payloadTooLarge, `Request body is too large: the limit is ${maxSize} bytes`);
   });
 }
 
