@@ -24,24 +24,35 @@ function threadModule(): { url: URL; execArgv: string[] } {
   return { url: new URL('./tracking-ingest.mjs', import.meta.url), execArgv: [] };
 }
 
-/** One ingest thread on the SQLite file `file`: each job answers its batch's counts, or rejects with its refusal. */
+/** A job as posted to the thread: the batch, its id for the reply, and its key in hex. */
+export type ThreadJob = IngestJob & { id: number; ak: string };
+
+/**
+ * One ingest thread on the SQLite file `file`: each job answers its batch's counts, or rejects with its refusal.
+ * Jobs and replies cross in lists, one message per event-loop turn each way: a message wakes the other thread, which
+ * cost more than the batch itself when every request sent its own.
+ */
 export function ingestThread(file: string) {
   const pending = new Map<number, { resolve(counts: BatchCounts): void; reject(error: unknown): void }>();
   let nextId = 0;
   let worker: Worker | null = null;
+  let outbox: ThreadJob[] = [];
+  let closed = false;
 
   function start(): Worker {
     const { url, execArgv } = threadModule();
     const thread = new Worker(url, { workerData: { file }, execArgv });
     // Never what keeps the process alive: every answered batch is already committed (server/lifecycle/drain.ts).
     thread.unref();
-    thread.on('message', (reply: IngestReply) => {
-      const job = pending.get(reply.id);
-      if (!job) return;
-      pending.delete(reply.id);
-      if ('counts' in reply) job.resolve(reply.counts);
-      else if ('refusal' in reply) job.reject(new AppError(reply.refusal.status, reply.refusal.code, reply.refusal.message));
-      else job.reject(new Error(`tracking ingest thread: ${reply.failure}`));
+    thread.on('message', (replies: IngestReply[]) => {
+      for (const reply of replies) {
+        const job = pending.get(reply.id);
+        if (!job) continue;
+        pending.delete(reply.id);
+        if ('counts' in reply) job.resolve(reply.counts);
+        else if ('refusal' in reply) job.reject(new AppError(reply.refusal.status, reply.refusal.code, reply.refusal.message));
+        else job.reject(new Error(`tracking ingest thread: ${reply.failure}`));
+      }
     });
     // A thread that stops fails what it held; the next batch starts a new one.
     const stopped = (error: unknown) => {
@@ -54,17 +65,33 @@ export function ingestThread(file: string) {
     return thread;
   }
 
+  const fail = (id: number, error: unknown) => {
+    pending.get(id)?.reject(error);
+    pending.delete(id);
+  };
+
+  /** Posts the turn's jobs in one message, at the end of the turn (after every request read in it). */
+  function flush(): void {
+    const jobs = outbox;
+    outbox = [];
+    if (closed) {
+      for (const job of jobs) fail(job.id, new Error('tracking ingest thread: closed before this batch was stored'));
+      return;
+    }
+    worker ??= start();
+    worker.postMessage(jobs);
+  }
+
   return {
     ingest(job: IngestJob, akHex: string): Promise<BatchCounts> {
-      worker ??= start();
       const id = ++nextId;
-      const thread = worker;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        thread.postMessage({ ...job, id, ak: akHex });
+        if (outbox.push({ ...job, id, ak: akHex }) === 1) setImmediate(flush);
       });
     },
     async close(): Promise<void> {
+      closed = true;
       const thread = worker;
       worker = null;
       if (thread) await thread.terminate();
