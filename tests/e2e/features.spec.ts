@@ -29,6 +29,15 @@ test('an unavailable product is marked in the nav and on the home page, and its 
   await expect(page.getByRole('button', { name: 'Change clothes' })).toBeHidden();
   await expect(page.locator('[data-screen]')).toBeHidden();
   await expect(page.getByText('Model photo', { exact: true })).toBeHidden();
+  // The notice takes the form's place at the form's height: nothing on the page moved when it came (CLS 0).
+  const shifted = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((list) => resolve(list.getEntries().reduce((sum, e) => sum + (e as unknown as { value: number }).value, 0))).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(0), 500);
+      }),
+  );
+  expect(shifted).toBe(0);
   await expect(page.locator('main')).not.toContainText('ENGINES');
 });
 

@@ -66,9 +66,18 @@ describe('feature marks', () => {
 
   it('puts a notice in place of the form of a screen none of whose features is served, before any input', async () => {
     page('alClothesChanger');
+    // jsdom lays nothing out: the form's height is given, as a browser would measure it.
+    document.querySelector<HTMLElement>('[data-screen]')!.getBoundingClientRect = () => ({ height: 640 }) as DOMRect;
     markFeatures();
     await vi.waitFor(() => expect(document.querySelector('.feature-notice')).not.toBeNull());
-    const notice = document.querySelector('.feature-notice')!;
+    const notice = document.querySelector<HTMLElement>('.feature-notice')!;
+    // As tall as the form it replaces, so nothing below moves when it appears.
+    expect(notice.closest<HTMLElement>('.feature-notice-box')!.style.minHeight).toBe('640px');
+    // It offers what can be tried here instead: the served products of the nav, and none of the unserved ones.
+    const offered = [...document.querySelectorAll<HTMLAnchorElement>('.feature-notice-others a')].map((a) => a.getAttribute('href'));
+    expect(offered).toContain('/playground/speech');
+    expect(offered).not.toContain('/playground/alClothesChanger');
+    expect(offered).not.toContain('/playground/voiceClone');
     expect(notice.getAttribute('role')).toBe('status');
     expect(notice.textContent).toBe(FEATURE_MESSAGES.screenNotice('AI Clothes Changer'));
     expect(notice.textContent).not.toMatch(/ENGINES|engine|configur/i);
