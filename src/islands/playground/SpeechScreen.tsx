@@ -1,11 +1,11 @@
 // Text to Speech: text with a live character count and cost, voice picker with previews, Common or Pro, one audio out.
-import { characterCount, featurePrice, priceItem, TASK_LIMITS, VOICES } from '../../lib/spec';
+import { characterCount, TASK_LIMITS, VOICES } from '../../lib/spec';
 import { playgroundApi } from './api';
 import { useClonedVoices } from './cloned-voices';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
 import InputProblem from './InputProblem';
-import { speechCost } from './pricing';
+import { speechCost, unitPriceText } from './pricing';
 import { useFeatures } from './useFeatures';
 import AdvancedSettings from './AdvancedSettings';
 import { settingsFor, type RunSettings } from './run-settings';
@@ -58,7 +58,7 @@ export default function SpeechScreen() {
         hintLive
         hint={
           <>
-            <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters · {priceItem(featurePrice(feature, {}).itemId)?.priceText}
+            <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters · {unitPriceText(feature, features)}
           </>
         }
       >

@@ -1,8 +1,8 @@
 // The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of src/lib/spec.
 import { describe, expect, it } from 'vitest';
-import { engineLabel, FEATURES, featurePrice, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
+import { engineLabel, FEATURES, featurePrice, priceItem, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
 import type { FeatureMap } from '../../lib/site/features';
-import { costNote, costOf, dialogueCost, speechCost } from './pricing';
+import { costNote, costOf, dialogueCost, speechCost, unitPriceText } from './pricing';
 
 describe('costOf', () => {
   it('is quote() of the feature price for every feature, given every measure', () => {
@@ -85,6 +85,14 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
     expect(costNote('talking-image', answer('talking-image', true, 'free'))).toBeNull();
     expect(speechCost('x'.repeat(600), 'common', false, answer('tts-common', false, 'free', 'espeak'))).toBe(0);
     expect(dialogueCost([{ text: 'x'.repeat(600) }], answer('dialogue', false, 'free', 'espeak'))).toBe(0);
+  });
+
+  it('states the unit price beside the input as the cost does: free here, else the price list', () => {
+    const listed = priceItem(featurePrice('tts-common', {}).itemId)!.priceText;
+    expect(unitPriceText('tts-common', answer('tts-common', false, 'free', 'espeak'))).toBe(`${engineLabel('espeak')}: free`);
+    expect(unitPriceText('tts-common', answer('tts-common', false, 'full', 'espeak'))).toBe(listed);
+    expect(unitPriceText('tts-common', answer('tts-common', true, 'free'))).toBe(listed);
+    expect(unitPriceText('tts-common', null)).toBe(listed);
   });
 
   it('shows the full price while the answer is unknown or the feature is not served (never less than the hold)', () => {

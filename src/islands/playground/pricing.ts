@@ -1,5 +1,5 @@
 // The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles with (SPEC.md §9).
-import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/spec';
+import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, priceItem, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/spec';
 import type { FeatureMap } from '../../lib/site/features';
 
 /**
@@ -25,6 +25,14 @@ export function costNote(feature: Feature, features: FeatureMap | null): string 
   const billing = billingOf(feature, features);
   if (!state?.engineLabel || billing.usesModel || billing.noModelPrice !== 'free') return null;
   return FEATURE_MESSAGES.free(state.engineLabel);
+}
+
+/**
+ * The unit price a screen states beside its input (e.g. the speech text's "… per 100 characters"): the free note when
+ * the run is free here, so the line agrees with the cost below it, else the price list's wording.
+ */
+export function unitPriceText(feature: Feature, features: FeatureMap | null): string | undefined {
+  return costNote(feature, features) ?? priceItem(featurePrice(feature, {}).itemId)?.priceText;
 }
 
 export function speechCost(text: string, quality: 'common' | 'pro', cloned = false, features: FeatureMap | null = null): number {
