@@ -1,11 +1,13 @@
 // The runs of a screen, newest first: how many are in progress against the per-user limit, and a card for each.
+import { lazy, Suspense } from 'react';
 import { RUN_MESSAGES } from '../../lib/spec';
-import RunCard from './RunCard';
+import { loadRunCard } from './run-card-loader';
 import type { useTask } from './useTask';
 import runStyles from './runs.module.css';
 
-// The history lists past tasks with the same players; they live with the run card.
-export { ExpiredOutputs, MediaPlayer } from './RunCard';
+// The cards load with the first run (useTask starts fetching them at submit), not with the screen: a visitor who only
+// looks never needs them.
+const RunCard = lazy(loadRunCard);
 
 type Task = ReturnType<typeof useTask>;
 
@@ -17,17 +19,19 @@ export default function TaskPanel({ task, title }: { task: Task; title: string }
       <p className={runStyles.count} data-testid="runs-in-progress">
         {RUN_MESSAGES.inProgress(task.active, task.limit)}
       </p>
-      {runs.map((run) => (
-        <RunCard
-          key={run.id}
-          run={run}
-          number={run.number}
-          title={title}
-          onCancel={() => void task.cancel(run.id)}
-          onRetry={() => task.retry(run.id)}
-          onDismiss={() => task.dismiss(run.id)}
-        />
-      ))}
+      <Suspense fallback={null}>
+        {runs.map((run) => (
+          <RunCard
+            key={run.id}
+            run={run}
+            number={run.number}
+            title={title}
+            onCancel={() => void task.cancel(run.id)}
+            onRetry={() => task.retry(run.id)}
+            onDismiss={() => task.dismiss(run.id)}
+          />
+        ))}
+      </Suspense>
     </section>
   );
 }

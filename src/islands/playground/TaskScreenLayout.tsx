@@ -1,8 +1,9 @@
 // A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the first) and the history.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { ExampleScreen, Feature } from '../../lib/spec';
+import { $loggedIn } from '../../lib/stores/session';
+import { useHydratedStore } from '../shared/useHydratedStore';
 import { useRenderedInBrowser } from '../shared/useRenderedInBrowser';
-import History from './History';
 import TaskPanel from './TaskPanel';
 import { trackAction } from './track';
 import type { useTask } from './useTask';
@@ -11,6 +12,8 @@ import styles from './playground.module.css';
 
 // Examples show below the fold, before the first run: their code and list load after the screen, not with it.
 const Examples = lazy(() => import('./examples/Examples'));
+// The history is a signed-in person's: a visitor's page never loads its code.
+const History = lazy(() => import('./History'));
 
 interface Props {
   task: ReturnType<typeof useTask>;
@@ -26,8 +29,37 @@ interface Props {
   children: ReactNode;
 }
 
-export default function TaskScreenLayout({ task, resultTitle, historyFeatures, screen, code, examples, children }: Props) {
+/**
+ * The lazy parts render only in the browser (the pre-rendered page shows neither), each in its own small component so
+ * that switching them on after hydration re-renders that component, not the whole screen.
+ */
+function ExamplesSlot({ screen, examples }: { screen: string; examples: NonNullable<Props['examples']> }) {
   const inBrowser = useRenderedInBrowser();
+  if (!inBrowser) return null;
+  return (
+    <Suspense fallback={null}>
+      <Examples
+        screen={examples.screen}
+        onTry={(inputs, example) => {
+          trackAction(screen, 'example', 'click', { example: example.id });
+          examples.onTry(inputs);
+        }}
+      />
+    </Suspense>
+  );
+}
+
+function HistorySlot({ features, screen }: { features: readonly Feature[]; screen: string }) {
+  const loggedIn = useHydratedStore($loggedIn, false);
+  if (!loggedIn) return null;
+  return (
+    <Suspense fallback={null}>
+      <History features={features} screen={screen} />
+    </Suspense>
+  );
+}
+
+export default function TaskScreenLayout({ task, resultTitle, historyFeatures, screen, code, examples, children }: Props) {
   return (
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
@@ -36,18 +68,8 @@ export default function TaskScreenLayout({ task, resultTitle, historyFeatures, s
       </div>
       <div className={styles.side}>
         <TaskPanel task={task} title={resultTitle} />
-        {inBrowser && task.runs.length === 0 && examples && (
-          <Suspense fallback={null}>
-            <Examples
-              screen={examples.screen}
-              onTry={(inputs, example) => {
-                trackAction(screen, 'example', 'click', { example: example.id });
-                examples.onTry(inputs);
-              }}
-            />
-          </Suspense>
-        )}
-        <History features={historyFeatures} screen={screen} />
+        {task.runs.length === 0 && examples && <ExamplesSlot screen={screen} examples={examples} />}
+        <HistorySlot features={historyFeatures} screen={screen} />
       </div>
     </div>
   );

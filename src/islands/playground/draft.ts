@@ -1,5 +1,5 @@
 // Keeps a screen's inputs in sessionStorage, so a guest who signs in (or reloads) finds them where they left them.
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { session } from '../../lib/storage';
 
 const PREFIX = 'playgroundDraft:';
@@ -36,14 +36,18 @@ export function writeDraft(key: string, value: object): void {
  */
 export function useDraft<T extends object>(key: string, initial: T): [T, (update: Partial<T> | ((d: T) => Partial<T>)) => void] {
   const [draft, setDraft] = useState<T>(initial);
-  const [restored, setRestored] = useState(false);
+  // A ref, not state: marking the draft restored must not render the whole screen once more after hydration.
+  const restored = useRef(false);
   useEffect(() => {
     let live = true;
-    // Read as a subscription would: in a callback after mount, never during the hydrating render.
+    // Read as a subscription would: in a callback after mount, never during the hydrating render. Without a stored
+    // draft readDraft answers `initial` itself, the state's own value, so nothing renders again; with one, the
+    // screen renders it as a transition, in slices that leave the page responsive.
     void Promise.resolve().then(() => {
       if (!live) return;
-      setDraft(readDraft(key, initial));
-      setRestored(true);
+      restored.current = true;
+      const stored = readDraft(key, initial);
+      if (stored !== initial) startTransition(() => setDraft(stored));
     });
     return () => {
       live = false;
@@ -52,8 +56,8 @@ export function useDraft<T extends object>(key: string, initial: T): [T, (update
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => {
-    if (restored) writeDraft(key, draft);
-  }, [key, draft, restored]);
+    if (restored.current) writeDraft(key, draft);
+  }, [key, draft]);
   const update = (u: Partial<T> | ((d: T) => Partial<T>)) => setDraft((d) => ({ ...d, ...(typeof u === 'function' ? u(d) : u) }));
   return [draft, update];
 }

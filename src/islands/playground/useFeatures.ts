@@ -1,5 +1,5 @@
 // Which features this server serves and at what price (the public GET task/v1/features), loaded once per page for everyone.
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { FEATURE_MESSAGES, type Feature } from '../../lib/spec';
 import { loadFeatures, type FeatureMap } from '../../lib/site/features';
 
@@ -10,7 +10,8 @@ export function useFeatures(): FeatureMap | null {
   useEffect(() => {
     let live = true;
     loadFeatures().then(
-      (loaded) => live && setMap(loaded),
+      // Prices and availability re-render the whole screen: as a transition, in slices, right after hydrating.
+      (loaded) => live && startTransition(() => setMap(loaded)),
       // Unknown availability is not an error for the person: the submit answer will say it.
       () => {},
     );

@@ -7,6 +7,7 @@ import { isInsufficientCredits, isNotLoggedIn, playgroundApi, type TaskView } fr
 import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
 import { trackAction } from './track';
+import { loadRunCard } from './run-card-loader';
 
 export type Phase = 'idle' | 'submitting' | 'running' | 'succeeded' | 'failed';
 
@@ -143,6 +144,7 @@ export function useTask(screen: string) {
       }
       if (current.current.filter(isActive).length >= limit) return;
       const id = nextId++;
+      void loadRunCard();
       submits.current.set(id, { submit, logmap });
       update((list) => [{ id, number: ++count.current, phase: 'submitting', task: null, error: null, needsTopUp: false, submittedAt: Date.now(), runningSince: null }, ...list]);
       trackAction(screen, 'submit', 'click', logmap);
