@@ -1,6 +1,6 @@
-// The request log (public API calls with tool, status, credits, task id, paging) and the per-day, per-feature usage report.
+// The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning (usage.test.ts has the usage report).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { REQUEST_LOG, USAGE } from '../../src/lib/spec';
+import { REQUEST_LOG } from '../../src/lib/spec';
 import { createRequestLog } from '../accounts/request-log';
 import { createLogger } from '../log';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
@@ -88,54 +88,5 @@ describe('request log', () => {
     await log.flush();
     const left = await t.database.db.selectFrom('api_requests').select('created_at').where('user_id', '=', user.id).execute();
     expect(left.map((r) => Number(r.created_at))).toEqual([now]);
-  });
-});
-
-describe('usage report', () => {
-  it('sums the credits each feature used per day in the caller’s time zone; refunds count nothing', async () => {
-    const tts = (text: string, quality: 'common' | 'pro') => call('/api-playground/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
-    const ids = [
-      (await tts('a'.repeat(300), 'common')).body.data.taskId,
-      (await tts('short', 'pro')).body.data.taskId,
-      (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId,
-    ];
-    for (const id of ids) await waitForTask(t, id);
-
-    const tz = -120; // UTC+2
-    const report = (await call('/apply/usage', { tzOffset: tz })).body.data;
-    expect(report.days).toHaveLength(USAGE.days);
-    const today = new Date(Date.now() - tz * 60_000).toISOString().slice(0, 10);
-    expect(report.days.at(-1)).toBe(today);
-    expect(report.features).toEqual([
-      { feature: 'tts-common', credits: [...new Array(USAGE.days - 1).fill(0), 2], total: 2 },
-      { feature: 'tts-pro', credits: [...new Array(USAGE.days - 1).fill(0), 1], total: 1 },
-    ]);
-    expect(report.total).toBe(3);
-
-    // A task deleted from the history keeps its charge in the report.
-    await call('/api-playground/video_tools/v1/delete', { taskId: ids[1] });
-    const after = (await call('/apply/usage', { tzOffset: tz })).body.data;
-    expect(after.features.map((f: { feature: string; total: number }) => [f.feature, f.total])).toEqual([
-      ['tts-common', 2],
-      [USAGE.deletedFeature, 1],
-    ]);
-    expect((await call('/apply/usage', { tzOffset: 9999 })).body.msg).toBe(`tzOffset: must be between -${USAGE.maxTzOffsetMinutes} and ${USAGE.maxTzOffsetMinutes}`);
-  });
-});
-
-describe('billing history', () => {
-  it('says which feature each task row is about and what became of the task', async () => {
-    const done = (await call('/api-playground/speech/v1/tts', { text: 'Hello', voiceId: 'en-us-female-1' })).body.data.taskId;
-    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId;
-    await waitForTask(t, done);
-    await waitForTask(t, failed);
-    const rows = (await call('/user/credits/history', {})).body.data.list as Array<{ reason: string; reference: string; task: unknown }>;
-    const of = (id: string) => rows.filter((r) => r.reference === id).map((r) => [r.reason, r.task]);
-    expect(of(done)).toEqual([['task-hold', { feature: 'tts-common', status: 'succeeded', creditsHeld: 1, creditsCharged: 1 }]]);
-    expect(of(failed)).toEqual([
-      ['task-refund', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
-      ['task-hold', { feature: 'dialogue', status: 'failed', creditsHeld: 1, creditsCharged: 0 }],
-    ]);
-    expect(rows.find((r) => r.reason === 'grant')?.task).toBeNull();
   });
 });

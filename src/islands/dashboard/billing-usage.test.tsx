@@ -1,13 +1,12 @@
 // Dashboard on the real server: readable billing rows with task links, and the chart of credits used per day and feature.
-import { cleanup, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import type { UserInfo } from '../../lib/api';
-import { STORAGE_KEYS, USAGE } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { USAGE } from '../../lib/spec';
 import BillingTab from './BillingTab';
 import UsageChart from './UsageChart';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 
 let t: TasksTestApp;
 let user: TestUser;
@@ -20,17 +19,9 @@ beforeEach(async () => {
   });
   await t.system.queue.start();
   user = await createUser(t, 500);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  $user.set({ userId: user.id } as UserInfo);
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 async function post(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
   const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });

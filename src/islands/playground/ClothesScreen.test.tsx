@@ -6,7 +6,7 @@ import { type RoutedBrowser } from '../../../server/test-support/browser';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
 import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import ClothesScreen from './ClothesScreen';
 import { writeDraft } from './draft';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
 import { TASK_LIMITS, VOICES } from '../../lib/spec';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import DialogueScreen from './DialogueScreen';
 import { dialogueCost } from './pricing';
 

@@ -1,12 +1,11 @@
 // Sharing from the history on the real server: opt in per result, pick a lifetime, copy the public link, revoke it.
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import type { UserInfo } from '../../lib/api';
-import { SHARE_LINKS, STORAGE_KEYS } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { SHARE_LINKS } from '../../lib/spec';
 import History from './History';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 
 let t: TasksTestApp;
 let user: TestUser;
@@ -16,17 +15,9 @@ beforeEach(async () => {
   t = await createTasksTestApp({ engines: [testEngine({ name: 'ok', features: ['tts-common'] })], env: { ENGINES: 'tts-common=ok', SITE_URL: 'https://site.example' } });
   await t.system.queue.start();
   user = await createUser(t, 50);
-  net = routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  $user.set({ userId: user.id } as UserInfo);
+  net = await signInPage(t, user);
 });
-afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  $user.set(undefined);
-  await t.close();
-});
+afterEach(() => resetPage(t));
 
 describe('ShareLinks', () => {
   it('creates a public link with the chosen lifetime, copies it and revokes it', async () => {

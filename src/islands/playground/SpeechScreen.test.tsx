@@ -1,11 +1,10 @@
 // The speech screen on the real server: a feature without an engine disables the submit and says so; voices filter and preview.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, FEATURE_MESSAGES, STORAGE_KEYS, VOICES, type Feature } from '../../lib/spec';
+import { ENGINE_LABELS, FEATURE_MESSAGES, VOICES, type Feature } from '../../lib/spec';
 import type { FeatureState } from '../../lib/api/types';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
 import { unavailableText } from './useFeatures';
 import { previewUrl } from './voice-preview';
@@ -15,19 +14,11 @@ let t: TasksTestApp;
 beforeEach(async () => {
   // This server has no engine for Pro speech (ENGINES switches it off); Common runs on the offline engine.
   t = await createTasksTestApp({ env: { ENGINES: 'tts-pro=' } });
-  const user = await createUser(t, 100);
-  routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  await signInPage(t, await createUser(t, 100));
 });
 afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
-  await t.close();
+  await resetPage(t);
 });
 
 const flush = () => act(() => Promise.resolve());

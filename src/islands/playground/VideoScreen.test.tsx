@@ -9,7 +9,7 @@ import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp
 import { silentWav } from '../../../server/test-support/wav';
 import { SAMPLE_MODELS } from '../../lib/spec';
 import type { VideoType } from '../../lib/site/products';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { costOf } from './pricing';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { speechCost } from './pricing';

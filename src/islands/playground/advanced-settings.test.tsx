@@ -6,7 +6,7 @@ import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp } from '../../../server/test-support/tasks';
 import { forgetFeatures, loadFeatures } from '../../lib/site/features';
 import { writeDraft } from './draft';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
 import VideoScreen from './VideoScreen';
 

@@ -1,12 +1,11 @@
 // The cost preview on the real server: a run no AI model makes is shown free (and is free), one a model may make costs its
 // price, both equal to what the server holds; the result names the engine that made it.
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo } from '../../../server/test-support/browser';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, quote, STORAGE_KEYS } from '../../lib/spec';
+import { ENGINE_LABELS, quote } from '../../lib/spec';
 import { forgetFeatures } from '../../lib/site/features';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import EngineLabel from './EngineLabel';
 import SpeechScreen from './SpeechScreen';
 import VideoScreen from './VideoScreen';
@@ -19,19 +18,12 @@ async function start(env: Record<string, string>, engines = [testEngine({ name: 
   t = await createTasksTestApp({ engines, env });
   await t.system.queue.start();
   user = await createUser(t, 50);
-  routeBrowserTo(t.app);
-  localStorage.setItem(STORAGE_KEYS.userToken, user.token);
-  await refreshUser();
+  await signInPage(t, user);
 }
 
 afterEach(async () => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-  sessionStorage.clear();
-  $user.set(undefined);
   forgetFeatures();
-  await t?.close();
+  if (t) await resetPage(t);
   t = null;
 });
 
@@ -49,6 +41,8 @@ describe('cost preview', () => {
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
     await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain(`${ENGINE_LABELS.espeak}: free`));
     expect(screen.getByTestId('cost').textContent).toBe('0');
+    // The line under the text agrees: no list price beside a free run.
+    expect(screen.getByTestId('char-count').parentElement!.textContent).toContain(`${ENGINE_LABELS.espeak}: free`);
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     const card = within(await screen.findByTestId('run-card'));
     await card.findByText(/^Done · 0 credits charged/, {}, { timeout: 10_000 });

@@ -8,7 +8,7 @@ import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from
 import { exampleMedia, EXAMPLES_MAX_BYTES, examplesOf, PLAYGROUND_EXAMPLES } from '../../lib/spec';
 import { forgetFeatures } from '../../lib/site/features';
 import { $modal, resetModals } from '../../lib/stores/modals';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
 import VideoScreen from './VideoScreen';
 

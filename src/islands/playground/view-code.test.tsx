@@ -6,7 +6,7 @@ import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { forgetFeatures } from '../../lib/site/features';
 import { $apiKey } from '../../lib/stores/session';
-import { resetPage, signInPage } from './screen.fixtures';
+import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
 
 let t: TasksTestApp;
