@@ -22,6 +22,7 @@ import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
 import { PLAYGROUND_PREFIX, playgroundRoutes } from './routes/playground';
 import { PUBLIC_API_PREFIX, publicApiRoutes } from './routes/public-api';
+import { createRequestLog } from './accounts/request-log';
 import { SHARE_PREFIX, shareRoutes } from './routes/share';
 import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
 import { voicePreviewRoutes } from './routes/voice-preview';
@@ -77,11 +78,13 @@ export function createApp(deps: AppDeps) {
   app.use(`${TRACKING_PREFIX}/*`, collectorRefusals());
   app.route(TRACKING_PREFIX, trackingRoutes(deps));
   const accounts = accountsContext(deps);
+  // Written by the public API, read by the dashboard: one log, so a page of requests includes the calls still pending.
+  const requestLog = deps.requestLog ?? createRequestLog(deps.database.db, log);
   app.route('/user', userRoutes(accounts));
-  app.route('/apply', keyRoutes(accounts));
+  app.route('/apply', keyRoutes(accounts, requestLog));
   app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps));
   app.route('/voice-preview', voicePreviewRoutes(deps));
-  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps));
+  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog));
   app.route('/media', mediaRoutes(deps));
   app.route(SHARE_PREFIX, shareRoutes(deps));
   app.route('/payment', paymentRoutes(deps));

@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { prepareWorkRoot, tiedSpawnMethod } from './tools';
 import { createLogger } from './log';
+import { createRequestLog } from './accounts/request-log';
 import { PRIVATE_UMASK } from './private-files';
 import { createTaskSystem } from './tasks';
 import { healthRoutes, readinessRoutes } from './routes/health';
@@ -39,7 +40,8 @@ async function main() {
   // ROLE=worker runs tasks and answers only /healthz; ROLE=api serves requests and runs no tasks (docs/scaling.md).
   const { role } = config.queue;
   const lifecycle = createLifecycle();
-  const deps = { config, database, log, tasks, rateLimits, lifecycle };
+  const requestLog = createRequestLog(database.db, log);
+  const deps = { config, database, log, tasks, rateLimits, lifecycle, requestLog };
   const { metrics } = config.ops;
   const app = role === 'worker' ? workerApp(deps) : createApp(deps);
   await tasks.start();
@@ -65,6 +67,7 @@ async function main() {
     }, drainDelayMs + drainTimeoutMs + config.shutdownTimeoutMs);
     forced.unref();
     const closers = [
+      { name: 'request log', close: () => requestLog.flush() },
       { name: 'shared counters', close: () => rateLimits.close() },
       { name: 'tracing', close: stopTracing },
       { name: 'metrics listener', close: () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())) },

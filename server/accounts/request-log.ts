@@ -1,4 +1,4 @@
-// The public API request log: calls are written in batches off the answer's path (one insert per burst), keys' last use to the minute, old calls pruned.
+// The public API request log: calls are written in batches off the answer's path (one insert per REQUEST_LOG.writeEveryMs), keys' last use to the minute, old calls pruned.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
@@ -29,7 +29,7 @@ export function noteApiCall(c: Context, note: { taskId?: string; credits?: numbe
 
 export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => number = Date.now) {
   let pending: Call[] = [];
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let prunedAt = 0;
   /** Per key, the last-used time last written here: a busy key is written once per resolution, not once per call. */
@@ -60,7 +60,9 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
 
   /** Writes what is pending now; resolves when it (and every earlier write) is stored. */
   function flush(): Promise<void> {
-    scheduled = false;
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return chain;
     const batch = pending;
     pending = [];
     chain = chain.then(() => write(batch)).catch((error: unknown) => log.warn('request log write failed', { calls: batch.length, error: error instanceof Error ? error.message : String(error) }));
@@ -69,10 +71,12 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
 
   function record(call: Call): void {
     pending.push(call);
-    if (scheduled) return;
-    scheduled = true;
-    // Calls answered in the same turn of the event loop share one insert.
-    setImmediate(() => void flush());
+    if (pending.length >= REQUEST_LOG.maxBatchRows) void flush();
+    else if (timer === undefined) {
+      timer = setTimeout(() => void flush(), REQUEST_LOG.writeEveryMs);
+      // A pending write does not keep a process alive: the drain flushes it (main.ts).
+      timer.unref();
+    }
   }
 
   /**

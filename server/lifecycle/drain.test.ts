@@ -96,6 +96,18 @@ describe('graceful drain on SIGTERM', () => {
     expect(server.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['draining', 'requests and tasks drained', 'stopped']));
   }, 120_000);
 
+  it('writes the public API calls its request log still holds before it exits', async () => {
+    const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+    const user = await createUser({ database, config }, CREDITS);
+    const server = await start({ DRAIN_DELAY_S: '0' });
+    const res = await fetch(`${server.url}/api/remaining_credits`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}` } });
+    expect(res.status).toBe(200);
+    // Stopped at once: the call is still pending in the log (REQUEST_LOG.writeEveryMs), so only the drain writes it.
+    expect(await server.stop('SIGTERM')).toBe(0);
+    const logged = await database.db.selectFrom('api_requests').select(['tool', 'status']).where('user_id', '=', user.id).execute();
+    expect(logged).toEqual([{ tool: 'remaining_credits', status: 200 }]);
+  }, 60_000);
+
   it('hands a task still running at the deadline back to the queue, uncharged and unrefunded, and the next start finishes it', async () => {
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     const user = await createUser({ database, config }, CREDITS);

@@ -12,7 +12,7 @@ export interface DrainParts {
   server: Pick<Server, 'close' | 'closeIdleConnections' | 'closeAllConnections'>;
   /** Running tasks get drainTimeoutMs to finish; those still running then go back to the queue. */
   tasks: { stop(drainMs?: number): Promise<void> };
-  /** Shared counters (Redis) and spans still buffered (tracing), then the database, last. */
+  /** The request log's pending calls, shared counters (Redis) and spans still buffered (tracing), then the database, last. */
   closers: Array<{ name: string; close(): Promise<void> }>;
   database: { close(): Promise<void> };
   /** /readyz answers 503 for this long first, while requests are still served (DRAIN_DELAY_S). */

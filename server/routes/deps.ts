@@ -6,6 +6,7 @@ import type { Mailer } from '../accounts/mailer';
 import type { TaskSystem } from '../tasks';
 import type { RateLimitStores } from '../http/redis-rate-limit';
 import type { Lifecycle } from '../lifecycle/state';
+import type { RequestLog } from '../accounts/request-log';
 
 export interface AppDeps {
   config: Config;
@@ -19,4 +20,6 @@ export interface AppDeps {
   rateLimits?: RateLimitStores;
   /** Serving or draining (main.ts sets it on SIGTERM; /readyz reads it); unset: always serving. */
   lifecycle?: Lifecycle;
+  /** The public API's request log; main.ts passes its own to write what is pending when it stops. Unset: the app makes one. */
+  requestLog?: RequestLog;
 }

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import { createApiKey, getOrCreateApiKey, listApiKeys, regenerateApiKey, revokeApiKey } from '../accounts/api-keys';
-import { apiRequestPage } from '../accounts/request-log';
+import { apiRequestPage, type RequestLog } from '../accounts/request-log';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { usageReport } from '../tasks';
@@ -24,7 +24,7 @@ async function ownUserId(c: Context<AuthEnv>): Promise<string> {
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
 /** Everything under /apply (where app.ts mounts it). */
-export function keyRoutes(ctx: AccountsContext) {
+export function keyRoutes(ctx: AccountsContext, requestLog: RequestLog) {
   const { db } = ctx;
   const app = new Hono<AuthEnv>();
   app.use('*', bodyCap(ctx.config.bodyLimitBytes));
@@ -44,6 +44,8 @@ export function keyRoutes(ctx: AccountsContext) {
   app.post('/keys/list', requireUser(db), async (c) => {
     const userId = c.get('user').id;
     await getOrCreateApiKey(db, encryption(), userId);
+    // A key's last use is written with the log: what this process still holds is written first.
+    await requestLog.flush();
     return c.json(ok({ list: await listApiKeys(db, encryption(), userId) }));
   });
   app.post('/keys/create', requireUser(db), async (c) => {
@@ -59,6 +61,7 @@ export function keyRoutes(ctx: AccountsContext) {
   // The public API calls made with the user's keys, newest first.
   app.post('/requests', requireUser(db), async (c) => {
     const { page, pageSize } = await validBody(c, requestsBody);
+    await requestLog.flush();
     return c.json(ok(await apiRequestPage(db, c.get('user').id, page, pageSize)));
   });
 

@@ -3,7 +3,7 @@ import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
-import { createRequestLog, noteApiCall } from '../accounts/request-log';
+import { noteApiCall, type RequestLog } from '../accounts/request-log';
 import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
@@ -111,7 +111,7 @@ function idempotencyKey(c: Context): string | null {
   return key;
 }
 
-export function publicApiRoutes(deps: AppDeps) {
+export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog) {
   const system = deps.tasks;
   const { db } = system;
   const { config } = deps;
@@ -148,7 +148,6 @@ export function publicApiRoutes(deps: AppDeps) {
 
   // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key; a call that
   // passed them goes into the account's request log (written after the answer, batched).
-  const requestLog = createRequestLog(db, deps.log);
   app.use('*', bodyCap(config.bodyLimitBytes), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }), requestLog.middleware);
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {

@@ -1,5 +1,5 @@
 // The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning (usage.test.ts has the usage report).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_LOG } from '../../src/lib/spec';
 import { createRequestLog } from '../accounts/request-log';
 import { createLogger } from '../log';
@@ -23,7 +23,19 @@ async function call(path: string, body: unknown, headers: Record<string, string>
   return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 const api = (path: string, body: unknown) => call(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
-const settle = () => new Promise((r) => setTimeout(r, 30));
+/** A database handle that counts the rows of each insert it runs. */
+function countingInserts() {
+  const inserts: number[] = [];
+  const db = t.database.db.withPlugin({
+    transformQuery: (args) => {
+      if (args.node.kind === 'InsertQueryNode') inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { db, inserts };
+}
+const nextTurn = () => new Promise((r) => setImmediate(r));
 
 describe('request log', () => {
   it('records each public API call with tool, status, code, credits held and task id, newest first', async () => {
@@ -35,7 +47,7 @@ describe('request log', () => {
     await api('/async/do_tts_common', { text: '' });
     // The playground and the dashboard are not API calls.
     await call('/api-playground/video_tools/v1/get_list', {});
-    await settle();
+    // No wait: reading the page writes what this process still holds first.
 
     const log = await call('/apply/requests', {});
     expect(log.status).toBe(200);
@@ -53,7 +65,6 @@ describe('request log', () => {
     for (let i = 0; i < 5; i++) await api('/remaining_credits', {});
     const other = await createUser(t, 0);
     await call('/api/remaining_credits', {}, { authorization: `Bearer ${other.apiKey}` });
-    await settle();
     const page2 = (await call('/apply/requests', { page: 2, pageSize: 2 })).body.data;
     expect(page2).toMatchObject({ total: 5, page: 2, pageSize: 2 });
     expect(page2.list).toHaveLength(2);
@@ -62,16 +73,29 @@ describe('request log', () => {
     expect((await call('/apply/requests', {}, {})).status).toBe(401);
   });
 
-  it('writes calls answered together in one insert, and prunes calls past the retention', async () => {
+  it('writes calls answered over many turns in one insert, REQUEST_LOG.writeEveryMs after the first, or at once when a batch is full', async () => {
+    const { db, inserts } = countingInserts();
+    const log = createRequestLog(db, createLogger('silent'));
+    const call = { user_id: user.id, key_id: null, tool: 'remaining_credits', status: 200, code: 0, credits: 0, task_id: null, created_at: Date.now() };
+    for (let i = 0; i < 5; i++) {
+      log.record(call);
+      await nextTurn();
+    }
+    // Each turn's call did not cost a commit of its own…
+    expect(inserts).toEqual([]);
+    // …they are written together when the interval ends.
+    await vi.waitFor(() => expect(inserts).toEqual([5]), { timeout: REQUEST_LOG.writeEveryMs + 5_000 });
+    // A full batch does not wait for the interval.
+    for (let i = 0; i < REQUEST_LOG.maxBatchRows; i++) log.record(call);
+    await nextTurn();
+    expect(inserts).toEqual([5, REQUEST_LOG.maxBatchRows]);
+    await log.flush();
+    expect((await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length).toBe(5 + REQUEST_LOG.maxBatchRows);
+  });
+
+  it('writes calls recorded together in one insert, and prunes calls past the retention', async () => {
     let now = Date.UTC(2025, 0, 1);
-    const inserts: number[] = [];
-    const db = t.database.db.withPlugin({
-      transformQuery: (args) => {
-        if (args.node.kind === 'InsertQueryNode') inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { db, inserts } = countingInserts();
     const log = createRequestLog(db, createLogger('silent'), () => now);
     const call = { user_id: user.id, key_id: null, tool: 'remaining_credits', status: 200, code: 0, credits: 0, task_id: null };
     for (let i = 0; i < 3; i++) log.record({ ...call, created_at: now });

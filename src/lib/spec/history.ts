@@ -97,8 +97,14 @@ export const REQUEST_LOG = {
   pruneEveryMs: HOUR_MS,
   /** Longest tool path kept (unknown paths under /api are logged as sent, cut here). */
   maxToolLength: 100,
-  /** Calls written by one insert at most (8 values each). */
+  /** Calls written by one insert at most (8 values each); this many pending are written at once. */
   maxBatchRows: 500,
+  /**
+   * Pending calls are written this long after the first of them (sooner when maxBatchRows are pending, and before
+   * this process shows a request page or the keys, or stops). One commit a request cost more than the request's
+   * own queries; a process killed with -9 loses at most this span of its log, never a task or a credit.
+   */
+  writeEveryMs: 250,
   /** A key's last-used time is written at most this often (it is shown to the minute). */
   lastUsedResolutionMs: MINUTE_MS,
 } as const;
