@@ -11,10 +11,12 @@ db.pragma('busy_timeout = 5000');
 
 // The statements the real server runs (server/accounts/sessions.ts, api-keys.ts, server/tasks/service.ts, views.ts).
 const sessionUser = db.prepare(
-  'select "users".* from "sessions" inner join "users" on "users"."id" = "sessions"."user_id" where "sessions"."token_hash" = ? and "sessions"."expires_at" > ? and "sessions"."revoked_at" is null',
+  'select * from "users" where "id" = (select "user_id" from "sessions" where "token_hash" = ? and "expires_at" > ? and "revoked_at" is null)',
 );
 const earlierSessions = db.prepare('select "token_hash" from "sessions" where "user_id" = ? limit ?');
-const keyUser = db.prepare('select "users".* from "api_keys" inner join "users" on "users"."id" = "api_keys"."user_id" where "api_keys"."key_hash" = ?');
+const keyUser = db.prepare(
+  'select *, (select "id" from "api_keys" where "key_hash" = ?) as "api_key_id" from "users" where "id" = (select "user_id" from "api_keys" where "key_hash" = ?)',
+);
 const taskById = db.prepare('select * from "tasks" where "id" = ?');
 const mediaOf = db.prepare('select * from "media" where "task_id" in (?) order by "created_at"');
 
@@ -52,7 +54,8 @@ const server = http.createServer((req, res) => {
     const body = parse(req, text);
     if (req.url === '/api/getAsyncResult') {
       const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-      const user = key ? keyUser.get(sha256(key)) : undefined;
+      const hash = key ? sha256(key) : undefined;
+      const user = hash ? keyUser.get(hash, hash) : undefined;
       if (!user) return send(res, 401, { code: 40001, message: 'Invalid API key', data: null });
       const found = task(user, body.taskId, now);
       return found ? send(res, 200, { code: 0, message: 'success', data: found }) : send(res, 404, { code: 404, message: 'Task not found', data: null });
