@@ -43,9 +43,9 @@ describe('GET /api-playground/task/v1/features', () => {
       engineLabel: ENGINE_LABELS.espeak,
       usesModel: false,
       noModelPrice: 'free',
-      priceNote: `${ENGINE_LABELS.espeak}: free`,
+      priceNote: `Free here: ${ENGINE_LABELS.espeak}`,
     });
-    expect(byFeature('text-to-video')).toMatchObject({ available: true, engine: 'preview', usesModel: false, priceNote: 'Preview engine (no AI model): free' });
+    expect(byFeature('text-to-video')).toMatchObject({ available: true, engine: 'preview', usesModel: false, priceNote: 'Free here: preview engine (no AI model)' });
     for (const feature of ['tryon-clothes', 'voice-clone', 'video-translate-lip-sync', 'image-generation'] as const) {
       expect(byFeature(feature)).toMatchObject({ available: false, engine: null, engineLabel: null, priceNote: FEATURE_MESSAGES.notAvailableHere });
     }

@@ -13,6 +13,8 @@ export interface AdvancedSettingsProps {
   onChange: (settings: RunSettings) => void;
   /** Names the controls' ids, unique on the page. */
   idPrefix: string;
+  /** Open from the start (the person opened the disclosure before the settings were known). */
+  initiallyOpen?: boolean;
 }
 
 const ASPECTS = VIDEO_ASPECT_RATIOS.map((r) => ({ value: r, label: r }));
@@ -27,11 +29,11 @@ function Slider({ id, option, value, onChange }: { id: string; option: 'speed' |
   );
 }
 
-export default function AdvancedSettingsForm({ options, value, onChange, idPrefix }: AdvancedSettingsProps) {
+export default function AdvancedSettingsForm({ options, value, onChange, idPrefix, initiallyOpen }: AdvancedSettingsProps) {
   const set = (patch: RunSettings) => onChange({ ...value, ...patch });
   const changed = options.some((o) => value[o] !== undefined && value[o] !== '');
   return (
-    <details className={own.advanced} open={changed || undefined} data-testid="advanced-settings">
+    <details className={own.advanced} open={changed || initiallyOpen || undefined} data-testid="advanced-settings">
       <summary className={styles.label}>Advanced settings</summary>
       <div className={own.body}>
         {options.includes('speed') && <Slider id={`${idPrefix}-speed`} option="speed" value={value.speed} onChange={(speed) => set({ speed })} />}

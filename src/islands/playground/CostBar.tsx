@@ -11,7 +11,7 @@ import styles from './playground.module.css';
 interface Props {
   /** Credits this submit will hold; null while it depends on a file not chosen yet. */
   cost: number | null;
-  /** Said instead of a number when cost is null, e.g. "per second of audio". */
+  /** Said on the line under the cost while it is null, e.g. "1 credit per second of audio; upload it to see the total". */
   costHint?: string;
   label: string;
   busy: boolean;
@@ -34,8 +34,7 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
     <div className={styles.costBar}>
       <p className={styles.cost} aria-live="polite">
         <span>
-          Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
-          {note && <span data-testid="cost-note"> · {note}</span>}
+          Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === 1 ? 'credit' : 'credits'}
         </span>
         <span className={styles.balance}>
           {loggedIn ? (
@@ -46,6 +45,13 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
             'Log in to run it'
           )}
         </span>
+        {/* One line under the cost, held from the first paint: the free note comes with the features answer, and the
+            per-second hint may turn into it then; neither may push the balance or the submit (CLS 0). */}
+        {(feature || costHint) && (
+          <span className={styles.costNote} data-testid={note ? 'cost-note' : undefined}>
+            {note ?? (cost === null ? costHint : null)}
+          </span>
+        )}
       </p>
       {short && (
         <p className={styles.warn}>

@@ -24,7 +24,7 @@ export default function DialogueScreen() {
   const draft = cleanDialogue(raw);
   // The advanced settings keep a draft of their own: the script screen writes the dialogue draft without them.
   const [extra, updateExtra] = useDraft('dialogue-settings', { settings: {} as RunSettings });
-  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
   const settings = settingsFor(options, extra.settings);
   const body = dialogueBody(draft);
   const features = useFeatures();
@@ -141,7 +141,7 @@ export default function DialogueScreen() {
           {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
         </p>
       </fieldset>
-      <AdvancedSettings options={options} value={extra.settings} onChange={(s) => updateExtra({ settings: s })} idPrefix="dialogue" />
+      <AdvancedSettings known={optionsKnown} options={options} value={extra.settings} onChange={(s) => updateExtra({ settings: s })} idPrefix="dialogue" />
       <CostBar cost={cost} feature="dialogue" label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>

@@ -29,7 +29,7 @@ export default function SpeechScreen() {
   const quality = draft.quality === 'pro' ? 'pro' : 'common';
   const cloneId = draft.voice.startsWith(CLONE_PREFIX) ? draft.voice.slice(CLONE_PREFIX.length) : null;
   const feature = cloneId ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
-  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(SCREEN, feature, 'Speech');
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(SCREEN, feature, 'Speech');
   const settings = settingsFor(options, draft.settings);
   const clones = useClonedVoices();
   const features = useFeatures();
@@ -58,7 +58,9 @@ export default function SpeechScreen() {
         hintLive
         hint={
           <>
-            <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters · {unitPriceText(feature, features)}
+            <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters
+            {/* One line of its own: the price changes with the features answer, and a longer one must not push the form down. */}
+            <span className={styles.oneLine}>{unitPriceText(feature, features)}</span>
           </>
         }
       >
@@ -76,7 +78,7 @@ export default function SpeechScreen() {
       </Field>
       <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} />
       <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
-      <AdvancedSettings options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
+      <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
       <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />
     </TaskScreenLayout>

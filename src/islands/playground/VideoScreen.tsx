@@ -7,7 +7,7 @@ import { useDraft } from './draft';
 import DropZone from './DropZone';
 import InputProblem from './InputProblem';
 import LanguageOptions from './LanguageOptions';
-import { costOf } from './pricing';
+import { costOf, perSecondText } from './pricing';
 import { useFeatures } from './useFeatures';
 import SegmentedChoice from './SegmentedChoice';
 import AdvancedSettings from './AdvancedSettings';
@@ -83,7 +83,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   const [draft, update] = useDraft<Draft>(`video-${type}`, initial);
   const option = TEXT_TO_VIDEO_OPTIONS.find((o) => optionKey(o) === draft.option) ?? TEXT_TO_VIDEO_OPTIONS[1];
   const feature = videoFeature(type, draft);
-  const { task, problem, clearProblem, unavailable, runIfValid, options } = useTaskForm(type, feature, TITLES[type]);
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(type, feature, TITLES[type]);
   const settings = settingsFor(options, draft.settings);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
   const seconds = type === 'translate' ? draft.video?.durationS : draft.audio?.durationS;
@@ -181,7 +181,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
         </Field>
       )}
       {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
-      {usesOptions && <AdvancedSettings options={options} value={draft.settings} onChange={(s) => set({ settings: s })} idPrefix={`video-${type}`} />}
+      {usesOptions && <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => set({ settings: s })} idPrefix={`video-${type}`} />}
       {type === 'translate' && (
         <>
           <div className={styles.row}>
@@ -205,7 +205,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
       <CostBar
         cost={cost}
         feature={feature}
-        costHint={`credits per second of ${type === 'translate' ? 'video' : 'audio'} (${costOf(feature, { seconds: 1 }, features)}/s); upload it to see the total`}
+        costHint={`${perSecondText(costOf(feature, { seconds: 1 }, features))} of ${type === 'translate' ? 'video' : 'audio'}; upload it to see the total`}
         label="Generate video"
         busy={task.busy}
         blocked={unavailable}

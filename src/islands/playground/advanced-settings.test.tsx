@@ -34,7 +34,7 @@ describe('advanced settings', () => {
     render(<VideoScreen type="text" />);
     await flush();
     fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'A harbour at night' } });
-    await screen.findByText('Advanced settings');
+    await screen.findByTestId('advanced-settings');
     expect(screen.getByRole('radio', { name: '9:16' })).toBeTruthy();
     expect(screen.queryByLabelText('Negative prompt')).toBeNull();
     expect(screen.queryByLabelText(/^Speed/)).toBeNull();
@@ -49,6 +49,20 @@ describe('advanced settings', () => {
     await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toHaveLength(1));
     expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')[0]).toMatchObject({ prompt: 'A harbour at night', aspectRatio: '9:16', seed: 42 });
     expect(await storedInput()).toMatchObject({ aspectRatio: '9:16', seed: 42 });
+  });
+
+  it('holds its place before the features answer; opened early, it opens with the engine\'s settings', async () => {
+    await start();
+    render(<VideoScreen type="text" />);
+    // In the first render (and the pre-rendered HTML) the closed disclosure stands where the settings will be.
+    const pending = screen.getByTestId('advanced-settings-pending') as HTMLDetailsElement;
+    expect(pending.textContent).toContain('Advanced settings');
+    pending.open = true;
+    fireEvent(pending, new Event('toggle'));
+    const form = (await screen.findByTestId('advanced-settings')) as HTMLDetailsElement;
+    expect(screen.queryByTestId('advanced-settings-pending')).toBeNull();
+    expect(form.open).toBe(true);
+    expect(screen.getByRole('radio', { name: '9:16' })).toBeTruthy();
   });
 
   it('speech on eSpeak offers speed and pitch; Reset goes back to the engine defaults', async () => {

@@ -39,10 +39,10 @@ describe('cost preview', () => {
     await flush();
     const text = 'Free, because no AI model speaks it.';
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
-    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain(`${ENGINE_LABELS.espeak}: free`));
+    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain(`Free here: ${ENGINE_LABELS.espeak}`));
     expect(screen.getByTestId('cost').textContent).toBe('0');
     // The line under the text agrees: no list price beside a free run.
-    expect(screen.getByTestId('char-count').parentElement!.textContent).toContain(`${ENGINE_LABELS.espeak}: free`);
+    expect(screen.getByTestId('char-count').parentElement!.textContent).toContain(`Free here: ${ENGINE_LABELS.espeak}`);
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     const card = within(await screen.findByTestId('run-card'));
     await card.findByText(/^Done · 0 credits charged/, {}, { timeout: 10_000 });
@@ -55,7 +55,7 @@ describe('cost preview', () => {
     await start({ NO_MODEL_PRICE: '' });
     render(<VideoScreen type="character" />);
     await flush();
-    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain('Preview engine (no AI model): free'));
+    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain('Free here: preview engine (no AI model)'));
     expect(screen.getByTestId('cost').textContent).toBe('0');
   });
 

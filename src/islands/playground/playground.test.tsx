@@ -74,7 +74,7 @@ describe('video cost preview', () => {
     render(<VideoScreen type="lipSync" />);
     await flush();
     expect(screen.getByTestId('cost').textContent).toBe('—');
-    expect(screen.getByText(/credits per second of audio/)).toBeTruthy();
+    expect(screen.getByText(/credits? per second of audio; upload it to see the total/)).toBeTruthy();
   });
 });
 

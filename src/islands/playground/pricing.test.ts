@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { engineLabel, FEATURES, featurePrice, priceItem, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
 import type { FeatureMap } from '../../lib/site/features';
-import { costNote, costOf, dialogueCost, speechCost, unitPriceText } from './pricing';
+import { costNote, costOf, dialogueCost, perSecondText, speechCost, unitPriceText } from './pricing';
 
 describe('costOf', () => {
   it('is quote() of the feature price for every feature, given every measure', () => {
@@ -79,7 +79,7 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
   it('shows a free run as 0 before its file is chosen, and says why', () => {
     const free = answer('talking-image', false, 'free');
     expect(costOf('talking-image', {}, free)).toBe(0);
-    expect(costNote('talking-image', free)).toBe('Preview engine (no AI model): free');
+    expect(costNote('talking-image', free)).toBe('Free here: preview engine (no AI model)');
     expect(costOf('talking-image', {}, answer('talking-image', false, 'full'))).toBeNull();
     expect(costNote('talking-image', answer('talking-image', false, 'full'))).toBeNull();
     expect(costNote('talking-image', answer('talking-image', true, 'free'))).toBeNull();
@@ -89,7 +89,7 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
 
   it('states the unit price beside the input as the cost does: free here, else the price list', () => {
     const listed = priceItem(featurePrice('tts-common', {}).itemId)!.priceText;
-    expect(unitPriceText('tts-common', answer('tts-common', false, 'free', 'espeak'))).toBe(`${engineLabel('espeak')}: free`);
+    expect(unitPriceText('tts-common', answer('tts-common', false, 'free', 'espeak'))).toBe(`Free here: ${engineLabel('espeak')}`);
     expect(unitPriceText('tts-common', answer('tts-common', false, 'full', 'espeak'))).toBe(listed);
     expect(unitPriceText('tts-common', answer('tts-common', true, 'free'))).toBe(listed);
     expect(unitPriceText('tts-common', null)).toBe(listed);
@@ -100,5 +100,13 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
     const unserved: FeatureMap = new Map([['text-to-video', { feature: 'text-to-video', available: false, engine: null, engineLabel: null, usesModel: false, noModelPrice: 'free', priceNote: '' }]]);
     expect(costOf('text-to-video', { durationS: 4, resolution: '512p' }, unserved)).toBe(20);
     expect(costNote('text-to-video', unserved)).toBeNull();
+  });
+});
+
+describe('perSecondText', () => {
+  it('says a per-second rate in words, one credit in the singular', () => {
+    expect(perSecondText(1)).toBe('1 credit per second');
+    expect(perSecondText(3)).toBe('3 credits per second');
+    expect(perSecondText(null)).toBe('— credits per second');
   });
 });

@@ -19,7 +19,7 @@ export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | n
   return runCredits(feature, p, billing).credits;
 }
 
-/** What the cost preview says beside a free run, e.g. "Preview engine (no AI model): free"; null when the run is charged. */
+/** What the cost preview says beside a free run, e.g. "Free here: preview engine (no AI model)"; null when the run is charged. */
 export function costNote(feature: Feature, features: FeatureMap | null): string | null {
   const state = features?.get(feature);
   const billing = billingOf(feature, features);
@@ -33,6 +33,11 @@ export function costNote(feature: Feature, features: FeatureMap | null): string 
  */
 export function unitPriceText(feature: Feature, features: FeatureMap | null): string | undefined {
   return costNote(feature, features) ?? priceItem(featurePrice(feature, {}).itemId)?.priceText;
+}
+
+/** A per-second rate in words: "1 credit per second", "3 credits per second". */
+export function perSecondText(credits: number | null): string {
+  return `${credits ?? '—'} ${credits === 1 ? 'credit' : 'credits'} per second`;
 }
 
 export function speechCost(text: string, quality: 'common' | 'pro', cloned = false, features: FeatureMap | null = null): number {

@@ -28,5 +28,7 @@ export function useTaskForm(screen: string, feature: Feature, title: string) {
     runIfValid,
     /** Advanced settings the engine serving the feature honours (none while unknown). */
     options: features?.get(feature)?.options ?? [],
+    /** Whether the features answer has come (the options above are then the engine's, not a stand-in). */
+    optionsKnown: features !== null,
   };
 }

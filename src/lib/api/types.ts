@@ -116,7 +116,7 @@ export interface FeatureState {
   usesModel: boolean;
   /** NO_MODEL_PRICE of this server: runs with no AI model are free or charged the full price. */
   noModelPrice: NoModelPrice;
-  /** For people, e.g. "Preview engine (no AI model): free", "fal.ai: 1 credit per 250 characters", "Not available on this server". */
+  /** For people, e.g. "Free here: preview engine (no AI model)", "fal.ai: 1 credit per 250 characters", "Not available on this server". */
   priceNote: string;
   /** Advanced settings the serving engine honours (src/lib/spec/run-options.ts); absent from servers that predate them. */
   options?: RunOption[];

@@ -11,6 +11,9 @@ export const FEATURE_MESSAGES = {
   screenNotice: (title: string) => `${title} is not available on this server. The products without this mark can be tried.`,
   /** A choice inside a screen (Pro quality, lip-sync translation) that this server does not serve. */
   optionUnavailable: (title: string) => `${title} with these settings is not available on this server.`,
-  /** The cost preview and price note of a run no AI model makes, e.g. "Preview engine (no AI model): free". */
-  free: (label: string) => `${/^[a-z]+\b/.test(label) ? label.charAt(0).toUpperCase() + label.slice(1) : label}: free`,
+  /**
+   * The cost preview and price note of a run no AI model makes, e.g. "Free here: preview engine (no AI model)". "Free"
+   * comes first: on a phone the playground shows it on one line, and a long engine name is cut at its end.
+   */
+  free: (label: string) => `Free here: ${label}`,
 } as const;
