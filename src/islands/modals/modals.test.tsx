@@ -111,7 +111,8 @@ describe('LoginModal', () => {
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(screen.getByRole('dialog', { name: 'Enter the code' })).toBeTruthy());
-    expect(document.activeElement).toBe(screen.getByLabelText('Digit 1'));
+    // The focus moves in an effect after the step's render, which a busy machine may not have run yet.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Digit 1')));
     vi.unstubAllGlobals();
   });
 
