@@ -1,6 +1,5 @@
 // "Advanced settings" behind a disclosure: only those the engine serving the feature honours (the features answer's options).
 import { lazy, Suspense, useState } from 'react';
-import { useRenderedInBrowser } from '../shared/useRenderedInBrowser';
 import type { AdvancedSettingsProps } from './AdvancedSettingsForm';
 import styles from './playground.module.css';
 import own from './disclosures.module.css';
@@ -21,13 +20,15 @@ function SettingsPending({ onToggle }: { onToggle: (open: boolean) => void }) {
   );
 }
 
-/** `known`: whether the features answer has come; until then the disclosure's place is held. */
+/**
+ * `known`: whether the features answer has come; until then the disclosure's place is held. It is false in the
+ * pre-rendered HTML and the hydrating render (the answer is read after mount), so both show the same.
+ */
 export default function AdvancedSettings({ known, ...props }: AdvancedSettingsProps & { known: boolean }) {
-  const inBrowser = useRenderedInBrowser();
   // Opened while the answer was on its way: the settings open in its place.
   const [opened, setOpened] = useState(false);
   const pending = <SettingsPending onToggle={setOpened} />;
-  if (!inBrowser || !known) return pending;
+  if (!known) return pending;
   // An engine that honours no setting shows none (a rare engine: every default engine honours some).
   if (props.options.length === 0) return null;
   return (
