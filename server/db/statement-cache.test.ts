@@ -1,4 +1,7 @@
 // The SQLite statement cache: one prepare per SQL text, streams of cached texts, schema changes picked up, a bounded size.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,5 +72,34 @@ describe('cachedStatements', () => {
     await db.selectFrom('items').selectAll().execute();
     await first();
     expect(prepared).toHaveLength(4);
+  });
+});
+
+describe('transactions on a file shared with another connection', () => {
+  it('take the write lock at begin, so a commit by another connection cannot fail them half-way (SQLITE_BUSY)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'begin-immediate-'));
+    const file = path.join(dir, 'shared.db');
+    const mine = new Database(file);
+    const other = new Database(file);
+    opened.push(mine, other);
+    mine.pragma('journal_mode = WAL');
+    mine.exec("create table items (id integer primary key, name text not null); insert into items (name) values ('a')");
+    // The other connection does not wait: it meets the lock, or commits if the transaction has not taken it.
+    other.pragma('busy_timeout = 0');
+    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: cachedStatements(mine) }) });
+    let otherWrite = 'not tried';
+    await db.transaction().execute(async (trx) => {
+      const { name } = await trx.selectFrom('items').select('name').where('id', '=', 1).executeTakeFirstOrThrow();
+      try {
+        other.prepare("update items set name = 'from the other connection' where id = 1").run();
+        otherWrite = 'committed';
+      } catch (error) {
+        otherWrite = (error as { code?: string }).code ?? String(error);
+      }
+      await trx.updateTable('items').set({ name: `${name}+` }).where('id', '=', 1).execute();
+    });
+    expect(otherWrite).toBe('SQLITE_BUSY');
+    expect(mine.prepare('select name from items where id = 1').get()).toEqual({ name: 'a+' });
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -9,6 +9,13 @@ import type { SqliteDatabase } from 'kysely';
 export const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * Kysely opens every transaction with a plain (deferred) `begin`. In WAL mode a deferred transaction that has read
+ * and then writes fails at once with SQLITE_BUSY when another connection (the admin CLI, a second process) committed
+ * in between; busy_timeout does not help there. Taking the write lock at `begin` makes that other writer wait instead.
+ */
+const BEGIN_WRITE = 'begin immediate';
+
+/**
  * The database as Kysely's SqliteDialect sees it, with `prepare` answered from a cache keyed by SQL text. SQLite
  * re-prepares a cached statement by itself when a migration changes the schema under it. One statement can serve
  * every caller: all() and run() finish before they return, and while a stream (iterate) is open better-sqlite3
@@ -18,7 +25,8 @@ export function cachedStatements(handle: Database, size = STATEMENT_CACHE_SIZE):
   const cache = new Map<string, Statement>();
   return {
     close: () => handle.close(),
-    prepare(sql) {
+    prepare(text) {
+      const sql = text === 'begin' ? BEGIN_WRITE : text;
       let statement = cache.get(sql);
       if (statement) return statement;
       statement = handle.prepare(sql);
