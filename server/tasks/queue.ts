@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
+import { TASK_LIMITS, TASK_MESSAGES } from '../../src/lib/spec';
 import { settlesWithin, TaskHandedBack } from './hand-back';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
@@ -62,6 +63,22 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       });
     });
 
+  /**
+   * run() settles an engine's failure itself; reaching here means the database failed while the run stored its
+   * progress or result (locked, full, gone). The task must not stay running until the next restart: after a pause it
+   * goes back to the queue for another attempt, or, with its attempts used, is failed and refunded. If the database
+   * still refuses, the restart's recovery does the same.
+   */
+  async function runAgainLater(task: TaskRow): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, o.pollMs));
+    try {
+      if (task.attempts >= TASK_LIMITS.maxAttempts) await o.tasks.fail(task.id, TASK_MESSAGES.attemptsExhausted(task.attempts), ['running']);
+      else if (await o.handBack?.(task)) wakeAll();
+    } catch (error) {
+      o.log.error('task left for recovery at restart', { taskId: task.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
   async function worker(): Promise<void> {
     while (!stopped) {
       let task;
@@ -80,8 +97,8 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       try {
         await o.tasks.run(task, controller.signal);
       } catch (error) {
-        // run() settles failures itself; reaching here means the database failed, and recovery will resume it.
         o.log.error('task run failed', { taskId: task.id, error: error instanceof Error ? error.message : String(error) });
+        await runAgainLater(task);
       } finally {
         clearTimeout(timer);
         running.delete(task.id);

@@ -1,0 +1,69 @@
+// A run whose result cannot be stored (the database refused: locked by another process) is run again at once, not left running until a restart.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from '../db';
+import type { Logger } from '../log';
+import { createTaskSystem } from '.';
+import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tasks-db-failure-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A logger that keeps its lines, so the test can wait for the failure it provokes. */
+function recordingLog(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const keep = (msg: string) => void lines.push(msg);
+  return { lines, debug: keep, info: keep, warn: keep, error: keep };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('a run the database refuses to store', () => {
+  it('goes back to the queue and runs again: it finishes, charged once, with no restart', async () => {
+    const file = path.join(dir, 'app.db');
+    const config = loadConfig({ DATABASE_URL: `sqlite:${file}`, DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET, LOG_LEVEL: 'silent', ENGINES: 'tts-common=test', TASK_POLL_MS: '1000' });
+    const database = await openDatabase(config.databaseUrl);
+    await migrateToLatest(database);
+    // The server waits a short while for a lock, so the refusal comes quickly; the pause before the run is queued again
+    // (TASK_POLL_MS) leaves the test ample time to let the lock go.
+    await sql`pragma busy_timeout = 100`.execute(database.db);
+    const t = { database, config };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const log = recordingLog();
+    const system = createTaskSystem({ config, database, log, extraEngines: [testEngine({ gate })] });
+    await system.queue.start();
+    const user = await createUser(t, 10);
+    const { task } = await system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'store me', voice: 'en-us-male-1' }, source: 'api' });
+    await until(async () => (await system.tasks.byId(task.id))!.status === 'running', 'the run to start');
+
+    // Another process (an operator's CLI, say) holds the write lock while the engine's result comes back.
+    const other = new Database(file);
+    other.exec('begin immediate');
+    open();
+    await until(() => log.lines.includes('task run failed'), 'the run to fail on the lock');
+    expect((await system.tasks.byId(task.id))!.status).toBe('running');
+    other.exec('rollback');
+    other.close();
+
+    const done = await waitForTask(t, task.id, 15_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.attempts).toBe(2);
+    const state = await creditState(t, user.id);
+    expect(state.ledgerSum).toBe(state.balance);
+    expect(state.balance).toBe(10 - done.credits_charged!);
+    await system.queue.stop();
+    await database.close();
+  }, 60_000);
+});
