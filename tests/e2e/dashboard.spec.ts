@@ -4,12 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startServer, type ServerProcess } from '../../server/test-support/server-process';
 import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
 import { useMailbox } from './support/mailbox';
-import { declineCookies } from './support/page-checks';
+import { axeViolations, declineCookies } from './support/page-checks';
 import { hydrated, signInByMail } from './support/sign-in';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -139,8 +138,7 @@ for (const width of [1440, 390]) {
       await expect(billing).not.toContainText('Generation (held)');
       for (const label of ['Date', 'What', 'Change', 'Balance']) await expect(row.locator(`td[data-label="${label}"]`)).toBeVisible();
       expect(await noSidewaysScroll(page)).toBe(true);
-      const axe = await new AxeBuilder({ page }).include('[data-testid="billing-table"]').analyze();
-      expect(axe.violations.map((v) => v.id)).toEqual([]);
+      expect((await axeViolations(page, '[data-testid="billing-table"]')).map((v) => v.id)).toEqual([]);
       await page.screenshot({ path: path.join(shots, `dashboard-billing-${width}.png`), fullPage: true });
 
       // An API task has no playground screen, so its rows carry no link; a playground task's row opens it in the history.
