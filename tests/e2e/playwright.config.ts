@@ -23,20 +23,26 @@ const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), '
 process.env.E2E_DATA_DIR = dataDir;
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = process.env.SITE_DIR || path.join(root, 'dist');
+/** Specs that sign nobody in and read only what their own guest session made: each of their tests may run on its own. */
+const GUEST_SPECS = ['pages.spec.ts', 'site.spec.ts', 'smoke.spec.ts', 'features.spec.ts', 'tracking.spec.ts', 'tracking-stay.spec.ts'];
 
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  globalSetup: './support/global-setup.ts',
   // Parallel runs (other ports) each need their own artifacts folder, or one run's cleanup deletes the other's traces.
   outputDir: process.env.E2E_OUTPUT_DIR || path.join(root, 'test-results/e2e'),
-  // Two workers: the read-only page checks run side by side while flows run one at a time (their fakes use fixed ports).
+  // Two workers. Flows sign in through the run's one mailbox (support/global-setup.ts) and each fake on a fixed port
+  // (identity providers, payments) belongs to one spec file, so any two files may run side by side.
   workers: 2,
   retries: 0,
   reporter: [['list'], ['json', { outputFile: path.join(root, 'test-results/e2e-results.json') }]],
   use: {
     baseURL,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // Recording a trace for every test costs CPU the whole suite waits on; a failure keeps its screenshot and page
+    // snapshot, and `--trace retain-on-failure` on the command line records traces when one is needed.
+    trace: 'off',
     launchOptions: {
       executablePath: chromium,
       args: [
@@ -51,8 +57,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'pages', testMatch: 'pages.spec.ts', fullyParallel: true, use: { ...devices['Desktop Chrome'], channel: undefined } },
-    { name: 'flows', testIgnore: 'pages.spec.ts', workers: 1, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    // Flows first: their long files start at once, and the many short page checks fill in around them.
+    { name: 'flows', testIgnore: GUEST_SPECS, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    { name: 'guest', testMatch: GUEST_SPECS, fullyParallel: true, use: { ...devices['Desktop Chrome'], channel: undefined } },
   ],
   webServer: {
     // The server runs as built JavaScript, as npm start runs it.
