@@ -105,11 +105,10 @@ test('advanced settings reach the API and the engine: pitch on speech, a tall fr
   expect((await animate).postDataJSON()).toMatchObject({ aspectRatio: '9:16', seed: 42 });
   const video = page.getByTestId('run-card').first().getByTestId('result-video');
   await expect(video).toBeVisible({ timeout: 60_000 });
-  const size = await video.evaluate(async (el: HTMLVideoElement) => {
-    if (el.readyState < 1) await new Promise((r) => el.addEventListener('loadedmetadata', r, { once: true }));
-    return { width: el.videoWidth, height: el.videoHeight };
-  });
-  expect(size).toEqual({ width: 512, height: 912 });
+  // Polled, each try finding the element anew: a listener on an element the page then replaced would wait forever.
+  await expect
+    .poll(() => video.evaluate((el: HTMLVideoElement) => ({ width: el.videoWidth, height: el.videoHeight })), { timeout: 30_000 })
+    .toEqual({ width: 512, height: 912 });
 });
 
 test('two runs at once: the form stays open, each run has its own card with times, and both finish', async ({ page }) => {

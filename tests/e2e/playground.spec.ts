@@ -60,16 +60,25 @@ function videoAndAudio(): { video: string; audio: string } {
   return { video, audio };
 }
 
-/** Waits until the media element has loaded, plays it and reports its duration once playback advanced. */
+/**
+ * Plays the media element and reports its duration once playback advanced. Each try finds the element anew and never
+ * waits on one element's events: the page may replace it (the result and its history item re-render as the task
+ * settles), and a listener on a replaced element would wait forever.
+ */
 async function playedDuration(page: Page, testId: string): Promise<number> {
   const media = page.getByTestId(testId).first();
   await expect(media).toBeVisible();
-  await media.evaluate(async (el: HTMLMediaElement) => {
-    el.muted = true;
-    if (el.readyState < 1) await new Promise((r) => el.addEventListener('loadedmetadata', r, { once: true }));
-    await el.play();
-  });
-  await expect.poll(() => media.evaluate((el: HTMLMediaElement) => el.currentTime)).toBeGreaterThan(0);
+  await expect
+    .poll(
+      () =>
+        media.evaluate(async (el: HTMLMediaElement) => {
+          el.muted = true;
+          if (el.paused) await Promise.race([el.play().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
+          return el.currentTime;
+        }),
+      { timeout: 60_000 },
+    )
+    .toBeGreaterThan(0);
   return media.evaluate((el: HTMLMediaElement) => el.duration);
 }
 
