@@ -1,4 +1,4 @@
-// A run whose result cannot be stored (the database refused: locked by another process) is run again at once, not left running until a restart.
+// A run whose result cannot be stored (the database refused: locked by another process) goes back to the queue after a pause and runs again, not left running until a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { migrateToLatest, openDatabase } from '../db';
 import type { Logger } from '../log';
 import { createTaskSystem } from '.';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { until } from '../test-support/server-process';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tasks-db-failure-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,14 +20,6 @@ function recordingLog(): Logger & { lines: string[] } {
   const lines: string[] = [];
   const keep = (msg: string) => void lines.push(msg);
   return { lines, debug: keep, info: keep, warn: keep, error: keep };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('a run the database refuses to store', () => {
@@ -46,13 +39,15 @@ describe('a run the database refuses to store', () => {
     await system.queue.start();
     const user = await createUser(t, 10);
     const { task } = await system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'store me', voice: 'en-us-male-1' }, source: 'api' });
-    await until(async () => (await system.tasks.byId(task.id))!.status === 'running', 'the run to start');
+    // The run starts.
+    await until(async () => (await system.tasks.byId(task.id))!.status === 'running');
 
     // Another process (an operator's CLI, say) holds the write lock while the engine's result comes back.
     const other = new Database(file);
     other.exec('begin immediate');
     open();
-    await until(() => log.lines.includes('task run failed'), 'the run to fail on the lock');
+    // The run fails on the lock.
+    await until(() => log.lines.includes('task run failed'));
     expect((await system.tasks.byId(task.id))!.status).toBe('running');
     other.exec('rollback');
     other.close();
