@@ -11,6 +11,8 @@ export interface AuthVariables {
   user: User;
   /** The session token when the caller used one; null for API-key calls. */
   sessionToken: string | null;
+  /** Whether the session's user had signed in before (SPEC.md §3 isOld); null for API-key calls, which do not know it. */
+  signedInBefore: boolean | null;
 }
 
 export type AuthEnv = { Variables: AuthVariables };
@@ -56,24 +58,25 @@ export interface AuthOptions {
   refuseSuspended?: true | { reads: (c: Context) => boolean };
 }
 
-function authorize(c: Context, user: User, sessionToken: string | null, o: AuthOptions): void {
+function authorize(c: Context, auth: AuthVariables, o: AuthOptions): void {
   const rule = o.refuseSuspended;
-  if (user.suspended && rule && (rule === true || !rule.reads(c))) throw accountSuspended();
-  c.set('user', user);
-  c.set('sessionToken', sessionToken);
+  if (auth.user.suspended && rule && (rule === true || !rule.reads(c))) throw accountSuspended();
+  c.set('user', auth.user);
+  c.set('sessionToken', auth.sessionToken);
+  c.set('signedInBefore', auth.signedInBefore);
 }
 
 /** Resolves the caller from the session token first, then the Bearer key; undefined when neither is valid. */
 export async function authenticate(db: Kysely<Schema>, c: Context): Promise<AuthVariables | undefined> {
   const token = c.req.header('token')?.trim();
   if (token) {
-    const user = await sessionUser(db, token);
-    if (user) return { user, sessionToken: token };
+    const session = await sessionUser(db, token);
+    if (session) return { user: session.user, sessionToken: token, signedInBefore: session.signedInBefore };
   }
   const key = bearer(c);
   if (key) {
     const user = await apiKeyUser(db, c, key);
-    if (user) return { user, sessionToken: null };
+    if (user) return { user, sessionToken: null, signedInBefore: null };
   }
   return undefined;
 }
@@ -83,7 +86,7 @@ export function requireUser(db: Kysely<Schema>, o: AuthOptions = {}): Middleware
   return async (c, next) => {
     const auth = await authenticate(db, c);
     if (!auth) throw notLoggedIn();
-    authorize(c, auth.user, auth.sessionToken, o);
+    authorize(c, auth, o);
     await next();
   };
 }
@@ -94,7 +97,7 @@ export function requireApiKey(db: Kysely<Schema>, o: AuthOptions = {}): Middlewa
     const key = bearer(c);
     const user = key ? await apiKeyUser(db, c, key) : undefined;
     if (!user) throw new AppError(401, API_CODES.notLoggedIn, ACCOUNT_MESSAGES.invalidApiKey);
-    authorize(c, user, null, o);
+    authorize(c, { user, sessionToken: null, signedInBefore: null }, o);
     await next();
   };
 }

@@ -13,26 +13,43 @@ export async function createSession(db: Kysely<Schema>, userId: string, now = Da
   return token;
 }
 
-// Every request with a session token asks these two, so they are compiled once (server/db/prepared.ts).
+// Every request with a session token asks this, so it is compiled once (server/db/prepared.ts).
 // The user row by the id a subquery finds, not a join: SQLite runs this shape in a third of a join's time.
+// Whether the user holds another session (SPEC.md §3 isOld) rides along: in the same statement it costs a tenth of a
+// second statement, which /user/info would otherwise run on every call.
 const liveSessionUser = preparedQuery((db, tokenHash: string, now: number) =>
   db
     .selectFrom('users')
-    .selectAll()
+    .selectAll('users')
+    .select((eb) =>
+      eb
+        .exists(eb.selectFrom('sessions as other').select('other.user_id').whereRef('other.user_id', '=', 'users.id').where('other.token_hash', '!=', tokenHash))
+        .as('signed_in_before'),
+    )
     .where('id', '=', (eb) => eb.selectFrom('sessions').select('user_id').where('token_hash', '=', tokenHash).where('expires_at', '>', now).where('revoked_at', 'is', null)),
 );
 const twoSessionsOf = preparedQuery((db, userId: string) => db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2));
 
+/** A live session's user, and whether that user has signed in before (holds a session besides this one). */
+export interface SessionCaller {
+  user: User;
+  signedInBefore: boolean;
+}
+
 /** The user a live session token belongs to, or undefined for an unknown, expired or revoked token. */
-export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<User | undefined> {
-  return liveSessionUser.first(db, sha256Hex(token), now);
+export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<SessionCaller | undefined> {
+  const row = await liveSessionUser.first(db, sha256Hex(token), now);
+  if (!row) return undefined;
+  // SQLite answers exists() with 0 or 1, PostgreSQL with a boolean.
+  const { signed_in_before: signedInBefore, ...user } = row;
+  return { user, signedInBefore: Boolean(signedInBefore) };
 }
 
 export async function revokeSession(db: Kysely<Schema>, token: string, now = Date.now()): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', sha256Hex(token)).execute();
 }
 
-/** Whether the user has signed in before (more than the one session asking). */
+/** Whether the user has signed in before (two sessions or more), for callers that hold no session: an API key's. */
 export async function hasEarlierSession(db: Kysely<Schema>, userId: string): Promise<boolean> {
   return (await twoSessionsOf.all(db, userId)).length > 1;
 }

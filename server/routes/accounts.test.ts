@@ -202,6 +202,21 @@ describe('sessions, /user/info, /user/infoUpdate and /user/exit/login', () => {
     expect((await post(t.app, '/user/info', {}, { token: second.token })).body.code).toBe(0);
   });
 
+  it('answers isOld alike for a session and for an API key of the same user', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const { token, userId } = await signIn(t, 'returning@example.com');
+    const key = (await post(t.app, '/apply/playground', { userId }, { token })).body.data.key as string;
+    const byKey = () => post(t.app, '/user/info', {}, { authorization: `Bearer ${key}` });
+    expect((await byKey()).body.data).toMatchObject({ userId, isOld: false, token: '' });
+
+    vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
+    const second = await signIn(t, 'returning@example.com');
+    expect((await byKey()).body.data.isOld).toBe(true);
+    // Both sessions now see a session besides their own, the first one included.
+    expect((await post(t.app, '/user/info', {}, { token })).body.data.isOld).toBe(true);
+    expect((await post(t.app, '/user/info', {}, { token: second.token })).body.data.isOld).toBe(true);
+  });
+
   it('refuses an expired session', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));

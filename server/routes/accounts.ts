@@ -62,7 +62,7 @@ function sessionRoutes(ctx: AccountsContext) {
   app.post('/info', requireUser(db), async (c) => {
     const user = c.get('user');
     const token = c.get('sessionToken') ?? '';
-    const isOld = await hasEarlierSession(db, user.id);
+    const isOld = c.get('signedInBefore') ?? (await hasEarlierSession(db, user.id));
     return c.json(envelope(0, MESSAGES.successfully, toUserInfo(user, { token, isOld, countryCode: countryCode(c, config) })));
   });
 
