@@ -1,9 +1,22 @@
 // Features this server does not serve (the default engines: no provider key) are marked before any input: in the nav,
 // on the home cards, on the reference page, and a notice stands in place of the screen's form; what is served is not.
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { declineCookies } from './support/page-checks';
 
 const NOT_AVAILABLE = 'Not available on this server';
+
+/** The layout shifts the page has had so far, each with what moved from where to where (CLS counts them all). */
+function layoutShifts(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        type Shift = { value: number; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+        const describe = (e: Shift) => `${e.value}: ${e.sources.map((s) => `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; ')}`;
+        new PerformanceObserver((list) => resolve(list.getEntries().map((e) => describe(e as unknown as Shift)))).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve([]), 500);
+      }),
+  );
+}
 
 test.beforeEach(({ page }) => declineCookies(page));
 
@@ -30,16 +43,7 @@ test('an unavailable product is marked in the nav and on the home page, and its 
   await expect(page.locator('[data-screen]')).toBeHidden();
   await expect(page.getByText('Model photo', { exact: true })).toBeHidden();
   // The notice takes the form's place at the form's height: nothing on the page moved when it came (CLS 0).
-  const shifts = await page.evaluate(
-    () =>
-      new Promise<string[]>((resolve) => {
-        type Shift = { value: number; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-        const describe = (e: Shift) => `${e.value}: ${e.sources.map((s) => `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; ')}`;
-        new PerformanceObserver((list) => resolve(list.getEntries().map((e) => describe(e as unknown as Shift)))).observe({ type: 'layout-shift', buffered: true });
-        setTimeout(() => resolve([]), 500);
-      }),
-  );
-  expect(shifts).toEqual([]);
+  expect(await layoutShifts(page)).toEqual([]);
   await expect(page.locator('main')).not.toContainText('ENGINES');
 });
 
@@ -53,4 +57,19 @@ test('a served product keeps its form, and an unserved API operation is marked o
   await page.goto('/api-reference/ttsCommon');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.locator('.op-header')).not.toContainText(NOT_AVAILABLE);
+});
+
+test('the marks, the guest note and the API origin arrive without moving anything on a phone-width page (CLS 0)', async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 823 });
+  // A card mark (clothes changer), an operation's mark, and a served operation whose samples tell a guest to log in.
+  for (const [path, settled] of [
+    ['/playground', page.locator('.product-card').getByText(NOT_AVAILABLE).first()],
+    ['/api-reference/tryonClothes', page.locator('.op-header').getByText(NOT_AVAILABLE)],
+    ['/api-reference/ttsCommon', page.getByText(/Log in to see your own key/)],
+  ] as const) {
+    await page.goto(path);
+    await expect(settled).toBeVisible();
+    expect(await layoutShifts(page), path).toEqual([]);
+  }
+  await expect(page.getByTestId('code-sample')).toContainText(`'${new URL(page.url()).origin}/api/async/do_tts_common'`);
 });

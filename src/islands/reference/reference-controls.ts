@@ -33,8 +33,11 @@ function select(area: HTMLElement, tab: HTMLElement): void {
   const template = (language?: string) => area.querySelector<HTMLTemplateElement>(`template[data-language="${language}"]`)!.content;
   const language = tab.dataset.tab;
   if (panel.dataset.language !== language) {
+    // The shown sample holds the API origin (origin-early.ts wrote it before the first paint); the new one takes it.
+    const origin = panel.querySelector('[data-origin]')?.textContent;
     template(panel.dataset.language).append(...panel.childNodes);
     panel.append(template(language));
+    if (origin) for (const el of panel.querySelectorAll('[data-origin]')) el.textContent = origin;
   }
   panel.dataset.language = language;
   panel.setAttribute('aria-labelledby', tab.id);

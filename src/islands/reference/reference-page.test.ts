@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import { sampleParts, type SamplePart } from '../../lib/reference/sample-parts';
+import { SAMPLE_ORIGIN_SCRIPT } from '../../lib/reference/origin-early';
 import { KEY_PLACEHOLDER, SAMPLE_LANGUAGES, type SampleSpec } from '../../lib/reference/samples';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $apiKey, $user } from '../../lib/stores/session';
@@ -15,7 +16,12 @@ const KEY = 'sk-AbCdEfGh1234567890wxyz';
 const code = (parts: SamplePart[]) =>
   `<code>${parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'origin' ? '<span data-origin>https://&lt;your API host&gt;</span>' : `<span data-key>${KEY_PLACEHOLDER}</span>`)).join('')}</code>`;
 
-/** The markup CodeSamples.astro and TryIt.astro render for `spec`. */
+/** Runs the samples' inline script as the browser does, right after their markup (jsdom here runs no page scripts). */
+function runOriginScript(samples: Element): void {
+  new Function('document', 'origin', SAMPLE_ORIGIN_SCRIPT)({ currentScript: { previousElementSibling: samples } }, location.origin);
+}
+
+/** The markup CodeSamples.astro and TryIt.astro render for `spec`, with the samples' inline script run. */
 function render(): HTMLElement {
   const [first, ...others] = SAMPLE_LANGUAGES;
   document.body.innerHTML = `<main>
@@ -36,6 +42,7 @@ function render(): HTMLElement {
       <div data-form></div>
     </div>
   </main>`;
+  runOriginScript(document.querySelector('[data-samples]')!);
   return document.querySelector('main')!;
 }
 
@@ -62,10 +69,24 @@ afterEach(() => {
 });
 
 describe('reference page samples', () => {
-  it('fills the browser origin into every language at once, the ones not shown included', () => {
+  it("has the browser's origin in the sample shown before the page script runs, and in each language a tab brings in", async () => {
     stop = startReferencePage(render());
     expect(panel().textContent).toContain(`'${location.origin}/api/remaining_credits'`);
-    for (const t of document.querySelectorAll('template')) expect(t.content.textContent).not.toContain('your API host');
+    for (const label of ['JavaScript', 'Python']) {
+      tab(label).click();
+      await vi.waitFor(() => expect(panel().dataset.language).not.toBe('curl'));
+      await vi.waitFor(() => expect(panel().textContent).toContain(`${location.origin}/api/remaining_credits`));
+      expect(panel().textContent).not.toContain('your API host');
+    }
+  });
+
+  it('writes the build\'s API base instead when the page names one', () => {
+    render();
+    const samples = document.querySelector<HTMLElement>('[data-samples]')!;
+    samples.dataset.apiBase = 'https://api.example.com';
+    for (const el of samples.querySelectorAll('[data-origin]')) el.textContent = 'https://<your API host>';
+    runOriginScript(samples);
+    expect(panel().textContent).toContain(`'https://api.example.com/api/remaining_credits'`);
   });
 
   it('marks the areas for a guest only once the session says so', () => {

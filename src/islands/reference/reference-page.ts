@@ -1,21 +1,13 @@
 // What an API reference page runs before anyone interacts with it, held to the static pages' budget
-// (src/lib/spec/page-budgets.ts): it fills the browser's API origin into the pre-rendered samples and marks the areas for
-// a guest. The rest loads when wanted: the controls (tabs, Copy, Try it) with the first pointer, focus or key on them, and
-// a signed-in user's key once the session names one.
+// (src/lib/spec/page-budgets.ts): it marks the areas for a guest; the samples' own inline script (origin-early.ts) has
+// filled in the API origin before. The rest loads when wanted: the controls (tabs, Copy, Try it) with the first
+// pointer, focus or key on them, and a signed-in user's key once the session names one.
 import { $user } from '../../lib/stores/session';
 
 const controls = () => import('./reference-controls');
 
 /** Wires the `[data-samples]` and `[data-try-it]` areas in `page`; returns a function that stops following the session. */
 export function startReferencePage(page: Document | HTMLElement = document): () => void {
-  for (const area of page.querySelectorAll<HTMLElement>('[data-samples]')) {
-    // The build's PUBLIC_API_BASE, else this site's origin (one process serves both), as the API client decides; the
-    // samples of the other languages wait in <template>s.
-    const origin = area.dataset.apiBase || location.origin;
-    for (const part of [area, ...[...area.querySelectorAll('template')].map((t) => t.content)]) {
-      for (const el of part.querySelectorAll('[data-origin]')) el.textContent = origin;
-    }
-  }
   // Until the controls have loaded, an event on them waits for them: a click or key is answered a moment later, once.
   for (const type of ['pointerover', 'focusin', 'click', 'keydown']) page.addEventListener(type, wake);
 
