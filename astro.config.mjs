@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import react from '@astrojs/react';
 import { CONSENT_EARLY_SCRIPT } from './src/lib/site/consent-early.ts';
 import { SAMPLE_ORIGIN_SCRIPT } from './src/lib/reference/origin-early.ts';
+import { NOT_FOUND_EARLY_SCRIPT } from './src/lib/site/not-found-early.ts';
 
 /** The CSP hash of an inline script Astro does not bundle (it hashes only the scripts it processes). */
 const scriptHash = (text) => `sha256-${createHash('sha256').update(text).digest('base64')}`;
@@ -14,7 +15,7 @@ export default defineConfig({
   build: { format: 'directory' },
   integrations: [react()],
   // Astro hashes every inline script and style into a CSP <meta>; the server adds the rest of the policy.
-  security: { csp: { scriptDirective: { hashes: [scriptHash(CONSENT_EARLY_SCRIPT), scriptHash(SAMPLE_ORIGIN_SCRIPT)] } } },
+  security: { csp: { scriptDirective: { hashes: [CONSENT_EARLY_SCRIPT, SAMPLE_ORIGIN_SCRIPT, NOT_FOUND_EARLY_SCRIPT].map(scriptHash) } } },
   vite: {
     worker: { format: 'es' },
     // src/lib/spec is constants and pure functions only, and everything imports it through its index: saying so lets

@@ -59,17 +59,20 @@ test('a served product keeps its form, and an unserved API operation is marked o
   await expect(page.locator('.op-header')).not.toContainText(NOT_AVAILABLE);
 });
 
-test('the marks, the guest note and the API origin arrive without moving anything on a phone-width page (CLS 0)', async ({ page }) => {
+test('what a page learns after it is shown arrives without moving anything, on a phone-width page (CLS 0)', async ({ page }) => {
   await page.setViewportSize({ width: 412, height: 823 });
-  // A card mark (clothes changer), an operation's mark, and a served operation whose samples tell a guest to log in.
+  // A card mark (clothes changer), an operation's mark, a served operation whose samples tell a guest to log in, the
+  // notice of an unknown address (the 404 page's redirect), and a share link that is not there.
   for (const [path, settled] of [
     ['/playground', page.locator('.product-card').getByText(NOT_AVAILABLE).first()],
     ['/api-reference/tryonClothes', page.locator('.op-header').getByText(NOT_AVAILABLE)],
     ['/api-reference/ttsCommon', page.getByText(/Log in to see your own key/)],
+    ['/no-such-page', page.getByRole('status').filter({ hasText: 'There is no page at /no-such-page' })],
+    ['/shared?t=nope', page.getByRole('alert').filter({ hasText: /./ })],
   ] as const) {
     await page.goto(path);
     await expect(settled).toBeVisible();
     expect(await layoutShifts(page), path).toEqual([]);
+    if (path === '/api-reference/ttsCommon') await expect(page.getByTestId('code-sample')).toContainText(`'${new URL(page.url()).origin}/api/async/do_tts_common'`);
   }
-  await expect(page.getByTestId('code-sample')).toContainText(`'${new URL(page.url()).origin}/api/async/do_tts_common'`);
 });
