@@ -48,7 +48,7 @@ describe('View code', () => {
     expect(curlBody(code())).toEqual({ text: "It's a test", audioId: 'en-us-female-1' });
     // The key arrives from /apply/playground and is shown masked.
     await waitFor(() => expect(code()).toContain('Authorization: Bearer '));
-    await waitFor(() => expect(code()).toMatch(/Bearer .+•{12}/));
+    await waitFor(() => expect(code()).toMatch(/Bearer sk-•{5}[\w-]{4}\b/));
     expect(code()).not.toContain(user.apiKey);
 
     // Live: the text, the voice and the quality flow into the call.

@@ -1,6 +1,7 @@
 // The signed-in user's API key on the reference pages and the playground's code panel: fetched once when the session
 // has none, through the API client the session store loads on demand, so no page loads that client for it up front.
 import { API_KEYS, STORAGE_KEYS } from '../spec';
+import { KEY_PLACEHOLDER } from './samples';
 import { local } from '../storage';
 import { $apiKey, loadApi } from '../stores/session';
 
@@ -21,7 +22,12 @@ export function fetchApiKey(userId: string): Promise<void> {
   return fetching;
 }
 
-/** The key with its middle hidden, as on the dashboard. */
+/**
+ * The key as a code sample shows it until revealed: the prefix, dots and its last characters, exactly as long as the
+ * placeholder it takes the place of. The key arrives after the page is shown, and the rest of its line keeps its
+ * place (a longer text there would move it: a layout shift).
+ */
 export function maskApiKey(key: string): string {
-  return `${key.slice(0, API_KEYS.visibleChars)}${'•'.repeat(12)}${key.slice(-4)}`;
+  const end = key.slice(-API_KEYS.sampleVisibleEnd);
+  return `${API_KEYS.prefix}${'•'.repeat(KEY_PLACEHOLDER.length - API_KEYS.prefix.length - end.length)}${end}`;
 }

@@ -56,6 +56,8 @@ export const API_KEYS = {
   prefix: 'sk-',
   /** Shown before "…" when the key is masked on the dashboard. */
   visibleChars: 7,
+  /** The characters left at the end of a key masked in a code sample (its start shows the prefix). */
+  sampleVisibleEnd: 4,
 } as const;
 
 /** Billing history pages (our POST /user/credits/history). */
