@@ -211,7 +211,7 @@ describe('sessions, /user/info, /user/infoUpdate and /user/exit/login', () => {
     vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     const second = await signIn(t, 'returning@example.com');
     // The key, and both sessions: each sees a session besides its own, the first one included.
-    for (const headers of [{ authorization: `Bearer ${key}` }, { token }, { token: second.token }]) expect((await post(t.app, '/user/info', {}, headers)).body.data.isOld).toBe(true);
+    for (const headers of [{ authorization: `Bearer ${key}` }, { token }, { token: second.token }] as Record<string, string>[]) expect((await post(t.app, '/user/info', {}, headers)).body.data.isOld).toBe(true);
   });
 
   it('refuses an expired session', async () => {
