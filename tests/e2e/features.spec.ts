@@ -62,7 +62,7 @@ test('a served product keeps its form, and an unserved API operation is marked o
   await expect(page.locator('.op-header')).not.toContainText(NOT_AVAILABLE);
 });
 
-test('what a page learns after it is shown arrives without moving anything, on a phone-width page (CLS 0)', async ({ page }) => {
+test('what a page learns after it is shown arrives without moving anything, on a phone and on a wide screen (CLS 0)', async ({ page }) => {
   await page.setViewportSize({ width: 412, height: 823 });
   // A card mark (clothes changer), an operation's mark, a served operation whose samples tell a guest to log in, the
   // notice of an unknown address (the 404 page's redirect), and a share link that is not there.
@@ -78,9 +78,20 @@ test('what a page learns after it is shown arrives without moving anything, on a
     expect(await layoutShifts(page), path).toEqual([]);
     if (path === '/api-reference/ttsCommon') await expect(page.getByTestId('code-sample')).toContainText(`'${new URL(page.url()).origin}/api/async/do_tts_common'`);
   }
+  // On a wide screen the examples stand beside the form: an example video has its height before its file loads (the
+  // files are held back a moment here, as a slow network would).
+  await page.setViewportSize({ width: 1280, height: 823 });
+  await page.route('**/examples/*.mp4', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await page.goto('/playground/imageToVideo');
+  await expect(page.getByTestId('example-video').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(await layoutShifts(page), 'example video').toEqual([]);
 });
 
-test("signed in, the key in the samples and the dashboard's figures arrive without moving anything, on a phone (CLS 0)", async ({ page }) => {
+test("signed in, the key in the samples, the dashboard's figures and the account chip arrive without moving anything (CLS 0)", async ({ page }) => {
   await page.setViewportSize({ width: 412, height: 823 });
   await page.goto('/playground');
   await signInByMail(page, mailbox, `steady-${Date.now()}@example.com`);
@@ -95,4 +106,9 @@ test("signed in, the key in the samples and the dashboard's figures arrive witho
     await page.waitForLoadState('networkidle');
     expect(await layoutShifts(page), path).toEqual([]);
   }
+  // On a wide screen the account chip takes Log In's place without moving the bar's account area.
+  await page.setViewportSize({ width: 1280, height: 823 });
+  await page.goto('/pricing');
+  await expect(page.locator('[data-credits]')).toHaveText(/credits/);
+  expect(await layoutShifts(page), 'account chip').toEqual([]);
 });
