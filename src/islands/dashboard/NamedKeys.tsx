@@ -63,6 +63,33 @@ export default function NamedKeys() {
       <h2 id="keys-heading">All keys</h2>
       <p className="muted">Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys.</p>
       {error && <p className={styles.error} role="alert">{error}</p>}
+      {/* The form and a new key come before the list: the list arrives after the page is shown, and growing below them
+          it moves nothing (a layout shift). */}
+      <form className={styles.form} onSubmit={(e) => void create(e)}>
+        <label>
+          New key name
+          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAMED_API_KEYS.nameMaxLength} required placeholder="e.g. Production server" />
+        </label>
+        <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
+          Create key
+        </button>
+      </form>
+      {created && (
+        <div className={styles.newKey} role="status">
+          <strong>Your new key “{created.name}”. Copy it now: it is not shown again.</strong>
+          <code className={styles.key} data-testid="new-key">
+            {created.key}
+          </code>
+          <div className={styles.keyActions}>
+            <button type="button" className="button" onClick={() => void copy(created.key)}>
+              Copy
+            </button>
+            <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
       {!keys && !error && <p className="muted">Loading keys…</p>}
       {keys && (
         <ul className={styles.keyList} data-testid="key-list">
@@ -96,31 +123,6 @@ export default function NamedKeys() {
           ))}
         </ul>
       )}
-      {created && (
-        <div className={styles.newKey} role="status">
-          <strong>Your new key “{created.name}”. Copy it now: it is not shown again.</strong>
-          <code className={styles.key} data-testid="new-key">
-            {created.key}
-          </code>
-          <div className={styles.keyActions}>
-            <button type="button" className="button" onClick={() => void copy(created.key)}>
-              Copy
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </div>
-      )}
-      <form className={styles.form} onSubmit={(e) => void create(e)}>
-        <label>
-          New key name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAMED_API_KEYS.nameMaxLength} required placeholder="e.g. Production server" />
-        </label>
-        <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
-          Create key
-        </button>
-      </form>
     </section>
   );
 }

@@ -37,26 +37,20 @@ function ExamplesSlot({ screen, examples }: { screen: string; examples: NonNulla
   const inBrowser = useRenderedInBrowser();
   if (!inBrowser) return null;
   return (
-    <Suspense fallback={null}>
-      <Examples
-        screen={examples.screen}
-        onTry={(inputs, example) => {
-          trackAction(screen, 'example', 'click', { example: example.id });
-          examples.onTry(inputs);
-        }}
-      />
-    </Suspense>
+    <Examples
+      screen={examples.screen}
+      onTry={(inputs, example) => {
+        trackAction(screen, 'example', 'click', { example: example.id });
+        examples.onTry(inputs);
+      }}
+    />
   );
 }
 
 function HistorySlot({ features, screen }: { features: readonly Feature[]; screen: string }) {
   const loggedIn = useHydratedStore($loggedIn, false);
   if (!loggedIn) return null;
-  return (
-    <Suspense fallback={null}>
-      <History features={features} screen={screen} />
-    </Suspense>
-  );
+  return <History features={features} screen={screen} />;
 }
 
 export default function TaskScreenLayout({ task, resultTitle, historyFeatures, screen, code, examples, children }: Props) {
@@ -68,8 +62,12 @@ export default function TaskScreenLayout({ task, resultTitle, historyFeatures, s
       </div>
       <div className={styles.side}>
         <TaskPanel task={task} title={resultTitle} />
-        {task.runs.length === 0 && examples && <ExamplesSlot screen={screen} examples={examples} />}
-        <HistorySlot features={historyFeatures} screen={screen} />
+        {/* One boundary for both: they show together once both have loaded, whichever came first, so the history never
+            appears and is then pushed down by the examples (a layout shift). */}
+        <Suspense fallback={null}>
+          {task.runs.length === 0 && examples && <ExamplesSlot screen={screen} examples={examples} />}
+          <HistorySlot features={historyFeatures} screen={screen} />
+        </Suspense>
       </div>
     </div>
   );
