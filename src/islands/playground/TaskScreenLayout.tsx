@@ -1,5 +1,5 @@
 // A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the first) and the history.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { ExampleScreen, Feature } from '../../lib/spec';
 import { $loggedIn } from '../../lib/stores/session';
 import { useHydratedStore } from '../shared/useHydratedStore';
@@ -49,7 +49,11 @@ function ExamplesSlot({ screen, examples }: { screen: string; examples: NonNulla
 
 function HistorySlot({ features, screen }: { features: readonly Feature[]; screen: string }) {
   const loggedIn = useHydratedStore($loggedIn, false);
-  if (!loggedIn) return null;
+  // Switched on in a transition: when someone signs in on the screen, the examples stay shown while the history's code
+  // loads, instead of the shared boundary below hiding them until it came (a store update cannot wait like that).
+  const [shown, setShown] = useState(false);
+  useEffect(() => startTransition(() => setShown(loggedIn)), [loggedIn]);
+  if (!shown) return null;
   return <History features={features} screen={screen} />;
 }
 
