@@ -63,23 +63,25 @@ function videoAndAudio(): { video: string; audio: string } {
 /**
  * Plays the media element and reports its duration once playback advanced. Each try finds the element anew and never
  * waits on one element's events: the page may replace it (the result and its history item re-render as the task
- * settles), and a listener on a replaced element would wait forever.
+ * settles), and a listener on a replaced element would wait forever. The duration comes from the same look as the
+ * playback: by a later look the first match may be another element, with no duration until its metadata loads.
  */
 async function playedDuration(page: Page, testId: string): Promise<number> {
   const media = page.getByTestId(testId).first();
   await expect(media).toBeVisible();
+  let duration = 0;
   await expect
     .poll(
-      () =>
-        media.evaluate(async (el: HTMLMediaElement) => {
+      async () =>
+        (duration = await media.evaluate(async (el: HTMLMediaElement) => {
           el.muted = true;
           if (el.paused) await Promise.race([el.play().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
-          return el.currentTime;
-        }),
+          return el.currentTime > 0 && Number.isFinite(el.duration) ? el.duration : 0;
+        })),
       { timeout: 60_000 },
     )
     .toBeGreaterThan(0);
-  return media.evaluate((el: HTMLMediaElement) => el.duration);
+  return duration;
 }
 
 async function balance(page: Page): Promise<number> {
