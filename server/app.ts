@@ -21,7 +21,7 @@ import { mediaRoutes } from './routes/media';
 import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
 import { PLAYGROUND_PREFIX, playgroundRoutes } from './routes/playground';
-import { PUBLIC_API_PREFIX, publicApiRoutes } from './routes/public-api';
+import { isPublicApiPath, PUBLIC_API_PREFIX, publicApiRoutes, refusal } from './routes/public-api';
 import { createRequestLog } from './accounts/request-log';
 import { SHARE_PREFIX, shareRoutes } from './routes/share';
 import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
@@ -95,6 +95,8 @@ export function createApp(deps: AppDeps) {
   app.use('/_astro/*', workerScriptPolicy());
   app.use(site.serve);
   app.notFound(async (c) => {
+    // No such call or method under /api: answered in the public API's envelope, as its other refusals are.
+    if (isPublicApiPath(c.req.path)) return c.json(refusal(ERROR_CODES.notFound, ERROR_MESSAGES.notFound), 404);
     const wantsPage = c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     const page = wantsPage ? await site.notFoundPage(c) : undefined;
     return page ?? c.json(errorEnvelope(ERROR_CODES.notFound, ERROR_MESSAGES.notFound), 404);

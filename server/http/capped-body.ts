@@ -2,6 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { whileReading } from './cut-off';
 
 /**
  * A body cap with its own refusal (the collector answers its tracking 413 code): decided by the headers where they
@@ -13,7 +14,8 @@ export function cappedBody(maxBytes: number, refuse: (c: Context) => Response | 
     const method = c.req.method;
     if (method === 'GET' || method === 'HEAD') return next();
     const length = statedLength(c);
-    if (length === 'unknown') return counted(c, next);
+    // Counting reads the body before the route runs: a client that leaves midway is refused there (cut-off.ts).
+    if (length === 'unknown') return whileReading(c, () => counted(c, next));
     return length > maxBytes ? refuse(c) : next();
   };
 }

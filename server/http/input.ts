@@ -3,6 +3,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
 import { AppError, invalidInput } from './errors';
+import { whileReading } from './cut-off';
+import { describeIssue, validate } from './issue-text';
 
 type RawInput = Record<string, unknown>;
 
@@ -12,7 +14,7 @@ type RawInput = Record<string, unknown>;
  */
 export async function readBody(c: Context): Promise<RawInput> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const text = type.startsWith('multipart/') ? null : await c.req.text();
+  const text = type.startsWith('multipart/') ? null : await whileReading(c, () => c.req.text());
   if (text !== null && text.trim() === '') return {};
   if (type === 'application/json' || type.endsWith('+json')) {
     let parsed: unknown;
@@ -31,25 +33,21 @@ export async function readBody(c: Context): Promise<RawInput> {
   }
   if (type.startsWith('multipart/form-data')) {
     try {
-      return (await c.req.parseBody({ all: false })) as RawInput;
-    } catch {
+      return (await whileReading(c, () => c.req.parseBody({ all: false }))) as RawInput;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
       throw invalidInput('Request body is not valid multipart/form-data');
     }
   }
   throw new AppError(415, ERROR_CODES.unsupportedMediaType, ERROR_MESSAGES.unsupportedMediaType);
 }
 
-/** Formats the first validation issue as "field: rule" so a person knows what to fix. */
-export function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid input';
-  const field = issue.path.length > 0 ? issue.path.join('.') : 'body';
-  return `${field}: ${issue.message}`;
-}
+export { describeIssue, validate } from './issue-text';
 
+/** Validates an input; a 400 names the first field and the rule it broke. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw invalidInput(describeIssue(result.error));
+  const result = validate(schema, input);
+  if (!result.success) throw invalidInput(describeIssue(result.error, input));
   return result.data;
 }
 

@@ -11,8 +11,9 @@ import { errorEnvelope } from '../http/errors';
  * Most requests are decided by their headers alone: none has a body (GET, HEAD) or Content-Length states its size,
  * which Node's parser holds the body to. Only then is the request's body left alone, so the Node adapter can read
  * it straight from the socket when a route asks, instead of first wrapping it in a web stream the way counting
- * it would. A body of unstated length (chunked) is counted as it arrives by Hono's bodyLimit.
+ * it would. A body of unstated length (chunked) is counted as it arrives by Hono's bodyLimit. `shape` makes the
+ * envelope: the §8 one by default, the public API's own there.
  */
-export function bodyCap(maxBytes: number): MiddlewareHandler {
-  return cappedBody(maxBytes, (c) => c.json(errorEnvelope(ERROR_CODES.payloadTooLarge, `${ERROR_MESSAGES.payloadTooLarge}: the limit is ${maxBytes} bytes`), 413));
+export function bodyCap(maxBytes: number, shape: (code: number, message: string) => object = errorEnvelope): MiddlewareHandler {
+  return cappedBody(maxBytes, (c) => c.json(shape(ERROR_CODES.payloadTooLarge, `${ERROR_MESSAGES.payloadTooLarge}: the limit is ${maxBytes} bytes`), 413));
 }

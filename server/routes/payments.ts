@@ -6,6 +6,7 @@ import { CREDIT_PACKS, PAYMENT_MESSAGES, creditPack, ERROR_CODES } from '../../s
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
 import { AppError, envelope } from '../http/errors';
+import { whileReading } from '../http/cut-off';
 import { validBody } from '../http/input';
 import { bodyCap } from './body-cap';
 import { createStripeClient, handleStripeEvent, PaymentNotYetRecorded, startCheckout, verifyStripeEvent } from '../payments';
@@ -43,7 +44,7 @@ export function paymentRoutes({ config, database, log }: AppDeps) {
   app.post('/webhook', async (c) => {
     // Without a signing secret nothing can be verified, so the endpoint behaves as if it did not exist.
     if (!stripe || !config.stripe) throw new AppError(404, ERROR_CODES.notFound, PAYMENT_MESSAGES.notConfigured);
-    const payload = await c.req.text();
+    const payload = await whileReading(c, () => c.req.text());
     const signature = c.req.header('stripe-signature') ?? '';
     let event: Stripe.Event;
     try {

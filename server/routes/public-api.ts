@@ -7,7 +7,7 @@ import { noteApiCall, type RequestLog } from '../accounts/request-log';
 import type { AppDeps } from './deps';
 import { AppError } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
-import { describeIssue, parseInput, readBody } from '../http/input';
+import { describeIssue, readBody, validate } from '../http/input';
 import { currentRequestId, type Logger } from '../log';
 import { callbackUrlProblem, dreamView, mediaByTask, webhookSecret } from '../tasks';
 import { runOptionProblem } from '../engines';
@@ -16,6 +16,7 @@ import {
   ERROR_MESSAGES,
   IDEMPOTENCY,
   MEDIA_LIMITS,
+  PUBLIC_API_CODES,
   PUBLIC_TOOLS,
   TASK_MESSAGES,
   UPLOAD_SCENES,
@@ -36,7 +37,7 @@ function answer(code: number, message: string, data: unknown = null) {
 }
 const success = (data: unknown) => answer(0, 'success', data);
 /** A refusal also names the request (X-Request-Id), which a user can quote to support. */
-const refusal = (code: number, message: string) => {
+export const refusal = (code: number, message: string) => {
   const requestId = currentRequestId();
   return requestId === undefined ? answer(code, message) : { ...answer(code, message), requestId };
 };
@@ -55,14 +56,17 @@ function publicErrors(log: Logger) {
 /** Where app.ts mounts the public API; the paths below are relative to it. */
 export const PUBLIC_API_PREFIX = '/api';
 
+/** Whether a path is the public API's, whose answers use its own envelope (unknown paths and methods included). */
+export const isPublicApiPath = (path: string) => path === PUBLIC_API_PREFIX || path.startsWith(`${PUBLIC_API_PREFIX}/`);
+
 /** The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already made. */
 const READS = new Set(['/getAsyncResult', '/cancelAsyncTask', '/remaining_credits', '/webhook_secret', '/file/v1/policy_upload_finish']);
 
 /** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
-const ILLEGAL_PARAMETER = 10192;
+const ILLEGAL_PARAMETER = PUBLIC_API_CODES.illegalParameter;
 function body<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${describeIssue(result.error)}`);
+  const result = validate(schema, raw);
+  if (!result.success) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${describeIssue(result.error, raw)}`);
   return result.data;
 }
 
@@ -148,7 +152,7 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog) {
 
   // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key; a call that
   // passed them goes into the account's request log (written after the answer, batched).
-  app.use('*', bodyCap(config.bodyLimitBytes), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }), requestLog.middleware);
+  app.use('*', bodyCap(config.bodyLimitBytes, refusal), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }), requestLog.middleware);
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');
@@ -190,7 +194,7 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog) {
     return c.json(success({ remainingCredits: row.credits }));
   });
   app.post('/webhook_secret', async (c) => {
-    const { rotate } = parseInput(rotateBody, await readBody(c));
+    const { rotate } = body(rotateBody, await readBody(c));
     return c.json(success({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
   });
 

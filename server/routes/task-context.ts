@@ -1,6 +1,7 @@
 // What the task routes share: reading a multipart upload, and the uploads' own body cap (set on the upload route itself).
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { whileReading } from '../http/cut-off';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, UPLOAD_LIMITS } from '../../src/lib/spec';
 
@@ -8,12 +9,14 @@ import { ERROR_CODES, UPLOAD_LIMITS } from '../../src/lib/spec';
 export const MAX_UPLOAD_BODY = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes)) + 64 * 1024;
 
 export function uploadBodyLimit(): MiddlewareHandler {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: MAX_UPLOAD_BODY,
     onError: () => {
       throw new AppError(413, ERROR_CODES.payloadTooLarge, `file: uploads may be at most ${Math.round(MAX_UPLOAD_BODY / (1024 * 1024))} MB`);
     },
   });
+  // A chunked upload is read here, before the route: a client that leaves midway is refused, not a server error.
+  return (c, next) => whileReading(c, () => limit(c, next));
 }
 
 /** Reads the uploaded file field of a multipart body, refusing anything that is not a file. */
@@ -24,7 +27,7 @@ export async function uploadedFile(c: Context, field = 'file'): Promise<{ bytes:
   }
   let form: Record<string, unknown>;
   try {
-    form = (await c.req.parseBody({ all: false })) as Record<string, unknown>;
+    form = (await whileReading(c, () => c.req.parseBody({ all: false }))) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError(400, ERROR_CODES.invalidInput, 'Request body is not valid multipart/form-data');

@@ -1,10 +1,11 @@
 // Reads and validates collector request bodies (SPEC.md §7 tracking calls): media types, size caps, zod schemas, sealed batches.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_MESSAGES, TRACKING_ERROR_CODES } from '../../src/lib/spec';
 import { cappedBody } from '../http/capped-body';
+import { whileReading } from '../http/cut-off';
 import { AppError } from '../http/errors';
-import { describeIssue } from '../http/input';
+import { describeIssue, validate } from '../http/input';
 import { CipherError, openBatch, type BatchKey } from './cipher';
 import { checkEntry, EntryProblem, type WireEntry } from './entries';
 
@@ -29,7 +30,7 @@ export function collectorBodyCap(maxSize: number) {
  */
 async function readCollectorBody(c: Context): Promise<Record<string, unknown>> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const raw = await c.req.text();
+  const raw = await whileReading(c, () => c.req.text(), () => invalid(`body: ${ERROR_MESSAGES.bodyCutOff}`));
   if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(raw));
   if (type !== '' && type !== 'application/json' && type !== 'text/plain' && !type.endsWith('+json')) {
     throw collectorError(415, TRACKING_ERROR_CODES.unsupportedMediaType, 'Send the body as application/json, text/plain (JSON text) or application/x-www-form-urlencoded');
@@ -47,8 +48,9 @@ async function readCollectorBody(c: Context): Promise<Record<string, unknown>> {
 
 /** The body read and checked against one of the schemas of ./schemas, or 40000 naming the first bad field. */
 export async function collectorBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const result = schema.safeParse(await readCollectorBody(c));
-  if (!result.success) throw invalid(describeIssue(result.error));
+  const raw = await readCollectorBody(c);
+  const result = validate(schema, raw);
+  if (!result.success) throw invalid(describeIssue(result.error, raw));
   return result.data;
 }
 

@@ -28,6 +28,8 @@ export const ERROR_MESSAGES = {
   invalidJson: 'Request body is not valid JSON',
   unsupportedMediaType: 'Send the body as application/x-www-form-urlencoded, multipart/form-data or application/json',
   payloadTooLarge: 'Request body is too large',
+  /** The client closed the connection before it had sent the body its headers announced. */
+  bodyCutOff: 'Request body ended early: the connection closed before the whole body arrived',
   internal: 'Something went wrong on our side; please try again',
   suspended: 'This account is suspended; contact support to restore it',
 } as const;
