@@ -30,7 +30,7 @@ export const ttsBody = z.object({
 });
 
 const dialogueShape = {
-  lines: z.array(z.object({ speaker: z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), text })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
+  lines: z.array(z.object({ speaker: z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars).describe('Who says the line: a name of voices'), text: text.describe('What the speaker says') })).min(1, 'must have at least one line').max(TASK_LIMITS.maxDialogueLines),
   voices: z.record(z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` })),
   speed,
   pitch,
@@ -104,10 +104,10 @@ export const dreamVoiceClone = z.object({ voiceUrl: mediaUrl, ...callbackUrl });
 export const dreamTtsClone = z.object({ cloneId: z.string().trim().min(1).max(100), text, lan: language.optional(), ...callbackUrl });
 const videoParams = z
   .object({
-    video_width: z.coerce.number().int().min(0).max(4096).optional(),
-    video_height: z.coerce.number().int().min(0).max(4096).optional(),
-    video_enhance: z.coerce.number().int().min(0).max(1).optional(),
-    fps: z.union([z.literal('original'), z.coerce.number().int().min(1).max(60)]).optional(),
+    video_width: z.coerce.number().int().min(0).max(4096).optional().describe('Width of the result in pixels; 0 keeps the source\'s'),
+    video_height: z.coerce.number().int().min(0).max(4096).optional().describe('Height of the result in pixels; 0 keeps the source\'s'),
+    video_enhance: z.coerce.number().int().min(0).max(1).optional().describe('1 asks the engine to enhance the result, 0 does not (only where the serving engine supports it)'),
+    fps: z.union([z.literal('original'), z.coerce.number().int().min(1).max(60)]).optional().describe('Frames per second of the result, 1 to 60, or "original" for the source\'s (only where the serving engine supports it)'),
   })
   .optional();
 export const dreamLipsync = z.object({ srcVideoUrl: mediaUrl, audioUrl: mediaUrl, vocalAudioUrl: mediaUrl.optional(), videoParams, ...callbackUrl });

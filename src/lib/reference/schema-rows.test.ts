@@ -24,14 +24,26 @@ describe('schemaRows', () => {
     expect(rows.map((r) => r.rules)).toEqual([[], []]);
   });
 
-  it('no page of the reference states a ±9007199254740991 bound or the same range twice', () => {
+  /** Every field row of every operation page: the request body's and the answer's data. */
+  function allRows() {
     const doc = buildOpenApiDocument({ serverUrl: '/' });
-    const all = Object.values(doc.paths).flatMap((item) =>
-      Object.values(item).flatMap((op) => [
-        ...schemaRows(Object.values(op.requestBody?.content ?? {})[0]?.schema as Record<string, unknown> | undefined),
-        ...schemaRows(((op.responses['200']?.content?.['application/json']?.schema as { properties?: { data?: Record<string, unknown> } }).properties?.data)),
-      ]),
+    return Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.values(item).flatMap((op) =>
+        [
+          ...schemaRows(Object.values(op.requestBody?.content ?? {})[0]?.schema as Record<string, unknown> | undefined),
+          ...schemaRows(((op.responses['200']?.content?.['application/json']?.schema as { properties?: { data?: Record<string, unknown> } }).properties?.data)),
+        ].map((row) => ({ ...row, at: `${path} ${row.name}` })),
+      ),
     );
+  }
+
+  it('every field of every operation says what it is (no empty Description cell)', () => {
+    const undescribed = allRows().filter((row) => row.description.trim() === '').map((row) => row.at);
+    expect(undescribed).toEqual([]);
+  });
+
+  it('no page of the reference states a ±9007199254740991 bound or the same range twice', () => {
+    const all = allRows();
     expect(all.length).toBeGreaterThan(OPERATIONS.length);
     for (const row of all) {
       expect(row.rules.join(' '), row.name).not.toMatch(/9007199254740991/);
