@@ -1,5 +1,5 @@
 // The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing, and our requests): overview with usage, API keys, request log, billing.
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
 import { useHydratedStore } from '../shared/useHydratedStore';
@@ -44,6 +44,15 @@ export default function Dashboard() {
     if (user === null) openModal('login');
   }, [user]);
 
+  // The tab bar scrolls sideways when it is wider than the screen: the chosen tab (say ?type=billing) is kept in view.
+  const tabBar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const bar = tabBar.current;
+    const chosen = bar?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!bar || !chosen || bar.scrollWidth <= bar.clientWidth) return;
+    chosen.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
+
   const choose = (type: TabType) => {
     history.pushState(null, '', `/dashboard?type=${type}`);
     dispatchEvent(new Event(TAB_EVENT));
@@ -51,7 +60,7 @@ export default function Dashboard() {
 
   return (
     <div className={styles.root}>
-      <div className={styles.tabs} role="tablist" aria-label="Dashboard sections">
+      <div ref={tabBar} className={styles.tabs} role="tablist" aria-label="Dashboard sections">
         {TABS.map((t) => (
           <button key={t.type} type="button" role="tab" aria-selected={tab === t.type} className={styles.tab} onClick={() => choose(t.type)}>
             {t.label}

@@ -1,5 +1,5 @@
 // Dashboard requests tab: the public API calls made with the user's keys (time, tool, status, credits, task id, key), newest first, paged.
-import { useEffect, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
 import { dashboardApi, type ApiRequestPage } from '../../lib/api';
 import { MESSAGES, REQUEST_LOG } from '../../lib/spec';
 import Pager from './Pager';
@@ -57,7 +57,17 @@ export default function RequestsTab() {
               <tr key={r.id}>
                 <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
                 <td data-label="Tool" className={styles.code}>
-                  {r.tool}
+                  {/* A narrow column breaks a path after its slashes (async/ do_tts_common) before anywhere else. */}
+                  {r.tool.split('/').map((part, i) => (
+                    <Fragment key={i}>
+                      {i > 0 && (
+                        <>
+                          /<wbr />
+                        </>
+                      )}
+                      {part}
+                    </Fragment>
+                  ))}
                 </td>
                 <td data-label="Status">
                   <span className={r.status < 400 ? styles.ok : styles.bad}>
