@@ -82,6 +82,42 @@ test.describe('at 390 px', () => {
     await page.getByText('Browse the reference').tap();
     await expect(pro).toBeVisible();
   });
+
+  test('reference tables fit the phone: no column is cut off past a table\'s edge', async ({ page }) => {
+    for (const route of ['/api-reference', '/api-reference/getAsyncResult', '/api-reference/lipsync', '/api-reference/remainingCredits', '/api-reference/ttsCommon']) {
+      await page.goto(route);
+      const tables = await page.locator('.ref-table').evaluateAll((list) =>
+        list.filter((t) => t.clientWidth > 0).map((t) => ({ label: t.getAttribute('aria-label'), scroll: t.scrollWidth, width: t.clientWidth })),
+      );
+      expect(tables.length, route).toBeGreaterThan(0);
+      for (const t of tables) expect(t.scroll, `${route}: ${t.label}`).toBeLessThanOrEqual(t.width + 1);
+    }
+  });
+
+  test('the dashboard shows all four tabs, the chosen one included', async ({ page, request }) => {
+    await signIn(page, request, 'tabs');
+    await page.goto('/dashboard?type=billing');
+    const billing = page.getByRole('tab', { name: 'Billing' });
+    await expect(billing).toHaveAttribute('aria-selected', 'true');
+    const bar = await page.getByRole('tablist', { name: 'Dashboard sections' }).evaluate((el) => ({ scroll: el.scrollWidth, width: el.clientWidth }));
+    expect(bar.scroll).toBeLessThanOrEqual(bar.width + 1);
+    const box = (await billing.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  });
+});
+
+test('Dialogue Script: style and both speakers in one row, labels above, with how it works beside the form', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/playground/dialogueContent');
+  const boxes = await Promise.all(['Style', 'Speaker 1', 'Speaker 2'].map(async (name) => ({ label: (await page.getByText(name, { exact: true }).boundingBox())!, control: (await page.getByLabel(name, { exact: true }).boundingBox())! })));
+  for (const { label, control } of boxes) {
+    expect(Math.abs(control.y - boxes[0]!.control.y)).toBeLessThan(2);
+    // One line of label, above its control.
+    expect(label.height).toBeLessThan(24);
+    expect(label.y + label.height).toBeLessThanOrEqual(control.y);
+  }
+  const how = (await page.getByRole('heading', { name: 'How it works' }).boundingBox())!;
+  expect(how.x).toBeGreaterThan(boxes[2]!.control.x + boxes[2]!.control.width);
 });
 
 test('pasting 6,000 characters into Text to Speech (or any field with a limit) keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {

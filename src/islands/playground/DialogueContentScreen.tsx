@@ -46,23 +46,22 @@ export default function DialogueContentScreen() {
         <Field id="script-topic" label="Topic">
           <input className={styles.input} maxLength={TASK_LIMITS.maxScriptTopicChars} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
         </Field>
-        <div className={styles.row}>
-          <label className={styles.inline}>
-            Style{' '}
-            <select value={style} onChange={(e) => update({ style: e.target.value })}>
+        <div className={styles.trio}>
+          <Field id="script-style" label="Style">
+            <select className={styles.input} value={style} onChange={(e) => update({ style: e.target.value })}>
               {SCRIPT_STYLES.map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.label}
                 </option>
               ))}
             </select>
-          </label>
-          <label className={styles.inline}>
-            Speaker 1 <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
-          </label>
-          <label className={styles.inline}>
-            Speaker 2 <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
-          </label>
+          </Field>
+          <Field id="script-speaker-a" label="Speaker 1">
+            <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
+          </Field>
+          <Field id="script-speaker-b" label="Speaker 2">
+            <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
+          </Field>
         </div>
         <div className={styles.row}>
           <button type="button" className="button button--ghost" onClick={generate}>
@@ -89,6 +88,17 @@ export default function DialogueContentScreen() {
         </button>
         <InputProblem problem={problem} />
       </div>
+      <aside className={`card ${styles.howItWorks}`} aria-labelledby="script-how">
+        <h2 id="script-how">How it works</h2>
+        <ol>
+          <li>Name a topic, pick a style and two speakers, then fill the script from a template, or write it yourself.</li>
+          <li>
+            Edit it freely: one line per turn, as “Name: what they say”, up to {TASK_LIMITS.maxDialogueLines} lines and {TASK_LIMITS.maxDialogueSpeakers} speakers.
+          </li>
+          <li>Voice it in Dialogue: the script opens there, each speaker gets a voice, and the cost shows before you run it.</li>
+        </ol>
+        <p className={styles.hint}>Writing here is free. The script stays in this tab until you voice it.</p>
+      </aside>
     </div>
   );
 }
