@@ -41,7 +41,8 @@ test('an unavailable product is marked in the nav and on the home page, and its 
   await products.getByRole('link', { name: /AI Clothes Changer/ }).click();
   await page.waitForURL('**/playground/alClothesChanger');
   const notice = page.getByRole('status').filter({ hasText: 'is not available on this server' });
-  await expect(notice).toHaveText('AI Clothes Changer is not available on this server. The products without this mark can be tried.');
+  await expect(notice).toHaveText('AI Clothes Changer is not available on this server.');
+  await expect(page.getByText('Try one of these instead:')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Change clothes' })).toBeHidden();
   await expect(page.locator('[data-screen]')).toBeHidden();
   await expect(page.getByText('Model photo', { exact: true })).toBeHidden();

@@ -78,6 +78,7 @@ describe('feature marks', () => {
     expect(offered).toContain('/playground/speech');
     expect(offered).not.toContain('/playground/alClothesChanger');
     expect(offered).not.toContain('/playground/voiceClone');
+    expect(document.querySelector('.feature-notice-lead')?.textContent).toBe(FEATURE_MESSAGES.screenAlternatives);
     expect(notice.getAttribute('role')).toBe('status');
     expect(notice.textContent).toBe(FEATURE_MESSAGES.screenNotice('AI Clothes Changer'));
     expect(notice.textContent).not.toMatch(/ENGINES|engine|configur/i);

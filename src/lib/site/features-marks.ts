@@ -45,6 +45,10 @@ function replaceWithNotice(screen: HTMLElement, root: ParentNode): void {
     if (name && !served.has(link.pathname)) served.set(link.pathname, name);
   }
   if (served.size > 0) {
+    const lead = document.createElement('p');
+    lead.className = 'feature-notice-lead';
+    lead.textContent = FEATURE_MESSAGES.screenAlternatives;
+    box.append(lead);
     const list = document.createElement('ul');
     list.className = 'feature-notice-others';
     list.setAttribute('aria-label', 'Products you can try here');

@@ -8,7 +8,9 @@ export const FEATURE_MESSAGES = {
   /** The mark on nav links, home cards and reference pages, before any input. */
   notAvailableHere: 'Not available on this server',
   /** What replaces a playground screen's form when none of its features is served. */
-  screenNotice: (title: string) => `${title} is not available on this server. The products without this mark can be tried.`,
+  screenNotice: (title: string) => `${title} is not available on this server.`,
+  /** The line above the links to the products this server does serve, under that notice. */
+  screenAlternatives: 'Try one of these instead:',
   /** A choice inside a screen (Pro quality, lip-sync translation) that this server does not serve. */
   optionUnavailable: (title: string) => `${title} with these settings is not available on this server.`,
   /**
