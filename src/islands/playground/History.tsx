@@ -158,7 +158,7 @@ export default function History({ features, screen }: { features: readonly Featu
         </button>
       </div>
       <div className={styles.tools} role="search">
-        <input type="search" className={styles.search} value={typed} maxLength={HISTORY.searchMaxLength} onChange={(e) => setTyped(e.target.value)} placeholder="Search prompts, text and voices" aria-label="Search history" />
+        <input type="search" className={styles.search} value={typed} maxLength={HISTORY.searchMaxLength} onChange={(e) => setTyped(e.target.value)} placeholder="Search prompts and voices" aria-label="Search history" />
         <select className={styles.filter} value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Show">
           <option value="screen">{features.length > 1 ? 'This screen' : featureLabel(features[0] ?? '')}</option>
           {features.length > 1 && features.map((f) => <option key={f} value={f}>{featureLabel(f)}</option>)}

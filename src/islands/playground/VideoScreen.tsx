@@ -1,6 +1,7 @@
 // The video screen shared by five pages (SPEC.md §2): image, text or character to video, video translation, lip sync.
 import { SAMPLE_MODELS, TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS, type Feature } from '../../lib/spec';
 import type { VideoType } from '../../lib/site/products';
+import type { FeatureMap } from '../../lib/site/features';
 import { playgroundApi, type UploadedMedia } from './api';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
@@ -15,7 +16,7 @@ import { settingsFor, type RunSettings } from './run-settings';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { promptProblem } from './validate';
-import VideoOptions, { optionKey } from './VideoOptions';
+import VideoOptions, { optionKey, priceTag } from './VideoOptions';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
 
@@ -32,14 +33,16 @@ const DRIVES = [
   { value: 'script', label: 'A script' },
   { value: 'audio', label: 'Your audio' },
 ] as const;
-const TRANSLATE_MODES = [true, false].map((lip) => ({
-  value: lip,
-  label: (
-    <>
-      {lip ? 'Lip sync' : 'Voice only'} <span className={styles.price}>{costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 })} cr/s</span>
-    </>
-  ),
-}));
+/** The two translation modes, each with its rate here (free where this server runs it without a model). */
+const translateModes = (features: FeatureMap | null) =>
+  [true, false].map((lip) => ({
+    value: lip,
+    label: (
+      <>
+        {lip ? 'Lip sync' : 'Voice only'} <span className={styles.price}>{priceTag(costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 }, features), '/s')}</span>
+      </>
+    ),
+  }));
 
 interface Draft {
   prompt: string;
@@ -180,7 +183,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
           />
         </Field>
       )}
-      {usesOptions && <VideoOptions value={draft.option} onChange={(o) => set({ option: o })} />}
+      {usesOptions && <VideoOptions feature={feature} features={features} value={draft.option} onChange={(o) => set({ option: o })} />}
       {usesOptions && <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => set({ settings: s })} idPrefix={`video-${type}`} />}
       {type === 'translate' && (
         <>
@@ -199,7 +202,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
               </select>
             </label>
           </div>
-          <SegmentedChoice legend="Mode" name="translate-mode" choices={TRANSLATE_MODES} value={draft.lipSync} onChange={(lipSync) => set({ lipSync })} />
+          <SegmentedChoice legend="Mode" name="translate-mode" choices={translateModes(features)} value={draft.lipSync} onChange={(lipSync) => set({ lipSync })} />
         </>
       )}
       <CostBar

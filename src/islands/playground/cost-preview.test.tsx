@@ -3,7 +3,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, quote } from '../../lib/spec';
+import { ENGINE_LABELS, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/spec';
 import { forgetFeatures } from '../../lib/site/features';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import EngineLabel from './EngineLabel';
@@ -57,6 +57,24 @@ describe('cost preview', () => {
     await flush();
     await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain('Free here: preview engine (no AI model)'));
     expect(screen.getByTestId('cost').textContent).toBe('0');
+  });
+
+  /** The clip options' labels as shown, e.g. "4s · 512p 20 cr". */
+  const optionLabels = () => within(screen.getByRole('group', { name: 'Length and resolution' })).getAllByRole('radio').map((radio) => radio.closest('label')!.textContent);
+
+  it('prices the clip options as the cost below does: "free" where no AI model makes the clip', async () => {
+    await start({ NO_MODEL_PRICE: '' });
+    render(<VideoScreen type="text" />);
+    await flush();
+    await waitFor(() => expect(screen.getByTestId('cost').textContent).toBe('0'));
+    await waitFor(() => expect(optionLabels()).toEqual(TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} free`)));
+  });
+
+  it('prices the clip options at the list price when NO_MODEL_PRICE=full', async () => {
+    await start({ NO_MODEL_PRICE: 'full' });
+    render(<VideoScreen type="text" />);
+    await flush();
+    await waitFor(() => expect(optionLabels()).toEqual(TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} ${quote(o.itemId)} cr`)));
   });
 
   it('gives the §9 price and no note when an AI model may make the run, and the server holds exactly that', async () => {
