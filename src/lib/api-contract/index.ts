@@ -5,3 +5,4 @@ export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './er
 export * from './schemas';
 export * from './task-schemas';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
+export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';

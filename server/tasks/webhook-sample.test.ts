@@ -1,9 +1,9 @@
 // The reference's webhook check is real code: run as shown, it accepts what the server signs and refuses anything else.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhook } from '../../../server/tasks/webhooks';
-import { WEBHOOKS } from '../spec';
-import { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';
+import { signWebhook } from './webhooks';
+import { WEBHOOKS } from '../../src/lib/spec';
+import { WEBHOOK_VERIFY_SAMPLE } from '../../src/lib/api-contract';
 
 type Verify = (secret: string, headers: Headers, rawBody: string) => boolean;
 
