@@ -249,3 +249,18 @@ test('the contact form shows every field error at once, each in sentence case un
   }
   await expect(form.getByLabel('Name')).toBeFocused();
 });
+
+test('credit packs name their credits on one line, three cards across a tablet', async ({ page }) => {
+  await page.setViewportSize({ width: 820, height: 1000 });
+  await page.goto('/pricing');
+  const lines = await page.locator('.pack__credits').evaluateAll((list) =>
+    list.map((el) => {
+      // One box per line the text takes.
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return { text: el.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size };
+    }),
+  );
+  expect(lines.length).toBe(3);
+  for (const l of lines) expect(l, String(l.text)).toMatchObject({ lines: 1 });
+});
