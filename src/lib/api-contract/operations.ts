@@ -216,7 +216,7 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/api/openapi.json',
     tag: 'Meta',
-    summary: 'This OpenAPI document',
+    summary: 'OpenAPI document',
     description: 'The OpenAPI 3.1 description of this API, generated from the schemas the server validates with.',
     auth: 'none',
     response: { schema: null, example: { openapi: '3.1.0', info: { title: 'DreamAPI', version: '1' } } },
