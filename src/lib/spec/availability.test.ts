@@ -27,7 +27,7 @@ describe('runCredits', () => {
 describe('price notes', () => {
   it('says a free no-model run is free, in the words the cost preview uses', () => {
     expect(FEATURE_MESSAGES.free(ENGINE_LABELS.preview)).toBe('Free here: preview engine (no AI model)');
-    expect(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)).toBe('Free here: eSpeak NG (offline speech synthesizer, no AI model)');
+    expect(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)).toBe('Free here: eSpeak NG (no AI model)');
     expect(featureNote('text-to-video', 'preview', { usesModel: false, noModelPrice: 'free' })).toBe('Free here: preview engine (no AI model)');
   });
 

@@ -8,7 +8,8 @@ export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /** What a user is shown next to a result: the preview engine never claims to be an AI model. */
 export const ENGINE_LABELS: Record<EngineName, string> = {
-  espeak: 'eSpeak NG (offline speech synthesizer, no AI model)',
+  // Short enough that "Free here: …" fits one line of a phone's cost bar (FEATURE_MESSAGES.free).
+  espeak: 'eSpeak NG (no AI model)',
   preview: 'preview engine (no AI model)',
   fal: 'fal.ai',
   elevenlabs: 'ElevenLabs',
