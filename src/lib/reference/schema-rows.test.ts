@@ -19,6 +19,16 @@ describe('schemaRows', () => {
     expect(rows.map((r) => r.rules)).toEqual([['1 to 5000 characters'], ['up to 64 characters'], ['at least 1 character']]);
   });
 
+  it('a text limit the description gives ("up to 1500 characters") is not restated as "1 to 1500 characters"', () => {
+    const rows = schemaRows({ type: 'object', properties: { prompt: { type: 'string', minLength: 1, maxLength: 1500, description: 'What to draw, up to 1500 characters' } } });
+    expect(rows[0]!.rules).toEqual([]);
+  });
+
+  it('a prefix rule reads "starts with", and not at all when the description shows the prefix', () => {
+    const rows = rowsOf(z.object({ a: z.string().startsWith('whsec_'), b: z.string().startsWith('whsec_').describe('A secret (whsec_…)') }));
+    expect(rows.map((row) => row.rules)).toEqual([['starts with whsec_'], []]);
+  });
+
   it('a range the description already gives is not repeated', () => {
     const rows = rowsOf(z.object({ text: z.string().min(1).max(5000).describe('What to say, 1 to 5000 characters'), size: z.number().int().min(1).max(4).default(1).describe('How many, 1 to 4 (default 1)') }));
     expect(rows.map((r) => r.rules)).toEqual([[], []]);
@@ -48,6 +58,8 @@ describe('schemaRows', () => {
     for (const row of all) {
       expect(row.rules.join(' '), row.name).not.toMatch(/9007199254740991/);
       expect(row.rules.join(' '), row.name).not.toMatch(/≥|≤/);
+      // zod's own words for a prefix rule, never shown raw.
+      expect(row.rules.join(' '), row.name).not.toMatch(/starts_with|pattern \^/);
       const range = /(\d+) to (\d+)/.exec(row.rules.join(' '));
       if (range) expect(row.description, row.name).not.toContain(`${range[1]} to ${range[2]}`);
     }

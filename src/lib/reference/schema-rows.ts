@@ -46,9 +46,17 @@ function rulesOf(s: Schema, description: string): string[] {
   const r: string[] = [];
   const range = rangeOf(s);
   const mentioned = (n: number) => new RegExp(`(^|[^\\d])${n}([^\\d]|$)`).test(description);
-  if (range && !range.numbers.every(mentioned)) r.push(range.text);
-  if (typeof s.format === 'string' && s.format !== 'binary') r.push(`format ${s.format}`);
-  if (typeof s.pattern === 'string') r.push(`pattern ${s.pattern}`);
+  // A text's lower bound of 1 only says "not empty": "up to 1500 characters" in the description is the whole rule.
+  const implied = (n: number) => n === 1 && range?.numbers.length === 2 && / (character|item)s?$/.test(range.text);
+  if (range && !range.numbers.every((n) => mentioned(n) || implied(n))) r.push(range.text);
+  // zod's startsWith() writes a format and a pattern; a reader wants the prefix, unless the description shows it.
+  const prefix = s.format === 'starts_with' && typeof s.pattern === 'string' ? /^\^(.*)\.\*$/.exec(s.pattern)?.[1] : undefined;
+  if (prefix !== undefined) {
+    if (!description.includes(prefix)) r.push(`starts with ${prefix}`);
+  } else {
+    if (typeof s.format === 'string' && s.format !== 'binary') r.push(`format ${s.format}`);
+    if (typeof s.pattern === 'string') r.push(`pattern ${s.pattern}`);
+  }
   if (s.default !== undefined) {
     const shown = typeof s.default === 'string' ? s.default : JSON.stringify(s.default);
     if (!description.includes(`${shown} (default)`) && !description.includes(`default ${shown}`)) r.push(`default ${JSON.stringify(s.default)}`);
