@@ -79,8 +79,15 @@ export function showKeys(page: ParentNode): void {
 
 /** Try this call: a guest is asked to log in first when the call needs a key (reference-page.ts marks guests), as the form would. */
 function startTryIt(area: HTMLElement): void {
+  // A call this server does not serve (features-marks.ts marks the page's header) would only answer 503: say so instead.
+  if (area.ownerDocument.querySelector('.op-header[data-unavailable]')) return notServedHere(area);
   if (area.matches('[data-guest][data-needs-key]')) void import('../../lib/stores/modals').then((m) => m.openModal('login'));
   else void openTryIt(area);
+}
+
+/** The page's own words for it (TryIt.astro), so this module imports no messages. */
+function notServedHere(area: HTMLElement): void {
+  area.querySelector<HTMLElement>('[data-unserved]')!.hidden = false;
 }
 
 const opening = new WeakMap<HTMLElement, Promise<void>>();

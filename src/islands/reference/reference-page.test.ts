@@ -8,6 +8,7 @@ import { SAMPLE_ORIGIN_SCRIPT } from '../../lib/reference/origin-early';
 import { KEY_PLACEHOLDER, SAMPLE_LANGUAGES, type SampleSpec } from '../../lib/reference/samples';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $apiKey, $user } from '../../lib/stores/session';
+import { FEATURE_MESSAGES } from '../../lib/spec';
 import { startReferencePage } from './reference-page';
 
 const spec: SampleSpec = { method: 'post', path: '/api/remaining_credits', auth: 'bearer', contentType: 'application/json', example: {}, envelope: true };
@@ -39,6 +40,7 @@ function render(): HTMLElement {
     <div data-try-it data-spec='${JSON.stringify(spec)}' data-base-url="https://&lt;your API host&gt;" data-needs-key>
       <button type="button" data-open><span class="for-guest">Log in to try it</span><span class="for-user">Try this call</span></button>
       <p role="alert" data-problem hidden>Try it did not load.</p>
+      <p role="alert" data-unserved hidden>${FEATURE_MESSAGES.tryUnavailable}</p>
       <div data-form></div>
     </div>
   </main>`;
@@ -194,6 +196,18 @@ describe('reference page Try it', () => {
     $user.set(null);
     button('[data-open]').click();
     await vi.waitFor(() => expect($modal.get()).toBe('login'));
+    expect(document.querySelector('[data-form]')!.childElementCount).toBe(0);
+  });
+
+  it('on the page of a call this server does not serve, it says so and loads no form', async () => {
+    $apiKey.set(KEY);
+    const main = render();
+    main.insertAdjacentHTML('afterbegin', '<header class="op-header" data-features="tts-common" data-unavailable></header>');
+    stop = startReferencePage(main);
+    signIn();
+    button('[data-open]').click();
+    await vi.waitFor(() => expect(document.querySelector<HTMLElement>('[data-unserved]')!.hidden).toBe(false));
+    expect(document.querySelector('[data-unserved]')!.textContent).toBe(FEATURE_MESSAGES.tryUnavailable);
     expect(document.querySelector('[data-form]')!.childElementCount).toBe(0);
   });
 

@@ -11,6 +11,8 @@ export const FEATURE_MESSAGES = {
   screenNotice: (title: string) => `${title} is not available on this server.`,
   /** The line above the links to the products this server does serve, under that notice. */
   screenAlternatives: 'Try one of these instead:',
+  /** Try it on the reference page of a call this server does not serve. */
+  tryUnavailable: 'This call is not available on this server, so it cannot be tried here.',
   /** A choice inside a screen (Pro quality, lip-sync translation) that this server does not serve. */
   optionUnavailable: (title: string) => `${title} with these settings is not available on this server.`,
   /**
