@@ -193,7 +193,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/file/v1/upload',
     tag: 'Uploads',
     summary: 'Upload step 2: send the file',
-    description: 'The host of a policy. Send multipart/form-data with the policy\'s fields and the file in "file"; the signature authorises it, no API key needed.',
+    description: 'Step 2 of an upload, sent to the policy\'s host: multipart/form-data with the policy\'s fields and the file in "file"; the signature authorises it, no API key needed.',
     auth: 'signature',
     request: { schema: uploadForm, contentType: 'multipart/form-data', example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', signature: 'mR0x…', file: '@voice.wav' } },
     response: { schema: uploadAckData, example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962' } },
