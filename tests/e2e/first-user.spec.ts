@@ -264,3 +264,10 @@ test('credit packs name their credits on one line, three cards across a tablet',
   expect(lines.length).toBe(3);
   for (const l of lines) expect(l, String(l.text)).toMatchObject({ lines: 1 });
 });
+
+test('a short page ends with its footer at the bottom of the screen, no strip of page below it', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 1200 });
+  await page.goto('/payment');
+  const bottom = await page.locator('footer').last().evaluate((el) => el.getBoundingClientRect().bottom + scrollY);
+  expect(Math.round(bottom)).toBeGreaterThanOrEqual(1200);
+});
