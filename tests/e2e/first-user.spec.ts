@@ -253,7 +253,7 @@ test('the contact form shows every field error at once, each in sentence case un
 test('credit packs name their credits on one line, three cards across a tablet', async ({ page }) => {
   await page.setViewportSize({ width: 820, height: 1000 });
   await page.goto('/pricing');
-  const lines = await page.locator('.pack__credits').evaluateAll((list) =>
+  const lines = await page.locator('[data-pack-credits]').evaluateAll((list) =>
     list.map((el) => {
       // One box per line the text takes.
       const range = document.createRange();

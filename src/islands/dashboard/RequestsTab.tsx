@@ -2,6 +2,7 @@
 import { Fragment, useEffect, useState } from 'react';
 import { dashboardApi, type ApiRequestPage } from '../../lib/api';
 import { MESSAGES, REQUEST_LOG } from '../../lib/spec';
+import { wrapPieces } from '../../lib/site/wrap-points';
 import Pager from './Pager';
 import styles from './Dashboard.module.css';
 
@@ -57,15 +58,11 @@ export default function RequestsTab() {
               <tr key={r.id}>
                 <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
                 <td data-label="Tool" className={styles.code}>
-                  {/* A narrow column breaks a path after its slashes (async/ do_tts_common) before anywhere else. */}
-                  {r.tool.split('/').map((part, i) => (
+                  {/* A narrow column breaks a path after its slashes and underscores (async/ do_tts_/common) before anywhere else. */}
+                  {wrapPieces(r.tool).map((piece, i) => (
                     <Fragment key={i}>
-                      {i > 0 && (
-                        <>
-                          /<wbr />
-                        </>
-                      )}
-                      {part}
+                      {i > 0 && <wbr />}
+                      {piece}
                     </Fragment>
                   ))}
                 </td>

@@ -1,16 +1,11 @@
 // The §9 clip options (length × resolution) as radio buttons, each with what it costs here (the cost preview's own figure).
 import { TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
 import type { FeatureMap } from '../../lib/site/features';
-import { costOf } from './pricing';
+import { costOf, priceTag } from './pricing';
 import SegmentedChoice from './SegmentedChoice';
 import styles from './playground.module.css';
 
 export const optionKey = (o: { durationS: number; resolution: string }) => `${o.durationS}s-${o.resolution}`;
-
-/** A price tag beside a choice: "60 cr", or "free" where this server runs it free, as the cost below then says. */
-export function priceTag(credits: number | null, unit = ''): string {
-  return credits === 0 ? 'free' : `${credits ?? '—'} cr${unit}`;
-}
 
 export default function VideoOptions({ feature, features, value, onChange }: { feature: Feature; features: FeatureMap | null; value: string; onChange: (key: string) => void }) {
   const choices = TEXT_TO_VIDEO_OPTIONS.map((o) => ({

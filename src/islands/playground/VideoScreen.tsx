@@ -8,7 +8,7 @@ import { useDraft } from './draft';
 import DropZone from './DropZone';
 import InputProblem from './InputProblem';
 import LanguageOptions from './LanguageOptions';
-import { costOf, perSecondText } from './pricing';
+import { costOf, perSecondText, priceTag } from './pricing';
 import { useFeatures } from './useFeatures';
 import SegmentedChoice from './SegmentedChoice';
 import AdvancedSettings from './AdvancedSettings';
@@ -16,7 +16,7 @@ import { settingsFor, type RunSettings } from './run-settings';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { promptProblem } from './validate';
-import VideoOptions, { optionKey, priceTag } from './VideoOptions';
+import VideoOptions, { optionKey } from './VideoOptions';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
 

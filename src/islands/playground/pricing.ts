@@ -35,6 +35,11 @@ export function unitPriceText(feature: Feature, features: FeatureMap | null): st
   return costNote(feature, features) ?? priceItem(featurePrice(feature, {}).itemId)?.priceText;
 }
 
+/** A price tag beside a choice: "60 cr", or "free" where this server runs it free, as the cost below then says. */
+export function priceTag(credits: number | null, unit = ''): string {
+  return credits === 0 ? 'free' : `${credits ?? '—'} cr${unit}`;
+}
+
 /** A per-second rate in words: "1 credit per second", "3 credits per second". */
 export function perSecondText(credits: number | null): string {
   return `${credits ?? '—'} ${credits === 1 ? 'credit' : 'credits'} per second`;
