@@ -10,7 +10,7 @@ import type { Engine } from './types';
 export type { Engine, EngineContext, EngineOutput, EngineResult, InputMedia } from './types';
 export { EngineInputError, EngineUnsupportedError } from './types';
 export { synthesize } from './espeak';
-export { engineOptions, runOptionProblem } from './options';
+export { engineLanguages, engineOptions, runOptionProblem } from './options';
 
 export interface EngineLimits {
   concurrency?: Record<string, number>;

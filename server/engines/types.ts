@@ -48,6 +48,8 @@ export interface Engine {
   run(feature: Feature, input: unknown, ctx: EngineContext): Promise<EngineResult>;
   /** Advanced settings it honours per feature (src/lib/spec/run-options.ts); a feature not listed honours none. */
   options?: Partial<Record<Feature, readonly RunOption[]>>;
+  /** Languages (primary subtags) whose voices it can speak per feature; a feature not listed speaks every voice. */
+  languages?: Partial<Record<Feature, readonly string[]>>;
   /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
   unavailable?(): string | null;
 }

@@ -1,7 +1,7 @@
 // The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by which engine, and what a run costs.
 import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/spec';
 import type { FeatureState } from '../../src/lib/api/types';
-import { engineOptions, type EngineRegistry } from '../engines';
+import { engineLanguages, engineOptions, type EngineRegistry } from '../engines';
 import { chainUsesModel } from '../tasks';
 
 /** Cacheable for a minute: it changes only when the server restarts with other settings (or ffmpeg goes missing). */
@@ -9,8 +9,8 @@ export const FEATURES_CACHE_CONTROL = 'public, max-age=60';
 
 /**
  * Every feature with: available (an engine can run it here), the first engine and its label, whether a run may use
- * an AI model (any engine of its chain does), NO_MODEL_PRICE, a price note for people, and the advanced settings the
- * serving engine honours (server/engines/options.ts). The playground's cost
+ * an AI model (any engine of its chain does), NO_MODEL_PRICE, a price note for people, the advanced settings the
+ * serving engine honours and, when it speaks only some, the languages of its voices (server/engines/options.ts). The playground's cost
  * preview feeds usesModel and noModelPrice to runCredits(), the function the server holds and settles with.
  */
 export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPrice: NoModelPrice): FeatureState[] {
@@ -18,6 +18,7 @@ export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPri
     const chain = engines.chain(feature);
     const engine = chain[0]?.name ?? null;
     const usesModel = chainUsesModel(chain);
+    const languages = engineLanguages(chain[0], feature);
     return {
       feature,
       available: engine !== null,
@@ -27,6 +28,7 @@ export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPri
       noModelPrice,
       priceNote: featureNote(feature, engine, { usesModel, noModelPrice }),
       options: [...engineOptions(chain[0], feature)],
+      ...(languages ? { languages: [...languages] } : {}),
     };
   });
 }

@@ -107,14 +107,22 @@ export const DREAMAPI_UPLOAD = {
 } as const;
 
 /**
- * do_tts_common / do_tts_pro require an upstream `audioId` (a voice from DreamAPI's own list); our voice ids are
- * ours. The only documented ids are the docs' English examples, used for English voices; other languages send
- * `lan` alone and DreamAPI decides (it may refuse with 10192, which fails the task with its message).
+ * do_tts_common / do_tts_pro: `audioId` is required (api.newportai.com/docs/do-tts-common.html and do-tts-pro.html,
+ * "audioIdstringRequired"): a voice from DreamAPI's own list, by `lan`; our voice ids are ours. The docs point to the
+ * list at api.newportai.com/playground/speech, an app page that shows no ids without an account; the only ids the
+ * docs give are their examples, both with "lan":"en". So these engines speak English only: every other language is
+ * not offered on DreamAPI (DREAMAPI_TTS_LANGUAGES) until a documented id is added here.
  */
 export const DREAMAPI_TTS_AUDIO_IDS: Record<'tts-common' | 'tts-pro', Record<string, string>> = {
   'tts-common': { en: '30612dc846b64713a6c6fc96f13ee5ea' },
   'tts-pro': { en: 'b90847cb8cfe4446881c6a3e15118084' },
 };
+
+/** The languages (DreamAPI `lan`, a primary subtag) each TTS tool has an audioId for: the only ones offered on it. */
+export const DREAMAPI_TTS_LANGUAGES = {
+  'tts-common': Object.keys(DREAMAPI_TTS_AUDIO_IDS['tts-common']),
+  'tts-pro': Object.keys(DREAMAPI_TTS_AUDIO_IDS['tts-pro']),
+} as const;
 
 /** `lan` of do_tts_clone when the task names none (the docs' example language). */
 export const DREAMAPI_DEFAULT_LAN = 'en';

@@ -6,6 +6,7 @@ import {
   DREAMAPI_TEXT2VIDEO_STYLES,
   dreamApiTool,
   DREAMAPI_TTS_AUDIO_IDS,
+  DREAMAPI_TTS_LANGUAGES,
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
 } from './dreamapi-constants';
@@ -40,13 +41,18 @@ function sttProLan(language: string | undefined): string[] {
   return [exact ?? byPrimary ?? 'en-US'];
 }
 
-/** Our voices are ours: DreamAPI gets the voice's language, and a documented upstream voice for it when there is one. */
+/**
+ * Our voices are ours: DreamAPI gets the documented upstream voice (audioId, required) of the voice's language. Submit
+ * refuses a language the engine does not list (DREAMAPI_TTS_LANGUAGES); a task queued before that still never sends
+ * a request DreamAPI would refuse: the next engine of the feature is tried, or the task fails and is refunded.
+ */
 function speech(feature: 'tts-common' | 'tts-pro', i: Input): Body {
   const voice = voiceById(str(i.voice) ?? '');
   if (!voice) throw new EngineInputError(`${PROVIDER}: unknown voice ${String(i.voice)}`);
   const lan = dreamLan(voice.language);
   const audioId = DREAMAPI_TTS_AUDIO_IDS[feature][lan];
-  return { ...(audioId ? { audioId } : {}), text: need(str(i.text), 'a text'), lan };
+  if (!audioId) throw new EngineUnsupportedError(`audioId: ${PROVIDER} has no documented voice for ${voice.language} (voice ${voice.id}); it speaks ${DREAMAPI_TTS_LANGUAGES[feature].join(', ')}`);
+  return { audioId, text: need(str(i.text), 'a text'), lan };
 }
 
 /** Sample avatar models are drawings of this platform's preview engine; DreamAPI can only animate a real image. */

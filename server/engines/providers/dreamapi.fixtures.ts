@@ -108,6 +108,12 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
       if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
       if (state.mode === 'no-task-id') return ok({});
+      // audioId is required on these two tools (https://api.newportai.com/docs/do-tts-common.html and
+      // …/do-tts-pro.html, Request Body "audioId string Required"); DreamAPI refuses a call without it ("audioId is
+      // required", as an operator saw for a French voice). The code is the docs' refused-parameter code, 10192.
+      if ((url.pathname === '/api/async/do_tts_common' || url.pathname === '/api/async/do_tts_pro') && (typeof body.audioId !== 'string' || !body.audioId)) {
+        return send(200, { code: 10192, message: 'audioId is required', data: null });
+      }
       const taskId = `up-${state.jobs.size + 1}`;
       state.jobs.set(taskId, { tool: url.pathname.slice('/api/async/'.length), mode: state.mode, polls: 0 });
       return ok({ taskId });

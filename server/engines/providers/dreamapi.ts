@@ -1,6 +1,6 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
-import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, type DreamApiFeature } from './dreamapi-constants';
+import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, DREAMAPI_TTS_LANGUAGES, type DreamApiFeature } from './dreamapi-constants';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';
@@ -124,6 +124,8 @@ export function dreamApiEngine(c: DreamApiConfig): Engine {
   return {
     name: 'dreamapi',
     features: DREAMAPI_FEATURES,
+    // Speech only in the languages DreamAPI documents an audioId for: the features answer and submit say so.
+    languages: DREAMAPI_TTS_LANGUAGES,
     async run(feature, input, ctx): Promise<EngineResult> {
       if (!isServed(feature)) throw new EngineInputError(`${PROVIDER} does not serve ${feature}`);
       const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));

@@ -1,5 +1,5 @@
 // Text to Speech: text with a live character count and cost, voice picker with previews, Common or Pro, one audio out.
-import { characterCount, TASK_LIMITS, VOICES } from '../../lib/spec';
+import { characterCount, TASK_LIMITS, voiceById, VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/spec';
 import { playgroundApi } from './api';
 import { useClonedVoices } from './cloned-voices';
 import CostBar from './CostBar';
@@ -34,10 +34,15 @@ export default function SpeechScreen() {
   const clones = useClonedVoices();
   const features = useFeatures();
   const cost = speechCost(draft.text, quality, Boolean(cloneId), features);
+  // The engine serving this run may speak only some languages (DreamAPI): the others are marked, and refused here.
+  const state = cloneId ? undefined : features?.get(feature);
+  const served = state?.languages && state.engine ? { engine: state.engineLabel ?? state.engine, languages: state.languages } : null;
+  const voice = voiceById(draft.voice);
+  const voiceProblem = served && voice && !voiceServed(voice, served.languages) ? VOICE_MESSAGES.pickProblem(voice, served.engine, served.languages) : null;
 
   const submit = () =>
     runIfValid(
-      textProblem(draft.text),
+      textProblem(draft.text) ?? voiceProblem,
       () => (cloneId ? playgroundApi.ttsClone({ cloneId, text: draft.text.trim() }) : playgroundApi.tts({ text: draft.text.trim(), voiceId: draft.voice, quality, ...settings })),
       { voice: draft.voice, quality, characters: characterCount(draft.text) },
     );
@@ -76,7 +81,7 @@ export default function SpeechScreen() {
           }}
         />
       </Field>
-      <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} />
+      <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} served={served} />
       <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
       <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
       <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />

@@ -1,6 +1,6 @@
 // Voice picker for speech: a language filter, the voices as radio cards each with a short preview, and cloned voices.
 import { useId, useState } from 'react';
-import { VOICES } from '../../lib/spec';
+import { VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/spec';
 import type { ClonedVoice } from './cloned-voices';
 import LanguageOptions, { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
@@ -17,9 +17,11 @@ interface Props {
   onChange: (value: string) => void;
   clones?: readonly ClonedVoice[];
   screen: string;
+  /** The engine serving the run and the languages it speaks (features answer); voices in others are shown disabled. */
+  served?: { engine: string; languages: readonly string[] } | null;
 }
 
-export default function VoicePicker({ value, onChange, clones = [], screen }: Props) {
+export default function VoicePicker({ value, onChange, clones = [], screen, served = null }: Props) {
   const id = useId();
   const [language, setLanguage] = useState('all');
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -50,22 +52,26 @@ export default function VoicePicker({ value, onChange, clones = [], screen }: Pr
             </span>
           </label>
         ))}
-        {shown.map((v) => (
+        {shown.map((v) => {
+          const offHere = served !== null && !voiceServed(v, served.languages);
+          return (
           <div key={v.id} className={styles.voiceCard}>
             <label className={styles.voiceLabel}>
-              <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} onChange={() => onChange(v.id)} />
+              <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} disabled={offHere} onChange={() => onChange(v.id)} />
               <span>
                 <strong>{v.name}</strong>
                 <span className={styles.hint}>
                   {languageName(v.language)} · {v.gender}
                 </span>
+                {offHere && <span className={styles.hint}>{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
               </span>
             </label>
             <button type="button" className={styles.iconButton} onClick={() => void preview(v.id)} aria-label={`Preview ${v.name}`}>
               ▶
             </button>
           </div>
-        ))}
+          );
+        })}
       </div>
       {previewError && <p className={styles.fieldError}>{previewError}</p>}
     </fieldset>

@@ -120,6 +120,8 @@ export interface FeatureState {
   priceNote: string;
   /** Advanced settings the serving engine honours (src/lib/spec/run-options.ts); absent from servers that predate them. */
   options?: RunOption[];
+  /** Languages (primary subtags) whose voices the serving engine speaks; absent when it speaks every voice. */
+  languages?: string[];
 }
 
 /** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */

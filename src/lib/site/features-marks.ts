@@ -1,6 +1,6 @@
 // Marks what this server does not serve before any input: a badge on nav links, home cards and reference pages, and a
 // notice in place of a playground screen's form. Runs on every page from the layout, so it stays tiny (no framework).
-import { FEATURE_MESSAGES, type Feature } from '../spec';
+import { FEATURE_MESSAGES, VOICE_MESSAGES, VOICES, voiceServed, type Feature } from '../spec';
 import { isServed, loadFeatures, type FeatureMap } from './features';
 
 /**
@@ -24,6 +24,18 @@ export function applyFeatureMarks(map: FeatureMap, root: ParentNode = document):
   }
   // After the links are marked, so the notice can offer the products that can be tried instead.
   for (const screen of screens) replaceWithNotice(screen, root);
+  applyVoiceNotes(map, root);
+}
+
+/** `[data-voice-note="feature"]` (a speech call's reference page) says so when the engine serving it speaks only some languages. */
+function applyVoiceNotes(map: FeatureMap, root: ParentNode): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-voice-note]')) {
+    const state = map.get(el.dataset.voiceNote as Feature);
+    if (!state?.available || !state.languages) continue;
+    const languages = state.languages;
+    el.textContent = VOICE_MESSAGES.referenceNote(state.engineLabel ?? state.engine ?? '', languages, VOICES.filter((v) => voiceServed(v, languages)));
+    el.hidden = false;
+  }
 }
 
 /**
@@ -70,7 +82,7 @@ function replaceWithNotice(screen: HTMLElement, root: ParentNode): void {
 
 /** Asks the server once and marks the page; when it cannot be asked, nothing is marked and a submit says it. */
 export function markFeatures(): void {
-  if (!document.querySelector('[data-features]')) return;
+  if (!document.querySelector('[data-features], [data-voice-note]')) return;
   loadFeatures().then(
     (map) => applyFeatureMarks(map),
     () => {},

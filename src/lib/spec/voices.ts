@@ -44,3 +44,40 @@ export function voiceForLanguage(lan: string): Voice | undefined {
 export function primaryLanguage(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0]!;
 }
+
+/** The features that speak one of VOICES (dialogue names one per speaker); an engine may serve them in some languages only. */
+export const VOICE_FEATURES = ['tts-common', 'tts-pro', 'dialogue'] as const;
+
+/**
+ * Whether an engine that speaks only `languages` (primary subtags; null: every language) can speak this voice.
+ * An engine lists them when a provider needs a voice of its own per language (DreamAPI's audioId).
+ */
+export function voiceServed(voice: Voice, languages: readonly string[] | null | undefined): boolean {
+  return !languages || languages.includes(primaryLanguage(voice.language));
+}
+
+/** A language's English name ('fr' → 'French'), the code itself where the runtime has no name for it. */
+function languageLabel(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** What people and API callers are told about voices the engine serving a feature cannot speak. */
+export const VOICE_MESSAGES = {
+  /** The 400 of a submit whose voice the serving engine cannot speak; the public API names its voice field audioId. */
+  notOnEngine: (voice: Voice, feature: string, engine: string, offered: readonly Voice[]) =>
+    `audioId: the voice ${voice.id} speaks ${languageLabel(primaryLanguage(voice.language))}, which is not available on ${engine}, the engine serving ${feature} on this server; ${
+      offered.length ? `choose one of ${offered.map((v) => v.id).join(', ')}` : 'it offers no voice here'
+    }`,
+  /** Beside a voice the playground cannot run here. */
+  pickerHint: (engine: string) => `Not available on ${engine} here`,
+  /** The playground's problem when the chosen voice is one of those (e.g. chosen before switching to Pro). */
+  pickProblem: (voice: Voice, engine: string, languages: readonly string[]) =>
+    `${voice.name} speaks ${languageLabel(primaryLanguage(voice.language))}, which is not available on ${engine} here. Choose a voice in ${languages.map(languageLabel).join(' or ')}.`,
+  /** The reference page's note of a speech call whose serving engine speaks only some languages. */
+  referenceNote: (engine: string, languages: readonly string[], offered: readonly Voice[]) =>
+    `On this server ${engine} serves this call in ${languages.map(languageLabel).join(', ')} only: other languages are not available on that engine, and a voice in one is refused with 400 naming audioId. Voices available: ${offered.map((v) => v.id).join(', ')}.`,
+} as const;
