@@ -54,6 +54,8 @@ export const taskEnvShape = {
   FAL_KEY: z.string().min(1).optional(),
   FAL_QUEUE_URL: z.url().default(PROVIDER_URLS.falQueue),
   FAL_STORAGE_URL: z.url().default(PROVIDER_URLS.falStorage),
+  /** Where fal's webhook signing keys are read (a local server in tests). */
+  FAL_WEBHOOK_JWKS_URL: z.url().default(PROVIDER_URLS.falWebhookJwks),
   ELEVENLABS_API_KEY: z.string().min(1).optional(),
   ELEVENLABS_BASE_URL: z.url().default(PROVIDER_URLS.elevenlabs),
   DREAMAPI_KEY: z.string().min(1).optional(),
@@ -85,6 +87,8 @@ export interface TaskConfig {
   /** NO_MODEL_PRICE: runs on engines with no AI model are free (default) or charged the full price. */
   noModelPrice: NoModelPrice;
   providers: ProviderConfig;
+  /** fal's JWKS: the keys its webhooks to /engine-hooks/fal/… must be signed with. */
+  falWebhookJwksUrl: string;
   workers: number;
   perUserConcurrent: number;
   runTimeoutMs: number;
@@ -113,6 +117,7 @@ export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
       dreamapi: { key: e.DREAMAPI_KEY ?? null, baseUrl: e.DREAMAPI_BASE_URL.replace(/\/$/, '') },
       webhookBaseUrl: e.ENGINE_WEBHOOK_URL?.replace(/\/$/, '') ?? null,
     },
+    falWebhookJwksUrl: e.FAL_WEBHOOK_JWKS_URL,
     workers: e.TASK_WORKERS,
     perUserConcurrent: e.TASK_USER_CONCURRENCY,
     runTimeoutMs: e.TASK_TIMEOUT_MS,

@@ -80,6 +80,14 @@ export const engineFallbacks = new Counter({
   registers,
 });
 
+/** Provider webhooks refused before they could wake anything (forged, replayed, or fal's keys out of reach). */
+export const providerHooksUnverified = new Counter({
+  name: name('provider_webhooks_unverified_total'),
+  help: 'Provider webhooks ignored because their signature did not verify, by engine and reason',
+  labelNames: ['engine', 'reason'] as const,
+  registers,
+});
+
 let processMetrics = false;
 
 /** CPU, memory, event-loop lag, handles and GC of this process; started once, when metrics are served. */

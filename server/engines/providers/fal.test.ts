@@ -1,6 +1,6 @@
 // fal.ai adapter contract for video against a local fake of fal's queue API: submit, status, result, cancel, retries, webhooks; task and ledger end right.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
@@ -8,6 +8,7 @@ import { FAL_MODELS } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { falEngine } from './fal';
 import { PRICE, useFalFake } from './fal.fixtures';
+import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signature.fixtures';
 
 const fal = useFalFake();
 const { media: { clip, voice }, app, openApp, falConfig, submitText, submitted, uploaded } = fal;
@@ -126,7 +127,11 @@ describe('fal webhooks wake the poller', () => {
     fal.fake.mode = 'hook';
     // The poll interval is far longer than the test may run, so only the webhook can wake the poller in time.
     const longPoll = { startMs: 10 * 60_000, factor: 1, maxMs: 10 * 60_000 };
-    const t = await openApp({ env: { ENGINES: 'text-to-video=fal' }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
+    // Hooks to /engine-hooks/fal must carry fal's signature: a local key set stands in for fal's JWKS.
+    const signingKey = falTestKey('fal');
+    const jwks = await startJwksServer([signingKey]);
+    onTestFinished(() => jwks.close());
+    const t = await openApp({ env: { ENGINES: 'text-to-video=fal', FAL_WEBHOOK_JWKS_URL: jwks.url }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
     await expect.poll(() => [...fal.fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 }).toBe(true);
@@ -134,7 +139,8 @@ describe('fal webhooks wake the poller', () => {
     fal.fake.released = true;
     // The hook may arrive before the poller has started waiting; fal retries it, and so does this test.
     const postHook = async () => {
-      const res = await t.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: jobId, status: 'OK', payload: {} }) });
+      const body = JSON.stringify({ request_id: jobId, status: 'OK', payload: {} });
+      const res = await t.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...falHookHeaders({ key: signingKey, body, requestId: jobId }) }, body });
       return ((await res.json()) as { msg: string }).msg;
     };
     await expect.poll(postHook, { timeout: 5000 }).toBe('ok');

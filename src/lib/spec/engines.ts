@@ -90,6 +90,8 @@ export const ENGINE_DEFAULTS = {
 export const PROVIDER_URLS = {
   falQueue: 'https://queue.fal.run',
   falStorage: 'https://rest.alpha.fal.ai',
+  /** fal's webhook signing keys (https://docs.fal.ai/model-apis/model-endpoints/webhooks). */
+  falWebhookJwks: 'https://rest.fal.ai/.well-known/jwks.json',
   elevenlabs: 'https://api.elevenlabs.io',
   dreamapi: 'https://api.newportai.com',
 } as const;

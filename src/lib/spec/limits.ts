@@ -152,3 +152,24 @@ export const OUTBOUND_MESSAGES = {
   tooManyRedirects: `redirects more than ${OUTBOUND.maxRedirects} times`,
   redirectTo: (url: string, problem: string) => `redirects to ${url}, which ${problem}`,
 } as const;
+
+/**
+ * Checking fal's signed webhooks (https://docs.fal.ai/model-apis/model-endpoints/webhooks, "Verifying Your Webhook"):
+ * ED25519 over request id, user id, timestamp and the body's SHA-256, with keys from fal's JWKS.
+ */
+export const FAL_WEBHOOK = {
+  /** fal's docs reject a timestamp more than 5 minutes from now, either way (replays, forged dates). */
+  toleranceS: 300,
+  /** fal's docs allow caching the JWKS up to 24 h; an hour bounds how long a withdrawn key is still trusted. */
+  jwksTtlMs: HOUR_MS,
+  /** A hook no cached key verifies refetches the JWKS (a rotated key), at most this often: forged hooks cannot hammer it. */
+  jwksRefreshCooldownMs: MINUTE_MS,
+  /** One JWKS fetch, and the most of it read (a key set is a few hundred bytes). */
+  jwksTimeoutMs: 5 * SECOND_MS,
+  jwksMaxBytes: 64 * 1024,
+} as const;
+
+/** The answer to a fal webhook whose signature does not verify (HTTP 401). */
+export const FAL_WEBHOOK_MESSAGES = {
+  unverified: 'Webhook signature could not be verified',
+} as const;
