@@ -23,6 +23,7 @@ import { paymentRoutes } from './routes/payments';
 import { PLAYGROUND_PREFIX, playgroundRoutes } from './routes/playground';
 import { isPublicApiPath, PUBLIC_API_PREFIX, publicApiRoutes, refusal } from './routes/public-api';
 import { createRequestLog } from './accounts/request-log';
+import { createUploadGate } from './media';
 import { SHARE_PREFIX, shareRoutes } from './routes/share';
 import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
 import { voicePreviewRoutes } from './routes/voice-preview';
@@ -82,9 +83,11 @@ export function createApp(deps: AppDeps) {
   const requestLog = deps.requestLog ?? createRequestLog(deps.database.db, log);
   app.route('/user', userRoutes(accounts));
   app.route('/apply', keyRoutes(accounts, requestLog));
-  app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps));
+  // One gate for both upload paths: the caps count every upload this process is receiving.
+  const uploads = deps.uploadGate ?? createUploadGate(config.uploads);
+  app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps, uploads));
   app.route('/voice-preview', voicePreviewRoutes(deps));
-  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog));
+  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog, uploads));
   app.route('/media', mediaRoutes(deps));
   app.route(SHARE_PREFIX, shareRoutes(deps));
   app.route('/payment', paymentRoutes(deps));

@@ -1,7 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
 import { s3Config, s3EnvShape, type S3Config } from './s3';
@@ -29,6 +29,10 @@ const envSchema = z.object({
   SITE_ORIGINS: csv.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   TRUST_PROXY: bool.default(false),
+  // Uploads being received at once (src/lib/spec UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perAccount),
+  UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perClient),
+  UPLOAD_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024 * 1024).default(UPLOADS_IN_FLIGHT.processBytes),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config hands out.
@@ -81,6 +85,8 @@ export interface Config {
   siteOrigins: string[];
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** Uploads received at once: per account, per client address, and bytes announced per process. */
+  uploads: { perAccount: number; perClient: number; processBytes: number };
   logLevel: LogLevel;
   shutdownTimeoutMs: number;
   /** Tasks, engines, media, public API limits and webhooks (server/config/tasks.ts). */
@@ -146,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteOrigins: e.SITE_ORIGINS ?? [new URL(publicUrl).origin],
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
+    uploads: { perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT, processBytes: e.UPLOAD_BYTES_IN_FLIGHT },
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),

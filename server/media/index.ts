@@ -1,11 +1,14 @@
 // The media area: stores uploads and results, checks uploads by content, signs expiring URLs, removes expired files.
 import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
 import type { Logger } from '../log';
-import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
+import { NO_FFPROBE_MESSAGE, probeMediaFile } from './probe';
+import { withWorkDir } from '../tools';
 import { renderPoster } from './poster';
 import { s3MediaStore, type S3StoreSettings } from './s3-store';
 import { localMediaStore, type MediaStore } from './store';
@@ -15,7 +18,8 @@ export { localMediaStore } from './store';
 export { s3MediaStore, type S3StoreSettings } from './s3-store';
 export type { MediaStore } from './store';
 export { sniffMedia, wavDuration } from './sniff';
-export { probeMedia, type ProbedMedia } from './probe';
+export { probeMedia, probeMediaFile, type ProbedMedia } from './probe';
+export { createUploadGate, type UploadGate, type UploadPass } from './upload-gate';
 
 export type { MediaInfo };
 
@@ -76,18 +80,20 @@ export function createMediaService(o: MediaServiceOptions) {
     };
   }
 
-  async function save(userId: string, taskId: string | null, kind: MediaKind | typeof POSTERS.kind, mime: string, data: Uint8Array, durationS: number | null, posterOf: string | null = null) {
+  /** Stores bytes in memory (results), or a file on disk (uploads) streamed into the store. */
+  async function save(userId: string, taskId: string | null, kind: MediaKind | typeof POSTERS.kind, mime: string, data: Uint8Array | { file: string; size: number }, durationS: number | null, posterOf: string | null = null) {
     const id = randomUUID().replaceAll('-', '');
     const now = Date.now();
     const storageKey = `${id}.${MEDIA_EXTENSIONS[mime] ?? 'bin'}`;
-    await o.store.put(storageKey, data);
+    if (data instanceof Uint8Array) await o.store.put(storageKey, data);
+    else await o.store.putFile(storageKey, data.file, data.size);
     const row: MediaRow = {
       id,
       user_id: userId,
       task_id: taskId,
       kind,
       mime,
-      size: data.byteLength,
+      size: data instanceof Uint8Array ? data.byteLength : data.size,
       duration_ms: durationS === null ? null : Math.round(durationS * 1000),
       storage_key: storageKey,
       created_at: now,
@@ -103,20 +109,21 @@ export function createMediaService(o: MediaServiceOptions) {
     info,
 
     /**
-     * Checks an upload by its bytes, never by its name: an accepted format, one of the
-     * allowed kinds, under the size cap and, for audio and video, under the duration cap. The length is
-     * measured by probe.ts (every packet, not a header's claim), the same measure that settles per-second charges.
+     * Checks an upload by its bytes, never by its name: an accepted format, one of the allowed kinds, under the size
+     * cap and, for audio and video, under the duration cap. The file is read where it lies (its head sniffed, the
+     * tools read the rest), never loaded whole. The length is measured by probe.ts (every packet, not a header's
+     * claim), the same measure that settles per-second charges.
      */
-    async checkUpload(data: Uint8Array, allowed: readonly MediaKind[], field = 'file') {
-      if (data.byteLength === 0) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: the file is empty`);
+    async checkUploadFile(file: string, size: number, allowed: readonly MediaKind[], field = 'file') {
+      if (size === 0) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: the file is empty`);
       const accepted = allowed.flatMap((k) => UPLOAD_LIMITS[k].mimes).join(', ');
       const cap = Math.max(...allowed.map((k) => UPLOAD_LIMITS[k].maxBytes));
-      // The size cap comes first: no file larger than any allowed kind is written out and probed.
-      if (data.byteLength > cap) throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${allowed.join(' or ')} files may be at most ${cap / (1024 * 1024)} MB`);
+      // The size cap comes first: no file larger than any allowed kind is probed.
+      if (size > cap) throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${allowed.join(' or ')} files may be at most ${cap / (1024 * 1024)} MB`);
       const signal = AbortSignal.timeout(UPLOAD_PROBE.timeoutMs);
       let probed;
       try {
-        probed = await probeMedia(data, { signal });
+        probed = await probeMediaFile(file, { signal });
       } catch (error) {
         if (signal.aborted) throw unsupported(`${field}: the file could not be read in ${UPLOAD_PROBE.timeoutMs / 1000} s; send a simpler or shorter file (accepted: ${accepted})`);
         if (error instanceof Error && error.message === NO_FFPROBE_MESSAGE) throw new AppError(503, ERROR_CODES.unavailable, `${field}: ${NO_FFPROBE_MESSAGE}`);
@@ -126,7 +133,7 @@ export function createMediaService(o: MediaServiceOptions) {
       if (!allowed.includes(probed.kind)) throw unsupported(`${field}: this is ${probed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
       const limits = UPLOAD_LIMITS[probed.kind];
       if (!limits.mimes.includes(probed.mime)) throw unsupported(`${field}: ${probed.mime} is not accepted (accepted: ${accepted})`);
-      if (data.byteLength > limits.maxBytes) {
+      if (size > limits.maxBytes) {
         throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${probed.kind} files may be at most ${limits.maxBytes / (1024 * 1024)} MB`);
       }
       if (probed.kind !== 'image' && probed.durationS === null) throw unsupported(`${field}: this ${probed.mime} file holds no playable ${probed.kind}`);
@@ -136,10 +143,19 @@ export function createMediaService(o: MediaServiceOptions) {
       return probed;
     },
 
-    /** Checks and stores an upload; answers with its signed URL. */
+    /** Checks and stores an upload received into `file` (streamed into the store); answers with its signed URL. */
+    async saveUploadFile(userId: string, file: string, size: number, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
+      const probed = await this.checkUploadFile(file, size, allowed, field);
+      return save(userId, null, probed.kind, probed.mime, { file, size }, probed.durationS);
+    },
+
+    /** saveUploadFile() for bytes already in memory (the admin tools and tests). */
     async saveUpload(userId: string, data: Uint8Array, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
-      const probed = await this.checkUpload(data, allowed, field);
-      return save(userId, null, probed.kind, probed.mime, data, probed.durationS);
+      return withWorkDir('upload-', async (dir) => {
+        const file = path.join(dir, 'upload');
+        await writeFile(file, data);
+        return this.saveUploadFile(userId, file, data.byteLength, allowed, field);
+      });
     },
 
     /** Stores a task's result; a video gets its poster frame stored beside it (kind 'poster', removed with it). */

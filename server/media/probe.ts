@@ -1,9 +1,9 @@
 // Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaKind } from '../../src/lib/spec';
 import { decodedAudioSeconds, ffmpegTools, probe, withWorkDir, type FfmpegTools } from '../tools';
-import { sniffMedia } from './sniff';
+import { id3TagEnd, sniffMedia, sniffTaggedAudio, type SniffedType } from './sniff';
 
 export interface ProbedMedia {
   kind: MediaKind;
@@ -32,37 +32,74 @@ export interface ProbeOptions {
   tools?: () => FfmpegTools | null;
 }
 
+/** Bytes read from a file's start to recognise it: every container's magic numbers sit well inside. */
+const SNIFF_HEAD_BYTES = 64 * 1024;
+
+/**
+ * What a file holds by its first bytes, read without loading the file: its head, and for MP3, FLAC or AAC behind an
+ * ID3 tag (cover art can make that tag megabytes long) the bytes right after the tag.
+ */
+export async function sniffFile(file: string): Promise<SniffedType | null> {
+  const handle = await open(file, 'r');
+  try {
+    const read = async (at: number) => {
+      const buffer = Buffer.alloc(SNIFF_HEAD_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, SNIFF_HEAD_BYTES, at);
+      return buffer.subarray(0, bytesRead);
+    };
+    const head = await read(0);
+    const tagEnd = id3TagEnd(head);
+    return tagEnd === null ? sniffMedia(head) : sniffTaggedAudio(await read(tagEnd));
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * The media a buffer holds, or null when it is none of the accepted formats (or ffprobe cannot read it as the
  * format its bytes announce). Throws when ffprobe is missing: audio and video are never taken unmeasured.
+ * For bytes already in memory (engine results); uploads are measured where they lie, by probeMediaFile().
  */
 export async function probeMedia(bytes: Uint8Array, o: ProbeOptions = {}): Promise<ProbedMedia | null> {
   const sniffed = sniffMedia(bytes);
   if (!sniffed) return null;
   if (sniffed.kind === 'image') return { kind: 'image', mime: sniffed.mime, durationS: null };
-  const tools = (o.tools ?? ffmpegTools)();
-  if (!tools?.ffprobe) throw new Error(NO_FFPROBE_MESSAGE);
-  const { ffmpeg, ffprobe } = tools;
-  const format = DEMUXERS[sniffed.mime];
   return withWorkDir('probe-', async (dir) => {
     // No extension: neither tool may take a hint from a name.
     const file = path.join(dir, 'media');
     await writeFile(file, bytes);
-    const unreadable = (error: unknown) => {
-      if (o.signal?.aborted) throw error;
-      return null;
-    };
-    const info = await probe(ffprobe, file, o.signal, format).catch(unreadable);
-    if (!info) return null;
-    let kind: MediaKind;
-    let mime: string;
-    if (sniffed.kind === 'video' && info.video) [kind, mime] = ['video', sniffed.mime];
-    else if (sniffed.kind === 'video' && info.audio && sniffed.audioOnlyMime) [kind, mime] = ['audio', sniffed.audioOnlyMime];
-    else if (sniffed.kind === 'audio' && info.audio) [kind, mime] = ['audio', sniffed.mime];
-    else return null;
-    // Sound is measured by decoding it (cheap, and exact where packets carry encoder padding); video by its packets.
-    const seconds = kind === 'audio' ? await decodedAudioSeconds(ffmpeg, file, o.signal, format).catch(unreadable) : info.durationS;
-    if (seconds === null) return null;
-    return { kind, mime, durationS: seconds > 0 ? seconds : null };
+    return measure(file, sniffed, o);
   });
+}
+
+/** probeMedia() for a file on disk: its head is sniffed and the tools read the file itself, nothing is loaded whole. */
+export async function probeMediaFile(file: string, o: ProbeOptions = {}): Promise<ProbedMedia | null> {
+  const sniffed = await sniffFile(file);
+  if (!sniffed) return null;
+  if (sniffed.kind === 'image') return { kind: 'image', mime: sniffed.mime, durationS: null };
+  return measure(file, sniffed, o);
+}
+
+/** Audio and video measured by ffprobe and ffmpeg, reading `file` as the format its bytes announced. */
+async function measure(file: string, sniffed: SniffedType, o: ProbeOptions): Promise<ProbedMedia | null> {
+  const tools = (o.tools ?? ffmpegTools)();
+  if (!tools?.ffprobe) throw new Error(NO_FFPROBE_MESSAGE);
+  const { ffmpeg, ffprobe } = tools;
+  const format = DEMUXERS[sniffed.mime];
+  const unreadable = (error: unknown) => {
+    if (o.signal?.aborted) throw error;
+    return null;
+  };
+  const info = await probe(ffprobe, file, o.signal, format).catch(unreadable);
+  if (!info) return null;
+  let kind: MediaKind;
+  let mime: string;
+  if (sniffed.kind === 'video' && info.video) [kind, mime] = ['video', sniffed.mime];
+  else if (sniffed.kind === 'video' && info.audio && sniffed.audioOnlyMime) [kind, mime] = ['audio', sniffed.audioOnlyMime];
+  else if (sniffed.kind === 'audio' && info.audio) [kind, mime] = ['audio', sniffed.mime];
+  else return null;
+  // Sound is measured by decoding it (cheap, and exact where packets carry encoder padding); video by its packets.
+  const seconds = kind === 'audio' ? await decodedAudioSeconds(ffmpeg, file, o.signal, format).catch(unreadable) : info.durationS;
+  if (seconds === null) return null;
+  return { kind, mime, durationS: seconds > 0 ? seconds : null };
 }

@@ -11,6 +11,7 @@ import {
   type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createReadStream } from 'node:fs';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
@@ -36,6 +37,12 @@ export interface S3MediaStoreOptions {
   /** Bodies above this go in parts (tests lower it); OBJECT_STORAGE.singlePutMaxBytes by default. */
   singlePutMaxBytes?: number;
   partBytes?: number;
+}
+
+/** A 4xx other than a timeout or throttling: the request itself is wrong, so sending it again cannot help. */
+function isClientError(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 function isMissing(error: unknown): boolean {
@@ -72,15 +79,34 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
     return failure;
   }
 
-  async function putInParts(Key: string, data: Uint8Array) {
+  /** A part's body: bytes in memory, or a function that opens its range of a file (a stream can be sent only once). */
+  type Part = { Body: Uint8Array | (() => NodeJS.ReadableStream); ContentLength: number };
+
+  /**
+   * Sends a body read from a file. The SDK does not retry a request whose body is a stream (it cannot read it twice),
+   * so each attempt here opens the file range afresh, with the same attempt count the SDK uses for the rest.
+   */
+  async function sendStreamed<T>(send: (body: NodeJS.ReadableStream) => Promise<T>, open: () => NodeJS.ReadableStream): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send(open());
+      } catch (error) {
+        if (attempt >= OBJECT_STORAGE.maxAttempts || isClientError(error)) throw error;
+      }
+    }
+  }
+
+  async function putInParts(Key: string, size: number, partAt: (offset: number, length: number) => Part) {
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key }));
     if (!UploadId) throw new Error('the storage server answered no UploadId');
     try {
-      // One part at a time: bodies are already in memory and capped by the upload limits, so order and simplicity win.
+      // One part at a time: each is read from memory or from the file as it is sent, so one upload holds at most a part's buffers.
       const parts: CompletedPart[] = [];
-      for (let offset = 0, PartNumber = 1; offset < data.byteLength; offset += partBytes, PartNumber++) {
-        const Body = data.subarray(offset, Math.min(offset + partBytes, data.byteLength));
-        const { ETag } = await client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body }));
+      for (let offset = 0, PartNumber = 1; offset < size; offset += partBytes, PartNumber++) {
+        const { Body, ContentLength } = partAt(offset, Math.min(partBytes, size - offset));
+        const command = (body: Uint8Array | NodeJS.ReadableStream) =>
+          client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body: body as Uint8Array, ContentLength }));
+        const { ETag } = typeof Body === 'function' ? await sendStreamed(command, Body) : await command(Body);
         parts.push({ ETag, PartNumber });
       }
       await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
@@ -99,7 +125,18 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
       const Key = objectKey(key);
       try {
         if (data.byteLength <= singlePutMax) await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: data, ContentLength: data.byteLength }));
-        else await putInParts(Key, data);
+        else await putInParts(Key, data.byteLength, (offset, length) => ({ Body: data.subarray(offset, offset + length), ContentLength: length }));
+      } catch (error) {
+        throw unavailable('put', Key, error);
+      }
+    },
+    async putFile(key, file, size) {
+      const Key = objectKey(key);
+      const range = (offset: number, length: number) => () => createReadStream(file, { start: offset, end: offset + length - 1 });
+      try {
+        if (size <= singlePutMax) {
+          await sendStreamed((Body) => client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Body as unknown as Uint8Array, ContentLength: size })), range(0, size));
+        } else await putInParts(Key, size, (offset, length) => ({ Body: range(offset, length), ContentLength: length }));
       } catch (error) {
         throw unavailable('put', Key, error);
       }

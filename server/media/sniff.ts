@@ -42,12 +42,24 @@ export function sniffMedia(bytes: Uint8Array): SniffedType | null {
  * frame headers, so random bytes that happen to start with 0xFF are not taken for audio.
  */
 function taggedAudio(buf: Buffer): SniffedType | null {
-  let at = 0;
-  if (buf.toString('latin1', 0, 3) === 'ID3' && buf.length >= 10) {
-    // The ID3v2 size is four 7-bit bytes (syncsafe); a footer adds 10 more.
-    const footer = buf[5]! & 0x10 ? 10 : 0;
-    at = 10 + footer + ((buf[6]! << 21) | (buf[7]! << 14) | (buf[8]! << 7) | buf[9]!);
-  }
+  return audioFramesAt(buf, id3TagEnd(buf) ?? 0);
+}
+
+/** Where the audio after a leading ID3v2 tag starts, or null when the bytes do not start with one. */
+export function id3TagEnd(bytes: Uint8Array): number | null {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buf.length < 10 || buf.toString('latin1', 0, 3) !== 'ID3') return null;
+  // The ID3v2 size is four 7-bit bytes (syncsafe); a footer adds 10 more.
+  const footer = buf[5]! & 0x10 ? 10 : 0;
+  return 10 + footer + ((buf[6]! << 21) | (buf[7]! << 14) | (buf[8]! << 7) | buf[9]!);
+}
+
+/** MP3, FLAC or AAC at the start of `bytes`: what follows an ID3 tag that was read separately (probe.ts sniffFile). */
+export function sniffTaggedAudio(bytes: Uint8Array): SniffedType | null {
+  return audioFramesAt(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 0);
+}
+
+function audioFramesAt(buf: Buffer, at: number): SniffedType | null {
   if (buf.toString('latin1', at, at + 4) === 'fLaC') return { kind: 'audio', mime: 'audio/flac' };
   const mp3 = mp3FrameLength(buf, at);
   if (mp3 !== null && mp3FrameLength(buf, at + mp3) !== null) return { kind: 'audio', mime: 'audio/mpeg' };

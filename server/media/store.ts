@@ -1,11 +1,16 @@
 // Where media bytes live: one small interface, and the local-directory store used by default (DATA_DIR/media).
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
 /** A blob store keyed by opaque keys: the local directory here, an S3-compatible bucket in s3-store.ts. */
 export interface MediaStore {
   put(key: string, data: Uint8Array): Promise<void>;
+  /**
+   * Stores the file at `file` (`size` bytes) under `key`, streamed, never loaded whole. The file is the caller's
+   * scratch copy: the store may move it away, and the caller removes it if it is still there.
+   */
+  putFile(key: string, file: string, size: number): Promise<void>;
   /** The bytes, or null when the key is unknown (already removed). */
   get(key: string): Promise<Buffer | null>;
   /** Removing a missing key is not an error, so cleanup can be retried safely. */
@@ -33,6 +38,20 @@ export function localMediaStore(dir: string): MediaStore {
       const temp = `${target}.${process.pid}.tmp`;
       await writeFile(temp, data, { mode: PRIVATE_FILE_MODE });
       await rename(temp, target);
+    },
+    async putFile(key, source) {
+      const target = file(key);
+      await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+      try {
+        // The scratch folder is on DATA_DIR like the media by default: a rename, no copy.
+        await rename(source, target);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+        // MEDIA_DIR on another file system: copy (the kernel streams it), then rename into place.
+        const temp = `${target}.${process.pid}.tmp`;
+        await copyFile(source, temp);
+        await rename(temp, target);
+      }
     },
     async get(key) {
       try {

@@ -7,6 +7,7 @@ import type { TaskSystem } from '../tasks';
 import type { RateLimitStores } from '../http/redis-rate-limit';
 import type { Lifecycle } from '../lifecycle/state';
 import type { RequestLog } from '../accounts/request-log';
+import type { UploadGate } from '../media';
 
 export interface AppDeps {
   config: Config;
@@ -22,4 +23,6 @@ export interface AppDeps {
   lifecycle?: Lifecycle;
   /** The public API's request log; main.ts passes its own to write what is pending when it stops. Unset: the app makes one. */
   requestLog?: RequestLog;
+  /** Uploads being received at once (caps in config.uploads); tests pass one to see or fill it. Unset: the app makes one. */
+  uploadGate?: UploadGate;
 }

@@ -23,7 +23,8 @@ import {
 } from '../../src/lib/api-contract';
 import { bodyCap } from './body-cap';
 import { featureStates, FEATURES_CACHE_CONTROL } from './features';
-import { uploadBodyLimit, uploadedFile } from './task-context';
+import { receiveUpload } from './task-context';
+import type { UploadGate } from '../media';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
@@ -36,7 +37,7 @@ export const PLAYGROUND_PREFIX = '/api-playground';
 /** The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store. */
 const READS = new Set(['/video_tools/v1/poll', '/video_tools/v1/cancel', '/video_tools/v1/delete', '/video_tools/v1/get_list', '/account/v1/webhook_secret']);
 
-export function playgroundRoutes(deps: AppDeps) {
+export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   const system = deps.tasks;
   const db = system.db;
   const app = new Hono<AuthEnv>();
@@ -44,10 +45,12 @@ export function playgroundRoutes(deps: AppDeps) {
 
   // Uploads checked by content; the answer carries a signed URL to pass to a task. Registered before the general
   // body cap below, which would refuse a file: this path has the upload cap instead.
-  app.post('/file/v1/upload', signedIn, uploadBodyLimit(), async (c) => {
-    const { bytes, form } = await uploadedFile(c);
-    const { scene } = parseInput(uploadSceneBody, { scene: form.scene });
-    return c.json(ok(await system.media.saveUpload(c.get('user').id, bytes, UPLOAD_SCENES[scene]!)));
+  app.post('/file/v1/upload', signedIn, async (c) => {
+    const userId = c.get('user').id;
+    return receiveUpload(c, { gate: uploads, trustProxy: deps.config.trustProxy, account: userId }, async ({ file, size, fields }) => {
+      const { scene } = parseInput(uploadSceneBody, { scene: fields.scene });
+      return c.json(ok(await system.media.saveUploadFile(userId, file, size, UPLOAD_SCENES[scene]!)));
+    });
   });
 
   // Which features this server serves, public: the nav, home cards, screens and reference mark the others before any input.

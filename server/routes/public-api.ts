@@ -29,7 +29,9 @@ import {
 import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';
-import { uploadBodyLimit, uploadedFile } from './task-context';
+import { receiveUpload } from './task-context';
+import type { UploadGate } from '../media';
+import type { UploadPolicyRow } from '../db';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
 function answer(code: number, message: string, data: unknown = null) {
@@ -115,7 +117,7 @@ function idempotencyKey(c: Context): string | null {
   return key;
 }
 
-export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog) {
+export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: UploadGate) {
   const system = deps.tasks;
   const { db } = system;
   const { config } = deps;
@@ -133,21 +135,27 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog) {
   // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
   // (like a presigned storage URL), so it is registered before the Bearer-key check, and before the general
   // body cap, which would refuse a file: this path has the upload cap instead.
-  app.post('/file/v1/upload', limited, uploadBodyLimit(), async (c) => {
-    const { bytes, form } = await uploadedFile(c);
-    const reqId = typeof form.reqId === 'string' ? form.reqId : '';
-    const signature = typeof form.signature === 'string' ? form.signature : '';
-    const expected = Buffer.from(policySignature(reqId));
-    const given = Buffer.from(signature);
-    const policy = reqId ? await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).executeTakeFirst() : undefined;
-    if (!policy || policy.expires_at < Date.now() || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.uploadPolicyUnknown);
-    }
-    // A policy issued before the account was suspended does not let a file in afterwards.
-    assertNotSuspended(await db.selectFrom('users').select('suspended').where('id', '=', policy.user_id).executeTakeFirstOrThrow());
-    const saved = await system.media.saveUpload(policy.user_id, bytes, UPLOAD_SCENES[policy.scene] ?? UPLOAD_SCENES.any!);
-    await db.updateTable('upload_policies').set({ media_id: saved.id }).where('req_id', '=', reqId).execute();
-    return c.json(success({ reqId }));
+  app.post('/file/v1/upload', limited, async (c) => {
+    let policy: UploadPolicyRow | undefined;
+    // The policy is checked from the form's fields before the file is read, so a forged or stale one costs no upload.
+    const authorize = async (fields: Record<string, string>) => {
+      const reqId = fields.reqId ?? '';
+      const expected = Buffer.from(policySignature(reqId));
+      const given = Buffer.from(fields.signature ?? '');
+      policy = reqId ? await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).executeTakeFirst() : undefined;
+      if (!policy || policy.expires_at < Date.now() || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+        throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.uploadPolicyUnknown);
+      }
+      // A policy issued before the account was suspended does not let a file in afterwards.
+      assertNotSuspended(await db.selectFrom('users').select('suspended').where('id', '=', policy.user_id).executeTakeFirstOrThrow());
+      return policy.user_id;
+    };
+    return receiveUpload(c, { gate: uploads, trustProxy: config.trustProxy, authorize }, async ({ file, size }) => {
+      const { req_id: reqId, user_id: userId, scene } = policy!;
+      const saved = await system.media.saveUploadFile(userId, file, size, UPLOAD_SCENES[scene] ?? UPLOAD_SCENES.any!);
+      await db.updateTable('upload_policies').set({ media_id: saved.id }).where('req_id', '=', reqId).execute();
+      return c.json(success({ reqId }));
+    });
   });
 
   // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key; a call that

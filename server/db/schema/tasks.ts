@@ -83,3 +83,4 @@ export interface WebhookDeliveriesTable {
 
 export type TaskRow = Selectable<TasksTable>;
 export type MediaRow = Selectable<MediaTable>;
+export type UploadPolicyRow = Selectable<UploadPoliciesTable>;

@@ -78,6 +78,25 @@ export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: 
   video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime', 'video/webm'] },
 };
 
+/**
+ * Uploads being received at once (docs/security.md "Uploads in flight"). Each streams to a temporary file, so memory
+ * stays flat; these bound the disk, the probe work and the connections one account or address can hold. The bytes are
+ * what the requests announce (or the largest upload body when a request announces none), reserved when they start.
+ */
+export const UPLOADS_IN_FLIGHT = {
+  perAccount: 3,
+  perClient: 6,
+  processBytes: 2 * 1024 * 1024 * 1024,
+  /** Seconds a client is told to wait after a 429 for too many uploads at once. */
+  retryAfterS: 10,
+} as const;
+
+/** Received upload bytes between two young-generation collections (server/http/young-garbage.ts). */
+export const UPLOAD_MEMORY = { collectEveryBytes: 8 * 1024 * 1024 } as const;
+
+/** Form fields an upload may carry beside its file (scene, reqId, signature, …), and the size of each. */
+export const UPLOAD_FORM = { maxFields: 16, maxFieldBytes: 4096, maxParts: 24 } as const;
+
 /** Measuring an upload's length (ffprobe reads every packet of it) may take at most this long. */
 export const UPLOAD_PROBE = { timeoutMs: 60_000 } as const;
 
