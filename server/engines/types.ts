@@ -74,4 +74,27 @@ export class EngineUnsupportedError extends Error {
 /** A failure of the input rather than the platform: the task fails, credits are still refunded. */
 export class EngineInputError extends Error {
   override name = 'EngineInputError';
+  constructor(
+    message: string,
+    /** The input field at fault, when the engine or its provider names one. */
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The engine cannot serve anything for now (its provider's quota, billing, key or capacity): not the input's fault,
+ * so the next engine of the feature is tried. `message` is for the people calling; `detail` only for the operator's log.
+ */
+export class EngineUnavailableError extends Error {
+  override name = 'EngineUnavailableError';
+  constructor(
+    message: string,
+    readonly detail: string,
+    /** How long the engine should stay out of its features' chains. */
+    readonly forMs: number,
+  ) {
+    super(message);
+  }
 }

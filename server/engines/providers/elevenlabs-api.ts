@@ -1,11 +1,13 @@
-// ElevenLabs HTTP client: xi-api-key, JSON and multipart requests through providerFetch, answers checked, ElevenLabs' error details made readable.
-import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
+// ElevenLabs HTTP client: xi-api-key, JSON and multipart requests through providerFetch with ElevenLabs' retry and error rules, its outages and best-effort deletes.
+import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
 import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
+import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
-import { EngineInputError, type InputMedia, type MediaBytes } from '../types';
+import { EngineInputError, EngineUnavailableError, type InputMedia, type MediaBytes } from '../types';
+import { elevenLabsRefusal, retriedByElevenLabs } from './elevenlabs-errors';
 import { json, providerFetch, ProviderError } from './http';
 
-export const PROVIDER = 'ElevenLabs';
+export const PROVIDER = ELEVENLABS_PROVIDER;
 
 /** A file ElevenLabs made, recognised by its bytes. */
 export interface ElevenLabsFile extends MediaBytes {
@@ -21,43 +23,8 @@ export interface ElevenLabsRequest {
   form?: FormData;
 }
 
-// ElevenLabs answers {"detail": {"status", "message"}} (or FastAPI's [{"loc", "msg"}]); http.ts quotes that JSON
-// in its error, cut at 300 characters, so the fields are read with a pattern that survives a cut.
-const DETAIL_FIELD = /"(message|msg|status)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function unquote(s: string): string {
-  try {
-    return JSON.parse(`"${s}"`) as string;
-  } catch {
-    return s;
-  }
-}
-
-/** Replaces the JSON quoted in a provider error by ElevenLabs' own words; a spent quota is the account's problem, not the input's. */
-export function readableError(error: unknown): unknown {
-  if (!(error instanceof EngineInputError || error instanceof ProviderError)) return error;
-  const start = error.message.search(/[{[]/);
-  if (start < 0) return error;
-  const fields = [...error.message.matchAll(DETAIL_FIELD)];
-  const words = fields.filter((f) => f[1] !== 'status').map((f) => unquote(f[2]!));
-  if (words.length === 0) return error;
-  const said = words.join('; ');
-  if (fields.some((f) => f[1] === 'status' && f[2] === 'quota_exceeded')) return new ProviderError(`${PROVIDER} has no quota left for this request: ${said}`);
-  // What follows a whole JSON value is http.ts' own wording; after a cut-short one there is only the cut.
-  const end = Math.max(error.message.lastIndexOf('}'), error.message.lastIndexOf(']'));
-  const tail = end > start && isJson(error.message.slice(start, end + 1)) ? error.message.slice(end + 1) : '';
-  const message = `${error.message.slice(0, start)}${said}${tail}`;
-  return error instanceof EngineInputError ? new EngineInputError(message) : new ProviderError(message);
-}
+/** A DELETE of something already gone: nothing left to do. */
+class AlreadyGone extends Error {}
 
 /** What an unexpected answer looked like, for the error message. */
 function described(data: Buffer, contentType: string): string {
@@ -78,18 +45,38 @@ export function filePart(media: InputMedia, name: string): [Blob, string] {
   return [new Blob([new Uint8Array(media.data)], { type: media.mime }), `${name}.${ext}`];
 }
 
-export function elevenLabsClient(key: string, baseUrl: string) {
+export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger, 'warn'>) {
   const auth = { [ELEVENLABS_AUTH_HEADER]: key };
+  let outage: { until: number; detail: string } | null = null;
+
+  function noteOutage(error: EngineUnavailableError): void {
+    outage = { until: Date.now() + error.forMs, detail: error.detail };
+    log.warn(`${PROVIDER} cannot serve requests for now; its features fall back to their next engine`, { engine: 'elevenlabs', detail: error.detail, forS: Math.round(error.forMs / 1000) });
+  }
 
   async function send(path: string, r: ElevenLabsRequest, signal: AbortSignal): Promise<Response> {
     const body = r.form ?? (r.json === undefined ? undefined : JSON.stringify(r.json));
     const headers = r.json === undefined ? auth : { ...auth, 'content-type': 'application/json' };
+    const method = r.method ?? (body ? 'POST' : 'GET');
     try {
-      // Multipart bodies carry media files: they get the upload timeout, not the per-request one.
+      // Multipart bodies carry media files: they get the upload timeout, not the per-request one. A POST that got no
+      // answer may still have made (and billed) a job, so only reads are sent again.
       const timeoutMs = r.form ? PROVIDER_RETRY.uploadTimeoutMs : undefined;
-      return await providerFetch({ provider: PROVIDER, url: `${baseUrl}${path}`, method: r.method ?? (body ? 'POST' : 'GET'), headers, body, signal, timeoutMs });
+      return await providerFetch({
+        provider: PROVIDER,
+        url: `${baseUrl}${path}`,
+        method,
+        headers,
+        body,
+        signal,
+        timeoutMs,
+        retryStatus: retriedByElevenLabs,
+        resendUnanswered: method === 'GET',
+        refusal: elevenLabsRefusal,
+      });
     } catch (error) {
-      throw readableError(error);
+      if (error instanceof EngineUnavailableError) noteOutage(error);
+      throw error;
     }
   }
 
@@ -103,9 +90,24 @@ export function elevenLabsClient(key: string, baseUrl: string) {
       const res = await send(path, r, signal);
       return expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind, signal);
     },
-    /** Best effort and detached: the task is already over on our side (refunded), this only frees the provider's job. */
-    forget(path: string): void {
-      void fetch(`${baseUrl}${path}`, { method: 'DELETE', headers: auth, signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs) }).catch(() => {});
+    /** Null while ElevenLabs can serve; after account or capacity trouble, for a while, why not (for the operator). */
+    outage(): string | null {
+      if (!outage || Date.now() >= outage.until) return null;
+      return `${outage.detail} (engine out of its features' chains until ${new Date(outage.until).toISOString()})`;
+    },
+    /**
+     * Deletes what the adapter made at ElevenLabs. Best effort and never throws: the task is already over on our side
+     * (refunded), so it runs on its own deadline, not the task's, and a failure is logged, since the job may still bill.
+     */
+    async remove(path: string): Promise<void> {
+      try {
+        const signal = AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs);
+        const res = await providerFetch({ provider: PROVIDER, url: `${baseUrl}${path}`, method: 'DELETE', headers: auth, signal, retryStatus: retriedByElevenLabs, refusal: (status) => (status === 404 ? new AlreadyGone() : undefined) });
+        await res.body?.cancel();
+      } catch (error) {
+        if (error instanceof AlreadyGone) return;
+        log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, { engine: 'elevenlabs', path, error: error instanceof Error ? error.message : String(error) });
+      }
     },
   };
 }

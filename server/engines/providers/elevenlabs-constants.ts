@@ -1,5 +1,8 @@
 // The ElevenLabs adapter's constants: endpoints, models per feature, our voices' premade voice ids, output format and limits.
 
+/** How errors and logs name the provider. */
+export const ELEVENLABS_PROVIDER = 'ElevenLabs';
+
 /** Header ElevenLabs reads the API key from (API reference, "Authentication"). */
 export const ELEVENLABS_AUTH_HEADER = 'xi-api-key';
 
@@ -61,8 +64,37 @@ export const ELEVENLABS_LIMITS = {
   maxSpeed: 1.2,
 } as const;
 
-/** Dubbing job statuses of GET /v1/dubbing/{id}. */
-export const ELEVENLABS_DUBBING_STATUS = { running: 'dubbing', done: 'dubbed', failed: 'failed' } as const;
+/**
+ * Dubbing job statuses of GET /v1/dubbing/{id}: queued, preparing and dubbing are on the way, dubbed and failed are final
+ * (elevenlabs/elevenlabs-js src/api/resources/dubbing/types/DubbingListRequestDubbingStatusesItem.ts at 87100890798f961a1b93300e9bb443dc35b5de6a;
+ * its DubbingMetadataResponse.status is a plain string, so new statuses may appear and are waited through).
+ */
+export const ELEVENLABS_DUBBING_STATUS = { running: ['queued', 'preparing', 'dubbing'], done: 'dubbed', failed: 'failed' } as const;
+
+/**
+ * detail.status values of ElevenLabs' refusals that say the account, not the request, is at fault, and those that
+ * say it is busy (elevenlabs/elevenlabs-docs fern/docs/pages/developer-guides/error-messages.mdx at
+ * 3557f0b1bec8ec0233e48d03cc496f03c4396dcb: quota_exceeded and invalid_api_key come as 400 or 401, only_for_creator+ as 403,
+ * too_many_concurrent_requests and system_busy as 429).
+ */
+export const ELEVENLABS_ERROR_STATUSES = {
+  account: ['quota_exceeded', 'invalid_api_key', 'only_for_creator+'],
+  busy: ['too_many_concurrent_requests', 'system_busy'],
+} as const;
+
+/**
+ * Our task input field behind each field the adapter sends, so a validation error (detail[].loc) names what the caller
+ * sent; a path not listed is named as ElevenLabs names it.
+ */
+export const ELEVENLABS_INPUT_FIELDS: Readonly<Record<string, string>> = {
+  target_lang: 'targetLanguage',
+  source_lang: 'sourceLanguage',
+  text: 'text',
+  inputs: 'lines',
+  'voice_settings.speed': 'speed',
+  language_code: 'lan',
+  files: 'voiceUrl',
+};
 
 /**
  * Progress shown (ElevenLabs reports none): `submitted` once a request or job is sent, growing towards `beforeResult` as

@@ -1,4 +1,4 @@
-// ElevenLabs adapter contract for video translation against a local fake of its dubbing API: voice only, lip sync, failures, timeouts, deletes, malformed answers.
+// ElevenLabs adapter contract for video translation against a local stand-in for its dubbing API: every job status, voice only, lip sync, failures, timeouts, deletes, malformed answers.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TestUser } from '../../test-support/tasks';
@@ -6,13 +6,13 @@ import { expectCharged, expectFailedAndRefunded, postPlayground, submitTool, tas
 import { probeMedia } from '../../media/probe';
 import type { LipSync, MediaBytes } from '../types';
 import { elevenLabsEngine } from './elevenlabs';
-import { KEY, price, TEXT, useElevenLabsFake } from './elevenlabs.fixtures';
+import { capturedLog, KEY, price, TEXT, useElevenLabsFake } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();
 const { media, app, openApp, posts } = el;
 
 describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
-  it('video translate (voice only) uploads the video with its languages, reports progress while dubbing, stores the dubbed MP4 and charges per real second', async () => {
+  it('video translate (voice only) uploads the video with its languages, waits through queued, preparing and dubbing with progress, stores the dubbed MP4 and charges per real second', async () => {
     el.fake.mode = 'gated';
     const t = await app();
     const user = await createUser(t, 100);
@@ -23,6 +23,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'es', source_lang: 'en', num_speakers: '0', file: { type: 'video/mp4', size: readFileSync(media.source).length } });
+    expect(el.fake.statuses('dub1')).toEqual(['queued', 'preparing', 'dubbing', 'dubbed']);
     expect(el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1/audio/es')).toBe(true);
     expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
     const stored = await taskMedia(t, task.id);
@@ -50,6 +51,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, targetLanguage: 'fr' }));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'fr', source_lang: 'auto' });
+    expect(el.fake.statuses('dub1')).toEqual(['queued', 'preparing', 'dubbing', 'dubbed']);
     expect(given).toHaveLength(1);
     expect(given[0]!.video.data.equals(readFileSync(media.source))).toBe(true);
     const soundtrack = (await probeMedia(given[0]!.audio.data))!;
@@ -75,6 +77,31 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const user = await createUser(t, 100);
     const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
     await expectFailedAndRefunded(t, user, id, 'ElevenLabs could not dub the video: No speech was found in the video');
+    expect(el.fake.statuses('dub1')).toEqual(['queued', 'failed']);
+    await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
+  });
+
+  it('a dubbing status ElevenLabs adds later is waited through, not failed; the operator hears of it once', async () => {
+    el.fake.mode = 'new-status';
+    const log = capturedLog();
+    const engine = elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync: null, log });
+    const t = await openApp({ engines: [engine], env: { ENGINES: 'video-translate-voice-only=elevenlabs' } });
+    const user = await createUser(t, 100);
+    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }));
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    expect(el.fake.statuses('dub1')).toEqual(['rendering', 'rendering', 'dubbed']);
+    expect(log.lines.filter((l) => l.fields?.status === 'rendering')).toHaveLength(1);
+    expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+
+  it('a target language ElevenLabs refuses (422) fails as the input\'s fault naming the field, refunded, with nothing to delete', async () => {
+    const t = await app();
+    const user = await createUser(t, 100);
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'Klingon', enableLipSync: false });
+    const task = await expectFailedAndRefunded(t, user, id, 'ElevenLabs refused the input: targetLanguage: Unsupported target language: klingon');
+    expect(task.error).not.toContain('{');
+    expect(posts('/v1/dubbing')).toHaveLength(1);
+    expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
   it('a dubbing past the engine timeout is deleted at ElevenLabs, failed and refunded', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
+import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool, withWorkDir } from '../../tools';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
@@ -30,15 +31,24 @@ function dubbingProgress(startedMs: number, expectedS: number | null): number {
   return expectedS === null ? ELEVENLABS_PROGRESS.unknownEta : progressShare((Date.now() - startedMs) / (expectedS * 1000));
 }
 
-/** Polls the job with growing intervals until it is dubbed; a failed job fails the task with ElevenLabs' reason. */
-async function followJob(client: ElevenLabsClient, job: { id: string; expectedS: number | null }, ctx: EngineContext): Promise<void> {
+/**
+ * Polls the job with growing intervals until it is dubbed; a failed job fails the task with ElevenLabs' reason. Any
+ * other status, even one this adapter does not know, is a job on its way: only the task's deadline ends the wait.
+ */
+async function followJob(client: ElevenLabsClient, job: { id: string; expectedS: number | null }, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<void> {
   const started = Date.now();
+  const running: readonly unknown[] = ELEVENLABS_DUBBING_STATUS.running;
   let delay: number = PROVIDER_RETRY.pollStartMs;
+  let reported = false;
   for (;;) {
     const state = await client.json<{ status: unknown; error: unknown }>(ELEVENLABS_PATHS.dubbingJob(job.id), {}, ctx.signal);
     if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
     if (state.status === ELEVENLABS_DUBBING_STATUS.failed) throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
-    if (state.status !== ELEVENLABS_DUBBING_STATUS.running) throw new ProviderError(`${PROVIDER} sent an unknown dubbing status: ${String(state.status)}`);
+    if (!running.includes(state.status) && !reported) {
+      // Once per job: the operator learns ElevenLabs added a status, the task keeps waiting.
+      log.warn(`${PROVIDER} sent a dubbing status this adapter does not know; waiting on as if dubbing`, { engine: 'elevenlabs', dubbingId: job.id, status: String(state.status) });
+      reported = true;
+    }
     await ctx.progress(dubbingProgress(started, job.expectedS));
     await sleep(delay, ctx.signal);
     delay = Math.min(PROVIDER_RETRY.pollMaxMs, delay * PROVIDER_RETRY.pollFactor);
@@ -72,25 +82,36 @@ async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLab
 }
 
 /**
- * Video translation: the dubbing job is deleted at ElevenLabs when the task is canceled or times out (DELETE
- * /v1/dubbing/{id}); with lip sync the source video and the dubbed soundtrack go to the lip-sync model.
+ * Video translation. Once the dubbing job exists, a task that ends any other way than with its result (canceled,
+ * timed out, failed here or at ElevenLabs) deletes it (DELETE /v1/dubbing/{id}), so it neither runs on nor stays
+ * billed; the abort listener deletes at once, without waiting for the poll to notice. With lip sync the source video
+ * and the dubbed soundtrack go to the lip-sync model.
  */
-export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Input, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<EngineResult> {
   const withLips = feature === 'video-translate-lip-sync';
   if (withLips && !lipSync) throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
   if (withLips) ffmpegForLipSync();
   const source = await ctx.readInput(requiredText(i, 'videoUrl', feature), ['video']);
   const job = await createJob(client, i, source, ctx);
-  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const forget = () => client.forget(ELEVENLABS_PATHS.dubbingJob(job.id));
-  ctx.signal.addEventListener('abort', forget, { once: true });
+  let removed = false;
+  const removeJob = () => {
+    if (removed) return;
+    removed = true;
+    void client.remove(ELEVENLABS_PATHS.dubbingJob(job.id));
+  };
+  if (ctx.signal.aborted) removeJob();
+  ctx.signal.addEventListener('abort', removeJob, { once: true });
   try {
-    await followJob(client, job, ctx);
+    await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+    await followJob(client, job, ctx, log);
     const target = languageCode(requiredText(i, 'targetLanguage', feature));
     const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), {}, 'video', ctx.signal);
     if (withLips) return await lipSynced(lipSync!, source, dubbed, ctx);
     return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }] };
+  } catch (error) {
+    removeJob();
+    throw error;
   } finally {
-    ctx.signal.removeEventListener('abort', forget);
+    ctx.signal.removeEventListener('abort', removeJob);
   }
 }

@@ -1,4 +1,4 @@
-// ElevenLabs adapter contract for speech against a local fake of its API: TTS, voice clones, dialogue, speech-to-text, rate limits and keys; task, media and ledger end right.
+// ElevenLabs adapter contract for speech against a local fake of its API: TTS, voice clones, dialogue, speech-to-text, rate limits; task, media and ledger end right (keys and quota: elevenlabs-outages.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
@@ -139,11 +139,5 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     expect(await taskMedia(t, task.id)).toHaveLength(1);
     const credits = await expectChargedOnce(t, user, price('tts-common', { characters: TEXT.length }));
     expect(credits.ledger.filter((r) => r.reference === task.id && r.reason === 'task-hold')).toHaveLength(1);
-  });
-
-  it('a refused API key (401) fails the task saying so in plain words, refunded', async () => {
-    const t = await app({ ELEVENLABS_API_KEY: 'wrong-key' });
-    const user = await createUser(t, 100);
-    await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }), 'ElevenLabs refused the API key (401: Invalid API key); check its key in the configuration');
   });
 });

@@ -1,4 +1,4 @@
-// Shared set-up of the ElevenLabs adapter tests: a local fake of ElevenLabs' API (TTS, dialogue, voices/add, dubbing, speech-to-text), its media and apps.
+// Shared set-up of the ElevenLabs adapter tests: a local stand-in for ElevenLabs' API (TTS, dialogue, voices/add, dubbing, speech-to-text), its media and apps.
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -8,7 +8,7 @@ import { estimateCredits } from '../../tasks';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import type { Feature } from '../../../src/lib/spec';
 
-type Mode = 'ok' | 'gated' | 'fail' | 'hang' | 'malformed' | 'rate-limited';
+type Mode = 'ok' | 'gated' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'new-status' | 'quota' | 'busy';
 type FormValue = string | { name: string; type: string; size: number };
 
 interface Call {
@@ -28,11 +28,25 @@ export interface Fake extends LocalServer {
   release(): void;
   /** Forgets the calls and jobs of the last test (dubbing ids start again at dub1). */
   reset(): void;
+  /** The statuses each dubbing job answered, poll by poll. */
+  statuses(dubbingId: string): string[];
 }
 
 export const KEY = 'test-key';
 export const TEXT = 'Hello from the ElevenLabs adapter.';
 const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,voice-clone=elevenlabs,dialogue=elevenlabs,video-translate-voice-only=elevenlabs,stt-common=elevenlabs,stt-pro=elevenlabs';
+
+// Each rule of the stand-in cites where ElevenLabs states it, at the commit read: elevenlabs/elevenlabs-js@87100890798f
+// (87100890798f961a1b93300e9bb443dc35b5de6a, the official client) and elevenlabs/elevenlabs-docs@3557f0b1bec8
+// (3557f0b1bec8ec0233e48d03cc496f03c4396dcb, the docs and OpenAPI).
+
+/**
+ * The statuses a dub walks through before it ends dubbed or failed (elevenlabs/elevenlabs-js@87100890798f
+ * src/api/resources/dubbing/types/DubbingListRequestDubbingStatusesItem.ts), one per poll.
+ */
+const DUBBING_WALK = ['queued', 'preparing', 'dubbing'] as const;
+/** A status no source lists yet: DubbingMetadataResponse.status is a plain string (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts). */
+const NEW_STATUS = 'rendering';
 
 export const price = (feature: Feature, measures: Parameters<typeof estimateCredits>[1]) => estimateCredits(feature, measures).credits;
 
@@ -48,9 +62,23 @@ async function parseBody(req: IncomingMessage, body: Buffer): Promise<Pick<Call,
   return { form };
 }
 
+/**
+ * The status of a job's next poll: 'ok' walks queued → preparing → dubbing → dubbed, one step a poll; 'gated' walks the
+ * same way but stays dubbing until released; 'new-status' answers a status no source lists before it is dubbed;
+ * 'fail' ends failed after queued; 'hang' never ends.
+ */
+function dubbingStatus(job: { mode: Mode; polls: number }, released: boolean): string {
+  const walking = DUBBING_WALK[Math.min(job.polls, DUBBING_WALK.length - 1)]!;
+  if (job.mode === 'ok') return job.polls < DUBBING_WALK.length ? walking : 'dubbed';
+  if (job.mode === 'gated') return released && job.polls >= DUBBING_WALK.length ? 'dubbed' : walking;
+  if (job.mode === 'new-status') return job.polls < 2 ? NEW_STATUS : 'dubbed';
+  if (job.mode === 'fail') return job.polls === 0 ? 'queued' : 'failed';
+  return walking;
+}
+
 async function startFake(media: { dir: string; tone: string; dubbed: string }): Promise<Fake> {
   const state = { mode: 'ok' as Mode, calls: [] as Call[], rateLimited: 0, released: false, clones: new Set<string>() };
-  const jobs = new Map<string, { mode: Mode; target: string; polls: number }>();
+  const jobs = new Map<string, { mode: Mode; target: string; polls: number; statuses: string[]; deleted: boolean }>();
   const premade = new Set(Object.values(ELEVENLABS_VOICES).map((v) => v.voiceId));
   const local = await listenLocal(async (req, res) => {
     const body = await readBody(req);
@@ -62,8 +90,16 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     const html = () => sendProxyErrorPage(res);
     // Files ElevenLabs does not serve: an input on another host, reached without the key.
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) return sendFile(res, path.join(media.dir, path.basename(url.pathname)), 'audio/wav');
+    // A wrong key: 401 invalid_api_key (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
     if (key !== KEY) return send(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
+    // A spent quota: 401 quota_exceeded, the account's fault not the request's (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
+    if (state.mode === 'quota' && req.method === 'POST') return send(401, { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota of 10000. You have 12 credits remaining.' } });
+    // Too many requests at once: 429 too_many_concurrent_requests, retried by the official client, which honours Retry-After
+    // (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429";
+    // elevenlabs/elevenlabs-js@87100890798f src/core/fetcher/requestWithRetries.ts).
     if (state.mode === 'rate-limited' && req.method === 'POST' && state.rateLimited++ === 0) return send(429, { detail: { status: 'too_many_concurrent_requests', message: 'Too many requests' } }, { 'retry-after': '1' });
+    // Busy for good: 429 system_busy on every try (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429").
+    if (state.mode === 'busy' && req.method === 'POST') return send(429, { detail: { status: 'system_busy', message: 'The system is experiencing heavy traffic, please try again later.' } }, { 'retry-after': '0' });
 
     const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && (tts || url.pathname === '/v1/text-to-dialogue')) {
@@ -84,20 +120,31 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     if (req.method === 'POST' && url.pathname === '/v1/dubbing') {
       if (state.mode === 'malformed') return html();
       if (typeof call.form?.file !== 'object' || typeof call.form.target_lang !== 'string') return send(400, { detail: { status: 'invalid_request', message: 'Provide a file or a source_url and a target_lang' } });
+      // A field that fails validation: 422 HTTPValidationError, detail[] of {loc, msg, type} naming it (elevenlabs/elevenlabs-docs@3557f0b1bec8
+      // fern/apis/api/openapi.json, components.schemas.HTTPValidationError and ValidationError). Which codes pass is the
+      // stand-in's own simplification: two or three lowercase letters.
+      if (!/^[a-z]{2,3}$/.test(call.form.target_lang)) return send(422, { detail: [{ loc: ['body', 'target_lang'], msg: `Unsupported target language: ${call.form.target_lang}`, type: 'value_error' }] });
       const id = `dub${jobs.size + 1}`;
-      jobs.set(id, { mode: state.mode, target: call.form.target_lang, polls: 0 });
+      jobs.set(id, { mode: state.mode, target: call.form.target_lang, polls: 0, statuses: [], deleted: false });
       return send(200, { dubbing_id: id, expected_duration_sec: 2 });
     }
     const dub = /^\/v1\/dubbing\/([^/]+)(\/audio\/([^/]+))?$/.exec(url.pathname);
     const job = dub ? jobs.get(dub[1]!) : undefined;
-    if (dub && !job) return send(404, { detail: { status: 'dubbing_not_found', message: 'Dubbing not found' } });
-    if (job && req.method === 'DELETE') return send(200, { status: 'ok' });
+    if (dub && (!job || job.deleted)) return send(404, { detail: { status: 'dubbing_not_found', message: 'Dubbing not found' } });
+    // DELETE /v1/dubbing/{dubbing_id} answers {status: 'ok'} (elevenlabs/elevenlabs-js@87100890798f src/api/resources/dubbing/client/Client.ts
+    // delete(), src/api/types/DeleteDubbingResponseModel.ts); the job is gone afterwards.
+    if (job && req.method === 'DELETE' && !dub![3]) {
+      job.deleted = true;
+      return send(200, { status: 'ok' });
+    }
     if (job && req.method === 'GET' && dub![3]) return dub![3] === job.target ? sendFile(res, media.dubbed, 'video/mp4') : send(404, { detail: { status: 'language_not_found', message: 'No dub for this language' } });
     if (job && req.method === 'GET') {
+      const status = dubbingStatus(job, state.released);
       job.polls++;
-      const done = job.mode === 'gated' ? state.released : job.mode === 'ok' && job.polls > 1;
-      if (job.mode === 'fail' && job.polls > 1) return send(200, { dubbing_id: dub![1], status: 'failed', target_languages: [job.target], error: 'No speech was found in the video' });
-      return send(200, { dubbing_id: dub![1], name: 'x', status: done ? 'dubbed' : 'dubbing', target_languages: [job.target] });
+      job.statuses.push(status);
+      // GET /v1/dubbing/{dubbing_id} answers DubbingMetadataResponse: dubbing_id, name, status, target_languages, error
+      // when failed (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts).
+      return send(200, { dubbing_id: dub![1], name: 'x', status, target_languages: [job.target], ...(status === 'failed' ? { error: 'No speech was found in the video' } : {}) });
     }
     if (req.method === 'POST' && url.pathname === '/v1/speech-to-text') {
       if (state.mode === 'malformed') return html();
@@ -116,10 +163,17 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     state.calls.length = 0;
     jobs.clear();
   };
-  return withMode({ ...local, calls: state.calls, release, reset }, state, () => {
+  const statuses = (id: string) => jobs.get(id)?.statuses ?? [];
+  return withMode({ ...local, calls: state.calls, release, reset, statuses }, state, () => {
     state.rateLimited = 0;
     state.released = false;
   });
+}
+
+/** A logger that keeps what the adapter tells operators, for a test to read. */
+export function capturedLog() {
+  const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
+  return { lines, warn: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields }) };
 }
 
 /** The task as the playground's poll shows it. */

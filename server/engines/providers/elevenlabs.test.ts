@@ -1,11 +1,10 @@
-// ElevenLabs mapping rules: voices, dialogue parts, error wording and speaker turns, without the network.
+// ElevenLabs mapping rules: voices, dialogue parts, how error answers read and are retried, and speaker turns, without the network.
 import { describe, expect, it } from 'vitest';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
-import { VOICES } from '../../../src/lib/spec';
-import { readableError } from './elevenlabs-api';
+import { PROVIDER_UNAVAILABLE, VOICES } from '../../../src/lib/spec';
+import { elevenLabsRefusal, retriedByElevenLabs } from './elevenlabs-errors';
 import { dialogueChunks, speakerTurns } from './elevenlabs-speech';
-import { ProviderError } from './http';
-import { EngineInputError } from '../types';
+import { EngineInputError, EngineUnavailableError } from '../types';
 
 describe('ElevenLabs mapping rules', () => {
   it('every voice we offer is spoken by an ElevenLabs voice', () => {
@@ -18,17 +17,59 @@ describe('ElevenLabs mapping rules', () => {
     expect(dialogueChunks([line(2500), line(10)]).map((c) => c.length)).toEqual([1, 1]);
   });
 
-  it("errors quote ElevenLabs' own words: detail messages, validation lists, even a detail cut short", () => {
-    const said = (e: Error) => (readableError(e) as Error).message;
-    expect(said(new EngineInputError('ElevenLabs refused the input: [{"loc":["body","text"],"msg":"field required","type":"value_error.missing"}]'))).toBe('ElevenLabs refused the input: field required');
-    expect(said(new EngineInputError('ElevenLabs refused the input: {"detail":{"status":"max_character_limit_exceeded","message":"Text is too long."},"x":"cut her'))).toBe('ElevenLabs refused the input: Text is too long.');
-    expect(said(new ProviderError('ElevenLabs failed'))).toBe('ElevenLabs failed');
+  const refusal = (status: number, body: unknown) => elevenLabsRefusal(status, typeof body === 'string' ? body : JSON.stringify(body));
+  /** Words a customer must not read: what only an operator can act on. */
+  const OPERATOR_WORDS = /key|config|quota|billing|remaining|ELEVENLABS_|401|429/i;
+
+  it('a 422 validation error is the input\'s fault and names the field, as the caller sent it when we know it', () => {
+    const one = refusal(422, { detail: [{ loc: ['body', 'target_lang'], msg: 'Unsupported target language: xx', type: 'value_error' }] });
+    expect(one).toBeInstanceOf(EngineInputError);
+    expect(one!.message).toBe('ElevenLabs refused the input: targetLanguage: Unsupported target language: xx');
+    expect((one as EngineInputError).field).toBe('targetLanguage');
+    const nested = refusal(422, { detail: [{ loc: ['body', 'inputs', 0, 'text'], msg: 'field required' }, { loc: ['body', 'model_id'], msg: 'field required' }] });
+    expect(nested!.message).toBe('ElevenLabs refused the input: lines.0.text: field required; model_id: field required');
   });
 
-  it('a spent quota is the account\'s problem, not the input\'s: another engine may still serve the task', () => {
-    const error = readableError(new EngineInputError('ElevenLabs refused the input: {"status":"quota_exceeded","message":"You have 3 credits remaining."}'));
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toBe('ElevenLabs has no quota left for this request: You have 3 credits remaining.');
+  it("a 400 with ElevenLabs' own detail is the input's fault, in its own words", () => {
+    const error = refusal(400, { detail: { status: 'voice_not_found', message: 'A voice with voice_id x was not found.' } });
+    expect(error).toBeInstanceOf(EngineInputError);
+    expect(error!.message).toBe('ElevenLabs refused the input: A voice with voice_id x was not found.');
+  });
+
+  it('a spent quota, a refused key or a plan without the feature make the engine unavailable for a while: a plain message for people, the detail for the operator', () => {
+    const cases: Array<[number, unknown, string]> = [
+      [401, { detail: { status: 'quota_exceeded', message: 'You have 12 credits remaining.' } }, 'ElevenLabs answered 401 quota_exceeded: You have 12 credits remaining.'],
+      [400, { detail: { status: 'quota_exceeded', message: 'Over quota.' } }, 'ElevenLabs answered 400 quota_exceeded: Over quota.'],
+      [401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } }, 'ElevenLabs answered 401 invalid_api_key: Invalid API key'],
+      [403, { detail: { status: 'only_for_creator+', message: 'Upgrade.' } }, 'ElevenLabs answered 403 only_for_creator+: Upgrade.'],
+    ];
+    for (const [status, body, detail] of cases) {
+      const error = refusal(status, body) as EngineUnavailableError;
+      expect(error, detail).toBeInstanceOf(EngineUnavailableError);
+      expect(error.message).toBe(PROVIDER_UNAVAILABLE.message('ElevenLabs'));
+      expect(error.message).not.toMatch(OPERATOR_WORDS);
+      expect(error.detail).toBe(detail);
+      expect(error.forMs).toBe(PROVIDER_UNAVAILABLE.accountMs);
+    }
+  });
+
+  it('ElevenLabs still busy after every retry makes the engine unavailable for a shorter while', () => {
+    for (const [status, body] of [[429, { detail: { status: 'system_busy', message: 'Heavy traffic.' } }], [503, 'Service Unavailable']] as const) {
+      const error = refusal(status, body) as EngineUnavailableError;
+      expect(error).toBeInstanceOf(EngineUnavailableError);
+      expect(error.message).not.toMatch(OPERATOR_WORDS);
+      expect(error.forMs).toBe(PROVIDER_UNAVAILABLE.capacityMs);
+    }
+  });
+
+  it('other answers keep the generic provider errors', () => {
+    expect(refusal(404, { detail: { status: 'dubbing_not_found', message: 'Dubbing not found' } })).toBeUndefined();
+    expect(refusal(500, 'oops')).toBeUndefined();
+  });
+
+  it("only what ElevenLabs' own client retries is retried: 408, 429 and 5xx", () => {
+    expect([408, 429, 500, 502, 503, 504].filter(retriedByElevenLabs)).toEqual([408, 429, 500, 502, 503, 504]);
+    expect([400, 401, 402, 403, 404, 409, 422].filter(retriedByElevenLabs)).toEqual([]);
   });
 
   it('a diarized transcript names speakers in the order they first speak', () => {

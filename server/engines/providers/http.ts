@@ -1,4 +1,4 @@
-// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors.
+// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff (or the provider's own rules), clear errors.
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
 import { EngineInputError } from '../types';
 
@@ -16,6 +16,12 @@ export interface ProviderRequest {
   signal: AbortSignal;
   /** Longer than PROVIDER_RETRY.requestTimeoutMs for uploads of large media. */
   timeoutMs?: number;
+  /** Statuses worth another attempt, when the provider documents its own (default: 429 and 5xx). */
+  retryStatus?: (status: number) => boolean;
+  /** Whether a request that got no answer (connection error, timeout) is sent again (default: yes). */
+  resendUnanswered?: boolean;
+  /** The provider's own reading of its final error answer (status, body text); undefined keeps the generic errors. */
+  refusal?: (status: number, body: string) => Error | undefined;
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent or unreadable. */
@@ -41,8 +47,7 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function detail(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
+function detail(text: string): string {
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
     const d = json.detail ?? json.message ?? json.error ?? json.msg;
@@ -55,11 +60,14 @@ async function detail(res: Response): Promise<string> {
 }
 
 /**
- * Sends a request, retrying transient failures (429 honouring Retry-After, 5xx, timeouts, connection errors)
- * with exponential backoff until maxAttempts or the caller's deadline (its signal); maps the rest to reasons.
+ * Sends a request, retrying transient failures (429 honouring Retry-After, 5xx, timeouts, connection errors, or what
+ * the request's retryStatus and resendUnanswered say) with exponential backoff until maxAttempts or the caller's
+ * deadline (its signal); maps the rest to reasons, the provider's own `refusal` first.
  */
 export async function providerFetch(r: ProviderRequest): Promise<Response> {
+  const retryable = r.retryStatus ?? ((status: number) => status === 429 || status >= 500);
   let lastProblem = '';
+  let lastAnswer: { status: number; body: string } | null = null;
   let waited = false;
   for (let attempt = 0; attempt < PROVIDER_RETRY.maxAttempts; attempt++) {
     if (attempt > 0 && !waited) await sleep(Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** (attempt - 1)), r.signal);
@@ -70,13 +78,16 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
     } catch (error) {
       if (r.signal.aborted) throw r.signal.reason instanceof Error ? r.signal.reason : new Error('aborted');
       lastProblem = `could not reach ${r.provider} (${error instanceof Error ? error.message : String(error)})`;
+      lastAnswer = null;
+      if (r.resendUnanswered === false) throw new ProviderError(lastProblem);
       continue;
     }
     if (res.ok) return res;
-    if (res.status === 429) {
-      lastProblem = `${r.provider} is rate limiting requests (429)`;
-      const wait = retryAfterMs(res.headers.get('retry-after'));
-      await res.body?.cancel();
+    const body = await res.text().catch(() => '');
+    lastAnswer = { status: res.status, body };
+    if (retryable(res.status)) {
+      lastProblem = res.status === 429 ? `${r.provider} is rate limiting requests (429)` : `${r.provider} failed (${res.status}: ${detail(body)})`;
+      const wait = res.status === 429 ? retryAfterMs(res.headers.get('retry-after')) : null;
       // Waiting as asked, not less: the next try would only be refused again.
       if (wait !== null && attempt + 1 < PROVIDER_RETRY.maxAttempts) {
         await sleep(Math.min(wait, PROVIDER_RETRY.maxDelayMs), r.signal);
@@ -84,16 +95,15 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
       }
       continue;
     }
-    if (res.status >= 500) {
-      lastProblem = `${r.provider} failed (${res.status}: ${await detail(res)})`;
-      continue;
-    }
-    const why = await detail(res);
-    if (res.status === 401 || res.status === 403) throw new ProviderError(`${r.provider} refused the API key (${res.status}: ${why}); check its key in the configuration`);
-    if (res.status === 400 || res.status === 422) throw new EngineInputError(`${r.provider} refused the input: ${why}`);
-    throw new ProviderError(`${r.provider} answered ${res.status}: ${why}`);
+    throw r.refusal?.(res.status, body) ?? refused(r.provider, res.status, detail(body));
   }
-  throw new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+  throw (lastAnswer && r.refusal?.(lastAnswer.status, lastAnswer.body)) ?? new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+}
+
+function refused(provider: string, status: number, why: string): Error {
+  if (status === 401 || status === 403) return new ProviderError(`${provider} refused the API key (${status}: ${why}); check its key in the configuration`);
+  if (status === 400 || status === 422) return new EngineInputError(`${provider} refused the input: ${why}`);
+  return new ProviderError(`${provider} answered ${status}: ${why}`);
 }
 
 /** Reachable by a provider only when public: this server's own localhost or private-network media must be uploaded first. */

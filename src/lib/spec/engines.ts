@@ -80,6 +80,18 @@ export const PROVIDER_RETRY = {
   hookMemoryMaxKeys: 10_000,
 } as const;
 
+/**
+ * A provider that cannot serve at all (its quota, billing, key or capacity) takes its engine out of the features'
+ * fallback chains for a while. People are told only `message`; what to fix goes to the operator's log and /healthz.
+ */
+export const PROVIDER_UNAVAILABLE = {
+  message: (provider: string) => `${provider} is unavailable right now; try again later`,
+  /** Quota, billing or a refused key wait for a person to act. */
+  accountMs: 10 * 60 * 1000,
+  /** A busy provider (429 or 502–504 after every retry) usually recovers within a minute. */
+  capacityMs: 60 * 1000,
+} as const;
+
 /** Per-engine defaults when ENGINE_CONCURRENCY / ENGINE_TIMEOUTS_MS do not name the engine. */
 export const ENGINE_DEFAULTS = {
   concurrency: 2,

@@ -1,0 +1,71 @@
+// How ElevenLabs' error answers are read: which are retried, input faults naming their field, account and capacity trouble making the engine unavailable.
+import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { EngineInputError, EngineUnavailableError } from '../types';
+import { ELEVENLABS_ERROR_STATUSES, ELEVENLABS_INPUT_FIELDS, ELEVENLABS_PROVIDER as PROVIDER } from './elevenlabs-constants';
+
+/**
+ * The statuses ElevenLabs' own client sends again: 408, 429 and every 5xx, and nothing that got no answer
+ * (elevenlabs/elevenlabs-js src/core/fetcher/requestWithRetries.ts at 87100890798f961a1b93300e9bb443dc35b5de6a).
+ */
+export function retriedByElevenLabs(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Statuses that, after every retry, mean ElevenLabs has no room for the request rather than a fault in it. */
+const BUSY_STATUSES = new Set([408, 429, 502, 503, 504]);
+
+/** What an error body says: ElevenLabs' {detail: {status, message}}, or FastAPI's {detail: [{loc, msg, type}]} (HTTPValidationError). */
+interface ErrorBody {
+  status: string | null;
+  message: string | null;
+  invalid: Array<{ field: string; msg: string }>;
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+
+/** The input field a validation error's loc points at: ours when we know which input it came from, else ElevenLabs' own name. */
+export function fieldOf(loc: unknown): string {
+  const parts = (Array.isArray(loc) ? loc : [loc]).map(String);
+  // FastAPI puts where the field was (body, query, path) first.
+  const inside = ['body', 'query', 'path', 'header'].includes(parts[0] ?? '') ? parts.slice(1) : parts;
+  const ours = (name: string) => (Object.hasOwn(ELEVENLABS_INPUT_FIELDS, name) ? ELEVENLABS_INPUT_FIELDS[name] : undefined);
+  const path = inside.join('.');
+  const top = ours(inside[0] ?? '');
+  return ours(path) ?? (top ? [top, ...inside.slice(1)].join('.') : path || 'input');
+}
+
+function readBody(body: string): ErrorBody {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return { status: null, message: text(body.slice(0, 300)), invalid: [] };
+  }
+  const detail = (json as { detail?: unknown } | null)?.detail;
+  if (Array.isArray(detail)) {
+    const invalid = detail.map((d: { loc?: unknown; msg?: unknown }) => ({ field: fieldOf(d?.loc), msg: text(d?.msg) ?? 'invalid' }));
+    return { status: null, message: null, invalid };
+  }
+  if (detail && typeof detail === 'object') {
+    const d = detail as { status?: unknown; message?: unknown };
+    return { status: text(d.status), message: text(d.message), invalid: [] };
+  }
+  return { status: null, message: text(detail) ?? text((json as { message?: unknown } | null)?.message), invalid: [] };
+}
+
+/**
+ * ElevenLabs' final error answer as the error the task should end with, or undefined for http.ts' generic one.
+ * Account trouble (quota, billing, key) and a provider still busy after every retry make the engine unavailable: the
+ * people calling read a message naming no cause they could fix, the operator reads `detail` (status, detail.status, message).
+ */
+export function elevenLabsRefusal(status: number, body: string): Error | undefined {
+  const said = readBody(body);
+  const detail = `${PROVIDER} answered ${status}${said.status ? ` ${said.status}` : ''}: ${said.message ?? (said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ') || '(no message)')}`;
+  const account = (ELEVENLABS_ERROR_STATUSES.account as readonly string[]).includes(said.status ?? '') || status === 401 || status === 402 || status === 403;
+  if (account) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
+  const busy = (ELEVENLABS_ERROR_STATUSES.busy as readonly string[]).includes(said.status ?? '') || BUSY_STATUSES.has(status);
+  if (busy) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
+  if (said.invalid.length > 0) return new EngineInputError(`${PROVIDER} refused the input: ${said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ')}`, said.invalid[0]!.field);
+  if ((status === 400 || status === 422) && said.message) return new EngineInputError(`${PROVIDER} refused the input: ${said.message}`);
+  return undefined;
+}
