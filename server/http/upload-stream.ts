@@ -1,5 +1,5 @@
 // Receives a multipart upload as a stream: the file goes to a file on disk as it arrives, never whole into memory.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -48,7 +48,7 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
   try {
     parser = busboy({
       headers: o.headers,
-      limits: { fileSize: o.maxFileBytes, files: 1, fields: UPLOAD_FORM.maxFields, fieldSize: UPLOAD_FORM.maxFieldBytes, parts: UPLOAD_FORM.maxParts },
+      limits: { fileSize: o.maxFileBytes, fields: UPLOAD_FORM.maxFields, fieldSize: UPLOAD_FORM.maxFieldBytes, parts: UPLOAD_FORM.maxParts },
     });
   } catch {
     throw invalid(NOT_MULTIPART);
@@ -58,7 +58,8 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
   let sawFile = false;
   let authorized = false;
   let received = 0;
-  let file: Readable | null = null;
+  let failed = false;
+  let out: WriteStream | null = null;
   let writing: Promise<void> | null = null;
 
   const authorize = async () => {
@@ -76,8 +77,10 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
     // A refusal stops the parse at once; whatever of the body is still unread is Node's to discard after the answer.
     const fail = (error: unknown) => {
       body.off('data', count);
+      failed = true;
       body.unpipe(parser);
-      file?.destroy();
+      // Ends the file's pipeline at once (the parser, cut from the body, would never finish it).
+      out?.destroy();
       reject(error);
     };
     const tooLarge = () => fail(new AppError(413, ERROR_CODES.payloadTooLarge, o.tooLarge));
@@ -91,15 +94,18 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
         return;
       }
       sawFile = true;
-      file = stream;
       // Past the cap, busboy ends the file stream early and marks it; the rest of the body is not worth reading.
       stream.on('limit', tooLarge);
+      // A form that ends mid-file errors this stream too, maybe before the pipeline below listens; the parser's own
+      // error event reports it.
+      stream.on('error', () => undefined);
       // The stream stays paused (holding the parser, and so the socket, back) until the form is authorised.
       writing = (async () => {
         await authorize();
-        const out = createWriteStream(o.target, { mode: PRIVATE_FILE_MODE });
-        await pipeline(stream, out);
-        size = out.bytesWritten;
+        if (failed) return;
+        const file = (out = createWriteStream(o.target, { mode: PRIVATE_FILE_MODE }));
+        await pipeline(stream, file);
+        size = file.bytesWritten;
       })();
       writing.catch(fail);
     });

@@ -2,6 +2,7 @@
 import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
@@ -22,6 +23,12 @@ export { probeMedia, probeMediaFile, type ProbedMedia } from './probe';
 export { createUploadGate, type UploadGate, type UploadPass } from './upload-gate';
 
 export type { MediaInfo };
+
+/** How GET /media answers: a redirect to the store, a stream of the file (a range of it when asked), or its bytes. */
+export type MediaDownload =
+  | { redirect: string }
+  | { row: MediaRow; stream: (range?: { start: number; end: number }) => Promise<Readable | null> }
+  | { row: MediaRow; data: Buffer };
 
 /** The configured store: the S3-compatible bucket when S3_BUCKET is set, else the local directory (MEDIA_DIR). */
 export function configuredMediaStore(config: { s3: S3StoreSettings | null; tasks: { mediaDir: string } }, log?: Logger): MediaStore {
@@ -179,9 +186,10 @@ export function createMediaService(o: MediaServiceOptions) {
 
     /**
      * What GET /media answers for a signed URL: after the same checks as open(), a link straight to the store when it
-     * offers one (S3), living no longer than the signed URL has left; otherwise the bytes. Null when anything is off.
+     * offers one (S3), living no longer than the signed URL has left; else a way to stream the file (or a range of it)
+     * from a store on this machine; else the bytes. Null when anything is off.
      */
-    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now(), filename?: string): Promise<{ redirect: string } | { row: MediaRow; data: Buffer } | null> {
+    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now(), filename?: string): Promise<MediaDownload | null> {
       const valid = await verify(id, exp, sig, now);
       if (!valid) return null;
       const { row } = valid;
@@ -189,6 +197,8 @@ export function createMediaService(o: MediaServiceOptions) {
       if (o.store.downloadUrl && lifeS >= OBJECT_STORAGE.minPresignS) {
         return { redirect: await o.store.downloadUrl(row.storage_key, row.mime, filename ?? `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`, lifeS) };
       }
+      const { openRead } = o.store;
+      if (openRead) return { row, stream: (range) => openRead(row.storage_key, range) };
       const data = await o.store.get(row.storage_key);
       return data ? { row, data } : null;
     },

@@ -1,5 +1,6 @@
 // Where media bytes live: one small interface, and the local-directory store used by default (DATA_DIR/media).
-import { copyFile, mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files';
 
@@ -13,6 +14,11 @@ export interface MediaStore {
   putFile(key: string, file: string, size: number): Promise<void>;
   /** The bytes, or null when the key is unknown (already removed). */
   get(key: string): Promise<Buffer | null>;
+  /**
+   * The bytes from `start` to `end` (inclusive; the whole object without a range) as a stream, or null when the key
+   * is unknown. Stores on this machine offer it, so a download never loads a file whole.
+   */
+  openRead?(key: string, range?: { start: number; end: number }): Promise<Readable | null>;
   /** Removing a missing key is not an error, so cleanup can be retried safely. */
   delete(key: string): Promise<void>;
   /**
@@ -56,6 +62,16 @@ export function localMediaStore(dir: string): MediaStore {
     async get(key) {
       try {
         return await readFile(file(key));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+    async openRead(key, range) {
+      try {
+        // Opened here, so a missing file is known before any answer is sent.
+        const handle = await open(file(key), 'r');
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
