@@ -1,4 +1,7 @@
 // Shared set-up of the fal.ai adapter tests: a local fake of fal's queue API (submit, status, result, cancel, storage), its media and apps.
+// Its rules follow fal's official client, fal-ai/fal-js at commit 381105e138b85502b528fb8f6c16d909e30e462a ("fal-js" below).
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
 import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
@@ -6,8 +9,20 @@ import { estimateCredits } from '../../tasks';
 import { FAL_MODELS } from '../../../src/lib/spec';
 import type { FalConfig } from './fal';
 
-/** How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released. */
-type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook';
+/**
+ * How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released,
+ * 'bare' answers a submit with its request_id alone, 'submit-502' queues the job but answers its submit 502 (a gateway
+ * failing after fal took it), 'result-502' answers the first read of each finished result 502.
+ */
+type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook' | 'bare' | 'submit-502' | 'result-502';
+
+/** A multipart upload as the fake saw it: bytes counted and hashed per part as they streamed in, never kept. */
+export interface MultipartUpload {
+  initiate: { content_type?: unknown; file_name?: unknown };
+  parts: Array<{ partNumber: number; bytes: number; query: string }>;
+  sha256: ReturnType<typeof createHash>;
+  completed: Array<{ partNumber: number; etag: string }> | null;
+}
 
 interface Call {
   method: string;
@@ -27,6 +42,27 @@ export interface Fake extends LocalServer {
   statusCalls: Map<string, number>;
   /** A 'hook' job reports COMPLETED only after this is set. */
   released: boolean;
+  /** Multipart uploads by the id that ends their file URL. */
+  multipart: Map<string, MultipartUpload>;
+  /** Result reads per request id. */
+  resultCalls: Map<string, number>;
+}
+
+/**
+ * A multipart part, PUT to {upload_url}/{n} with the upload URL's query kept and answered {partNumber, etag}
+ * (fal-js libs/client/src/storage.ts multipartUpload / partUploadRetries). Counted and hashed as it streams in, so a
+ * 90 MB+ upload is never held by the fake.
+ */
+function receivePart(req: IncomingMessage, res: ServerResponse, upload: MultipartUpload, partNumber: number, query: string): void {
+  let bytes = 0;
+  req.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    upload.sha256.update(chunk);
+  });
+  req.on('end', () => {
+    upload.parts.push({ partNumber, bytes, query });
+    sendJson(res, 200, { partNumber, etag: `etag-${partNumber}` });
+  });
 }
 
 /** What fal answers a finished job with, by model (each model's documented result shape). */
@@ -46,17 +82,46 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
   const state = { mode: 'ok' as Mode, released: false, rateLimited: 0, uploadSeq: 0 };
   const calls: Call[] = [];
   const uploads = new Map<string, Buffer>();
+  const multipart = new Map<string, MultipartUpload>();
   const statusCalls = new Map<string, number>();
+  const resultCalls = new Map<string, number>();
   const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode }>();
   const local = await listenLocal(async (req, res, base) => {
-    const body = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake');
-    calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
-    if (req.headers.authorization !== 'Key test-key' && !url.pathname.startsWith('/files/') && !url.pathname.startsWith('/upload/')) return send(401, { detail: 'Invalid key' });
+    // Parts stream in uncounted by readBody: the presigned upload URL's signature authorises them, not our key.
+    const part = req.method === 'PUT' ? /^\/multipart\/([^/]+)\/(\d+)$/.exec(url.pathname) : null;
+    if (part) {
+      calls.push({ method: 'PUT', path: url.pathname, query: url.search, auth: req.headers.authorization, body: '' });
+      const upload = multipart.get(part[1]!);
+      if (!upload || url.searchParams.get('signature') !== `s-${part[1]}`) return send(403, { detail: 'bad upload signature' });
+      return receivePart(req, res, upload, Number(part[2]), url.search);
+    }
+    const body = await readBody(req);
+    calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
+    const presigned = url.pathname.startsWith('/files/') || url.pathname.startsWith('/upload/') || url.pathname.startsWith('/multipart/');
+    if (req.headers.authorization !== 'Key test-key' && !presigned) return send(401, { detail: 'Invalid key' });
+    // fal-js initiates both kinds of upload on its REST host with ?storage_type=fal-cdn-v3 and {content_type, file_name}
+    // (storage.ts initiateUpload / initiateMultipartUpload), answered {upload_url, file_url}.
     if (req.method === 'POST' && url.pathname === '/storage/upload/initiate') {
       const id = `u${state.uploadSeq++}`;
       return send(200, { upload_url: `${base}/upload/${id}`, file_url: `${base}/files/${id}` });
+    }
+    if (req.method === 'POST' && url.pathname === '/storage/upload/initiate-multipart') {
+      const id = `m${state.uploadSeq++}`;
+      multipart.set(id, { initiate: JSON.parse(body.toString() || '{}') as MultipartUpload['initiate'], parts: [], sha256: createHash('sha256'), completed: null });
+      return send(200, { upload_url: `${base}/multipart/${id}?signature=s-${id}`, file_url: `${base}/files/${id}` });
+    }
+    // POST {upload_url}/complete {parts: [{partNumber, etag}]} ends it (storage.ts multipartUpload): every part, in order.
+    const complete = req.method === 'POST' ? /^\/multipart\/([^/]+)\/complete$/.exec(url.pathname) : null;
+    if (complete) {
+      const upload = multipart.get(complete[1]!);
+      if (!upload || url.searchParams.get('signature') !== `s-${complete[1]}`) return send(403, { detail: 'bad upload signature' });
+      const parts = (JSON.parse(body.toString() || '{}') as { parts?: Array<{ partNumber: number; etag: string }> }).parts ?? [];
+      const expected = upload.parts.map((p, i) => ({ partNumber: i + 1, etag: `etag-${i + 1}` }));
+      if (JSON.stringify(parts) !== JSON.stringify(expected)) return send(400, { detail: 'parts do not match the uploaded parts' });
+      upload.completed = parts;
+      return send(200, {});
     }
     if (req.method === 'PUT' && url.pathname.startsWith('/upload/')) {
       uploads.set(url.pathname.slice('/upload/'.length), body);
@@ -67,14 +132,21 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       const [type, file] = name.startsWith('img-') ? ['image/png', picture] : name === 'long.mp4' ? ['video/mp4', longClip] : ['video/mp4', clip];
       return sendFile(res, file, type);
     }
-    const job = /^\/(.+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
+    // A job's status, result and cancel live under the app, owner/alias (the endpoint id's first two segments), not the
+    // full model path (fal-js queue.ts status/result/cancel with utils.ts parseEndpointId).
+    const job = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
     if (req.method === 'POST' && !job) {
       if (state.mode === 'malformed') return sendProxyErrorPage(res);
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { detail: 'Too many requests' }, { 'retry-after': '1' });
       const id = `req-${calls.length}-${state.mode}`;
       const model = url.pathname.slice(1);
       jobs.set(id, { model, body: JSON.parse(body.toString() || '{}') as Record<string, unknown>, mode: state.mode });
-      return send(200, { request_id: id, status_url: `${base}/${model}/requests/${id}/status`, response_url: `${base}/${model}/requests/${id}`, cancel_url: `${base}/${model}/requests/${id}/cancel`, queue_position: 0 });
+      // 502 is one of the statuses fal-js's client retries (retry.ts DEFAULT_RETRYABLE_STATUS_CODES): here the job
+      // was queued all the same, so a client that re-sends would start a second one.
+      if (state.mode === 'submit-502') return send(502, { detail: 'Bad Gateway' });
+      const app = model.split('/').slice(0, 2).join('/');
+      if (state.mode === 'bare') return send(200, { request_id: id });
+      return send(200, { request_id: id, status_url: `${base}/${app}/requests/${id}/status`, response_url: `${base}/${app}/requests/${id}`, cancel_url: `${base}/${app}/requests/${id}/cancel`, queue_position: 0 });
     }
     if (job && req.method === 'PUT' && job[3] === '/cancel') return send(202, { status: 'CANCELLATION_REQUESTED' });
     if (job && req.method === 'GET' && job[3] === '/status') {
@@ -87,6 +159,11 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
     }
     if (job && req.method === 'GET') {
       const known = jobs.get(job[2]!);
+      const reads = (resultCalls.get(job[2]!) ?? 0) + 1;
+      resultCalls.set(job[2]!, reads);
+      // A passing gateway failure on a finished job's result: fal-js retries result reads on 502 (queue.ts result()
+      // with QUEUE_RETRY_CONFIG, retry.ts DEFAULT_RETRYABLE_STATUS_CODES).
+      if (known?.mode === 'result-502' && reads === 1) return send(502, { detail: 'Bad Gateway' });
       if (known?.mode === 'fail') return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
       if (known?.mode === 'no-output') return send(200, { seed: 4 });
       return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'));
@@ -104,7 +181,9 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       },
       calls,
       uploads,
+      multipart,
       statusCalls,
+      resultCalls,
     },
     state,
   );
@@ -132,6 +211,7 @@ export function useFalFake() {
   const openApp = useTestApps(() => {
     fake.calls.length = 0;
     fake.uploads.clear();
+    fake.multipart.clear();
     fake.released = false;
     fake.mode = 'ok';
   });

@@ -1,8 +1,10 @@
 // fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
-import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec';
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_RETRY, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import { probeMedia } from '../../media/probe';
+import { falFetch, falDetail, submitRefusal } from './fal-request';
+import { falUpload } from './fal-storage';
 import { waitForHook } from './hooks';
 import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
 
@@ -35,22 +37,9 @@ const PROVIDER = 'fal.ai';
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const auth = (c: FalConfig) => ({ authorization: `Key ${c.key}` });
 
-/** fal storage: initiate an upload, PUT the bytes, use the file URL it answers. */
-async function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: AbortSignal): Promise<string> {
-  const init = await json<{ upload_url?: string; file_url?: string }>(
-    await providerFetch({
-      provider: PROVIDER,
-      url: `${c.storageUrl}/storage/upload/initiate`,
-      method: 'POST',
-      headers: { ...auth(c), 'content-type': 'application/json' },
-      body: JSON.stringify({ content_type: media.mime, file_name: fileName }),
-      signal,
-    }),
-    PROVIDER,
-  );
-  if (!init.upload_url || !init.file_url) throw new ProviderError(`${PROVIDER} sent a malformed upload answer`);
-  await providerFetch({ provider: PROVIDER, url: init.upload_url, method: 'PUT', headers: { 'content-type': media.mime }, body: new Uint8Array(media.data), signal, timeoutMs: PROVIDER_RETRY.uploadTimeoutMs });
-  return init.file_url;
+/** Our bytes into fal storage (fal-storage.ts: one PUT, or multipart above 90 MB); the answer is the file's URL. */
+function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: AbortSignal): Promise<string> {
+  return falUpload(c, { data: media.data, mime: media.mime, name: fileName }, signal);
 }
 
 const fileName = (ctx: EngineContext, role: string, mime: string) => `${ctx.taskId}-${role}.${(mime.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
@@ -142,15 +131,27 @@ function resolution(i: Input): '480p' | '720p' {
   return made;
 }
 
-/** Queues the job; the webhook (when fal can reach us) names our task so the hook wakes this run's poller. */
+/**
+ * The app part of an endpoint id, where fal serves a job's status, result and cancel: `owner/alias`, the first two
+ * segments (a namespaced id such as workflows/owner/alias keeps three), as fal-ai/fal-js parseEndpointId builds them
+ * (libs/client/src/utils.ts and queue.ts status/result/cancel, commit 381105e138b85502b528fb8f6c16d909e30e462a).
+ */
+export function falAppPath(model: string): string {
+  const parts = model.split('/');
+  return parts.slice(0, (FAL_RETRY.namespaces as readonly string[]).includes(parts[0] ?? '') ? 3 : 2).join('/');
+}
+
+/**
+ * Queues the job; the webhook (when fal can reach us) names our task so the hook wakes this run's poller. Sent again
+ * only when fal certainly did not take it (fal-request.ts): a second submit could start a second paid job.
+ */
 async function submit(c: FalConfig, job: FalJob, hookKey: string, signal: AbortSignal): Promise<JobUrls> {
   const hook = c.webhookBaseUrl ? `?fal_webhook=${encodeURIComponent(`${c.webhookBaseUrl}/engine-hooks/${hookKey}`)}` : '';
-  const answer = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(
-    await providerFetch({ provider: PROVIDER, url: `${c.queueUrl}/${job.model}${hook}`, method: 'POST', headers: { ...auth(c), 'content-type': 'application/json' }, body: JSON.stringify(job.body), signal }),
-    PROVIDER,
-  );
+  const res = await falFetch({ kind: 'submit', url: `${c.queueUrl}/${job.model}${hook}`, method: 'POST', headers: { ...auth(c), 'content-type': 'application/json' }, body: JSON.stringify(job.body), signal });
+  if (!res.ok) throw submitRefusal(res.status, await res.text().catch(() => ''));
+  const answer = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(res, PROVIDER);
   if (!answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
-  const base = `${c.queueUrl}/${job.model}/requests/${answer.request_id}`;
+  const base = `${c.queueUrl}/${falAppPath(job.model)}/requests/${answer.request_id}`;
   return { status: answer.status_url ?? `${base}/status`, response: answer.response_url ?? base, cancel: answer.cancel_url ?? `${base}/cancel` };
 }
 
@@ -172,12 +173,14 @@ async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: 
   }
 }
 
-/** The job's result; a failed job answers its result URL with an error status and a detail (e.g. a rejected input). */
+/**
+ * The job's result, read again with backoff on a passing failure (FAL_RETRY.readStatuses, timeouts) so a finished,
+ * paid job is not lost to one 502; a failed job answers it with an error status and a detail (e.g. a rejected input).
+ */
 async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal): Promise<Input> {
-  const res = await fetch(urls.response, { headers: auth(c), signal });
-  const result = await json(res, PROVIDER);
-  if (res.ok) return result;
-  const why = typeof result.detail === 'string' ? result.detail : JSON.stringify(result.detail ?? result).slice(0, 300);
+  const res = await falFetch({ kind: 'read', url: urls.response, headers: auth(c), signal });
+  if (res.ok) return json(res, PROVIDER);
+  const why = falDetail(await res.text().catch(() => ''));
   if (res.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
   throw new ProviderError(`${PROVIDER} job failed: ${why}`);
 }

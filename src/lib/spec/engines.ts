@@ -101,11 +101,35 @@ export const ENGINE_DEFAULTS = {
 /** Default provider base URLs (overridable by env for proxies and tests). */
 export const PROVIDER_URLS = {
   falQueue: 'https://queue.fal.run',
-  falStorage: 'https://rest.alpha.fal.ai',
+  /** fal's REST host, where fal-js's storage client uploads (libs/client/src/config.ts getRestApiUrl). */
+  falStorage: 'https://rest.fal.ai',
   /** fal's webhook signing keys (https://docs.fal.ai/model-apis/model-endpoints/webhooks). */
   falWebhookJwks: 'https://rest.fal.ai/.well-known/jwks.json',
   elevenlabs: 'https://api.elevenlabs.io',
   dreamapi: 'https://api.newportai.com',
+} as const;
+
+/**
+ * fal storage as its official client uploads (fal-ai/fal-js libs/client/src/storage.ts, commit
+ * 381105e138b85502b528fb8f6c16d909e30e462a): initiate with ?storage_type=fal-cdn-v3 and one PUT, or above 90 MB
+ * initiate-multipart, 10 MB parts PUT in order to {upload_url}/{n}, then {upload_url}/complete.
+ */
+export const FAL_STORAGE = {
+  storageType: 'fal-cdn-v3',
+  multipartAboveBytes: 90 * 1024 * 1024,
+  partBytes: 10 * 1024 * 1024,
+} as const;
+
+/**
+ * Which fal queue answers are worth another attempt. Reads: fal-js's retryable statuses (libs/client/src/retry.ts
+ * DEFAULT_RETRYABLE_STATUS_CODES, used by queue.ts result(); commit 381105e). A submit starts a paid job: fal-js
+ * re-sends it on the same statuses and on any transport error, which can queue a job twice; ours only after a 429,
+ * a refusal before the job is queued. `namespaces`: endpoint ids whose app part has three segments (utils.ts).
+ */
+export const FAL_RETRY = {
+  readStatuses: [429, 502, 503, 504],
+  submitStatuses: [429],
+  namespaces: ['workflows', 'comfy'],
 } as const;
 
 /**
