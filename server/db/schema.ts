@@ -5,7 +5,7 @@ import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, P
 import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
 import type { ApiRequestsTable, ShareLinksTable } from './schema/history.ts';
-import type { MediaTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
+import type { MediaTable, ProviderJobsTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
 import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
 
 export type * from './schema/accounts.ts';
@@ -40,6 +40,7 @@ export interface Schema {
   upload_policies: UploadPoliciesTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  provider_jobs: ProviderJobsTable;
   tracking_app_keys: TrackingAppKeysTable;
   tracking_events: TrackingEventsTable;
   tracking_messages: TrackingMessagesTable;

@@ -13,6 +13,7 @@ import type { EngineContext } from './types';
 import { ffmpegTools, locateFfmpeg, probe, runTool } from '../tools';
 import { probeMedia } from '../media/probe';
 import { NO_FFMPEG_MESSAGE, previewEngine } from './preview';
+import { memoryProviderJobs } from '../test-support/provider-jobs';
 
 const tools = ffmpegTools();
 const dir = mkdtempSync(path.join(tmpdir(), 'preview-test-'));
@@ -39,6 +40,7 @@ function localContext(): EngineContext {
   return {
     signal: new AbortController().signal,
     taskId: 'test',
+    providerJobs: memoryProviderJobs(),
     progress: async () => {},
     async readInput(url, kinds) {
       const f = fixtures[url]!;

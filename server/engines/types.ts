@@ -38,6 +38,32 @@ export interface EngineContext {
   readInput(url: string, kinds: readonly MediaKind[]): Promise<InputMedia>;
   /** The task's id (providers use it to name uploads and as an idempotency reference). */
   taskId: string;
+  /** The provider jobs this run waits on, kept with the task so another attempt resumes them instead of paying twice. */
+  providerJobs: ProviderJobs;
+}
+
+/**
+ * A run's provider jobs, each by a name unique within the engine's run (e.g. 'job', 'dubbing', 'lip-sync'). The task
+ * layer cancels them through Engine.cancelJob when the task ends without its result; a run hands its jobs on, never
+ * cancels them itself, since an abort may mean the task is handed back and another attempt resumes the job.
+ */
+export interface ProviderJobs {
+  /**
+   * Stores the job's reference (JSON-serialisable) for this attempt, as soon as the provider accepted the submit.
+   * Throws ProviderJobOrphaned when this attempt no longer holds the task; the job has then been canceled.
+   */
+  record(name: string, ref: unknown): Promise<void>;
+  /**
+   * The reference a run of this task recorded under `name` (an earlier attempt's, when this one is a restart, a
+   * hand-back or a takeover) for a job that may still run, now owned by this attempt; null when there is none. Outside
+   * input: the engine validates it.
+   */
+  earlier(name: string): Promise<unknown>;
+}
+
+/** This attempt lost its task (canceled, handed back, taken over) before it could record its job: it stops. */
+export class ProviderJobOrphaned extends Error {
+  override name = 'ProviderJobOrphaned';
 }
 
 export interface Engine {
@@ -52,6 +78,11 @@ export interface Engine {
   languages?: Partial<Record<Feature, readonly string[]>>;
   /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
   unavailable?(): string | null;
+  /**
+   * Cancels (or deletes) a job it recorded through ctx.providerJobs, from the stored reference alone (any process, after
+   * a restart). Best effort, never throws: the task is already over on our side.
+   */
+  cancelJob?(name: string, ref: unknown): Promise<void>;
 }
 
 /** Bytes of a file made or fetched during a run (not yet stored). */
@@ -61,7 +92,11 @@ export interface MediaBytes {
 }
 
 /** Re-times a video's lips to an audio track (another engine's lip-sync model); dubbing with lip sync uses it. */
-export type LipSync = (video: MediaBytes, audio: MediaBytes, ctx: EngineContext) => Promise<EngineOutput>;
+export interface LipSync {
+  (video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput>;
+  /** Cancels a job it recorded (names start with `lip-sync`); the engine that chains it passes these on. */
+  cancelJob?(name: string, ref: unknown): Promise<void>;
+}
 
 /**
  * This engine cannot serve this particular request (e.g. a sample avatar model only the preview engine can draw):

@@ -150,6 +150,8 @@ export function createTaskSystem(o: TaskSystemOptions) {
     async stop(drainMs?: number) {
       clearInterval(cleanupTimer);
       await queue.stop(drainMs);
+      // Cancels of provider jobs still on their way (a task canceled or failed just before the stop) are sent first.
+      await tasks.providerJobsSettled();
       await webhooks.stop();
       await clusterSlots?.close();
     },

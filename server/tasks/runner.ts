@@ -1,11 +1,12 @@
 // Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it on the real measures (SPEC.md §9).
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { EngineInputError, type Engine, type EngineRegistry, type EngineResult } from '../engines';
+import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
 import type { TaskBilling } from './billing';
+import type { ProviderJobStore } from './provider-jobs';
 import type { StoredOutput, TaskServiceOptions } from './service';
 
 /** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
@@ -33,6 +34,8 @@ export interface RunnerOptions {
   finish: FinishTask;
   /** Settles on the engine that made the result (NO_MODEL_PRICE; server/tasks/billing.ts). */
   billing: Pick<TaskBilling, 'settle'>;
+  /** Where engines keep their provider jobs, so another attempt resumes them (server/tasks/provider-jobs.ts). */
+  providerJobs: Pick<ProviderJobStore, 'forRun' | 'cancelAttempt'>;
 }
 
 export function createTaskRunner(o: RunnerOptions) {
@@ -107,6 +110,7 @@ export function createTaskRunner(o: RunnerOptions) {
         result = await engine.run(feature, input, {
           signal: attempt,
           taskId: task.id,
+          providerJobs: o.providerJobs.forRun(task, engine.name),
           readInput: async (url, kinds) => {
             if (!o.readInput) throw new Error('this server cannot fetch input media');
             const media = await o.readInput(url, kinds, attempt);
@@ -119,7 +123,8 @@ export function createTaskRunner(o: RunnerOptions) {
           },
           progress: async (percent) => {
             const p = Math.max(0, Math.min(99, Math.round(percent)));
-            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+            // Fenced by attempt: a run that lost its task (taken over, handed back and claimed again) must not write over the newer one's progress.
+            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').where('attempts', '=', task.attempts).execute();
           },
         });
         if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
@@ -130,8 +135,10 @@ export function createTaskRunner(o: RunnerOptions) {
         const message = !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
         failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
         log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
-        // A bad input fails on every engine alike; a canceled or timed-out task stops here.
-        if (error instanceof EngineInputError || signal.aborted) break;
+        // Its provider jobs would run on and bill; unless the task was handed back or taken over, they are canceled.
+        await o.providerJobs.cancelAttempt(task, engine.name);
+        // A bad input fails on every engine alike; a canceled or timed-out task stops here, as does a run that lost its task.
+        if (error instanceof EngineInputError || error instanceof ProviderJobOrphaned || signal.aborted) break;
       } finally {
         release?.();
       }

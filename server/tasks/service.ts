@@ -13,6 +13,7 @@ import { createInputChecks } from './measure';
 import { taskBilling } from './billing';
 import { recordExpiredOutputs } from './retention';
 import { createTaskRunner } from './runner';
+import { providerJobStore } from './provider-jobs';
 
 export interface SubmitRequest {
   userId: string;
@@ -62,6 +63,18 @@ const taskById = preparedQuery((db, id: string) => db.selectFrom('tasks').select
 
 export function createTaskService(o: TaskServiceOptions) {
   const { db } = o;
+  const providerJobs = providerJobStore(o);
+  /** Provider jobs being canceled or ended after their task finished; a stopping process waits for them. */
+  const settling = new Set<Promise<void>>();
+
+  /** Ends the finished task's provider jobs in the background: the cancel's answer need not wait for the provider. */
+  function settleJobs(task: TaskRow): void {
+    const done = providerJobs
+      .settle({ id: task.id, status: task.status as TaskStatus, engine: task.engine, attempts: task.attempts })
+      .catch((error: unknown) => o.log.warn('provider jobs of a finished task were not ended', { taskId: task.id, error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => settling.delete(done));
+    settling.add(done);
+  }
 
   async function byId(id: string) {
     return taskById.first(db, id);
@@ -92,7 +105,8 @@ export function createTaskService(o: TaskServiceOptions) {
     from: TaskStatus[] = ACTIVE,
     attempt?: number,
   ): Promise<boolean> {
-    return db.transaction().execute(async (trx) => {
+    let finished: TaskRow | undefined;
+    const done = await db.transaction().execute(async (trx) => {
       const now = Date.now();
       let current = trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from);
       // A run that was taken over (its worker lost the lease but kept going) may not settle the newer attempt's task.
@@ -138,16 +152,20 @@ export function createTaskService(o: TaskServiceOptions) {
       // Another writer finished it between our read and write (PostgreSQL): roll everything back.
       if (!updated) throw new FinishRace();
       await o.onFinished?.(trx, updated);
+      finished = updated;
       return true;
     }).catch((error: unknown) => {
       if (error instanceof FinishRace) return false;
       throw error;
     });
+    // Whoever finished the task ends its provider jobs: a canceled task's jobs stop even when no process runs it.
+    if (done && finished) settleJobs(finished);
+    return done;
   }
 
   const checks = createInputChecks(o);
   const billing = taskBilling({ engines: o.engines, noModelPrice: o.config.noModelPrice, log: o.log });
-  const runner = createTaskRunner({ ...o, finish, billing });
+  const runner = createTaskRunner({ ...o, finish, billing, providerJobs });
 
   return {
     byId,
@@ -231,6 +249,11 @@ export function createTaskService(o: TaskServiceOptions) {
     /** Runs a claimed task on its engines in fallback order and settles it; never throws (server/tasks/runner.ts). */
     run: runner.run,
 
+    /** Resolves once the provider jobs of finished tasks are canceled or ended (a stopping process waits for it). */
+    async providerJobsSettled(): Promise<void> {
+      while (settling.size > 0) await Promise.all([...settling]);
+    },
+
     /** Records when tasks' results expired, before the media cleanup removes them (server/tasks/retention.ts). */
     recordExpiredOutputs: (now: number, retentionMs: number) => recordExpiredOutputs(db, now, retentionMs),
 
@@ -268,6 +291,10 @@ export function createTaskService(o: TaskServiceOptions) {
       const task = await byId(id);
       if (!task || task.user_id !== userId) throw notFound();
       if (ACTIVE.includes(task.status as TaskStatus)) await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
+      // Its provider jobs are canceled before their references go with the task.
+      const removed = (await byId(id)) ?? task;
+      await providerJobs.settle({ id, status: removed.status as TaskStatus, engine: removed.engine, attempts: removed.attempts });
+      await providerJobs.remove(id);
       await o.media.deleteForTask(id);
       await db.deleteFrom('webhook_deliveries').where('task_id', '=', id).execute();
       await db.deleteFrom('tasks').where('id', '=', id).execute();

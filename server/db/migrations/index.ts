@@ -12,6 +12,7 @@ import * as operations from './009_operations.ts';
 import * as apiKeysRequests from './010_api_keys_requests.ts';
 import * as shareLinksPosters from './011_share_links_posters.ts';
 import * as infoAsked from './012_info_asked.ts';
+import * as providerJobs from './013_provider_jobs.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: apiKeysRequests.name, up: apiKeysRequests.up },
   { version: 11, name: shareLinksPosters.name, up: shareLinksPosters.up },
   { version: 12, name: infoAsked.name, up: infoAsked.up },
+  { version: 13, name: providerJobs.name, up: providerJobs.up },
 ];

@@ -81,6 +81,23 @@ export interface WebhookDeliveriesTable {
   updated_at: EpochMs;
 }
 
+/** A job a task started at a provider (migration 013): resumed by a later attempt, canceled when the task ends without it. */
+export interface ProviderJobsTable {
+  task_id: string;
+  /** The engine whose cancelJob() understands `ref`. */
+  engine: string;
+  /** The job's name within that engine's run (e.g. dubbing, lip-sync). */
+  name: string;
+  /** The provider's reference, JSON text; outside input when read back. */
+  ref: string;
+  /** The task attempt that owns the job now. */
+  attempt: number;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+  /** When it was canceled or its task ended; null while it may still run. */
+  ended_at: EpochMs | null;
+}
+
 export type TaskRow = Selectable<TasksTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type UploadPolicyRow = Selectable<UploadPoliciesTable>;

@@ -34,6 +34,7 @@ export const EXPECTED_TABLES = [
   'login_guesses',
   'media',
   'payments',
+  'provider_jobs',
   'schema_version',
   'sessions',
   'share_links',

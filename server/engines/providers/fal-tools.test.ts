@@ -9,6 +9,7 @@ import { probeMedia } from '../../media/probe';
 import type { EngineContext } from '../types';
 import { falLipSync } from './fal';
 import { useFalFake } from './fal.fixtures';
+import { memoryProviderJobs } from '../../test-support/provider-jobs';
 
 const fal = useFalFake();
 const { media: { clip, longClip, voice, picture, mask }, app, falConfig, submitted, uploaded } = fal;
@@ -93,6 +94,7 @@ describe('falLipSync (dubbing with lip sync chains it)', () => {
       progress: async () => {},
       readInput: () => Promise.reject(new Error('lip sync from bytes reads no input URL')),
       taskId: 'dub-task-1',
+      providerJobs: memoryProviderJobs(),
     };
     const out = await falLipSync(falConfig({ poll: { startMs: 10, factor: 1, maxMs: 10 } }))(video, audio, ctx);
     expect(fal.fake.uploads.size).toBe(2);

@@ -92,6 +92,17 @@ export const PROVIDER_UNAVAILABLE = {
   capacityMs: 60 * 1000,
 } as const;
 
+/**
+ * A provider job kept with its task (server/tasks/provider-jobs.ts): a later attempt resumes it; a job the provider no
+ * longer knows fails the attempt rather than being submitted again, since a second submit could be a second paid job.
+ */
+export const PROVIDER_JOB_MESSAGES = {
+  unknown: (provider: string, job: string) =>
+    `${provider} no longer knows the job ${job} an earlier attempt of this task started; it was not submitted again, since that could pay for the same result twice`,
+  malformedRef: (provider: string) => `the stored ${provider} job of an earlier attempt is unreadable; it was not submitted again, since that could pay for the same result twice`,
+  orphaned: 'this attempt no longer holds the task (canceled, handed back or taken over); its provider job was canceled',
+} as const;
+
 /** Per-engine defaults when ENGINE_CONCURRENCY / ENGINE_TIMEOUTS_MS do not name the engine. */
 export const ENGINE_DEFAULTS = {
   concurrency: 2,
