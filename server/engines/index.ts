@@ -12,6 +12,7 @@ export { EngineInputError, EngineUnsupportedError, ProviderJobOrphaned } from '.
 export type { ProviderJobs } from './types';
 export { synthesize } from './espeak';
 export { engineLanguages, engineOptions, runOptionProblem } from './options';
+export { providerCostSchema, type ProviderCost } from './provider-cost';
 
 export interface EngineLimits {
   concurrency?: Record<string, number>;

@@ -1,5 +1,6 @@
 // The one interface every generation engine implements, local or a provider adapter.
 import type { Feature, MediaKind, PriceInput, RunOption } from '../../src/lib/spec';
+import type { ProviderCost } from './provider-cost';
 
 export interface EngineOutput {
   kind: MediaKind;
@@ -17,6 +18,8 @@ export interface EngineResult {
   cloneId?: string;
   /** Speech-to-text results: the transcript. */
   text?: string;
+  /** What making it cost at the provider(s), one entry per provider call that bills (recorded when the task settles). */
+  providerCosts?: ProviderCost[];
 }
 
 /** An input file of a task, fetched and recognised by its bytes. */

@@ -30,3 +30,4 @@ export * from './ui-copy';
 export * from './operations';
 export * from './history';
 export * from './page-budgets';
+export * from './provider-costs';
