@@ -4,6 +4,7 @@ import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, SessionsTable, U
 import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, PaymentsTable, StripeEventsTable } from './schema/billing.ts';
 import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
+import type { TaskCostsTable, TaskProviderCostsTable } from './schema/costs.ts';
 import type { ApiRequestsTable, ShareLinksTable } from './schema/history.ts';
 import type { MediaTable, ProviderJobsTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
 import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
@@ -12,6 +13,7 @@ export type * from './schema/accounts.ts';
 export type * from './schema/billing.ts';
 export type * from './schema/contact.ts';
 export type * from './schema/audit.ts';
+export type * from './schema/costs.ts';
 export type * from './schema/history.ts';
 export type * from './schema/tasks.ts';
 export type * from './schema/tracking.ts';
@@ -49,4 +51,6 @@ export interface Schema {
   stripe_events: StripeEventsTable;
   contact_messages: ContactMessagesTable;
   audit_log: AuditLogTable;
+  task_costs: TaskCostsTable;
+  task_provider_costs: TaskProviderCostsTable;
 }

@@ -80,6 +80,26 @@ export const engineFallbacks = new Counter({
   registers,
 });
 
+/** Margin per engine: credits charged next to what the results cost at the providers (server/tasks/provider-costs.ts). */
+export const engineCreditsCharged = new Counter({
+  name: name('engine_credits_charged_total'),
+  help: 'Credits charged for succeeded tasks, by the engine that made the result and feature',
+  labelNames: ['engine', 'feature'] as const,
+  registers,
+});
+export const providerCostUsd = new Counter({
+  name: name('provider_cost_usd_total'),
+  help: 'What succeeded tasks cost at their providers in US dollars (reported units at published prices, or estimated), by engine, feature and provider',
+  labelNames: ['engine', 'feature', 'provider'] as const,
+  registers,
+});
+export const providerCostUnits = new Counter({
+  name: name('provider_cost_units_total'),
+  help: "What succeeded tasks cost at their providers in the provider's own unit (fal billing units, billed characters, DreamAPI credits…)",
+  labelNames: ['engine', 'feature', 'provider', 'unit'] as const,
+  registers,
+});
+
 /** Provider webhooks refused before they could wake anything (forged, replayed, or fal's keys out of reach). */
 export const providerHooksUnverified = new Counter({
   name: name('provider_webhooks_unverified_total'),

@@ -15,6 +15,7 @@ import { inputReader } from './input-media';
 import { pgBossQueue } from './pg-boss-queue';
 import { inProcessQueue, type TaskQueue } from './queue';
 import { createTaskService } from './service';
+import { recordTaskCosts } from './provider-costs';
 import { webhookDispatcher, webhookRecorder } from './webhooks';
 
 export type { TaskQueue } from './queue';
@@ -100,8 +101,9 @@ export function createTaskSystem(o: TaskSystemOptions) {
       await holder.queue?.enqueue?.(trx, task);
       countSubmitted(task);
     },
-    onFinished: async (trx, task) => {
+    onFinished: async (trx, task, costs) => {
       await recordWebhook(trx, task);
+      await recordTaskCosts(trx, task, costs, log);
       countFinished(task);
     },
   }));

@@ -1,7 +1,7 @@
 // Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it on the real measures (SPEC.md §9).
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult } from '../engines';
+import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult, type ProviderCost } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
@@ -20,7 +20,7 @@ export class TaskTimeout extends Error {
  */
 export type FinishTask = (
   id: string,
-  outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed'; error: string },
+  outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] } | { status: 'failed'; error: string },
   from: TaskStatus[],
   attempt?: number,
 ) => Promise<boolean>;
@@ -166,7 +166,7 @@ export function createTaskRunner(o: RunnerOptions) {
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
     const charge = o.billing.settle(feature, measures, used);
     const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
-    const done = await o.finish(task.id, { status: 'succeeded', output, charge, ...(used !== task.engine ? { engine: used } : {}) }, ['running'], task.attempts);
+    const done = await o.finish(task.id, { status: 'succeeded', output, charge, costs: result.providerCosts, ...(used !== task.engine ? { engine: used } : {}) }, ['running'], task.attempts);
     // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.
     // Only its own: a newer attempt's result belongs to the task now.
     if (!done) await o.media.deleteByIds(media);

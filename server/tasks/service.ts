@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery, type Schema, type TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
-import type { EngineContext, EngineRegistry } from '../engines';
+import type { EngineContext, EngineRegistry, ProviderCost } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
@@ -50,7 +50,7 @@ export interface TaskServiceOptions {
   /** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
   readInput?: (url: string, kinds: Parameters<EngineContext['readInput']>[1], signal: AbortSignal) => ReturnType<EngineContext['readInput']>;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
-  onFinished?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
+  onFinished?: (trx: Transaction<Schema>, task: TaskRow, costs?: ProviderCost[]) => Promise<void>;
 }
 
 const ACTIVE: TaskStatus[] = ['queued', 'running'];
@@ -101,7 +101,7 @@ export function createTaskService(o: TaskServiceOptions) {
   /** Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not active. */
   async function finish(
     id: string,
-    outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string } | { status: 'failed' | 'canceled'; error: string },
+    outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] } | { status: 'failed' | 'canceled'; error: string },
     from: TaskStatus[] = ACTIVE,
     attempt?: number,
   ): Promise<boolean> {
@@ -151,7 +151,7 @@ export function createTaskService(o: TaskServiceOptions) {
         .executeTakeFirst();
       // Another writer finished it between our read and write (PostgreSQL): roll everything back.
       if (!updated) throw new FinishRace();
-      await o.onFinished?.(trx, updated);
+      await o.onFinished?.(trx, updated, outcome.status === 'succeeded' ? outcome.costs : undefined);
       finished = updated;
       return true;
     }).catch((error: unknown) => {

@@ -13,6 +13,7 @@ import * as apiKeysRequests from './010_api_keys_requests.ts';
 import * as shareLinksPosters from './011_share_links_posters.ts';
 import * as infoAsked from './012_info_asked.ts';
 import * as providerJobs from './013_provider_jobs.ts';
+import * as providerCosts from './014_provider_costs.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -30,4 +31,5 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: shareLinksPosters.name, up: shareLinksPosters.up },
   { version: 12, name: infoAsked.name, up: infoAsked.up },
   { version: 13, name: providerJobs.name, up: providerJobs.up },
+  { version: 14, name: providerCosts.name, up: providerCosts.up },
 ];

@@ -39,6 +39,8 @@ export const EXPECTED_TABLES = [
   'sessions',
   'share_links',
   'stripe_events',
+  'task_costs',
+  'task_provider_costs',
   'tasks',
   'tracking_app_keys',
   'tracking_events',
