@@ -1,9 +1,10 @@
-// Operator commands (npm run admin): list users, suspend or restore a user, grant credits, invitations, revoke a key, read the audit trail.
+// Operator commands (npm run admin): list users, suspend or restore a user, grant credits, invitations, revoke a key, read the audit trail, provider costs.
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { createInvitation, findUser } from '../accounts';
 import { listAudit, recordAudit } from '../audit';
 import { applyCreditChange } from '../credits';
+import { costLines, costsByEngine, parseRates, parseSince } from './costs';
 import type { Schema } from '../db';
 import { AUDIT, INVITATION, normalizeEmail } from '../../src/lib/spec';
 
@@ -18,6 +19,8 @@ Commands:
   revoke-key <userId|email> [--reason TEXT]     delete the user's API key; calls with it fail from now on
   audit [--limit N] [--subject ID|EMAIL|CODE] [--action NAME] [--since ISO-DATE]
                                                 the audit trail, newest first
+  costs [--since YYYY-MM-DD] [--rate UNIT=USD]  per engine: tasks, credits charged, provider cost, margin
+                                                (--rate prices a unit, e.g. dreamapi-credits=0.01; repeatable)
   backup <file>                                 copy the SQLite database while the server runs (online backup)
   restore <file> [--force]                      put a backup in place of the database (server stopped)
 
@@ -27,6 +30,15 @@ when, and why (--reason; --note is the same).
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Runs an option parser, turning its complaint into a UsageError (printed with the usage). */
+function usage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
 }
 
 type Print = (line: string) => void;
@@ -70,6 +82,7 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       subject: { type: 'string' },
       action: { type: 'string' },
       since: { type: 'string' },
+      rate: { type: 'string', multiple: true },
     },
   });
   const actor = values.by ? `operator:${values.by}` : (o.operator ?? 'operator:unknown');
@@ -143,6 +156,11 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const rows = await listAudit(db, { limit: integer(values.limit, '--limit', AUDIT.defaultListLimit), subject, action: values.action, since });
       print(['time', 'actor', 'action', 'subject', 'reason', 'detail'].join('\t'));
       for (const r of rows) print([new Date(r.at).toISOString(), r.actor, r.action, r.subject, r.reason, r.detail ? JSON.stringify(r.detail) : '-'].join('\t'));
+      return;
+    }
+    case 'costs': {
+      const { since, rates } = usage(() => ({ since: parseSince(values.since), rates: parseRates(values.rate) }));
+      for (const line of costLines(await costsByEngine(db, { since, rates }))) print(line);
       return;
     }
     default:
