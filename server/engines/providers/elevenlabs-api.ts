@@ -21,6 +21,8 @@ export interface ElevenLabsRequest {
   json?: unknown;
   /** Sent as multipart/form-data (uploads). */
   form?: FormData;
+  /** The error a 404 means here (a job an earlier attempt started that ElevenLabs no longer knows). */
+  missing?: () => Error;
 }
 
 /** A DELETE of something already gone: nothing left to do. */
@@ -72,7 +74,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
         timeoutMs,
         retryStatus: retriedByElevenLabs,
         resendUnanswered: method === 'GET',
-        refusal: elevenLabsRefusal,
+        refusal: (status, text) => (status === 404 && r.missing ? r.missing() : elevenLabsRefusal(status, text)),
       });
     } catch (error) {
       if (error instanceof EngineUnavailableError) noteOutage(error);

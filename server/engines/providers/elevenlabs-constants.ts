@@ -103,6 +103,12 @@ export const ELEVENLABS_INPUT_FIELDS: Readonly<Record<string, string>> = {
 export const ELEVENLABS_PROGRESS = { submitted: 10, beforeResult: 80, unknownEta: 45, lipSync: 85 } as const;
 
 /** Names given to what the adapter creates in the ElevenLabs account, so an operator can tell them apart. */
+/** Names of the provider jobs an ElevenLabs run keeps with its task (ctx.providerJobs); lip sync's start with `lip-sync`. */
+export const ELEVENLABS_JOBS = {
+  dubbing: 'dubbing',
+  lipSyncPrefix: 'lip-sync',
+} as const;
+
 export const ELEVENLABS_NAMES = {
   clone: (taskId: string) => `Voice clone ${taskId}`,
   dubbing: (taskId: string) => `Dub ${taskId}`,

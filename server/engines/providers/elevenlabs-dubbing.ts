@@ -1,8 +1,9 @@
-// ElevenLabs dubbing for video translation: create the job with the video, follow it, fetch the dubbed MP4; lip sync chained after it.
+// ElevenLabs dubbing for video translation: create the job with the video (or resume an earlier attempt's), follow it, fetch the dubbed MP4; lip sync chained after it.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { z } from 'zod';
+import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_JOBS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
+import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
@@ -13,7 +14,7 @@ import { ProviderError, sleep } from './http';
 
 type Input = Record<string, unknown>;
 
-async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, ctx: EngineContext): Promise<{ id: string; expectedS: number | null }> {
+async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, ctx: EngineContext): Promise<DubbingRef> {
   const form = new FormData();
   form.append('file', ...filePart(video, 'video'));
   form.set('name', ELEVENLABS_NAMES.dubbing(ctx.taskId));
@@ -35,13 +36,13 @@ function dubbingProgress(startedMs: number, expectedS: number | null): number {
  * Polls the job with growing intervals until it is dubbed; a failed job fails the task with ElevenLabs' reason. Any
  * other status, even one this adapter does not know, is a job on its way: only the task's deadline ends the wait.
  */
-async function followJob(client: ElevenLabsClient, job: { id: string; expectedS: number | null }, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<void> {
+async function followJob(client: ElevenLabsClient, job: DubbingRef, missing: (() => Error) | undefined, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<void> {
   const started = Date.now();
   const running: readonly unknown[] = ELEVENLABS_DUBBING_STATUS.running;
   let delay: number = PROVIDER_RETRY.pollStartMs;
   let reported = false;
   for (;;) {
-    const state = await client.json<{ status: unknown; error: unknown }>(ELEVENLABS_PATHS.dubbingJob(job.id), {}, ctx.signal);
+    const state = await client.json<{ status: unknown; error: unknown }>(ELEVENLABS_PATHS.dubbingJob(job.id), { missing }, ctx.signal);
     if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
     if (state.status === ELEVENLABS_DUBBING_STATUS.failed) throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
     if (!running.includes(state.status) && !reported) {
@@ -81,37 +82,59 @@ async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLab
   return { outputs: [{ ...out, durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null }] };
 }
 
+/** What a run keeps of its dub (ctx.providerJobs), so a restarted, handed-back or taken-over task follows the same dub. */
+const dubbingRef = z.object({ id: z.string().min(1), expectedS: z.number().positive().nullable() });
+type DubbingRef = z.infer<typeof dubbingRef>;
+
 /**
- * Video translation. Once the dubbing job exists, a task that ends any other way than with its result (canceled,
- * timed out, failed here or at ElevenLabs) deletes it (DELETE /v1/dubbing/{id}), so it neither runs on nor stays
- * billed; the abort listener deletes at once, without waiting for the poll to notice. With lip sync the source video
- * and the dubbed soundtrack go to the lip-sync model.
+ * The dub an earlier attempt of this task started, or null. An unreadable reference fails the attempt: creating another
+ * dub could bill the same video twice.
+ */
+async function earlierDub(ctx: EngineContext): Promise<DubbingRef | null> {
+  const stored = await ctx.providerJobs.earlier(ELEVENLABS_JOBS.dubbing);
+  if (stored === null) return null;
+  const ref = dubbingRef.safeParse(stored);
+  if (!ref.success) throw new ProviderError(PROVIDER_JOB_MESSAGES.malformedRef(PROVIDER));
+  return ref.data;
+}
+
+/**
+ * Video translation. The dub is kept with the task as soon as ElevenLabs accepted it, and a later attempt (after a
+ * restart, a drain's hand-back or a takeover) follows that dub instead of paying for another; one ElevenLabs no longer
+ * knows fails the attempt. The run never deletes the dub itself: the task layer does, through cancelJob, whenever the
+ * task ends without its result (failed, canceled, timed out), from any process, since an aborted run may only have been
+ * handed back. With lip sync the source video and the dubbed soundtrack go to the lip-sync model.
  */
 export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Input, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<EngineResult> {
   const withLips = feature === 'video-translate-lip-sync';
   if (withLips && !lipSync) throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
   if (withLips) ffmpegForLipSync();
-  const source = await ctx.readInput(requiredText(i, 'videoUrl', feature), ['video']);
-  const job = await createJob(client, i, source, ctx);
-  let removed = false;
-  const removeJob = () => {
-    if (removed) return;
-    removed = true;
-    void client.remove(ELEVENLABS_PATHS.dubbingJob(job.id));
-  };
-  if (ctx.signal.aborted) removeJob();
-  ctx.signal.addEventListener('abort', removeJob, { once: true });
-  try {
-    await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-    await followJob(client, job, ctx, log);
-    const target = languageCode(requiredText(i, 'targetLanguage', feature));
-    const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), {}, 'video', ctx.signal);
-    if (withLips) return await lipSynced(lipSync!, source, dubbed, ctx);
-    return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }] };
-  } catch (error) {
-    removeJob();
-    throw error;
-  } finally {
-    ctx.signal.removeEventListener('abort', removeJob);
+  const target = languageCode(requiredText(i, 'targetLanguage', feature));
+  const resumed = await earlierDub(ctx);
+  // A resumed dub needs the source again only for lip sync (it is not uploaded twice).
+  const source = !resumed || withLips ? await ctx.readInput(requiredText(i, 'videoUrl', feature), ['video']) : null;
+  let job: DubbingRef;
+  if (resumed) job = resumed;
+  else {
+    job = await createJob(client, i, source!, ctx);
+    await ctx.providerJobs.record(ELEVENLABS_JOBS.dubbing, job);
   }
+  // A resumed dub that ElevenLabs answers 404 for is gone (deleted or expired there): said plainly, not dubbed again.
+  const missing = resumed ? () => new ProviderError(PROVIDER_JOB_MESSAGES.unknown(PROVIDER, job.id)) : undefined;
+  await ctx.progress(ELEVENLABS_PROGRESS.submitted);
+  await followJob(client, job, missing, ctx, log);
+  const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), { missing }, 'video', ctx.signal);
+  if (withLips) return lipSynced(lipSync!, source!, dubbed, ctx);
+  return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }] };
+}
+
+/** Deletes a dub (DELETE /v1/dubbing/{id}) from its stored reference; lip-sync jobs go to the lip-sync model's own cancel. */
+export async function cancelDubbingJob(client: ElevenLabsClient, lipSync: LipSync | null, name: string, stored: unknown, log: Pick<Logger, 'warn'>): Promise<void> {
+  if (name.startsWith(ELEVENLABS_JOBS.lipSyncPrefix)) return lipSync?.cancelJob?.(name, stored);
+  const ref = dubbingRef.safeParse(stored);
+  if (name !== ELEVENLABS_JOBS.dubbing || !ref.success) {
+    log.warn(`a stored ${PROVIDER} job could not be read, so it was not deleted; it may still run and bill`, { engine: 'elevenlabs', name });
+    return;
+  }
+  await client.remove(ELEVENLABS_PATHS.dubbingJob(ref.data.id));
 }

@@ -4,7 +4,7 @@ import { createLogger, type Logger } from '../../log';
 import type { Engine, EngineContext, EngineResult, LipSync } from '../types';
 import { EngineInputError } from '../types';
 import { elevenLabsClient, PROVIDER, type ElevenLabsClient } from './elevenlabs-api';
-import { translateVideo } from './elevenlabs-dubbing';
+import { cancelDubbingJob, translateVideo } from './elevenlabs-dubbing';
 import { dialogue, speech, transcribe, voiceClone } from './elevenlabs-speech';
 
 export interface ElevenLabsConfig {
@@ -52,5 +52,7 @@ export function elevenLabsEngine(c: ElevenLabsConfig): Engine {
     run: async (feature, input, ctx) => route(client, c.lipSync, log, feature, (input ?? {}) as Record<string, unknown>, ctx),
     // After quota, billing, key or capacity trouble, the features go to their next engine (or answer 503) for a while.
     unavailable: () => client.outage(),
+    // A dub (or the lip-sync job after it) of a task that ended without its result, from the stored reference.
+    cancelJob: (name, ref) => cancelDubbingJob(client, c.lipSync, name, ref, log),
   };
 }
