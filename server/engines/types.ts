@@ -96,7 +96,8 @@ export interface MediaBytes {
 
 /** Re-times a video's lips to an audio track (another engine's lip-sync model); dubbing with lip sync uses it. */
 export interface LipSync {
-  (video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput>;
+  /** The re-timed video, with what the lip-sync call cost (the chaining engine adds it to its result's providerCosts). */
+  (video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput & { providerCost?: ProviderCost }>;
   /** Cancels a job it recorded (names start with `lip-sync`); the engine that chains it passes these on. */
   cancelJob?(name: string, ref: unknown): Promise<void>;
 }

@@ -166,7 +166,9 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       if (known?.mode === 'result-502' && reads === 1) return send(502, { detail: 'Bad Gateway' });
       if (known?.mode === 'fail') return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
       if (known?.mode === 'no-output') return send(200, { seed: 4 });
-      return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'));
+      // fal's billing counts a job in billable units on its result (one per Wan video here); the other models send none.
+      const billed: Record<string, string> = known?.model.includes('/wan-') ? { 'x-fal-billable-units': '1' } : {};
+      return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'), billed);
     }
     send(404, { detail: 'not found' });
   });

@@ -11,6 +11,8 @@ import { PRICE, useFalFake } from './fal.fixtures';
 import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signature.fixtures';
 
 const fal = useFalFake();
+const providerCosts = (t: Awaited<ReturnType<typeof fal.app>>, taskId: string) =>
+  t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).execute();
 const { media: { clip, voice }, app, openApp, falConfig, submitText, submitted, uploaded } = fal;
 
 describe('fal.ai adapter against a fake fal queue', () => {
@@ -27,6 +29,8 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(clip).length });
     await expectCharged(t, user, PRICE);
+    // The billable units fal reported, priced at the 720p list price (src/lib/spec/provider-costs.ts).
+    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.4, estimated: 0 }]);
   });
 
   it('Wan makes 512p at 480p; 8 s and 1080p clips, which it cannot make, go to the next engine, charged as asked', async () => {
@@ -110,6 +114,8 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
     expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits);
     await expectCharged(t, user, task.credits_charged!);
+    // fal sent no billable units and no list price is recorded for this model: a call without a figure, flagged.
+    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'fal', amount: 0, unit: 'usd', usd: null, estimated: 1 }]);
   });
 });
 

@@ -2,8 +2,10 @@
 import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_RETRY, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
+import type { ProviderCost } from '../provider-cost';
 import { probeMedia } from '../../media/probe';
 import { falFetch, falDetail, submitRefusal } from './fal-request';
+import { falBillableUnits, falCost } from './fal-cost';
 import { falUpload } from './fal-storage';
 import { waitForHook } from './hooks';
 import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
@@ -177,9 +179,9 @@ async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: 
  * The job's result, read again with backoff on a passing failure (FAL_RETRY.readStatuses, timeouts) so a finished,
  * paid job is not lost to one 502; a failed job answers it with an error status and a detail (e.g. a rejected input).
  */
-async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal): Promise<Input> {
+async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal): Promise<{ result: Input; units: number | null }> {
   const res = await falFetch({ kind: 'read', url: urls.response, headers: auth(c), signal });
-  if (res.ok) return json(res, PROVIDER);
+  if (res.ok) return { result: await json<Input>(res, PROVIDER), units: falBillableUnits(res.headers) };
   const why = falDetail(await res.text().catch(() => ''));
   if (res.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
   throw new ProviderError(`${PROVIDER} job failed: ${why}`);
@@ -211,7 +213,7 @@ async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, s
 }
 
 /** The one job runner: submit → status (webhook wake-up) → result → download; canceled at fal when the task stops. */
-async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext): Promise<EngineOutput[]> {
+async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
   const hookKey = `fal/${ctx.taskId}`;
   const urls = await submit(c, job, hookKey, ctx.signal);
   const cancel = () => {
@@ -221,7 +223,9 @@ async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext): Promise<En
   ctx.signal.addEventListener('abort', cancel, { once: true });
   try {
     await waitUntilDone(c, urls, hookKey, ctx);
-    return await downloadOutputs(outputFiles(await readResult(c, urls, ctx.signal)), ctx.signal);
+    const { result, units } = await readResult(c, urls, ctx.signal);
+    const outputs = await downloadOutputs(outputFiles(result), ctx.signal);
+    return { outputs, cost: falCost(job.model, units, { resolution: job.body.resolution, outputs: outputs.length }) };
   } finally {
     ctx.signal.removeEventListener('abort', cancel);
   }
@@ -236,9 +240,9 @@ export function falEngine(c: FalConfig): Engine {
     async run(feature, input, ctx): Promise<EngineResult> {
       const build = JOBS[feature];
       if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
-      const outputs = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx);
+      const { outputs, cost } = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx);
       // Charged per image fal actually made, which may be fewer than asked for.
-      return feature === 'image-generation' ? { outputs, measured: { count: outputs.length } } : { outputs };
+      return { outputs, providerCosts: [cost], ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}) };
     },
   };
 }
@@ -248,9 +252,9 @@ export function falLipSync(c: FalConfig): LipSync {
   return async (video, audio, ctx) => {
     const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
     const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
-    const outputs = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx);
+    const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx);
     const out = outputs.find((o) => o.kind === 'video');
     if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
-    return out;
+    return { ...out, providerCost: cost };
   };
 }

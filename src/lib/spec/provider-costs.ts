@@ -27,6 +27,18 @@ export const FAL_LIST_PRICES: Record<string, { usdPerVideo?: Record<string, numb
   'fal-ai/flux/schnell': { usdPerImage: 0.003 },
 };
 
+/**
+ * Where providers report a call's cost: fal's billable units on the result's response (the header its billing reads,
+ * https://docs.fal.ai/documentation/serverless/publishing-to-marketplace; fal-js does not expose it), ElevenLabs'
+ * billed characters on text to speech and dialogue (character-cost; older answers x-character-count), and the
+ * credits a DreamAPI-compatible upstream puts on its task (data.task.creditsCharged, else credits, as ours does).
+ */
+export const COST_REPORTS = {
+  falUnitsHeader: 'x-fal-billable-units',
+  elevenLabsCharacterHeaders: ['character-cost', 'x-character-count'],
+  dreamApiTaskFields: ['creditsCharged', 'credits'],
+} as const;
+
 /** What fal's list price gives for a job's outputs; null when no price is recorded for the model. */
 export function falListUsd(model: string, made: { resolution?: string; outputs: number }): number | null {
   const price = FAL_LIST_PRICES[model];
