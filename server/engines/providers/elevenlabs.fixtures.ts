@@ -30,6 +30,8 @@ export interface Fake extends LocalServer {
   reset(): void;
   /** The statuses each dubbing job answered, poll by poll. */
   statuses(dubbingId: string): string[];
+  /** Dubs still running here: neither deleted nor last seen dubbed or failed. */
+  running(): string[];
 }
 
 export const KEY = 'test-key';
@@ -164,7 +166,8 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     jobs.clear();
   };
   const statuses = (id: string) => jobs.get(id)?.statuses ?? [];
-  return withMode({ ...local, calls: state.calls, release, reset, statuses }, state, () => {
+  const running = () => [...jobs].filter(([, j]) => !j.deleted && !['dubbed', 'failed'].includes(j.statuses.at(-1) ?? '')).map(([id]) => id);
+  return withMode({ ...local, calls: state.calls, release, reset, statuses, running }, state, () => {
     state.rateLimited = 0;
     state.released = false;
   });
