@@ -51,7 +51,9 @@ function poll(job: Job, taskId: string, base: string): Record<string, unknown> {
   if (job.mode === 'hang' || job.polls === 1) return { task: { ...task, status: 2 } };
   if (job.mode === 'fail') return { task: { ...task, status: 4, reason: 'no face was detected in the image', errorCode: 60011 } };
   if (job.mode === 'no-output') return { task: { ...task, status: 3 } };
-  return { task: { ...task, status: 3, executionTime: 1200 }, ...outputsOf(job.tool, base) };
+  // A DreamAPI-compatible upstream (such as this server) puts the credits a task cost on it; this fake does for Wan only.
+  const credits = job.tool.startsWith('wan/') ? { creditsCharged: 15 } : {};
+  return { task: { ...task, status: 3, executionTime: 1200, ...credits }, ...outputsOf(job.tool, base) };
 }
 
 async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voice' | 'picture', string>): Promise<Fake> {

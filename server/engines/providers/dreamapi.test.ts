@@ -9,6 +9,8 @@ import { KEY, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
 const { media: { clip, result2s, voice }, app, submitWan, submits, pollsOf } = dream;
+const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
+  t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).execute();
 
 describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 }, () => {
   it('a job is submitted with the Bearer key, reported as progress while upstream status is 2, and its video stored locally, charged once', async () => {
@@ -33,6 +35,8 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(result2s).length, duration_ms: 2000 });
     expect(task.credits_charged).toBe(WAN_480);
     await expectCharged(t, user, WAN_480);
+    // The credits DreamAPI reported on its task; it publishes no dollar price of a credit.
+    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'dreamapi', amount: 15, unit: 'dreamapi-credits', usd: null, estimated: 0 }]);
   });
 
   it('text to speech sends the voice language (with the documented English audioId), not our voice id, and is charged by characters', async () => {
@@ -48,6 +52,8 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const price = estimateCredits('tts-common', { characters: text.length }).credits;
     expect(task.credits_charged).toBe(price);
     await expectCharged(t, user, price);
+    // No credits on its task: DreamAPI's published price of the same text, marked estimated.
+    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'dreamapi', amount: price, unit: 'dreamapi-credits', usd: null, estimated: 1 }]);
   });
 
   it('our own media go through the three-step upload, the tool receives the upstream URLs, and lip sync is settled per real second of the result', async () => {

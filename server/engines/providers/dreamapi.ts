@@ -6,6 +6,7 @@ import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';
 import { dreamApiClient, malformed, PROVIDER, type DreamApiClient } from './dreamapi-client';
 import { toDreamApi, type MediaUrl } from './dreamapi-inputs';
+import { dreamApiCost } from './dreamapi-cost';
 import { download, isPublicUrl, ProviderError, sleep } from './http';
 
 export interface DreamApiConfig {
@@ -131,7 +132,9 @@ export function dreamApiEngine(c: DreamApiConfig): Engine {
       const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));
       const taskId = await submit(client, tool, body, ctx.signal);
       await ctx.progress(DREAMAPI_PROGRESS.submitted);
-      return collect(feature, await follow(client, taskId, ctx), ctx.signal);
+      const result = await follow(client, taskId, ctx);
+      const made = await collect(feature, result, ctx.signal);
+      return { ...made, providerCosts: [dreamApiCost(feature, input, result, made.outputs)] };
     },
   };
 }
