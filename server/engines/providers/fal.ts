@@ -4,8 +4,10 @@ import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { probeMedia } from '../../media/probe';
+import { createLogger } from '../../log';
 import { falFetch, falDetail, submitRefusal } from './fal-request';
 import { falBillableUnits, falCost } from './fal-cost';
+import { cancelFalJob, earlierFalJob, FAL_JOB_NAMES, unknownFalJob, type FalJobRef } from './fal-jobs';
 import { falUpload } from './fal-storage';
 import { waitForHook } from './hooks';
 import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
@@ -26,16 +28,14 @@ interface FalJob {
   model: string;
   body: Input;
 }
-/** The URLs fal answers a submit with; they are authoritative (an app id may differ from the model path). */
-interface JobUrls {
-  status: string;
-  response: string;
-  cancel: string;
-}
+/** The request id and URLs fal answers a submit with; they are authoritative (an app id may differ from the model path). */
+type JobUrls = FalJobRef;
 /** Makes an input URL reachable by fal (uploading our private media) after checking it is one of `kinds`. */
 type Upload = (url: string, kinds: readonly MediaKind[]) => Promise<string>;
 
 const PROVIDER = 'fal.ai';
+/** Operator lines of a best-effort cancel (the fal adapter has no logger of its own). */
+const warn = (message: string, fields: Record<string, unknown>) => createLogger('warn').warn(message, fields);
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
 const auth = (c: FalConfig) => ({ authorization: `Key ${c.key}` });
 
@@ -154,16 +154,16 @@ async function submit(c: FalConfig, job: FalJob, hookKey: string, signal: AbortS
   const answer = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(res, PROVIDER);
   if (!answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
   const base = `${c.queueUrl}/${falAppPath(job.model)}/requests/${answer.request_id}`;
-  return { status: answer.status_url ?? `${base}/status`, response: answer.response_url ?? base, cancel: answer.cancel_url ?? `${base}/cancel` };
+  return { requestId: answer.request_id, status: answer.status_url ?? `${base}/status`, response: answer.response_url ?? base, cancel: answer.cancel_url ?? `${base}/cancel` };
 }
 
 /** Follows the job until COMPLETED: polls with backoff, and a webhook for `hookKey` cuts a wait short. */
-async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: EngineContext): Promise<void> {
+async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: EngineContext, missing?: () => Error): Promise<void> {
   const poll = c.poll ?? { startMs: PROVIDER_RETRY.pollStartMs, factor: PROVIDER_RETRY.pollFactor, maxMs: PROVIDER_RETRY.pollMaxMs };
   let delay = poll.startMs;
   for (;;) {
     const status = await json<{ status?: string }>(
-      await providerFetch({ provider: PROVIDER, url: `${urls.status}${urls.status.includes('?') ? '&' : '?'}logs=0`, headers: auth(c), signal: ctx.signal }),
+      await providerFetch({ provider: PROVIDER, url: `${urls.status}${urls.status.includes('?') ? '&' : '?'}logs=0`, headers: auth(c), signal: ctx.signal, refusal: (code) => (code === 404 ? missing?.() : undefined) }),
       PROVIDER,
     );
     if (status.status === 'COMPLETED') return;
@@ -179,9 +179,10 @@ async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: 
  * The job's result, read again with backoff on a passing failure (FAL_RETRY.readStatuses, timeouts) so a finished,
  * paid job is not lost to one 502; a failed job answers it with an error status and a detail (e.g. a rejected input).
  */
-async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal): Promise<{ result: Input; units: number | null }> {
+async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal, missing?: () => Error): Promise<{ result: Input; units: number | null }> {
   const res = await falFetch({ kind: 'read', url: urls.response, headers: auth(c), signal });
   if (res.ok) return { result: await json<Input>(res, PROVIDER), units: falBillableUnits(res.headers) };
+  if (res.status === 404 && missing) throw missing();
   const why = falDetail(await res.text().catch(() => ''));
   if (res.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
   throw new ProviderError(`${PROVIDER} job failed: ${why}`);
@@ -212,23 +213,26 @@ async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, s
   return outputs;
 }
 
-/** The one job runner: submit → status (webhook wake-up) → result → download; canceled at fal when the task stops. */
-async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
+/**
+ * The one job runner: submit → status (webhook wake-up) → result → download. The job is kept with the task as soon as
+ * fal accepted it, and a later attempt (restart, a drain's hand-back, a takeover) follows that job instead of paying for
+ * another. The run never cancels it itself: an abort may be a hand-back; the task layer cancels it through cancelJob
+ * whenever the task ends without its result.
+ */
+async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext, name: string): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
   const hookKey = `fal/${ctx.taskId}`;
-  const urls = await submit(c, job, hookKey, ctx.signal);
-  const cancel = () => {
-    // Best effort: the task is already finished on our side (refunded by the service).
-    void fetch(urls.cancel, { method: 'PUT', headers: auth(c), signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs) }).catch(() => {});
-  };
-  ctx.signal.addEventListener('abort', cancel, { once: true });
-  try {
-    await waitUntilDone(c, urls, hookKey, ctx);
-    const { result, units } = await readResult(c, urls, ctx.signal);
-    const outputs = await downloadOutputs(outputFiles(result), ctx.signal);
-    return { outputs, cost: falCost(job.model, units, { resolution: job.body.resolution, outputs: outputs.length }) };
-  } finally {
-    ctx.signal.removeEventListener('abort', cancel);
+  const resumed = await earlierFalJob(ctx, name);
+  let urls: JobUrls;
+  if (resumed) urls = resumed;
+  else {
+    urls = await submit(c, job, hookKey, ctx.signal);
+    await ctx.providerJobs.record(name, urls);
   }
+  const missing = resumed ? () => unknownFalJob(resumed) : undefined;
+  await waitUntilDone(c, urls, hookKey, ctx, missing);
+  const { result, units } = await readResult(c, urls, ctx.signal, missing);
+  const outputs = await downloadOutputs(outputFiles(result), ctx.signal);
+  return { outputs, cost: falCost(job.model, units, { resolution: job.body.resolution, outputs: outputs.length }) };
 }
 
 export function falEngine(c: FalConfig): Engine {
@@ -240,21 +244,26 @@ export function falEngine(c: FalConfig): Engine {
     async run(feature, input, ctx): Promise<EngineResult> {
       const build = JOBS[feature];
       if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
-      const { outputs, cost } = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx);
+      const { outputs, cost } = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx, FAL_JOB_NAMES.job);
       // Charged per image fal actually made, which may be fewer than asked for.
       return { outputs, providerCosts: [cost], ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}) };
     },
+    // A job of a task that ended without its result (canceled, failed, timed out), from the stored reference.
+    cancelJob: (_name, ref) => cancelFalJob(c.key, ref, warn),
   };
 }
 
 /** Lip sync from bytes (dubbing chains it): both files go to fal storage, then the lip-sync model runs on them. */
 export function falLipSync(c: FalConfig): LipSync {
-  return async (video, audio, ctx) => {
+  const lipSync: LipSync = async (video, audio, ctx) => {
     const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
     const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
-    const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx);
+    const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx, FAL_JOB_NAMES.lipSync);
     const out = outputs.find((o) => o.kind === 'video');
     if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
     return { ...out, providerCost: cost };
   };
+  // The chaining engine records the job under its own name and passes its cancel here.
+  lipSync.cancelJob = (_name, ref) => cancelFalJob(c.key, ref, warn);
+  return lipSync;
 }
