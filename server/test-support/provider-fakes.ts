@@ -55,8 +55,8 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 }
 
 /** A file's bytes, 200, with its content type. */
-export function sendFile(res: ServerResponse, file: string, type: string): void {
-  res.writeHead(200, { 'content-type': type });
+export function sendFile(res: ServerResponse, file: string, type: string, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { ...headers, 'content-type': type });
   res.end(readFileSync(file));
 }
 

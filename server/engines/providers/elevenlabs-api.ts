@@ -4,6 +4,7 @@ import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/li
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, EngineUnavailableError, type InputMedia, type MediaBytes } from '../types';
+import { billedCharacters } from './elevenlabs-cost';
 import { elevenLabsRefusal, retriedByElevenLabs } from './elevenlabs-errors';
 import { json, providerFetch, ProviderError } from './http';
 
@@ -13,6 +14,8 @@ export const PROVIDER = ELEVENLABS_PROVIDER;
 export interface ElevenLabsFile extends MediaBytes {
   kind: MediaKind;
   durationS: number | null;
+  /** The characters ElevenLabs billed for it (speech and dialogue answers say so in a header); null when it did not. */
+  billedCharacters?: number | null;
 }
 
 export interface ElevenLabsRequest {
@@ -90,7 +93,8 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
     /** A file answer of the expected kind (TTS audio, a dubbed video). */
     async file(path: string, r: ElevenLabsRequest, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
       const res = await send(path, r, signal);
-      return expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind, signal);
+      const file = await expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind, signal);
+      return { ...file, billedCharacters: billedCharacters(res.headers) };
     },
     /** Null while ElevenLabs can serve; after account or capacity trouble, for a while, why not (for the operator). */
     outage(): string | null {

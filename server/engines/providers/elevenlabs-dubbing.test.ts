@@ -40,7 +40,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const lipSync: LipSync = async (video, audio) => {
       given.push({ video, audio });
       const data = readFileSync(media.synced);
-      return { kind: 'video', mime: 'video/mp4', data, durationS: null };
+      return { kind: 'video', mime: 'video/mp4', data, durationS: null, providerCost: { provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: null, estimated: false } };
     };
     // Built here with its lip-sync model; no ELEVENLABS_API_KEY so the registry holds this engine alone under the name.
     const engine = elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync });
@@ -64,6 +64,12 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const seconds = (await probeMedia(readFileSync(media.synced)))!.durationS!;
     expect(task.credits_charged).toBe(price('video-translate-lip-sync', { seconds }));
     await expectCharged(t, user, task.credits_charged!);
+    // Two billing calls: the dub (no cost reported: its length at the published price per minute) and the lip sync.
+    const costs = await t.database.db.selectFrom('task_provider_costs').select(['provider', 'unit', 'estimated']).where('task_id', '=', task.id).orderBy('id').execute();
+    expect(costs).toEqual([
+      { provider: 'elevenlabs', unit: 'media-seconds', estimated: 1 },
+      { provider: 'fal', unit: 'fal-billing-units', estimated: 0 },
+    ]);
   });
 
   it('without a lip-sync model, lip-synced translation is not offered, so configuring it fails at start', async () => {

@@ -3,13 +3,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_JOBS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
-import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
+import { ELEVENLABS_PRICES, PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool, withWorkDir } from '../../tools';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
 import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import { mediaSecondsCost } from './elevenlabs-cost';
 import { ProviderError, sleep } from './http';
 
 type Input = Record<string, unknown>;
@@ -74,12 +75,16 @@ async function soundtrack(dubbed: Buffer, signal: AbortSignal): Promise<Buffer> 
   });
 }
 
+/** ElevenLabs reports no cost for a dub: the published price per minute of the dubbed video, estimated. */
+const dubbingCost = (dubbed: ElevenLabsFile) => mediaSecondsCost(dubbed.durationS, ELEVENLABS_PRICES.dubbingUsdPerSecond);
+
 async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLabsFile, ctx: EngineContext): Promise<EngineResult> {
   await ctx.progress(ELEVENLABS_PROGRESS.lipSync);
   const audio = await soundtrack(dubbed.data, ctx.signal);
-  const out = await lipSync({ data: source.data, mime: source.mime }, { data: audio, mime: 'audio/wav' }, ctx);
+  const { providerCost, ...out } = await lipSync({ data: source.data, mime: source.mime }, { data: audio, mime: 'audio/wav' }, ctx);
   // Per-second features are settled on this length: read it from the file when the lip-sync model did not say.
-  return { outputs: [{ ...out, durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null }] };
+  const video = { ...out, durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null };
+  return { outputs: [video], providerCosts: [dubbingCost(dubbed), ...(providerCost ? [providerCost] : [])] };
 }
 
 /** What a run keeps of its dub (ctx.providerJobs), so a restarted, handed-back or taken-over task follows the same dub. */
@@ -125,7 +130,7 @@ export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync 
   await followJob(client, job, missing, ctx, log);
   const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), { missing }, 'video', ctx.signal);
   if (withLips) return lipSynced(lipSync!, source!, dubbed, ctx);
-  return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }] };
+  return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }], providerCosts: [dubbingCost(dubbed)] };
 }
 
 /** Deletes a dub (DELETE /v1/dubbing/{id}) from its stored reference; lip-sync jobs go to the lip-sync model's own cancel. */

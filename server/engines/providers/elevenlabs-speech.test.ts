@@ -4,11 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { probeMedia } from '../../media/probe';
+import { ELEVENLABS_PRICES } from '../../../src/lib/spec';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();
 const { media, app, posts } = el;
+const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
+  t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).orderBy('id').execute();
 
 describe('ElevenLabs speech against a fake ElevenLabs API', () => {
   it('tts-common sends the mapped premade voice, the fast model and the key, stores the MP3 with its measured length, charges by characters', async () => {
@@ -27,6 +30,9 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     expect(stored[0]!.duration_ms! / 1000).toBeCloseTo((await probeMedia(readFileSync(media.tone)))!.durationS!, 1);
     expect(task.credits_charged).toBe(price('tts-common', { characters: TEXT.length }));
     await expectCharged(t, user, task.credits_charged!);
+    // What ElevenLabs said it billed (character-cost), at the published price of a billed character.
+    const billed = Math.ceil(TEXT.length / 2);
+    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'elevenlabs', amount: billed, unit: 'characters', usd: billed * ELEVENLABS_PRICES.usdPerBilledCharacter, estimated: 0 }]);
   });
 
   it('tts-pro speaks with the multilingual model and is charged at the Pro rate', async () => {
@@ -96,6 +102,11 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     expect(stored[0]!.size).toBeGreaterThan(readFileSync(media.tone).length * 1.9);
     expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * (await probeMedia(readFileSync(media.tone)))!.durationS!, 0);
     await expectCharged(t, user, price('dialogue', { characters: lines.reduce((n, l) => n + l.text.length, 0) }));
+    // Dialogue answers carried no character-cost: each request is estimated from its own text, one billed character each.
+    expect((await providerCosts(t, task.id)).map((c) => [c.amount, c.unit, c.estimated])).toEqual([
+      [long.length, 'characters', 1],
+      [long.length + 'Short goodbye.'.length, 'characters', 1],
+    ]);
   });
 
   it('stt-common sends the audio to Scribe, returns the transcript in the task view and getAsyncResult, charged per started minute of the real audio', async () => {
@@ -112,6 +123,11 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     expect(task.credits_charged).toBe(price('stt-common', { seconds: 61 }));
     expect(task.credits_charged).toBe(2);
     await expectCharged(t, user, 2);
+    // Scribe reports no cost: the seconds of audio it read at the published price per hour, estimated.
+    const [cost] = await providerCosts(t, task.id);
+    expect(cost).toMatchObject({ provider: 'elevenlabs', unit: 'media-seconds', estimated: 1 });
+    expect(cost!.amount).toBeCloseTo(61, 0);
+    expect(cost!.usd).toBeCloseTo(cost!.amount * ELEVENLABS_PRICES.sttUsdPerSecond, 6);
   });
 
   it('stt-pro asks for diarization and names the speakers; an outside audio is held on its length measured at submit and charged on its real length', async () => {

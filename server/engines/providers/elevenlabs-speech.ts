@@ -1,8 +1,10 @@
 // ElevenLabs speech: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
 import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from './elevenlabs-constants';
-import { SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
+import { ELEVENLABS_PRICES, SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
+import type { ProviderCost } from '../provider-cost';
+import { mediaSecondsCost, speechCost } from './elevenlabs-cost';
 import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
 import { ProviderError } from './http';
 
@@ -34,7 +36,8 @@ export async function speech(client: ElevenLabsClient, feature: Feature, i: Inpu
   const voiceId = feature === 'tts-clone' ? requiredText(i, 'cloneId', feature) : premadeVoice(i.voice);
   const body = { text: requiredText(i, 'text', feature), model_id: ttsModel(feature), ...voiceSettings(i.speed) };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  return audioOutput(await client.file(withFormat(ELEVENLABS_PATHS.textToSpeech(voiceId)), { json: body }, 'audio', ctx.signal));
+  const file = await client.file(withFormat(ELEVENLABS_PATHS.textToSpeech(voiceId)), { json: body }, 'audio', ctx.signal);
+  return { ...audioOutput(file), providerCosts: [speechCost(file.billedCharacters ?? null, body.model_id, [body.text])] };
 }
 
 type DialogueLine = { text: string; voice_id: string };
@@ -69,13 +72,16 @@ function dialogueLines(i: Input): DialogueLine[] {
 export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineContext): Promise<EngineResult> {
   const chunks = dialogueChunks(dialogueLines(i));
   const parts: Buffer[] = [];
+  const providerCosts: ProviderCost[] = [];
   for (const [n, inputs] of chunks.entries()) {
     const file = await client.file(withFormat(ELEVENLABS_PATHS.textToDialogue), { json: { inputs, model_id: ELEVENLABS_MODELS.dialogue } }, 'audio', ctx.signal);
     parts.push(file.data);
+    // Each request is billed on its own.
+    providerCosts.push(speechCost(file.billedCharacters ?? null, ELEVENLABS_MODELS.dialogue, inputs.map((line) => line.text)));
     await ctx.progress(progressShare((n + 1) / chunks.length));
   }
   const data = joinMp3(parts);
-  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }] };
+  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }], providerCosts };
 }
 
 /** Instant voice cloning: the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
@@ -130,6 +136,6 @@ export async function transcribe(client: ElevenLabsClient, feature: Feature, i: 
   const answer = await client.json<{ text: unknown; words: unknown }>(ELEVENLABS_PATHS.speechToText, { form }, ctx.signal);
   if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: the transcript has no text`);
   const text = (pro && Array.isArray(answer.words) ? speakerTurns(answer.words as SttWord[]) : null) ?? answer.text.trim();
-  // The task service settles the charge on the length of the audio read here.
-  return { outputs: [], text };
+  // The task service settles the charge on the length of the audio read here; ElevenLabs bills it by the hour of audio.
+  return { outputs: [], text, providerCosts: [mediaSecondsCost(audio.durationS, ELEVENLABS_PRICES.sttUsdPerSecond)] };
 }

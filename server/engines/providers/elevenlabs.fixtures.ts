@@ -109,7 +109,9 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       const unknown = voices.find((v) => !premade.has(v) && !state.clones.has(v));
       if (unknown) return send(400, { detail: { status: 'voice_not_found', message: `A voice with voice_id ${unknown} was not found.` } });
       if (!call.json?.model_id) return send(422, { detail: [{ loc: ['body', 'model_id'], msg: 'field required', type: 'value_error.missing' }] });
-      return state.mode === 'malformed' ? html() : sendFile(res, media.tone, 'audio/mpeg');
+      // Speech answers say what they billed (character-cost; Flash bills half a character per character); dialogue's here do not.
+      const billed = tts ? { 'character-cost': String(Math.ceil(String(call.json?.text ?? '').length * (call.json?.model_id === 'eleven_flash_v2_5' ? 0.5 : 1))) } : undefined;
+      return state.mode === 'malformed' ? html() : sendFile(res, media.tone, 'audio/mpeg', billed);
     }
     if (req.method === 'POST' && url.pathname === '/v1/voices/add') {
       const recording = call.form?.files;
