@@ -34,7 +34,7 @@ describe('npm run admin -- costs', () => {
     await run('costs');
     const credits = 75 * USD_PER_CREDIT;
     expect(table()[0]).toEqual(['engine', 'tasks', 'credits charged', 'credits in USD', 'provider cost USD', 'provider units', 'margin USD', 'margin', 'notes']);
-    expect(table()[1]).toEqual(['fal', '2', '75', `$${credits.toFixed(4)}`, '$0.6000', '2 fal-billing-units, 0.20 usd', `$${(credits - 0.6).toFixed(4)}`, `${(((credits - 0.6) / credits) * 100).toFixed(1)}%`, '1 estimated']);
+    expect(table()[1]).toEqual(['fal', '2', '75', `$${credits.toFixed(4)}`, '$0.6000', '2 fal-billing-units', `${credits < 0.6 ? '-' : ''}$${Math.abs(credits - 0.6).toFixed(4)}`, `${(((credits - 0.6) / credits) * 100).toFixed(1)}%`, '1 estimated']);
     expect(table()[2]!.slice(0, 6)).toEqual(['elevenlabs', '1', '4', `$${(4 * USD_PER_CREDIT).toFixed(4)}`, '$0.0500', '500 characters']);
     expect(table()[3]!.slice(0, 6)).toEqual(['espeak', '1', '0', '$0.0000', '$0.0000', '-']);
     expect(table()[3]![7]).toBe('-');

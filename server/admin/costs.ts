@@ -94,7 +94,7 @@ export async function costsByEngine(db: Kysely<Schema>, o: { since?: number; rat
     .sort((a, b) => b.credits - a.credits || a.engine.localeCompare(b.engine));
 }
 
-const usd = (n: number) => `$${n.toFixed(4)}`;
+const usd = (n: number) => `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(4)}`;
 const amount = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
 /** Tab-separated like the other admin commands; a margin over unpriced calls is an upper bound (≤). */
@@ -114,7 +114,8 @@ export function costLines(rows: readonly EngineCosts[]): string[] {
     const share = r.creditsUsd > 0 ? `${((margin / r.creditsUsd) * 100).toFixed(1)}%` : '-';
     const bound = r.unpriced > 0 ? '≤ ' : '';
     const notes = [r.estimated > 0 ? `${r.estimated} estimated` : '', r.unpriced > 0 ? `${r.unpriced} without a price` : ''].filter(Boolean).join(', ');
-    const units = r.units.map((u) => `${amount(u.amount)} ${u.unit}`).join(', ');
+    // Dollars computed from a list price are already in the provider cost column; the other units are the providers' own.
+    const units = r.units.filter((u) => u.unit !== 'usd').map((u) => `${amount(u.amount)} ${u.unit}`).join(', ');
     return [r.engine, r.tasks, r.credits, usd(r.creditsUsd), usd(r.providerUsd), units || '-', `${bound}${usd(margin)}`, `${bound}${share}`, notes || '-'].join('\t');
   };
   return [
