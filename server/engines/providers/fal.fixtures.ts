@@ -46,6 +46,12 @@ export interface Fake extends LocalServer {
   multipart: Map<string, MultipartUpload>;
   /** Result reads per request id. */
   resultCalls: Map<string, number>;
+  /** Jobs still running here: neither canceled nor seen COMPLETED by a status read. */
+  running(): string[];
+  /** Request ids canceled with PUT …/cancel. */
+  canceled(): string[];
+  /** Forgets the jobs of the last test. */
+  forgetJobs(): void;
 }
 
 /**
@@ -85,7 +91,7 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
   const multipart = new Map<string, MultipartUpload>();
   const statusCalls = new Map<string, number>();
   const resultCalls = new Map<string, number>();
-  const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode }>();
+  const jobs = new Map<string, { model: string; body: Record<string, unknown>; mode: Mode; canceled?: boolean; completed?: boolean }>();
   const local = await listenLocal(async (req, res, base) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
@@ -148,14 +154,25 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       if (state.mode === 'bare') return send(200, { request_id: id });
       return send(200, { request_id: id, status_url: `${base}/${app}/requests/${id}/status`, response_url: `${base}/${app}/requests/${id}`, cancel_url: `${base}/${app}/requests/${id}/cancel`, queue_position: 0 });
     }
-    if (job && req.method === 'PUT' && job[3] === '/cancel') return send(202, { status: 'CANCELLATION_REQUESTED' });
+    // A request id fal never issued (or no longer keeps) is refused; fal-js reads any non-2xx as an ApiError (libs/client/src/response.ts
+    // at 381105e138b85502b528fb8f6c16d909e30e462a). 404 with a detail is the stand-in's own choice of refusal.
+    if (job && !jobs.has(job[2]!)) return send(404, { detail: 'Request not found' });
+    // PUT {owner}/{alias}/requests/{id}/cancel (fal-js queue.ts cancel()); the stand-in counts the job as stopped.
+    if (job && req.method === 'PUT' && job[3] === '/cancel') {
+      jobs.get(job[2]!)!.canceled = true;
+      return send(202, { status: 'CANCELLATION_REQUESTED' });
+    }
     if (job && req.method === 'GET' && job[3] === '/status') {
       const id = job[2]!;
+      const answer = (status: Record<string, unknown>) => {
+        if (status.status === 'COMPLETED') jobs.get(id)!.completed = true;
+        return send(200, status);
+      };
       const n = (statusCalls.get(id) ?? 0) + 1;
       statusCalls.set(id, n);
-      if (id.endsWith('hang')) return send(200, { status: n === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: 0 });
-      if (id.endsWith('hook')) return send(200, { status: state.released ? 'COMPLETED' : 'IN_PROGRESS' });
-      return send(200, n === 1 ? { status: 'IN_PROGRESS', logs: [] } : { status: 'COMPLETED' });
+      if (id.endsWith('hang')) return answer({ status: n === 1 ? 'IN_QUEUE' : 'IN_PROGRESS', queue_position: 0 });
+      if (id.endsWith('hook')) return answer({ status: state.released ? 'COMPLETED' : 'IN_PROGRESS' });
+      return answer(n === 1 ? { status: 'IN_PROGRESS', logs: [] } : { status: 'COMPLETED' });
     }
     if (job && req.method === 'GET') {
       const known = jobs.get(job[2]!);
@@ -186,6 +203,9 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       multipart,
       statusCalls,
       resultCalls,
+      running: () => [...jobs].filter(([, j]) => !j.canceled && !j.completed).map(([id]) => id),
+      canceled: () => [...jobs].filter(([, j]) => j.canceled).map(([id]) => id),
+      forgetJobs: () => jobs.clear(),
     },
     state,
   );
@@ -212,6 +232,7 @@ export function useFalFake() {
   afterAll(() => fake.close());
   const openApp = useTestApps(() => {
     fake.calls.length = 0;
+    fake.forgetJobs();
     fake.uploads.clear();
     fake.multipart.clear();
     fake.released = false;
