@@ -2,8 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine, ProviderCost } from '../engines';
 import { registry } from '../metrics';
+import { runAdmin } from '../admin/commands';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 
+const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
 let t: TasksTestApp | undefined;
 afterEach(async () => {
   await t?.close();
@@ -26,11 +28,11 @@ const counted = async (metric: string, labels: Record<string, string>) => {
   return m?.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val))?.value ?? 0;
 };
 
-describe('provider costs of a settled task', () => {
-  it('are stored with the engine, feature and credits charged, survive the task being deleted, and are counted', async () => {
+describe.each(targets)('provider costs of a settled task on $label', ({ postgres }) => {
+  it('are stored with the engine, feature and credits charged, survive the task being deleted, are counted and reported', async () => {
     const fal: ProviderCost = { provider: 'fal', amount: 2, unit: 'fal-billing-units', usd: 0.4, estimated: false };
     const chars: ProviderCost = { provider: 'elevenlabs', amount: 11, unit: 'characters', usd: 0.0011, estimated: true };
-    t = await createTasksTestApp({ engines: [billingEngine([fal, chars])], env: { ENGINES: 'tts-common=billing' } });
+    t = await createTasksTestApp({ postgres, engines: [billingEngine([fal, chars])], env: { ENGINES: 'tts-common=billing' } });
     await t.system.start();
     const user = await createUser(t, 100);
     const usdBefore = await counted('dreamapi_provider_cost_usd_total', { engine: 'billing', feature: 'tts-common', provider: 'fal' });
@@ -51,7 +53,15 @@ describe('provider costs of a settled task', () => {
     expect(res.status).toBe(200);
     expect(await db.selectFrom('tasks').select('id').execute()).toEqual([]);
     expect(await db.selectFrom('task_costs').select('task_id').execute()).toEqual([{ task_id: taskId }]);
+
+    // The report reads the same figures back as numbers on either database.
+    const out: string[] = [];
+    await runAdmin(db, ['costs'], (line) => out.push(line));
+    expect(out[1]!.split('\t').slice(0, 6)).toEqual(['billing', '1', String(task.credits_charged), expect.any(String), '$0.4011', '11 characters, 2 fal-billing-units']);
   });
+});
+
+describe('provider costs of a settled task', () => {
 
   it('a cost an engine got wrong is left out; the task still settles', async () => {
     t = await createTasksTestApp({ engines: [billingEngine([{ provider: 'fal', amount: -1, unit: 'usd', usd: null, estimated: true }])], env: { ENGINES: 'tts-common=billing' } });
