@@ -32,11 +32,13 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
   const { db } = o;
 
   async function cancel(engine: string, name: string, ref: unknown, taskId: string): Promise<void> {
-    const cancelJob = o.engines.byName(engine)?.cancelJob;
-    if (!cancelJob) {
-      o.log.warn('a provider job cannot be canceled: its engine is not configured here; it may still run and bill', { taskId, engine, name });
+    const known = o.engines.byName(engine);
+    if (!known?.cancelJob) {
+      // DreamAPI offers no cancel; an engine no longer configured here cannot be asked either.
+      o.log.warn(known ? 'a provider job cannot be canceled: its provider offers no cancel; it runs on and may bill' : 'a provider job cannot be canceled: its engine is not configured here; it may still run and bill', { taskId, engine, name });
       return;
     }
+    const cancelJob = known.cancelJob.bind(known);
     try {
       await cancelJob(name, ref);
     } catch (error) {

@@ -1,5 +1,6 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { z } from 'zod';
+import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, DREAMAPI_TTS_LANGUAGES, type DreamApiFeature } from './dreamapi-constants';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
@@ -120,6 +121,30 @@ async function collect(feature: DreamApiFeature, result: Data, signal: AbortSign
   return { outputs };
 }
 
+/** What a run keeps of its DreamAPI job (ctx.providerJobs), so a restarted, handed-back or taken-over task follows it. */
+const dreamApiJobRef = z.object({ taskId: z.string().min(1) });
+const JOB = 'job';
+
+/** The job an earlier attempt of this task submitted, or null; an unreadable reference fails the attempt rather than pay twice. */
+async function earlierTask(ctx: EngineContext): Promise<string | null> {
+  const stored = await ctx.providerJobs.earlier(JOB);
+  if (stored === null) return null;
+  const ref = dreamApiJobRef.safeParse(stored);
+  if (!ref.success) throw new ProviderError(PROVIDER_JOB_MESSAGES.malformedRef(PROVIDER));
+  return ref.data.taskId;
+}
+
+/**
+ * Submits the job and keeps it with the task as soon as DreamAPI accepted it. DreamAPI has no cancel (see follow()), so
+ * the engine has no cancelJob: a task that ends without the job's result leaves it to finish upstream.
+ */
+async function submitAndKeep(client: DreamApiClient, feature: DreamApiFeature, input: unknown, ctx: EngineContext): Promise<string> {
+  const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));
+  const taskId = await submit(client, tool, body, ctx.signal);
+  await ctx.providerJobs.record(JOB, { taskId } satisfies z.infer<typeof dreamApiJobRef>);
+  return taskId;
+}
+
 export function dreamApiEngine(c: DreamApiConfig): Engine {
   const client = dreamApiClient(c);
   return {
@@ -129,8 +154,7 @@ export function dreamApiEngine(c: DreamApiConfig): Engine {
     languages: DREAMAPI_TTS_LANGUAGES,
     async run(feature, input, ctx): Promise<EngineResult> {
       if (!isServed(feature)) throw new EngineInputError(`${PROVIDER} does not serve ${feature}`);
-      const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));
-      const taskId = await submit(client, tool, body, ctx.signal);
+      const taskId = (await earlierTask(ctx)) ?? (await submitAndKeep(client, feature, input, ctx));
       await ctx.progress(DREAMAPI_PROGRESS.submitted);
       const result = await follow(client, taskId, ctx);
       const made = await collect(feature, result, ctx.signal);
