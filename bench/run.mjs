@@ -11,6 +11,7 @@ import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
 import { speechBenchmarks } from './speech.mjs';
 import { opsOverhead } from './ops.mjs';
+import { uploadMemory } from './uploads.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -32,6 +33,7 @@ const benchmarks = [
   { name: 'Offline speech (eSpeak NG thread pool) with the machine busy, next to a thread per call', run: async () => speechBenchmarks() },
   { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
+  { name: 'Upload memory: server RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http piping to a file', run: async () => uploadMemory() },
   { name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)', run: async () => opsOverhead() },
 ];
 // `npm run bench -- <words>` runs only the tables whose name contains one of the words (case-insensitive).
