@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
+import { parseProxyTrust, type ProxyTrust } from '../http/client-ip';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
 import { s3Config, s3EnvShape, type S3Config } from './s3';
 import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
@@ -16,7 +17,6 @@ export type { QueueConfig, Role } from './queue';
 export type { OpsConfig } from './ops';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 const envSchema = z.object({
@@ -28,7 +28,15 @@ const envSchema = z.object({
   SITE_DIR: z.string().min(1).default('./dist'),
   SITE_ORIGINS: csv.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  TRUST_PROXY: bool.default(false),
+  // false, a number of proxies in front (true is one), or the proxies' addresses and CIDRs (server/http/client-ip.ts).
+  TRUST_PROXY: z.string().default('false').transform((value, ctx) => {
+    try {
+      return parseProxyTrust(value);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `must be false, a number of proxies, or their addresses and CIDRs (${error instanceof Error ? error.message : String(error)})` });
+      return z.NEVER;
+    }
+  }),
   // Uploads being received at once (src/lib/spec UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
   UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perAccount),
   UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perClient),
@@ -84,7 +92,8 @@ export interface Config {
   /** Origins allowed to call the API from a browser (CORS). */
   siteOrigins: string[];
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Which hops are our own proxies (TRUST_PROXY); false: the socket's peer is the client. */
+  trustProxy: ProxyTrust;
   /** Uploads received at once: per account, per client address, and bytes announced per process. */
   uploads: { perAccount: number; perClient: number; processBytes: number };
   logLevel: LogLevel;

@@ -43,6 +43,13 @@ describe('rateLimit on /api/*', () => {
     expect((await call('203.0.113.9', user.apiKey)).status).toBe(200);
   });
 
+  it('is not fooled by X-Forwarded-For entries a client writes before the one the proxy appends', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT + 5; i += 1) statuses.push((await call(`${1 + (i % 250)}.${i >> 8}.7.7, 203.0.113.44`, bogusKey())).status);
+    expect(statuses.slice(0, LIMIT).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true);
+  });
+
   it('gives the keys of one account one budget: a regenerated key does not start a fresh one', async () => {
     const user = await createUser(t, 0);
     for (let i = 0; i < LIMIT / 2; i += 1) expect((await call('203.0.113.10', user.apiKey)).status).toBe(200);

@@ -2,7 +2,7 @@
 import ipaddr from 'ipaddr.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES, RATE_LIMITS, TASK_MESSAGES } from '../../src/lib/spec';
-import { clientIp } from './client-ip';
+import { clientIp, type ProxyTrust } from './client-ip';
 import { AppError } from './errors';
 
 /** Where hits are counted. In memory by default; a shared store (e.g. Redis) lets several processes share budgets. */
@@ -55,14 +55,14 @@ export function ipBudgetKey(ip: string): string {
 }
 
 /** The caller's IP budget key (client-ip.ts decides which address counts). */
-export function clientBudgetKey(c: Context, trustProxy: boolean): string {
+export function clientBudgetKey(c: Context, trustProxy: ProxyTrust): string {
   return ipBudgetKey(clientIp(c, trustProxy));
 }
 
 export interface RateLimitOptions {
   limit: number;
   windowMs?: number;
-  trustProxy: boolean;
+  trustProxy: ProxyTrust;
   /**
    * The account behind the request's credentials, or undefined when there are none or they are wrong. Wrong
    * credentials count against the IP, so inventing keys never buys a fresh budget; the keys of one account share one.

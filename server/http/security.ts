@@ -1,5 +1,6 @@
 // Security headers on every answer, and the Content-Security-Policy for API answers and site pages.
 import type { MiddlewareHandler } from 'hono';
+import type { ProxyTrust } from './client-ip';
 
 /** API answers are data, never documents: nothing may load from them or frame them. */
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -31,7 +32,7 @@ export function pagePolicy(metaPolicy: string | undefined, extraConnect: readonl
   return directives.join('; ');
 }
 
-export function securityHeaders(options: { trustProxy: boolean }): MiddlewareHandler {
+export function securityHeaders(options: { trustProxy: ProxyTrust }): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const h = c.res.headers;

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
-import { clientIp } from '../http/client-ip';
+import { clientIp, type ProxyTrust } from '../http/client-ip';
 import { requestCutOff } from '../http/cut-off';
 import { AppError } from '../http/errors';
 import { receiveUploadStream } from '../http/upload-stream';
@@ -26,7 +26,7 @@ export interface ReceivedFile {
 
 export interface UploadOptions {
   gate: UploadGate;
-  trustProxy: boolean;
+  trustProxy: ProxyTrust;
   /** The account the upload counts against, when the request itself says (a session); else `authorize` names it. */
   account?: string;
   /** Checks the form's fields before the file is read (a policy upload's signature) and names the account. */
