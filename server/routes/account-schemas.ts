@@ -32,11 +32,14 @@ export const sendCodeBody = z.object({
   type: z.literal(LOGIN.codeType, { error: `must be '${LOGIN.codeType}'` }),
 });
 
-/** SPEC.md §7 fields plus the attempt id POST /user/code answered (docs/security.md "Sign-in limits"). */
+/**
+ * SPEC.md §7 fields, and optionally the attempt id POST /user/code answered (docs/security.md "Sign-in limits"):
+ * without it the code is checked against the newest live code of the email, as SPEC.md's own call does.
+ */
 export const emailLoginBody = z.object({
   email,
   code: str().trim().refine((v) => isValidLoginCode(v), `must be ${LOGIN.codeDigits} digits`),
-  attemptId: str().regex(LOGIN_CODES.secretPattern, 'must be the attemptId answered by /user/code'),
+  attemptId: str().regex(LOGIN_CODES.secretPattern, 'must be the attemptId answered by /user/code').optional(),
   referer: attribution,
   refererUrl: attribution,
 });
