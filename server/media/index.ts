@@ -24,6 +24,18 @@ export { createUploadGate, type UploadGate, type UploadPass } from './upload-gat
 
 export type { MediaInfo };
 
+/** The query of a signed media URL: its expiry and signature, and the share link it was handed out by, if any. */
+export interface SignedLinkParams {
+  exp?: string;
+  sig?: string;
+  share?: string;
+}
+
+/** The signed-link query of a media URL's search parameters. */
+export function signedLinkParams(query: (name: string) => string | null | undefined): SignedLinkParams {
+  return { exp: query('exp') ?? undefined, sig: query('sig') ?? undefined, share: query('share') ?? undefined };
+}
+
 /** How GET /media answers: a redirect to the store, a stream of the file (a range of it when asked), or its bytes. */
 export type MediaDownload =
   | { redirect: string }
@@ -53,25 +65,42 @@ export function createMediaService(o: MediaServiceOptions) {
   // A ready key object: handing createHmac raw bytes makes it prepare a key on every signature, which costs more than the HMAC.
   let signingKey: KeyObject | undefined;
   const key = () => (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
-  const sign = (id: string, exp: number) => createHmac('sha256', key()).update(`${id}.${exp}`).digest('base64url');
+  // A link handed out by a share page names its share: the signature covers it, so it cannot be dropped or swapped.
+  const sign = (id: string, exp: number, share?: string) => createHmac('sha256', key()).update(share ? `${id}.${exp}.${share}` : `${id}.${exp}`).digest('base64url');
 
-  function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now()): string {
+  /** A signed URL to a file; `share` binds it to a share link, so revoking the share stops it at once. */
+  function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now(), share?: string): string {
     // A link never outlives the file it points to.
     const exp = Math.min(now + MEDIA_LIMITS.signedUrlTtlMs, row.expires_at);
     const ext = MEDIA_EXTENSIONS[row.mime] ?? 'bin';
-    return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp)}`;
+    return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp, share)}${share ? `&share=${encodeURIComponent(share)}` : ''}`;
   }
 
-  /** A signed URL's expiry and signature checked; the row while both the link and the file are valid, else null. */
-  async function verify(id: string, exp: string | undefined, sig: string | undefined, now: number) {
-    if (!exp || !sig || !/^\d{1,15}$/.test(exp)) return null;
+  /**
+   * A signed URL's expiry and signature checked, and for a share's link that the share is still live and is of the
+   * file's task; the row while the link and the file are valid, else null.
+   */
+  async function verify(id: string, link: SignedLinkParams, now: number) {
+    const { exp, sig, share } = link;
+    if (!exp || !sig || !/^\d{1,15}$/.test(exp) || (share !== undefined && !/^[\w-]{1,64}$/.test(share))) return null;
     const expMs = Number(exp);
     if (expMs < now) return null;
-    const expected = Buffer.from(sign(id, expMs));
+    const expected = Buffer.from(sign(id, expMs, share));
     const given = Buffer.from(sig);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
     const row = await o.db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || row.expires_at < now) return null;
+    if (share !== undefined) {
+      const live = await o.db
+        .selectFrom('share_links')
+        .select('id')
+        .where('id', '=', share)
+        .where('task_id', '=', row.task_id ?? '')
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!live) return null;
+    }
     return { row, expMs };
   }
 
@@ -178,8 +207,8 @@ export function createMediaService(o: MediaServiceOptions) {
     },
 
     /** Verifies a signed URL's expiry and signature and returns the bytes; null when anything is off. */
-    async open(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()) {
-      const valid = await verify(id, exp, sig, now);
+    async open(id: string, link: SignedLinkParams, now = Date.now()) {
+      const valid = await verify(id, link, now);
       const data = valid && (await o.store.get(valid.row.storage_key));
       return valid && data ? { row: valid.row, data } : null;
     },
@@ -189,8 +218,8 @@ export function createMediaService(o: MediaServiceOptions) {
      * offers one (S3), living no longer than the signed URL has left; else a way to stream the file (or a range of it)
      * from a store on this machine; else the bytes. Null when anything is off.
      */
-    async download(id: string, exp: string | undefined, sig: string | undefined, now = Date.now(), filename?: string): Promise<MediaDownload | null> {
-      const valid = await verify(id, exp, sig, now);
+    async download(id: string, link: SignedLinkParams, now = Date.now(), filename?: string): Promise<MediaDownload | null> {
+      const valid = await verify(id, link, now);
       if (!valid) return null;
       const { row } = valid;
       const lifeS = Math.floor((Math.min(valid.expMs, row.expires_at) - now) / 1000);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { loadConfig } from '../config';
 import { createLogger } from '../log';
+import { signedLinkParams } from '../media';
 import { createTaskSystem } from '../tasks';
 import { inputReader } from '../tasks/input-media';
 import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/spec';
@@ -137,7 +138,7 @@ describe('media on S3-compatible storage', () => {
       const served = await fetch(res.headers.get('location')!);
       expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), wav)).toBe(0);
       // Its engines read the first instance's upload too.
-      const opened = await system.media.open(upload.id, new URL(upload.url).searchParams.get('exp')!, new URL(upload.url).searchParams.get('sig')!);
+      const opened = await system.media.open(upload.id, signedLinkParams((name) => new URL(upload.url).searchParams.get(name)));
       expect(opened && Buffer.compare(opened.data, wav)).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

@@ -59,6 +59,11 @@ describe('share links', () => {
     expect((await call('/share/v1/list', { taskId })).body.data.list.map((l: { id: string }) => l.id)).toEqual([link.id]);
     expect((await call('/share/v1/revoke', { shareId: link.id })).status).toBe(200);
     expect(await view(link.url)).toMatchObject({ status: 404, body: { msg: HISTORY_MESSAGES.shareNotFound } });
+    // The file links the page handed out stop with it, and they cannot be turned into plain links by dropping the share.
+    const shared = new URL(seen.body.data.outputs[0].url);
+    expect((await t.app.request(shared.pathname + shared.search)).status).toBe(403);
+    shared.searchParams.delete('share');
+    expect((await t.app.request(shared.pathname + shared.search)).status).toBe(403);
     expect((await call('/share/v1/list', { taskId })).body.data.list).toEqual([]);
   });
 

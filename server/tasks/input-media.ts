@@ -1,7 +1,7 @@
 // Fetches a task's input media for an engine: this server's own signed URLs from the store, others over HTTP with caps.
 import { EngineInputError, type InputMedia } from '../engines/types';
 import { OutboundRefused, outboundFetch, type OutboundPolicy, type OutboundResponse } from '../http/outbound';
-import type { MediaService } from '../media';
+import { signedLinkParams, type MediaService } from '../media';
 import { probeMedia } from '../media/probe';
 import { PREVIEW } from '../../src/lib/spec';
 import type { MediaKind } from '../../src/lib/spec';
@@ -46,7 +46,7 @@ export function inputReader(o: InputReaderOptions) {
     if (url.startsWith(own)) {
       const parsed = new URL(url);
       const id = /\/media\/([A-Za-z0-9]+)\./.exec(parsed.pathname)?.[1] ?? '';
-      const opened = await o.media.open(id, parsed.searchParams.get('exp') ?? undefined, parsed.searchParams.get('sig') ?? undefined);
+      const opened = await o.media.open(id, signedLinkParams((name) => parsed.searchParams.get(name)));
       if (!opened) throw new EngineInputError(`the media link ${url} has expired or is not valid; upload the file again`);
       data = Buffer.from(opened.data);
     } else {

@@ -84,7 +84,8 @@ export function createShareLinks(o: ShareLinkOptions) {
       if (!link) throw notFound();
       const task = await db.selectFrom('tasks').selectAll().where('id', '=', link.task_id).executeTakeFirst();
       if (!task || task.status !== 'succeeded') throw notFound();
-      const shown = taskView(task, (await mediaByTask(db, [task.id])).get(task.id) ?? [], o.media);
+      // Its media links name this share: revoking it stops them at once, not when they expire.
+      const shown = taskView(task, (await mediaByTask(db, [task.id])).get(task.id) ?? [], o.media, link.id);
       if (shown.outputsExpired || shown.outputs.length === 0) throw notFound();
       return {
         feature: task.feature,

@@ -39,14 +39,15 @@ export function outputsExpiredAt(task: TaskRow, media: MediaRow[], now = Date.no
   return gone.length > 0 ? Math.min(...gone) : null;
 }
 
-export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaService): TaskView {
+/** A task as its owner sees it; `share` binds the media links to the share link they are shown through. */
+export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaService, share?: string): TaskView {
   const expiredAt = outputsExpiredAt(task, allMedia);
   // Expired results are not offered as links that would answer 403.
   const kept = expiredAt === null ? allMedia : [];
   // Poster frames are not results of their own: each goes with the video it was taken from.
   const media = kept.filter((m) => m.kind !== POSTERS.kind);
   const posters = new Map(kept.filter((m) => m.kind === POSTERS.kind && m.poster_of).map((m) => [m.poster_of!, m]));
-  const poster = (m: MediaRow) => (m.kind === 'video' ? { posterUrl: posters.has(m.id) ? service.signedUrl(posters.get(m.id)!) : null } : {});
+  const poster = (m: MediaRow) => (m.kind === 'video' ? { posterUrl: posters.has(m.id) ? service.signedUrl(posters.get(m.id)!, undefined, share) : null } : {});
   return {
     taskId: task.id,
     feature: task.feature,
@@ -60,7 +61,7 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
     engineLabel: engineLabel(task.engine),
     error: task.error,
     input: JSON.parse(task.input),
-    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size, ...poster(m) })),
+    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m, undefined, share), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size, ...poster(m) })),
     outputsExpired: expiredAt !== null,
     outputsExpiredAt: expiredAt,
     cloneId: output(task)?.cloneId ?? null,
