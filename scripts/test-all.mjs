@@ -76,14 +76,17 @@ const unit = readJson(path.join(results, 'unit-results.json'));
 const e2e = readJson(path.join(results, 'e2e-results.json'));
 const unitPassed = unit?.numPassedTests ?? 0;
 const unitFailed = unit?.numFailedTests ?? 0;
+const unitSkipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0);
 const e2ePassed = e2e?.stats?.expected ?? 0;
 const e2eFailed = (e2e?.stats?.unexpected ?? 0) + (e2e?.stats?.flaky ?? 0);
+const e2eSkipped = e2e?.stats?.skipped ?? 0;
 
 console.log('\n=== summary ===');
 for (const outcome of outcomes) console.log(`${outcome.ok ? 'ok  ' : 'FAIL'}  ${outcome.name}`);
-console.log(`unit: ${unitPassed} passed, ${unitFailed} failed; e2e: ${e2ePassed} passed, ${e2eFailed} failed`);
+console.log(`unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped; e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
 const stepFailures = outcomes.filter((o) => !o.ok).length;
 const failed = unitFailed + e2eFailed + (stepFailures > 0 && unitFailed + e2eFailed === 0 ? stepFailures : 0);
 const passed = unitPassed + e2ePassed;
-console.log(`${passed} passed, ${failed} failed`);
+// Skips are counted, never hidden: in CI (REQUIRE_TEST_SERVICES) a test whose service is missing fails instead.
+console.log(`${passed} passed, ${failed} failed, ${unitSkipped + e2eSkipped} skipped`);
 process.exit(stepFailures > 0 || passed === 0 ? 1 : 0);

@@ -12,6 +12,7 @@ import type { Logger } from '../log';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { createUser } from '../test-support/tasks';
 import { openRateLimitStores, type RateLimitStores } from './redis-rate-limit';
+import { skipUnlessRequired } from '../test-support/required-services';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** One prefix per run, so runs on a shared Redis never see each other's counts; its keys are deleted after. */
@@ -32,8 +33,8 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 
-const noRedis = !(await redisAnswers());
-const SKIP_REASON = `no Redis answers at ${REDIS_URL}, so the shared request budget tests are skipped`;
+const SKIP_REASON = skipUnlessRequired((await redisAnswers()) ? null : `no Redis answers at ${REDIS_URL}, so the shared request budget tests are skipped`);
+const noRedis = SKIP_REASON !== null;
 if (noRedis) console.warn(`redis-rate-limit.test.ts: ${SKIP_REASON}`);
 
 /** A port nothing listens on: bound, then released. */
@@ -91,7 +92,7 @@ async function apiCalls(apps: TestApp[], calls: number): Promise<number[]> {
 
 const tally = (statuses: number[]) => ({ ok: statuses.filter((s) => s === 200).length, limited: statuses.filter((s) => s === 429).length, other: statuses.filter((s) => s !== 200 && s !== 429) });
 
-describe.skipIf(noRedis)('Redis request budgets (skipped without Redis: SKIP_REASON)', () => {
+describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 'never'})`, () => {
   const redis = new Redis(REDIS_URL);
   afterAll(async () => {
     const keys = await redis.keys(`${PREFIX}*`);

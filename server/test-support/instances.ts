@@ -9,11 +9,19 @@ import { loadConfig, type Config } from '../config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem } from '../tasks';
+import { skipUnlessRequired } from './required-services';
 
 export const INSTANCES_TEST_SECRET = 'instances-test-secret-instances-test-0123';
 
-/** Why PostgreSQL tests cannot run here (printed and used as the skip reason), or null when TEST_DATABASE_URL answers. */
+/**
+ * Why PostgreSQL tests cannot run here (printed and used as the skip reason), or null when TEST_DATABASE_URL answers.
+ * In CI (REQUIRE_TEST_SERVICES) a missing server throws instead: database tests never skip there.
+ */
 export async function postgresSkipReason(url = process.env.TEST_DATABASE_URL): Promise<string | null> {
+  return skipUnlessRequired(await postgresProblem(url));
+}
+
+async function postgresProblem(url: string | undefined): Promise<string | null> {
   if (!url) return 'TEST_DATABASE_URL is not set';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { skipUnlessRequired } from '../../server/test-support/required-services';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -31,7 +32,7 @@ export async function missingServices(): Promise<string | null> {
   } finally {
     redis.disconnect();
   }
-  return problems.length ? problems.join('; ') : null;
+  return skipUnlessRequired(problems.length ? problems.join('; ') : null);
 }
 
 /** A fresh PostgreSQL database for one run; drop() removes it even while connections remain. */
