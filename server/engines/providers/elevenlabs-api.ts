@@ -1,12 +1,13 @@
-// ElevenLabs HTTP client: xi-api-key, JSON and multipart requests through providerFetch with ElevenLabs' retry and error rules, its outages and best-effort deletes.
-import { ELEVENLABS_AUTH_HEADER, ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
+// ElevenLabs through its official client (@elevenlabs/elevenlabs-js): our base URL and key, every call under our retry, timeout and error rules, its outages and best-effort deletes.
+import { ElevenLabsClient as OfficialClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import { ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
 import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, EngineUnavailableError, type InputMedia, type MediaBytes } from '../types';
 import { billedCharacters } from './elevenlabs-cost';
-import { elevenLabsRefusal, retriedByElevenLabs } from './elevenlabs-errors';
-import { json, providerFetch, ProviderError } from './http';
+import { elevenLabsFailure, retriedByElevenLabs } from './elevenlabs-errors';
+import { ProviderError, retryAfterMs, sleep } from './http';
 
 export const PROVIDER = ELEVENLABS_PROVIDER;
 
@@ -18,24 +19,63 @@ export interface ElevenLabsFile extends MediaBytes {
   billedCharacters?: number | null;
 }
 
-export interface ElevenLabsRequest {
-  method?: string;
-  /** Sent as JSON. */
-  json?: unknown;
-  /** Sent as multipart/form-data (uploads). */
-  form?: FormData;
+/** The per-request options every resource method of the official client takes (BaseRequestOptions). */
+export interface RequestOptions {
+  abortSignal: AbortSignal;
+  timeoutInSeconds: number;
+  maxRetries: number;
+  headers?: Record<string, string>;
+}
+
+/** One call of the official client (an HttpResponsePromise): read with its raw response for the headers. */
+export type Send<T> = (api: OfficialClient, options: RequestOptions) => { withRawResponse(): Promise<{ data: T; rawResponse: { headers: Headers } }> };
+
+export interface CallOptions {
+  signal: AbortSignal;
+  /** The call carries a media file: it gets the upload timeout, not the per-request one. */
+  upload?: boolean;
+  /**
+   * Safe to send again when no answer came (a read, a delete). A POST that got no answer may still have made (and
+   * billed) a job, a clone or a transcript, so it is not.
+   */
+  idempotent?: boolean;
   /** The error a 404 means here (a job an earlier attempt started that ElevenLabs no longer knows). */
   missing?: () => Error;
+  /** What a JSON answer of the wrong shape lacks, for the "malformed answer" error. */
+  malformed?: string;
+  /** A JSON answer is expected (sent as Accept: application/json, checked by checkedFetch). */
+  json?: boolean;
 }
 
 /** A DELETE of something already gone: nothing left to do. */
 class AlreadyGone extends Error {}
+
+const aborted = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 
 /** What an unexpected answer looked like, for the error message. */
 function described(data: Buffer, contentType: string): string {
   const head = data.subarray(0, 80).toString('utf8').replace(/\s+/g, ' ').trim();
   return `${contentType || 'no content type'}, ${data.length} bytes${/^[\x20-\x7e]+$/.test(head) ? `: ${head}` : ''}`;
 }
+
+/**
+ * The official client's fetch, narrowly wrapped: a 2xx answer to a JSON request whose body is not JSON reaches the
+ * client's parser as an error object, and the parse then fails without a trace of what came (2.73.0
+ * core/fetcher/getResponseBody.js, "non-json"). Read here first, it fails the call naming what came instead; the
+ * client passes the error on as the `cause` of its ElevenLabsError. JSON calls say so in their Accept header (json()),
+ * which the client itself sends as "any type" for these endpoints (2.73.0 core/fetcher/Fetcher.js getHeaders).
+ */
+const checkedFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  if (!res.ok || !new Headers(init?.headers).get('accept')?.includes('application/json')) return res;
+  const text = await res.text();
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${text.slice(0, 120) || '(empty)'}`);
+  }
+  return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
+};
 
 /** Bytes of the expected kind, or a clear "malformed answer". */
 async function expectMedia(data: Buffer, contentType: string, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
@@ -44,14 +84,18 @@ async function expectMedia(data: Buffer, contentType: string, kind: MediaKind, s
   return { kind, mime: sniffed.mime, data, durationS: sniffed.durationS };
 }
 
-/** An input file as a multipart part, named by its type so ElevenLabs can tell the container. */
-export function filePart(media: InputMedia, name: string): [Blob, string] {
+/** An input file as the official client uploads it (core.file.Uploadable), named by its type so ElevenLabs can tell the container. */
+export function filePart(media: InputMedia, name: string): { data: Buffer; filename: string; contentType: string } {
   const ext = media.mime.split('/')[1]?.replace('mpeg', 'mp3').replace('quicktime', 'mov') ?? 'bin';
-  return [new Blob([new Uint8Array(media.data)], { type: media.mime }), `${name}.${ext}`];
+  return { data: media.data, filename: `${name}.${ext}`, contentType: media.mime };
 }
 
 export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger, 'warn'>) {
-  const auth = { [ELEVENLABS_AUTH_HEADER]: key };
+  // The client's own retries are off (maxRetries 0 here and on every call); ours below differ on purpose. Its backoff
+  // wait ignores the abort signal (2.73.0 core/fetcher/requestWithRetries.js sleeps on a bare setTimeout), so a canceled
+  // or timed-out task would hold its slot up to a minute; it never sends a read again after no answer, which a dubbing
+  // poll can safely be; and it reads Retry-After: 0 as "back off 1 s, 2 s, 4 s" where ElevenLabs asks for none.
+  const api = new OfficialClient({ apiKey: key, baseUrl, maxRetries: 0, fetch: checkedFetch });
   let outage: { until: number; detail: string } | null = null;
 
   function noteOutage(error: EngineUnavailableError): void {
@@ -59,26 +103,51 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
     log.warn(`${PROVIDER} cannot serve requests for now; its features fall back to their next engine`, { engine: 'elevenlabs', detail: error.detail, forS: Math.round(error.forMs / 1000) });
   }
 
-  async function send(path: string, r: ElevenLabsRequest, signal: AbortSignal): Promise<Response> {
-    const body = r.form ?? (r.json === undefined ? undefined : JSON.stringify(r.json));
-    const headers = r.json === undefined ? auth : { ...auth, 'content-type': 'application/json' };
-    const method = r.method ?? (body ? 'POST' : 'GET');
+  /** One attempt: the call under the caller's signal and its own timeout, which also bounds reading a streamed body. */
+  function attempt<T>(send: Send<T>, o: CallOptions) {
+    const timeoutMs = o.upload ? PROVIDER_RETRY.uploadTimeoutMs : PROVIDER_RETRY.requestTimeoutMs;
+    const abortSignal = AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]);
+    const headers = o.json ? { accept: 'application/json' } : undefined;
+    return send(api, { abortSignal, timeoutInSeconds: timeoutMs / 1000, maxRetries: 0, ...(headers ? { headers } : {}) }).withRawResponse();
+  }
+
+  /**
+   * Sends a call, retrying what ElevenLabs' own client retries (408, 429 honouring Retry-After, 5xx) and, for idempotent
+   * calls, what got no answer, with exponential backoff, up to PROVIDER_RETRY.maxAttempts or the caller's deadline.
+   */
+  async function retried<T>(send: Send<T>, o: CallOptions) {
+    let lastProblem = '';
+    for (let n = 0; n < PROVIDER_RETRY.maxAttempts; n++) {
+      try {
+        return await attempt(send, o);
+      } catch (error) {
+        if (o.signal.aborted) throw aborted(o.signal);
+        if (!(error instanceof ElevenLabsError)) throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`);
+        if (error.cause instanceof ProviderError) throw error.cause;
+        const last = n + 1 >= PROVIDER_RETRY.maxAttempts;
+        const backoff = Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** n);
+        if (error.statusCode === undefined) {
+          // No answer: a connection error or a timeout.
+          lastProblem = `could not reach ${PROVIDER} (${error.message})`;
+          if (!o.idempotent) throw new ProviderError(lastProblem);
+          if (!last) await sleep(backoff, o.signal);
+          continue;
+        }
+        // An answer without the body its call needs (the client's "body-is-null").
+        if (error.statusCode < 400) throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? `${error.statusCode} with no body`}`);
+        if (error.statusCode === 404 && o.missing) throw o.missing();
+        if (last || !retriedByElevenLabs(error.statusCode)) throw elevenLabsFailure(error.statusCode, error.body);
+        // Waiting as asked, not less: the next try would only be refused again.
+        const asked = error.statusCode === 429 ? retryAfterMs(error.rawResponse?.headers.get('retry-after') ?? null) : null;
+        await sleep(asked === null ? backoff : Math.min(asked, PROVIDER_RETRY.maxDelayMs), o.signal);
+      }
+    }
+    throw new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+  }
+
+  async function call<T>(send: Send<T>, o: CallOptions) {
     try {
-      // Multipart bodies carry media files: they get the upload timeout, not the per-request one. A POST that got no
-      // answer may still have made (and billed) a job, so only reads are sent again.
-      const timeoutMs = r.form ? PROVIDER_RETRY.uploadTimeoutMs : undefined;
-      return await providerFetch({
-        provider: PROVIDER,
-        url: `${baseUrl}${path}`,
-        method,
-        headers,
-        body,
-        signal,
-        timeoutMs,
-        retryStatus: retriedByElevenLabs,
-        resendUnanswered: method === 'GET',
-        refusal: (status, text) => (status === 404 && r.missing ? r.missing() : elevenLabsRefusal(status, text)),
-      });
+      return await retried(send, o);
     } catch (error) {
       if (error instanceof EngineUnavailableError) noteOutage(error);
       throw error;
@@ -86,15 +155,16 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
   }
 
   return {
-    /** A JSON answer (anything else is a malformed answer). */
-    async json<T>(path: string, r: ElevenLabsRequest, signal: AbortSignal): Promise<Partial<T>> {
-      return json<Partial<T>>(await send(path, r, signal), PROVIDER);
+    /** A parsed JSON answer (the client's camelCase types). */
+    async json<T>(send: Send<T>, o: CallOptions): Promise<T> {
+      return (await call(send, { ...o, json: true })).data;
     },
-    /** A file answer of the expected kind (TTS audio, a dubbed video). */
-    async file(path: string, r: ElevenLabsRequest, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
-      const res = await send(path, r, signal);
-      const file = await expectMedia(Buffer.from(await res.arrayBuffer()), res.headers.get('content-type') ?? '', kind, signal);
-      return { ...file, billedCharacters: billedCharacters(res.headers) };
+    /** A streamed file answer of the expected kind (TTS audio, a dubbed video), with the characters it billed. */
+    async file(send: Send<ReadableStream<Uint8Array>>, kind: MediaKind, o: CallOptions): Promise<ElevenLabsFile> {
+      const { data, rawResponse } = await call(send, o);
+      const bytes = Buffer.from(await new Response(data).arrayBuffer());
+      const file = await expectMedia(bytes, rawResponse.headers.get('content-type') ?? '', kind, o.signal);
+      return { ...file, billedCharacters: billedCharacters(rawResponse.headers) };
     },
     /** Null while ElevenLabs can serve; after account or capacity trouble, for a while, why not (for the operator). */
     outage(): string | null {
@@ -102,17 +172,16 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
       return `${outage.detail} (engine out of its features' chains until ${new Date(outage.until).toISOString()})`;
     },
     /**
-     * Deletes what the adapter made at ElevenLabs. Best effort and never throws: the task is already over on our side
-     * (refunded), so it runs on its own deadline, not the task's, and a failure is logged, since the job may still bill.
+     * Deletes what the adapter made at ElevenLabs (`what` names it in the log). Best effort and never throws: the task
+     * is already over on our side (refunded), so it runs on its own deadline, not the task's, and a failure is logged,
+     * since the job may still bill.
      */
-    async remove(path: string): Promise<void> {
+    async remove(what: string, send: Send<unknown>): Promise<void> {
       try {
-        const signal = AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs);
-        const res = await providerFetch({ provider: PROVIDER, url: `${baseUrl}${path}`, method: 'DELETE', headers: auth, signal, retryStatus: retriedByElevenLabs, refusal: (status) => (status === 404 ? new AlreadyGone() : undefined) });
-        await res.body?.cancel();
+        await retried(send, { signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs), idempotent: true, missing: () => new AlreadyGone() });
       } catch (error) {
         if (error instanceof AlreadyGone) return;
-        log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, { engine: 'elevenlabs', path, error: error instanceof Error ? error.message : String(error) });
+        log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, { engine: 'elevenlabs', job: what, error: error instanceof Error ? error.message : String(error) });
       }
     },
   };

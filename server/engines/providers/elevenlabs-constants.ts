@@ -1,22 +1,7 @@
-// The ElevenLabs adapter's constants: endpoints, models per feature, our voices' premade voice ids, output format and limits.
+// The ElevenLabs adapter's constants (its endpoints are the official client's): models per feature, our voices' premade voice ids, output format and limits.
 
 /** How errors and logs name the provider. */
 export const ELEVENLABS_PROVIDER = 'ElevenLabs';
-
-/** Header ElevenLabs reads the API key from (API reference, "Authentication"). */
-export const ELEVENLABS_AUTH_HEADER = 'xi-api-key';
-
-/** Paths under ELEVENLABS_BASE_URL (ElevenLabs API reference; dubbing is the v1 "Dub a video or an audio file" API). */
-export const ELEVENLABS_PATHS = {
-  textToSpeech: (voiceId: string) => `/v1/text-to-speech/${encodeURIComponent(voiceId)}`,
-  textToDialogue: '/v1/text-to-dialogue',
-  addVoice: '/v1/voices/add',
-  dubbing: '/v1/dubbing',
-  dubbingJob: (dubbingId: string) => `/v1/dubbing/${encodeURIComponent(dubbingId)}`,
-  /** The dubbed file of one target language: MP4 for a video, MP3 for an audio-only dub. */
-  dubbedFile: (dubbingId: string, language: string) => `/v1/dubbing/${encodeURIComponent(dubbingId)}/audio/${encodeURIComponent(language)}`,
-  speechToText: '/v1/speech-to-text',
-} as const;
 
 /**
  * Model per feature (ElevenLabs "Models" page): Flash v2.5 is the fast, low-cost multilingual model; Multilingual v2
@@ -33,7 +18,7 @@ export const ELEVENLABS_MODELS = {
 } as const;
 
 /** MP3 at 44.1 kHz, 128 kbps: the best MP3 every subscription tier may ask for (192 kbps needs Creator or above). */
-export const ELEVENLABS_OUTPUT_FORMAT = 'mp3_44100_128';
+export const ELEVENLABS_OUTPUT_FORMAT = 'mp3_44100_128' as const;
 
 /**
  * Our voices (VOICES in src/lib/spec/voices.ts) spoken by ElevenLabs premade voices of the same gender. Premade voices speak every

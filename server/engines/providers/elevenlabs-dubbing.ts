@@ -1,8 +1,8 @@
-// ElevenLabs dubbing for video translation: create the job with the video (or resume an earlier attempt's), follow it, fetch the dubbed MP4; lip sync chained after it.
+// ElevenLabs dubbing for video translation through the official client: create the job with the video (or resume an earlier attempt's), follow it, fetch the dubbed MP4; lip sync chained after it.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_JOBS, ELEVENLABS_NAMES, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
+import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_JOBS, ELEVENLABS_NAMES, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
 import { ELEVENLABS_PRICES, PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import type { Feature } from '../../../src/lib/spec';
 import type { Logger } from '../../log';
@@ -16,16 +16,18 @@ import { ProviderError, sleep } from './http';
 type Input = Record<string, unknown>;
 
 async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, ctx: EngineContext): Promise<DubbingRef> {
-  const form = new FormData();
-  form.append('file', ...filePart(video, 'video'));
-  form.set('name', ELEVENLABS_NAMES.dubbing(ctx.taskId));
-  form.set('target_lang', languageCode(requiredText(i, 'targetLanguage', 'video translation')));
-  // Without a source language ElevenLabs detects it; 0 speakers asks it to count them.
-  form.set('source_lang', typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto');
-  form.set('num_speakers', '0');
-  const job = await client.json<{ dubbing_id: unknown; expected_duration_sec: unknown }>(ELEVENLABS_PATHS.dubbing, { form }, ctx.signal);
-  if (typeof job.dubbing_id !== 'string' || job.dubbing_id === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: no dubbing_id`);
-  return { id: job.dubbing_id, expectedS: typeof job.expected_duration_sec === 'number' && job.expected_duration_sec > 0 ? job.expected_duration_sec : null };
+  const request = {
+    file: filePart(video, 'video'),
+    name: ELEVENLABS_NAMES.dubbing(ctx.taskId),
+    targetLang: languageCode(requiredText(i, 'targetLanguage', 'video translation')),
+    // Without a source language ElevenLabs detects it; 0 speakers asks it to count them.
+    sourceLang: typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto',
+    numSpeakers: 0,
+  };
+  const noId = 'no dubbing_id';
+  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json((api, o) => api.dubbing.create(request, o), { signal: ctx.signal, upload: true, malformed: noId });
+  if (typeof job.dubbingId !== 'string' || job.dubbingId === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noId}`);
+  return { id: job.dubbingId, expectedS: typeof job.expectedDurationSec === 'number' && job.expectedDurationSec > 0 ? job.expectedDurationSec : null };
 }
 
 /** ElevenLabs gives no percentage: progress follows the time the job said it would take. */
@@ -43,7 +45,7 @@ async function followJob(client: ElevenLabsClient, job: DubbingRef, missing: (()
   let delay: number = PROVIDER_RETRY.pollStartMs;
   let reported = false;
   for (;;) {
-    const state = await client.json<{ status: unknown; error: unknown }>(ELEVENLABS_PATHS.dubbingJob(job.id), { missing }, ctx.signal);
+    const state: { status?: unknown; error?: unknown } = await client.json((api, o) => api.dubbing.get(job.id, o), { signal: ctx.signal, idempotent: true, missing, malformed: 'no dubbing status' });
     if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
     if (state.status === ELEVENLABS_DUBBING_STATUS.failed) throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
     if (!running.includes(state.status) && !reported) {
@@ -128,7 +130,8 @@ export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync 
   const missing = resumed ? () => new ProviderError(PROVIDER_JOB_MESSAGES.unknown(PROVIDER, job.id)) : undefined;
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
   await followJob(client, job, missing, ctx, log);
-  const dubbed = await client.file(ELEVENLABS_PATHS.dubbedFile(job.id, target), { missing }, 'video', ctx.signal);
+  // The dubbed file of the target language: MP4 for a video (GET /v1/dubbing/{id}/audio/{language_code}).
+  const dubbed = await client.file((api, o) => api.dubbing.audio.get(job.id, target, o), 'video', { signal: ctx.signal, idempotent: true, missing });
   if (withLips) return lipSynced(lipSync!, source!, dubbed, ctx);
   return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }], providerCosts: [dubbingCost(dubbed)] };
 }
@@ -141,5 +144,6 @@ export async function cancelDubbingJob(client: ElevenLabsClient, lipSync: LipSyn
     log.warn(`a stored ${PROVIDER} job could not be read, so it was not deleted; it may still run and bill`, { engine: 'elevenlabs', name });
     return;
   }
-  await client.remove(ELEVENLABS_PATHS.dubbingJob(ref.data.id));
+  const id = ref.data.id;
+  await client.remove(`dubbing ${id}`, (api, o) => api.dubbing.delete(id, o));
 }

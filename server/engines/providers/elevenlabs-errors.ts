@@ -1,11 +1,13 @@
-// How ElevenLabs' error answers are read: which are retried, input faults naming their field, account and capacity trouble making the engine unavailable.
-import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+// How ElevenLabs' error answers (the official client's ElevenLabsError: statusCode, body) are read: which are retried, input faults naming their field, account and capacity trouble making the engine unavailable.
+import { PROVIDER_RETRY, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { ELEVENLABS_ERROR_STATUSES, ELEVENLABS_INPUT_FIELDS, ELEVENLABS_PROVIDER as PROVIDER } from './elevenlabs-constants';
+import { ProviderError } from './http';
 
 /**
  * The statuses ElevenLabs' own client sends again: 408, 429 and every 5xx, and nothing that got no answer
- * (elevenlabs/elevenlabs-js src/core/fetcher/requestWithRetries.ts at 87100890798f961a1b93300e9bb443dc35b5de6a).
+ * (@elevenlabs/elevenlabs-js 2.73.0 core/fetcher/requestWithRetries.js isRetryableStatusCode; the same in
+ * elevenlabs/elevenlabs-js src/core/fetcher/requestWithRetries.ts at 87100890798f961a1b93300e9bb443dc35b5de6a).
  */
 export function retriedByElevenLabs(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -54,7 +56,7 @@ function readBody(body: string): ErrorBody {
 }
 
 /**
- * ElevenLabs' final error answer as the error the task should end with, or undefined for http.ts' generic one.
+ * ElevenLabs' final error answer as the error the task should end with, or undefined for elevenLabsFailure's generic one.
  * Account trouble (quota, billing, key) and a provider still busy after every retry make the engine unavailable: the
  * people calling read a message naming no cause they could fix, the operator reads `detail` (status, detail.status, message).
  */
@@ -68,4 +70,25 @@ export function elevenLabsRefusal(status: number, body: string): Error | undefin
   if (said.invalid.length > 0) return new EngineInputError(`${PROVIDER} refused the input: ${said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ')}`, said.invalid[0]!.field);
   if ((status === 400 || status === 422) && said.message) return new EngineInputError(`${PROVIDER} refused the input: ${said.message}`);
   return undefined;
+}
+
+/** An ElevenLabsError's body as text: the client hands over JSON bodies parsed and any other body as a string. */
+export function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  return typeof body === 'string' ? body : JSON.stringify(body);
+}
+
+/**
+ * The error a final error answer ends the attempt with: ElevenLabs' own reading first (elevenLabsRefusal), else a
+ * status still failing after every retry, a refused input (400/422), or the status and what the body said.
+ */
+export function elevenLabsFailure(status: number, body: unknown): Error {
+  const raw = bodyText(body);
+  const refusal = elevenLabsRefusal(status, raw);
+  if (refusal) return refusal;
+  const said = readBody(raw);
+  const why = said.message ?? (said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ') || raw.slice(0, 300) || '(no message)');
+  if (retriedByElevenLabs(status)) return new ProviderError(`${PROVIDER} failed (${status}: ${why}); gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+  if (status === 400 || status === 422) return new EngineInputError(`${PROVIDER} refused the input: ${why}`);
+  return new ProviderError(`${PROVIDER} answered ${status}: ${why}`);
 }

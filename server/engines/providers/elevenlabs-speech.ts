@@ -1,5 +1,5 @@
-// ElevenLabs speech: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
-import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PATHS, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from './elevenlabs-constants';
+// ElevenLabs speech through the official client: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
+import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { ELEVENLABS_PRICES, SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
@@ -9,7 +9,6 @@ import { filePart, languageCode, progressShare, PROVIDER, requiredText, type Ele
 import { ProviderError } from './http';
 
 type Input = Record<string, unknown>;
-const withFormat = (path: string) => `${path}?output_format=${ELEVENLABS_OUTPUT_FORMAT}`;
 
 function premadeVoice(voice: unknown): string {
   const mapped = typeof voice === 'string' ? ELEVENLABS_VOICES[voice] : undefined;
@@ -18,10 +17,10 @@ function premadeVoice(voice: unknown): string {
 }
 
 /** Our words-per-minute rate as ElevenLabs' relative speed, kept inside the range it accepts. */
-function voiceSettings(speed: unknown): { voice_settings?: { speed: number } } {
+function voiceSettings(speed: unknown): { voiceSettings?: { speed: number } } {
   if (typeof speed !== 'number') return {};
   const relative = speed / SPEECH_DEFAULT_WPM;
-  return { voice_settings: { speed: Math.min(ELEVENLABS_LIMITS.maxSpeed, Math.max(ELEVENLABS_LIMITS.minSpeed, relative)) } };
+  return { voiceSettings: { speed: Math.min(ELEVENLABS_LIMITS.maxSpeed, Math.max(ELEVENLABS_LIMITS.minSpeed, relative)) } };
 }
 
 function ttsModel(feature: Feature): string {
@@ -34,10 +33,10 @@ const audioOutput = (file: ElevenLabsFile): EngineResult => ({ outputs: [{ kind:
 /** tts-common / tts-pro speak {text, voice, speed?}; tts-clone speaks {cloneId, text} with the cloned voice. */
 export async function speech(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
   const voiceId = feature === 'tts-clone' ? requiredText(i, 'cloneId', feature) : premadeVoice(i.voice);
-  const body = { text: requiredText(i, 'text', feature), model_id: ttsModel(feature), ...voiceSettings(i.speed) };
+  const request = { text: requiredText(i, 'text', feature), modelId: ttsModel(feature), outputFormat: ELEVENLABS_OUTPUT_FORMAT, ...voiceSettings(i.speed) };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const file = await client.file(withFormat(ELEVENLABS_PATHS.textToSpeech(voiceId)), { json: body }, 'audio', ctx.signal);
-  return { ...audioOutput(file), providerCosts: [speechCost(file.billedCharacters ?? null, body.model_id, [body.text])] };
+  const file = await client.file((api, o) => api.textToSpeech.convert(voiceId, request, o), 'audio', { signal: ctx.signal });
+  return { ...audioOutput(file), providerCosts: [speechCost(file.billedCharacters ?? null, request.modelId, [request.text])] };
 }
 
 type DialogueLine = { text: string; voice_id: string };
@@ -74,7 +73,8 @@ export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineCo
   const parts: Buffer[] = [];
   const providerCosts: ProviderCost[] = [];
   for (const [n, inputs] of chunks.entries()) {
-    const file = await client.file(withFormat(ELEVENLABS_PATHS.textToDialogue), { json: { inputs, model_id: ELEVENLABS_MODELS.dialogue } }, 'audio', ctx.signal);
+    const request = { inputs: inputs.map((l) => ({ text: l.text, voiceId: l.voice_id })), modelId: ELEVENLABS_MODELS.dialogue, outputFormat: ELEVENLABS_OUTPUT_FORMAT };
+    const file = await client.file((api, o) => api.textToDialogue.convert(request, o), 'audio', { signal: ctx.signal });
     parts.push(file.data);
     // Each request is billed on its own.
     providerCosts.push(speechCost(file.billedCharacters ?? null, ELEVENLABS_MODELS.dialogue, inputs.map((line) => line.text)));
@@ -84,16 +84,15 @@ export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineCo
   return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }], providerCosts };
 }
 
-/** Instant voice cloning: the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
+/** Instant voice cloning (voices.ivc.create): the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
 export async function voiceClone(client: ElevenLabsClient, i: Input, ctx: EngineContext): Promise<EngineResult> {
   const recording = await ctx.readInput(requiredText(i, 'voiceUrl', 'voice-clone'), ['audio']);
-  const form = new FormData();
-  form.set('name', ELEVENLABS_NAMES.clone(ctx.taskId));
-  form.append('files', ...filePart(recording, 'voice'));
+  const request = { name: ELEVENLABS_NAMES.clone(ctx.taskId), files: [filePart(recording, 'voice')] };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const added = await client.json<{ voice_id: unknown }>(ELEVENLABS_PATHS.addVoice, { form }, ctx.signal);
-  if (typeof added.voice_id !== 'string' || added.voice_id === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: no voice_id for the new voice`);
-  return { outputs: [], cloneId: added.voice_id };
+  const noVoice = 'no voice_id for the new voice';
+  const added = await client.json((api, o) => api.voices.ivc.create(request, o), { signal: ctx.signal, upload: true, malformed: noVoice });
+  if (typeof added.voiceId !== 'string' || added.voiceId === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noVoice}`);
+  return { outputs: [], cloneId: added.voiceId };
 }
 
 interface SttWord {
@@ -126,16 +125,20 @@ export function speakerTurns(words: SttWord[]): string | null {
 export async function transcribe(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
   const pro = feature === 'stt-pro';
   const audio = await ctx.readInput(requiredText(i, 'audioUrl', feature), ['audio']);
-  const form = new FormData();
-  form.set('model_id', pro ? ELEVENLABS_MODELS.sttPro : ELEVENLABS_MODELS.sttCommon);
-  form.append('file', ...filePart(audio, 'audio'));
-  if (typeof i.lan === 'string' && i.lan.trim()) form.set('language_code', languageCode(i.lan));
-  form.set('tag_audio_events', String(pro));
-  if (pro) form.set('diarize', 'true');
+  const request = {
+    modelId: pro ? ELEVENLABS_MODELS.sttPro : ELEVENLABS_MODELS.sttCommon,
+    file: filePart(audio, 'audio'),
+    ...(typeof i.lan === 'string' && i.lan.trim() ? { languageCode: languageCode(i.lan) } : {}),
+    tagAudioEvents: pro,
+    ...(pro ? { diarize: true } : {}),
+  };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const answer = await client.json<{ text: unknown; words: unknown }>(ELEVENLABS_PATHS.speechToText, { form }, ctx.signal);
-  if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: the transcript has no text`);
-  const text = (pro && Array.isArray(answer.words) ? speakerTurns(answer.words as SttWord[]) : null) ?? answer.text.trim();
+  const noText = 'the transcript has no text';
+  const answer: { text?: unknown; words?: unknown } = await client.json((api, o) => api.speechToText.convert(request, o), { signal: ctx.signal, upload: true, malformed: noText });
+  if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noText}`);
+  // The client's words are camelCase (SpeechToTextWordResponseModel.speakerId); speakerTurns reads the wire names.
+  const words = Array.isArray(answer.words) ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({ text: w.text, type: w.type, speaker_id: w.speakerId })) : null;
+  const text = (pro && words ? speakerTurns(words) : null) ?? answer.text.trim();
   // The task service settles the charge on the length of the audio read here; ElevenLabs bills it by the hour of audio.
   return { outputs: [], text, providerCosts: [mediaSecondsCost(audio.durationS, ELEVENLABS_PRICES.sttUsdPerSecond)] };
 }

@@ -39,8 +39,10 @@ export const TEXT = 'Hello from the ElevenLabs adapter.';
 const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,voice-clone=elevenlabs,dialogue=elevenlabs,video-translate-voice-only=elevenlabs,stt-common=elevenlabs,stt-pro=elevenlabs';
 
 // Each rule of the stand-in cites where ElevenLabs states it, at the commit read: elevenlabs/elevenlabs-js@87100890798f
-// (87100890798f961a1b93300e9bb443dc35b5de6a, the official client) and elevenlabs/elevenlabs-docs@3557f0b1bec8
-// (3557f0b1bec8ec0233e48d03cc496f03c4396dcb, the docs and OpenAPI).
+// (87100890798f961a1b93300e9bb443dc35b5de6a, the official client, v2.56.0) and elevenlabs/elevenlabs-docs@3557f0b1bec8
+// (3557f0b1bec8ec0233e48d03cc496f03c4396dcb, the docs and OpenAPI). The adapter calls the official client
+// @elevenlabs/elevenlabs-js 2.73.0 (node_modules); "2.73.0 <path>" cites its shipped source. Its response parsers
+// refuse an answer that lacks a required field, so the answers here carry every field its types require.
 
 /**
  * The statuses a dub walks through before it ends dubbed or failed (elevenlabs/elevenlabs-js@87100890798f
@@ -49,6 +51,8 @@ const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,vo
 const DUBBING_WALK = ['queued', 'preparing', 'dubbing'] as const;
 /** A status no source lists yet: DubbingMetadataResponse.status is a plain string (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts). */
 const NEW_STATUS = 'rendering';
+/** When every dub here was made: DubbingMetadataResponse.created_at is required (ISO 8601 date-time). */
+const CREATED_AT = '2026-11-27T00:00:00Z';
 
 export const price = (feature: Feature, measures: Parameters<typeof estimateCredits>[1]) => estimateCredits(feature, measures).credits;
 
@@ -96,9 +100,10 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     if (key !== KEY) return send(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
     // A spent quota: 401 quota_exceeded, the account's fault not the request's (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
     if (state.mode === 'quota' && req.method === 'POST') return send(401, { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota of 10000. You have 12 credits remaining.' } });
-    // Too many requests at once: 429 too_many_concurrent_requests, retried by the official client, which honours Retry-After
-    // (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429";
-    // elevenlabs/elevenlabs-js@87100890798f src/core/fetcher/requestWithRetries.ts).
+    // Too many requests at once: 429 too_many_concurrent_requests, retried after the Retry-After it asks for, as the official
+    // client's rule is (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429";
+    // elevenlabs/elevenlabs-js@87100890798f src/core/fetcher/requestWithRetries.ts); the adapter keeps that rule in its own
+    // retry loop (elevenlabs-api.ts says why).
     if (state.mode === 'rate-limited' && req.method === 'POST' && state.rateLimited++ === 0) return send(429, { detail: { status: 'too_many_concurrent_requests', message: 'Too many requests' } }, { 'retry-after': '1' });
     // Busy for good: 429 system_busy on every try (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429").
     if (state.mode === 'busy' && req.method === 'POST') return send(429, { detail: { status: 'system_busy', message: 'The system is experiencing heavy traffic, please try again later.' } }, { 'retry-after': '0' });
@@ -146,15 +151,19 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       const status = dubbingStatus(job, state.released);
       job.polls++;
       job.statuses.push(status);
-      // GET /v1/dubbing/{dubbing_id} answers DubbingMetadataResponse: dubbing_id, name, status, target_languages, error
-      // when failed (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts).
-      return send(200, { dubbing_id: dub![1], name: 'x', status, target_languages: [job.target], ...(status === 'failed' ? { error: 'No speech was found in the video' } : {}) });
+      // GET /v1/dubbing/{dubbing_id} answers DubbingMetadataResponse: dubbing_id, name, status, target_languages and
+      // created_at required, error when failed (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts;
+      // 2.73.0 serialization/types/DubbingMetadataResponse.js; elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/apis/api/openapi.json
+      // components.schemas.DubbingMetadataResponse.required).
+      return send(200, { dubbing_id: dub![1], name: 'x', status, target_languages: [job.target], created_at: CREATED_AT, ...(status === 'failed' ? { error: 'No speech was found in the video' } : {}) });
     }
     if (req.method === 'POST' && url.pathname === '/v1/speech-to-text') {
       if (state.mode === 'malformed') return html();
       if (typeof call.form?.file !== 'object' || !call.form.model_id) return send(422, { detail: [{ loc: ['body', 'file'], msg: 'field required' }] });
       const diarize = call.form.diarize === 'true';
-      const word = (text: string, speaker: string, type = 'word') => ({ text, type, start: 0, end: 0, ...(diarize ? { speaker_id: speaker } : {}) });
+      // Each word of SpeechToTextChunkResponseModel needs text, type and logprob (2.73.0 serialization/types/SpeechToTextWordResponseModel.js;
+      // elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/apis/api/openapi.json components.schemas.SpeechToTextWordResponseModel.required).
+      const word = (text: string, speaker: string, type = 'word') => ({ text, type, start: 0, end: 0, logprob: 0, ...(diarize ? { speaker_id: speaker } : {}) });
       const words = [word('Hello', 'speaker_0'), word(' ', 'speaker_0', 'spacing'), word('there.', 'speaker_0'), word(' ', 'speaker_1', 'spacing'), word('Hi', 'speaker_1'), word(' ', 'speaker_1', 'spacing'), word('(laughs)', 'speaker_1', 'audio_event')];
       return send(200, { language_code: 'eng', language_probability: 0.98, text: 'Hello there. Hi (laughs)', words });
     }
