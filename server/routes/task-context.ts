@@ -2,7 +2,6 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import { clientIp, type ProxyTrust } from '../http/client-ip';
 import { requestCutOff } from '../http/cut-off';
@@ -33,12 +32,21 @@ export interface UploadOptions {
   authorize?: (fields: Record<string, string>) => Promise<string>;
 }
 
-/** The Node request when the body is still unread (the real server), else a stream of the web Request's body (tests). */
+/**
+ * The Node request when the body is still unread (the real server); else the web Request's body read chunk by chunk
+ * (app.request() in tests, whose Request may come from another implementation, such as happy-dom's).
+ */
 function bodyStream(c: Context): Readable {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (incoming && !incoming.readableDidRead) return incoming;
   const body = c.req.raw.body;
-  return body ? Readable.fromWeb(body as WebReadableStream) : Readable.from([]);
+  if (!body) return Readable.from([]);
+  const reader = body.getReader();
+  return Readable.from(
+    (async function* () {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) yield Buffer.from(part.value);
+    })(),
+  );
 }
 
 /**
@@ -48,20 +56,21 @@ function bodyStream(c: Context): Readable {
  * larger than any upload is refused with 413, and one over the in-flight caps with 429 and Retry-After.
  */
 export async function receiveUpload(c: Context, o: UploadOptions, handle: (upload: ReceivedFile) => Promise<Response>): Promise<Response> {
+  const stated = c.req.header('content-length');
+  const statedBytes = stated !== undefined && /^\d+$/.test(stated) ? Number(stated) : null;
+  if (statedBytes !== null && statedBytes > MAX_UPLOAD_BODY) throw new AppError(413, ERROR_CODES.payloadTooLarge, TOO_LARGE);
   const type = c.req.header('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
     throw new AppError(415, ERROR_CODES.unsupportedMediaType, 'Send the upload as multipart/form-data with the file in the "file" field');
   }
-  const stated = c.req.header('content-length');
-  const statedBytes = stated !== undefined && /^\d+$/.test(stated) ? Number(stated) : null;
-  if (statedBytes !== null && statedBytes > MAX_UPLOAD_BODY) throw new AppError(413, ERROR_CODES.payloadTooLarge, TOO_LARGE);
   const pass = o.gate.enter(clientIp(c, o.trustProxy), statedBytes ?? MAX_UPLOAD_BODY);
   try {
     if (o.account) pass.claimAccount(o.account);
     return await withWorkDir('upload-', async (dir) => {
       const file = path.join(dir, 'upload');
       const received = await receiveUploadStream(bodyStream(c), {
-        headers: Object.fromEntries(c.req.raw.headers),
+        // The parser needs the type and its boundary alone (named in lower case, whatever Headers implementation made it).
+        headers: { 'content-type': type },
         target: file,
         field: 'file',
         maxFileBytes: MAX_UPLOAD_FILE,
