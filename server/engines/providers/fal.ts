@@ -1,35 +1,22 @@
-// fal.ai adapter: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
-import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_RETRY, FAL_WAN, PROVIDER_RETRY } from '../../../src/lib/spec';
+// fal.ai adapter on fal's official client: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN } from '../../../src/lib/spec';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { probeMedia } from '../../media/probe';
 import { createLogger } from '../../log';
-import { falFetch, falDetail, submitRefusal } from './fal-request';
-import { falBillableUnits, falCost } from './fal-cost';
+import { falCost } from './fal-cost';
 import { cancelFalJob, earlierFalJob, FAL_JOB_NAMES, unknownFalJob, type FalJobRef } from './fal-jobs';
+import { readResult, submitJob, waitUntilDone, type FalJob, type FalQueueConfig } from './fal-queue';
 import { falUpload } from './fal-storage';
-import { waitForHook } from './hooks';
-import { download, isPublicUrl, json, providerFetch, ProviderError } from './http';
+import { download, isPublicUrl, ProviderError } from './http';
 
-export interface FalConfig {
-  key: string;
-  queueUrl: string;
-  storageUrl: string;
-  /** Base of our webhook route (…/engine-hooks); null when fal cannot reach us. */
-  webhookBaseUrl: string | null;
-  /** Status polling schedule; PROVIDER_RETRY's by default (a webhook wakes the poller earlier). */
-  poll?: { startMs: number; factor: number; maxMs: number };
-}
+export { falAppPath } from './fal-queue';
+
+/** The fal engine's settings: where fal is reached, the key, our webhook base and the polling schedule. */
+export type FalConfig = FalQueueConfig;
 
 type Input = Record<string, unknown>;
-/** One fal request: the model's endpoint id and its input fields. */
-interface FalJob {
-  model: string;
-  body: Input;
-}
-/** The request id and URLs fal answers a submit with; they are authoritative (an app id may differ from the model path). */
-type JobUrls = FalJobRef;
 /** Makes an input URL reachable by fal (uploading our private media) after checking it is one of `kinds`. */
 type Upload = (url: string, kinds: readonly MediaKind[]) => Promise<string>;
 
@@ -37,7 +24,6 @@ const PROVIDER = 'fal.ai';
 /** Operator lines of a best-effort cancel (the fal adapter has no logger of its own). */
 const warn = (message: string, fields: Record<string, unknown>) => createLogger('warn').warn(message, fields);
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-const auth = (c: FalConfig) => ({ authorization: `Key ${c.key}` });
 
 /** Our bytes into fal storage (fal-storage.ts: one PUT, or multipart above 90 MB); the answer is the file's URL. */
 function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: AbortSignal): Promise<string> {
@@ -133,61 +119,6 @@ function resolution(i: Input): '480p' | '720p' {
   return made;
 }
 
-/**
- * The app part of an endpoint id, where fal serves a job's status, result and cancel: `owner/alias`, the first two
- * segments (a namespaced id such as workflows/owner/alias keeps three), as fal-ai/fal-js parseEndpointId builds them
- * (libs/client/src/utils.ts and queue.ts status/result/cancel, commit 381105e138b85502b528fb8f6c16d909e30e462a).
- */
-export function falAppPath(model: string): string {
-  const parts = model.split('/');
-  return parts.slice(0, (FAL_RETRY.namespaces as readonly string[]).includes(parts[0] ?? '') ? 3 : 2).join('/');
-}
-
-/**
- * Queues the job; the webhook (when fal can reach us) names our task so the hook wakes this run's poller. Sent again
- * only when fal certainly did not take it (fal-request.ts): a second submit could start a second paid job.
- */
-async function submit(c: FalConfig, job: FalJob, hookKey: string, signal: AbortSignal): Promise<JobUrls> {
-  const hook = c.webhookBaseUrl ? `?fal_webhook=${encodeURIComponent(`${c.webhookBaseUrl}/engine-hooks/${hookKey}`)}` : '';
-  const res = await falFetch({ kind: 'submit', url: `${c.queueUrl}/${job.model}${hook}`, method: 'POST', headers: { ...auth(c), 'content-type': 'application/json' }, body: JSON.stringify(job.body), signal });
-  if (!res.ok) throw submitRefusal(res.status, await res.text().catch(() => ''));
-  const answer = await json<{ request_id?: string; status_url?: string; response_url?: string; cancel_url?: string }>(res, PROVIDER);
-  if (!answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
-  const base = `${c.queueUrl}/${falAppPath(job.model)}/requests/${answer.request_id}`;
-  return { requestId: answer.request_id, status: answer.status_url ?? `${base}/status`, response: answer.response_url ?? base, cancel: answer.cancel_url ?? `${base}/cancel` };
-}
-
-/** Follows the job until COMPLETED: polls with backoff, and a webhook for `hookKey` cuts a wait short. */
-async function waitUntilDone(c: FalConfig, urls: JobUrls, hookKey: string, ctx: EngineContext, missing?: () => Error): Promise<void> {
-  const poll = c.poll ?? { startMs: PROVIDER_RETRY.pollStartMs, factor: PROVIDER_RETRY.pollFactor, maxMs: PROVIDER_RETRY.pollMaxMs };
-  let delay = poll.startMs;
-  for (;;) {
-    const status = await json<{ status?: string }>(
-      await providerFetch({ provider: PROVIDER, url: `${urls.status}${urls.status.includes('?') ? '&' : '?'}logs=0`, headers: auth(c), signal: ctx.signal, refusal: (code) => (code === 404 ? missing?.() : undefined) }),
-      PROVIDER,
-    );
-    if (status.status === 'COMPLETED') return;
-    if (status.status === 'IN_PROGRESS') await ctx.progress(50);
-    else if (status.status === 'IN_QUEUE') await ctx.progress(10);
-    else throw new ProviderError(`${PROVIDER} sent an unknown job status: ${String(status.status)}`);
-    await waitForHook(hookKey, delay, ctx.signal);
-    delay = Math.min(poll.maxMs, delay * poll.factor);
-  }
-}
-
-/**
- * The job's result, read again with backoff on a passing failure (FAL_RETRY.readStatuses, timeouts) so a finished,
- * paid job is not lost to one 502; a failed job answers it with an error status and a detail (e.g. a rejected input).
- */
-async function readResult(c: FalConfig, urls: JobUrls, signal: AbortSignal, missing?: () => Error): Promise<{ result: Input; units: number | null }> {
-  const res = await falFetch({ kind: 'read', url: urls.response, headers: auth(c), signal });
-  if (res.ok) return { result: await json<Input>(res, PROVIDER), units: falBillableUnits(res.headers) };
-  if (res.status === 404 && missing) throw missing();
-  const why = falDetail(await res.text().catch(() => ''));
-  if (res.status === 422) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
-  throw new ProviderError(`${PROVIDER} job failed: ${why}`);
-}
-
 /** fal answers { video: { url } }, { image: { url } } or { images: [{ url }, …] }. */
 function outputFiles(result: Input): Array<{ url: string; kind: MediaKind }> {
   const url = (v: unknown) => (v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string' ? (v as { url: string }).url : null);
@@ -222,15 +153,17 @@ async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, s
 async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext, name: string): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
   const hookKey = `fal/${ctx.taskId}`;
   const resumed = await earlierFalJob(ctx, name);
-  let urls: JobUrls;
-  if (resumed) urls = resumed;
+  let ref: FalJobRef;
+  if (resumed) ref = resumed;
   else {
-    urls = await submit(c, job, hookKey, ctx.signal);
-    await ctx.providerJobs.record(name, urls);
+    ref = await submitJob(c, job, hookKey, ctx.signal);
+    await ctx.providerJobs.record(name, ref);
   }
+  // A reference kept before the endpoint was stored belongs to this same model (the same feature's job).
+  const followed = { ...ref, endpoint: ref.endpoint ?? job.model };
   const missing = resumed ? () => unknownFalJob(resumed) : undefined;
-  await waitUntilDone(c, urls, hookKey, ctx, missing);
-  const { result, units } = await readResult(c, urls, ctx.signal, missing);
+  await waitUntilDone(c, followed, hookKey, ctx, missing);
+  const { result, units } = await readResult(c, followed, ctx.signal, missing);
   const outputs = await downloadOutputs(outputFiles(result), ctx.signal);
   return { outputs, cost: falCost(job.model, units, { resolution: job.body.resolution, outputs: outputs.length }) };
 }
@@ -249,7 +182,7 @@ export function falEngine(c: FalConfig): Engine {
       return { outputs, providerCosts: [cost], ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}) };
     },
     // A job of a task that ended without its result (canceled, failed, timed out), from the stored reference.
-    cancelJob: (_name, ref) => cancelFalJob(c.key, ref, warn),
+    cancelJob: (_name, ref) => cancelFalJob(c, ref, warn),
   };
 }
 
@@ -264,6 +197,6 @@ export function falLipSync(c: FalConfig): LipSync {
     return { ...out, providerCost: cost };
   };
   // The chaining engine records the job under its own name and passes its cancel here.
-  lipSync.cancelJob = (_name, ref) => cancelFalJob(c.key, ref, warn);
+  lipSync.cancelJob = (_name, ref) => cancelFalJob(c, ref, warn);
   return lipSync;
 }

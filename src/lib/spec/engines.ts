@@ -121,26 +121,33 @@ export const PROVIDER_URLS = {
 } as const;
 
 /**
- * fal storage as its official client uploads (fal-ai/fal-js libs/client/src/storage.ts, commit
+ * How fal's official client uploads to fal storage (fal-ai/fal-js libs/client/src/storage.ts upload(), commit
  * 381105e138b85502b528fb8f6c16d909e30e462a): initiate with ?storage_type=fal-cdn-v3 and one PUT, or above 90 MB
- * initiate-multipart, 10 MB parts PUT in order to {upload_url}/{n}, then {upload_url}/complete.
+ * initiate-multipart, 10 MB parts PUT in order to {upload_url}/{n}, then {upload_url}/complete. The client does it;
+ * these figures are what the tests hold the stand-in's uploads to.
  */
 export const FAL_STORAGE = {
-  storageType: 'fal-cdn-v3',
   multipartAboveBytes: 90 * 1024 * 1024,
   partBytes: 10 * 1024 * 1024,
 } as const;
 
 /**
- * Which fal queue answers are worth another attempt. Reads: fal-js's retryable statuses (libs/client/src/retry.ts
- * DEFAULT_RETRYABLE_STATUS_CODES, used by queue.ts result(); commit 381105e). A submit starts a paid job: fal-js
- * re-sends it on the same statuses and on any transport error, which can queue a job twice; ours only after a 429,
- * a refusal before the job is queued. `namespaces`: endpoint ids whose app part has three segments (utils.ts).
+ * The hosts fal's official client (@fal-ai/client) builds its URLs on (fal-ai/fal-js libs/client/src/request.ts
+ * buildUrl with subdomain "queue", config.ts getRestApiUrl; commit 381105e138b85502b528fb8f6c16d909e30e462a). The
+ * adapter sends queue and storage calls to FAL_QUEUE_URL and FAL_STORAGE_URL instead and refuses the rest.
  */
-export const FAL_RETRY = {
-  readStatuses: [429, 502, 503, 504],
-  submitStatuses: [429],
-  namespaces: ['workflows', 'comfy'],
+export const FAL_CLIENT_HOSTS = {
+  queue: 'https://queue.fal.run',
+  rest: 'https://rest.fal.ai',
+} as const;
+
+/** What the fal adapter says when a call ends without the answer it needed. */
+export const FAL_MESSAGES = {
+  /** A submit that may have reached fal (5xx, timeout, reset): fal may have queued the paid job. */
+  notResent: (what: string) =>
+    `fal.ai submit got no clear answer (${what}); it was not sent again, since fal may have queued the job and a second submit could start a second paid job`,
+  /** A URL the client built on a fal host this server has no setting for. */
+  unknownHost: (url: string) => `fal.ai client asked for ${url}, a host this server has no base URL setting for`,
 } as const;
 
 /**
