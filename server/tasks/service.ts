@@ -1,5 +1,5 @@
 // The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover; runs go to runner.ts.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery, type Schema, type TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
@@ -7,13 +7,15 @@ import type { EngineContext, EngineRegistry, ProviderCost } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { IDEMPOTENCY, priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
+import { priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
 import type { TaskConfig } from '../config';
 import { createInputChecks } from './measure';
 import { taskBilling } from './billing';
 import { recordExpiredOutputs } from './retention';
 import { createTaskRunner } from './runner';
 import { providerJobStore } from './provider-jobs';
+import { replayed, requestHash } from './idempotency';
+import { LEDGER_REASONS, settleCredits } from './settlement';
 
 export interface SubmitRequest {
   userId: string;
@@ -32,8 +34,7 @@ export interface StoredOutput {
   text?: string;
 }
 
-/** Ledger reasons of task credit movements; the reference is always the task id. */
-export const LEDGER_REASONS = { hold: 'task-hold', settle: 'task-settle', refund: 'task-refund' } as const;
+export { LEDGER_REASONS };
 
 export interface TaskServiceOptions {
   db: Kysely<Schema>;
@@ -54,8 +55,6 @@ export interface TaskServiceOptions {
 }
 
 const ACTIVE: TaskStatus[] = ['queued', 'running'];
-
-const requestHash = (req: SubmitRequest): string => createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
 
 const notFound = (): AppError => new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
 // Every poll and result call reads its task by id, so this query is compiled once (server/db/prepared.ts).
@@ -80,24 +79,6 @@ export function createTaskService(o: TaskServiceOptions) {
     return taskById.first(db, id);
   }
 
-  async function replay(req: SubmitRequest, hash: string, now: number): Promise<TaskRow | undefined> {
-    if (!req.idempotencyKey) return undefined;
-    const existing = await db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('user_id', '=', req.userId)
-      .where('idempotency_key', '=', req.idempotencyKey)
-      .executeTakeFirst();
-    if (!existing) return undefined;
-    if (existing.created_at < now - IDEMPOTENCY.ttlMs) {
-      // Past its lifetime the key is free again; the old task keeps its record without it.
-      await db.updateTable('tasks').set({ idempotency_key: null }).where('id', '=', existing.id).execute();
-      return undefined;
-    }
-    if (existing.request_hash !== hash) throw new AppError(409, TASK_ERROR_CODES.conflict, TASK_MESSAGES.idempotencyConflict);
-    return existing;
-  }
-
   /** Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not active. */
   async function finish(
     id: string,
@@ -113,24 +94,7 @@ export function createTaskService(o: TaskServiceOptions) {
       if (attempt !== undefined) current = current.where('attempts', '=', attempt);
       const task = await current.executeTakeFirst();
       if (!task) return false;
-      const held = task.credits_held;
-      let charged = 0;
-      if (outcome.status === 'succeeded') {
-        charged = outcome.charge;
-        const diff = held - charged;
-        if (diff > 0) await applyCreditChange(trx, { userId: task.user_id, delta: diff, reason: LEDGER_REASONS.settle, reference: id });
-        if (diff < 0) {
-          // The real output cost more than the estimate: charge the rest if the balance allows, else keep what was held.
-          try {
-            await applyCreditChange(trx, { userId: task.user_id, delta: diff, reason: LEDGER_REASONS.settle, reference: id });
-          } catch (error) {
-            if (!(error instanceof InsufficientCreditsError)) throw error;
-            charged = held;
-          }
-        }
-      } else if (held > 0) {
-        await applyCreditChange(trx, { userId: task.user_id, delta: held, reason: LEDGER_REASONS.refund, reference: id });
-      }
+      const charged = await settleCredits(trx, task, outcome.status === 'succeeded' ? outcome.charge : null);
       const updated = await trx
         .updateTable('tasks')
         .set({
@@ -178,7 +142,7 @@ export function createTaskService(o: TaskServiceOptions) {
       const engine = billing.engineFor(req.feature);
       const hash = requestHash(req);
       const now = Date.now();
-      const earlier = await replay(req, hash, now);
+      const earlier = await replayed(db, req, hash, now);
       if (earlier) return { task: earlier, replayed: true };
       await checks.checkOwnMedia(req.userId, req.input);
       const input = await checks.measured(req.feature, req.input);
@@ -233,7 +197,7 @@ export function createTaskService(o: TaskServiceOptions) {
         }
         // Two requests with one Idempotency-Key raced (PostgreSQL): the loser answers like a replay.
         if (req.idempotencyKey && !(error instanceof AppError)) {
-          const winner = await replay(req, hash, now);
+          const winner = await replayed(db, req, hash, now);
           if (winner) return { task: winner, replayed: true };
         }
         throw error;
