@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ffmpegTools, runTool } from '../server/tools';
 import { previewEngine } from '../server/engines/preview';
 import type { Feature } from '../src/lib/spec';
+import { memoryProviderJobs } from '../server/test-support/provider-jobs';
 
 const tools = ffmpegTools();
 if (!tools) throw new Error('no ffmpeg found for the preview engine');
@@ -15,6 +16,7 @@ const ctx = {
   signal: new AbortController().signal,
   taskId: 'bench',
   progress: async () => {},
+  providerJobs: memoryProviderJobs(),
   readInput: async (url: string) => ({ data: readFileSync(image), mime: 'image/png', kind: 'image' as const, durationS: null, url }),
 };
 const rows = [];
