@@ -4,10 +4,11 @@ import { ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants
 import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
-import { EngineInputError, EngineUnavailableError, type InputMedia, type MediaBytes } from '../types';
+import { EngineInputError, type InputMedia, type MediaBytes } from '../types';
 import { billedCharacters } from './elevenlabs-cost';
 import { elevenLabsFailure, retriedByElevenLabs } from './elevenlabs-errors';
 import { ProviderError, retryAfterMs, sleep } from './http';
+import { outageTracker } from './outages';
 
 export const PROVIDER = ELEVENLABS_PROVIDER;
 
@@ -96,12 +97,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
   // or timed-out task would hold its slot up to a minute; it never sends a read again after no answer, which a dubbing
   // poll can safely be; and it reads Retry-After: 0 as "back off 1 s, 2 s, 4 s" where ElevenLabs asks for none.
   const api = new OfficialClient({ apiKey: key, baseUrl, maxRetries: 0, fetch: checkedFetch });
-  let outage: { until: number; detail: string } | null = null;
-
-  function noteOutage(error: EngineUnavailableError): void {
-    outage = { until: Date.now() + error.forMs, detail: error.detail };
-    log.warn(`${PROVIDER} cannot serve requests for now; its features fall back to their next engine`, { engine: 'elevenlabs', detail: error.detail, forS: Math.round(error.forMs / 1000) });
-  }
+  const outages = outageTracker('elevenlabs', PROVIDER, log);
 
   /** One attempt: the call under the caller's signal and its own timeout, which also bounds reading a streamed body. */
   function attempt<T>(send: Send<T>, o: CallOptions) {
@@ -145,14 +141,8 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
     throw new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
   }
 
-  async function call<T>(send: Send<T>, o: CallOptions) {
-    try {
-      return await retried(send, o);
-    } catch (error) {
-      if (error instanceof EngineUnavailableError) noteOutage(error);
-      throw error;
-    }
-  }
+  /** A call whose account or capacity trouble takes the engine out for a while (outages.ts). */
+  const call = <T>(send: Send<T>, o: CallOptions) => outages.watch(() => retried(send, o));
 
   return {
     /** A parsed JSON answer (the client's camelCase types). */
@@ -167,10 +157,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
       return { ...file, billedCharacters: billedCharacters(rawResponse.headers) };
     },
     /** Null while ElevenLabs can serve; after account or capacity trouble, for a while, why not (for the operator). */
-    outage(): string | null {
-      if (!outage || Date.now() >= outage.until) return null;
-      return `${outage.detail} (engine out of its features' chains until ${new Date(outage.until).toISOString()})`;
-    },
+    outage: (): string | null => outages.current(),
     /**
      * Deletes what the adapter made at ElevenLabs (`what` names it in the log). Best effort and never throws: the task
      * is already over on our side (refunded), so it runs on its own deadline, not the task's, and a failure is logged,
