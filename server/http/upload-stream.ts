@@ -60,7 +60,8 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
   let received = 0;
   let failed = false;
   let out: WriteStream | null = null;
-  let writing: Promise<void> | null = null;
+  /** The file field's write to disk; settled at once while no file has come. */
+  let writing: Promise<void> = Promise.resolve();
 
   const authorize = async () => {
     if (authorized) return;
@@ -120,13 +121,13 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
 
   try {
     await parsed;
-    if (writing) await writing;
+    await writing;
     if (!sawFile) throw invalid(`${o.field}: attach the file in the "${o.field}" field`);
     await authorize();
     return { size, fields };
   } catch (error) {
     // Nothing half-received is left behind: the caller only ever sees a complete file.
-    await (writing as Promise<void> | null)?.catch(() => undefined);
+    await writing.catch(() => undefined);
     await rm(o.target, { force: true });
     throw error;
   }
