@@ -199,3 +199,9 @@ export async function expectFailedAndRefunded(t: Pick<TasksTestApp, 'database'>,
   expect(credits.ledger.map(row)).toEqual([...credits.ledger.filter((l) => l.reason === 'grant').map(row), ...own]);
   return task;
 }
+
+/** A logger that keeps its warn lines, for tests of what only operators read. */
+export function capturedLog() {
+  const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
+  return { lines, warn: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields }) };
+}

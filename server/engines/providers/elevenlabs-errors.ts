@@ -3,6 +3,7 @@ import { PROVIDER_RETRY, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { ELEVENLABS_ERROR_STATUSES, ELEVENLABS_INPUT_FIELDS, ELEVENLABS_PROVIDER as PROVIDER } from './elevenlabs-constants';
 import { ProviderError } from './http';
+import { fieldOfLoc } from './validation';
 
 /**
  * The statuses ElevenLabs' own client sends again: 408, 429 and every 5xx, and nothing that got no answer
@@ -27,13 +28,7 @@ const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !
 
 /** The input field a validation error's loc points at: ours when we know which input it came from, else ElevenLabs' own name. */
 export function fieldOf(loc: unknown): string {
-  const parts = (Array.isArray(loc) ? loc : [loc]).map(String);
-  // FastAPI puts where the field was (body, query, path) first.
-  const inside = ['body', 'query', 'path', 'header'].includes(parts[0] ?? '') ? parts.slice(1) : parts;
-  const ours = (name: string) => (Object.hasOwn(ELEVENLABS_INPUT_FIELDS, name) ? ELEVENLABS_INPUT_FIELDS[name] : undefined);
-  const path = inside.join('.');
-  const top = ours(inside[0] ?? '');
-  return ours(path) ?? (top ? [top, ...inside.slice(1)].join('.') : path || 'input');
+  return fieldOfLoc(loc, ELEVENLABS_INPUT_FIELDS);
 }
 
 function readBody(body: string): ErrorBody {

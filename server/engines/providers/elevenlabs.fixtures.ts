@@ -184,11 +184,8 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
   });
 }
 
-/** A logger that keeps what the adapter tells operators, for a test to read. */
-export function capturedLog() {
-  const lines: Array<{ msg: string; fields?: Record<string, unknown> }> = [];
-  return { lines, warn: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, fields }) };
-}
+/** A logger that keeps what the adapter tells operators (shared by every provider's tests). */
+export { capturedLog } from '../../test-support/provider-fakes';
 
 /** The task as the playground's poll shows it. */
 export async function view(t: TasksTestApp, user: TestUser, taskId: string) {

@@ -12,9 +12,10 @@ import type { FalConfig } from './fal';
 /**
  * How the next job behaves; 'one-image' answers a single image whatever was asked, 'hook' completes only once released,
  * 'bare' answers a submit with its request_id alone, 'submit-502' queues the job but answers its submit 502 (a gateway
- * failing after fal took it), 'result-502' answers the first read of each finished result 502.
+ * failing after fal took it), 'result-502' answers the first read of each finished result 502, 'locked' refuses every
+ * submit as a locked account does, 'invalid' refuses the input on the result naming negative_prompt.
  */
-type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook' | 'bare' | 'submit-502' | 'result-502';
+type Mode = 'ok' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'no-output' | 'one-image' | 'hook' | 'bare' | 'submit-502' | 'result-502' | 'locked' | 'invalid';
 
 /** A multipart upload as the fake saw it: bytes counted and hashed per part as they streamed in, never kept. */
 export interface MultipartUpload {
@@ -106,6 +107,8 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
     const body = await readBody(req);
     calls.push({ method: req.method ?? '', path: url.pathname, query: url.search, auth: req.headers.authorization, body: body.toString('latin1').slice(0, 2000) });
     const presigned = url.pathname.startsWith('/files/') || url.pathname.startsWith('/upload/') || url.pathname.startsWith('/multipart/');
+    // A refused key: 401 with a detail sentence (https://fal.ai/docs/documentation/model-apis/request-errors lists no
+    // error_type for it; fal-js libs/client/src/response.ts at 381105e makes any non-2xx an ApiError with the body).
     if (req.headers.authorization !== 'Key test-key' && !presigned) return send(401, { detail: 'Invalid key' });
     // fal-js initiates both kinds of upload on its REST host with ?storage_type=fal-cdn-v3 and {content_type, file_name}
     // (storage.ts initiateUpload / initiateMultipartUpload), answered {upload_url, file_url}.
@@ -143,6 +146,10 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
     const job = /^\/([^/]+\/[^/]+)\/requests\/([^/]+)(\/status|\/cancel)?$/.exec(url.pathname);
     if (req.method === 'POST' && !job) {
       if (state.mode === 'malformed') return sendProxyErrorPage(res);
+      // A locked account: 403 with fal's detail sentence. fal's FAQ: "When your credit balance drops below your account's
+      // lock threshold, your account is locked and API requests will be rejected" (https://fal.ai/docs/documentation/model-apis/faq);
+      // the body as users report it (https://wavespeed.ai/blog/ai-guides/fal-ai-user-is-locked-admin-lock-fix/).
+      if (state.mode === 'locked') return send(403, { detail: 'User is locked. Reason: Exhausted balance. Top up your balance at fal.ai/dashboard/billing.' });
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { detail: 'Too many requests' }, { 'retry-after': '1' });
       const id = `req-${calls.length}-${state.mode}`;
       const model = url.pathname.slice(1);
@@ -183,6 +190,9 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
       if (known?.mode === 'result-502' && reads === 1) return send(502, { detail: 'Bad Gateway' });
       if (known?.mode === 'fail') return send(422, { detail: [{ loc: ['body', 'prompt'], msg: 'prompt was flagged by the content checker' }] });
       if (known?.mode === 'no-output') return send(200, { seed: 4 });
+      // A model's input validation: 422 with FastAPI's detail list of {loc, msg, type}
+      // (https://fal.ai/docs/documentation/model-apis/errors; fal-js libs/client/src/response.ts ValidationError at 381105e).
+      if (known?.mode === 'invalid') return send(422, { detail: [{ loc: ['body', 'negative_prompt'], msg: 'ensure this value has at most 500 characters', type: 'string_too_long' }] });
       // fal's billing counts a job in billable units on its result (one per Wan video here); the other models send none.
       const billed: Record<string, string> = known?.model.includes('/wan-') ? { 'x-fal-billable-units': '1' } : {};
       return send(200, resultOf(base, known?.model ?? '', known?.body ?? {}, known?.mode ?? 'ok'), billed);

@@ -4,17 +4,28 @@ import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { probeMedia } from '../../media/probe';
-import { createLogger } from '../../log';
+import { createLogger, type Logger } from '../../log';
 import { falCost } from './fal-cost';
 import { cancelFalJob, earlierFalJob, FAL_JOB_NAMES, unknownFalJob, type FalJobRef } from './fal-jobs';
 import { readResult, submitJob, waitUntilDone, type FalJob, type FalQueueConfig } from './fal-queue';
 import { falUpload } from './fal-storage';
 import { download, isPublicUrl, ProviderError } from './http';
+import { outageTracker, type Outages } from './outages';
 
 export { falAppPath } from './fal-queue';
 
 /** The fal engine's settings: where fal is reached, the key, our webhook base and the polling schedule. */
-export type FalConfig = FalQueueConfig;
+export interface FalConfig extends FalQueueConfig {
+  /** Where what only operators should read goes (fal's account or capacity trouble); stderr at warn level when absent. */
+  log?: Pick<Logger, 'warn'>;
+  /** fal's outage state, shared by the engine and the lip-sync it lends ElevenLabs (one account, one outage). */
+  outages?: Outages;
+}
+
+/** The configuration with its outage state: the one given, else a new one. */
+export function withFalOutages(c: FalConfig): FalConfig & { outages: Outages } {
+  return { ...c, outages: c.outages ?? outageTracker('fal', PROVIDER, c.log ?? createLogger('warn')) };
+}
 
 type Input = Record<string, unknown>;
 /** Makes an input URL reachable by fal (uploading our private media) after checking it is one of `kinds`. */
@@ -168,7 +179,8 @@ async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext, name: strin
   return { outputs, cost: falCost(job.model, units, { resolution: job.body.resolution, outputs: outputs.length }) };
 }
 
-export function falEngine(c: FalConfig): Engine {
+export function falEngine(config: FalConfig): Engine {
+  const c = withFalOutages(config);
   return {
     name: 'fal',
     features: Object.keys(JOBS) as Feature[],
@@ -177,26 +189,33 @@ export function falEngine(c: FalConfig): Engine {
     async run(feature, input, ctx): Promise<EngineResult> {
       const build = JOBS[feature];
       if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
-      const { outputs, cost } = await runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx, FAL_JOB_NAMES.job);
+      // A refused key, a locked account or fal busy for good takes the engine out for a while (outages.ts).
+      const { outputs, cost } = await c.outages.watch(async () => runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx, FAL_JOB_NAMES.job));
       // Charged per image fal actually made, which may be fewer than asked for.
       return { outputs, providerCosts: [cost], ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}) };
     },
+    // After account or capacity trouble, the features go to their next engine (or answer 503) for a while.
+    unavailable: () => c.outages.current(),
     // A job of a task that ended without its result (canceled, failed, timed out), from the stored reference.
     cancelJob: (_name, ref) => cancelFalJob(c, ref, warn),
   };
 }
 
 /** Lip sync from bytes (dubbing chains it): both files go to fal storage, then the lip-sync model runs on them. */
-export function falLipSync(c: FalConfig): LipSync {
-  const lipSync: LipSync = async (video, audio, ctx) => {
-    const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
-    const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
-    const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx, FAL_JOB_NAMES.lipSync);
-    const out = outputs.find((o) => o.kind === 'video');
-    if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
-    return { ...out, providerCost: cost };
-  };
+export function falLipSync(config: FalConfig): LipSync {
+  const c = withFalOutages(config);
+  const lipSync: LipSync = (video, audio, ctx) => c.outages.watch(() => lipSyncJob(c, video, audio, ctx));
   // The chaining engine records the job under its own name and passes its cancel here.
   lipSync.cancelJob = (_name, ref) => cancelFalJob(c, ref, warn);
   return lipSync;
+}
+
+/** One lip-sync job on fal: the video and audio uploaded, then fal's lip-sync model run on them. */
+async function lipSyncJob(c: FalConfig, video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput & { providerCost: ProviderCost }> {
+  const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
+  const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
+  const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx, FAL_JOB_NAMES.lipSync);
+  const out = outputs.find((o) => o.kind === 'video');
+  if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
+  return { ...out, providerCost: cost };
 }

@@ -2,7 +2,7 @@
 import type { Engine } from '../types';
 import { dreamApiEngine } from './dreamapi';
 import { elevenLabsEngine } from './elevenlabs';
-import { falEngine, falLipSync } from './fal';
+import { falEngine, falLipSync, withFalOutages } from './fal';
 
 /** Keys and base URLs of the provider adapters; an adapter without its key is not registered. */
 export interface ProviderConfig {
@@ -15,7 +15,8 @@ export interface ProviderConfig {
 
 export function providerEngines(p: ProviderConfig): Engine[] {
   const engines: Engine[] = [];
-  const fal = p.fal.key ? { key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl } : null;
+  // One outage state for fal's engine and the lip sync it lends ElevenLabs: both run on the same account.
+  const fal = p.fal.key ? withFalOutages({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl }) : null;
   if (fal) engines.push(falEngine(fal));
   // Dubbing with lip sync runs the dubbed audio through fal's lip-sync model when fal is configured.
   if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: fal ? falLipSync(fal) : null }));

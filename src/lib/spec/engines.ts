@@ -183,6 +183,36 @@ export const FAL_MODELS = {
 } as const;
 
 /**
+ * fal's input fields (FAL_MODELS' bodies, fal.ts JOBS) as ours, so a 422 naming one of them (FastAPI's
+ * detail[].loc) names the field the caller sent. Fields not listed keep fal's name.
+ */
+export const FAL_INPUT_FIELDS: Readonly<Record<string, string>> = {
+  prompt: 'prompt',
+  negative_prompt: 'negativePrompt',
+  seed: 'seed',
+  resolution: 'resolution',
+  image_url: 'imageUrl',
+  source_image_url: 'imageUrl',
+  target_image_url: 'imageUrl',
+  source_face_url: 'faceImageUrl',
+  mask_url: 'maskUrl',
+  video_url: 'videoUrl',
+  audio_url: 'audioUrl',
+  driven_audio_url: 'audioUrl',
+  human_image_url: 'modelImageUrl',
+  num_images: 'count',
+  image_size: 'aspectRatio',
+};
+
+/**
+ * A fal refusal whose detail says the account, not the request, is at fault, whatever its status: a locked account
+ * ("User is locked. Reason: Exhausted balance…" / "Admin lock" / "TOP_UP"). fal's FAQ: "When your credit balance drops
+ * below your account's lock threshold, your account is locked and API requests will be rejected"
+ * (https://fal.ai/docs/documentation/model-apis/faq).
+ */
+export const FAL_ACCOUNT_TROUBLE = /user is locked|exhausted balance|insufficient (balance|credits)/i;
+
+/**
  * What fal's Wan 2.1 models make: clips of about 5 s (81 frames at 16 fps) at 480p or 720p. Our text-to-video rows
  * (SPEC.md §9) map onto them: 512p is made at 480p, 4 s at 720p as a 5 s clip; 8 s and 1080p are not offered there
  * (the next engine of the feature is tried), so no one pays for a length or size they did not get.
