@@ -1,10 +1,10 @@
 // DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
 import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from './dreamapi-constants';
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
-import { EngineInputError } from '../types';
-import { json, providerFetch, ProviderError } from './http';
+import { dreamApiAnswerFailure, dreamApiRefusal, PROVIDER } from './dreamapi-errors';
+import { json, providerFetch, ProviderAnswerError, ProviderError } from './http';
 
-export const PROVIDER = 'DreamAPI';
+export { PROVIDER } from './dreamapi-errors';
 
 type Data = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export function malformed(what: string): ProviderError {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
-/** The envelope's verdict: its data on code 0, else the reason (10192 is the caller's input, not our platform). */
+/** The envelope's verdict: its data on code 0, else the reason (dreamapi-errors.ts reads the code). */
 function unwrap(envelope: Data): Data {
   const { code, message } = envelope;
   if (typeof code !== 'number') throw malformed(`no numeric code in ${JSON.stringify(envelope).slice(0, 120)}`);
@@ -30,9 +30,7 @@ function unwrap(envelope: Data): Data {
     if (!envelope.data || typeof envelope.data !== 'object') throw malformed('success without data');
     return envelope.data as Data;
   }
-  if (code === DREAMAPI_CODES.illegalParameter) throw new EngineInputError(`${PROVIDER} refused the input: ${why}`);
-  if ((DREAMAPI_CODES.auth as readonly number[]).includes(code)) throw new ProviderError(`${PROVIDER} refused the API key (code ${code}: ${why}); check DREAMAPI_KEY`);
-  throw new ProviderError(`${PROVIDER} answered code ${code}: ${why}`);
+  throw dreamApiRefusal(200, envelope, why);
 }
 
 /** The storage form's key: the policy's own key when it names one, else its directory plus our file name. */
@@ -78,7 +76,12 @@ export function dreamApiClient(c: { key: string; baseUrl: string }): DreamApiCli
   const headers = { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' };
 
   async function call(path: string, body: unknown, signal: AbortSignal): Promise<Data> {
-    const res = await providerFetch({ provider: PROVIDER, url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body), signal });
+    let res: Response;
+    try {
+      res = await providerFetch({ provider: PROVIDER, url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body), signal });
+    } catch (error) {
+      throw error instanceof ProviderAnswerError ? dreamApiAnswerFailure(error) : error;
+    }
     return unwrap(await json(res, PROVIDER));
   }
 

@@ -11,16 +11,34 @@ export const DREAMAPI_PATHS = {
   uploadFinish: '/api/file/v1/policy_upload_finish',
 } as const;
 
-/** Envelope `code` values: 0 is success, 10192 "Illegal parameter" is a refused input. */
+/**
+ * Envelope `code` values. DreamAPI's docs give 0 (success) and 10192 "Illegal parameter", a refused input
+ * (https://api.newportai.com/docs/polling.html and each tool's page). They list no code for a bad key, spent
+ * credits or a rate limit (expected as HTTP 401/402/429); DreamAPI-compatible servers such as ours answer the SPEC.md §8
+ * codes of src/lib/spec/errors.ts ERROR_CODES and src/lib/spec/tasks.ts TASK_ERROR_CODES, read here alike.
+ */
 export const DREAMAPI_CODES = {
   ok: 0,
   illegalParameter: 10192,
+  /** A refused input of a compatible server (ERROR_CODES.invalidInput, HTTP 400), its message "field: problem". */
+  invalidInput: 40000,
   /**
-   * DreamAPI's docs list no envelope code for a bad key (it is expected as HTTP 401/403); compatible servers such
-   * as ours answer 40001 (not logged in) and 40003 (forbidden), so these are read as a refused key too.
+   * The account, not the request: 40001 not logged in (a bad key), 40003 forbidden, 40020 credits too low (HTTP 402),
+   * 40030 account suspended.
    */
-  auth: [40001, 40003],
+  account: [40001, 40003, 40020, 40030],
+  /** No room for now: 40029 rate limited (HTTP 429). */
+  busy: [40029],
 } as const;
+
+/** HTTP statuses of account trouble (a refused key, unpaid use) whatever the envelope says. */
+export const DREAMAPI_ACCOUNT_STATUSES: readonly number[] = [401, 402, 403];
+
+/**
+ * HTTP statuses that, still answered after every retry (providerFetch retries 429 and 5xx: DreamAPI documents no
+ * retry rules of its own), mean DreamAPI has no room for now rather than a fault of the request.
+ */
+export const DREAMAPI_BUSY_STATUSES: readonly number[] = [429, 502, 503, 504];
 
 /** `data.task.status` of getAsyncResult: 1 submitted, 2 in progress, 3 success, 4 failure. */
 export const DREAMAPI_STATUS = { submitted: 1, running: 2, succeeded: 3, failed: 4 } as const;

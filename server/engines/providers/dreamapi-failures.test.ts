@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, creditState, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, taskMedia } from '../../test-support/provider-fakes';
+import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
@@ -74,10 +75,11 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
     expect(task.engine).toBe('dreamapi');
   });
 
-  it('a refused API key fails the task saying so, refunded', async () => {
+  it('a refused API key fails the task as DreamAPI unavailable, naming no key, refunded', async () => {
     const t = await openApp({ env: { DREAMAPI_KEY: 'wrong-key', DREAMAPI_BASE_URL: dream.fake.url, ENGINES: ALL } });
     const user = await createUser(t, 100);
-    await expectFailedAndRefunded(t, user, await submitWan(t, user), 'refused the API key');
+    const task = await expectFailedAndRefunded(t, user, await submitWan(t, user), PROVIDER_UNAVAILABLE.message('DreamAPI'));
+    expect(task.error).not.toMatch(/key|config/i);
   });
 
   it('character to video with a sample model cannot be served upstream: failed with the reason, refunded, nothing submitted', async () => {

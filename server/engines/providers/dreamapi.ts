@@ -3,16 +3,20 @@ import { z } from 'zod';
 import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, DREAMAPI_TTS_LANGUAGES, type DreamApiFeature } from './dreamapi-constants';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
+import { createLogger, type Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';
 import { dreamApiClient, malformed, PROVIDER, type DreamApiClient } from './dreamapi-client';
 import { toDreamApi, type MediaUrl } from './dreamapi-inputs';
 import { dreamApiCost } from './dreamapi-cost';
 import { download, isPublicUrl, ProviderError, sleep } from './http';
+import { outageTracker } from './outages';
 
 export interface DreamApiConfig {
   key: string;
   baseUrl: string;
+  /** Where what only operators should read goes (DreamAPI's key, credit or capacity trouble); stderr at warn level when absent. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 type Data = Record<string, unknown>;
@@ -147,6 +151,7 @@ async function submitAndKeep(client: DreamApiClient, feature: DreamApiFeature, i
 
 export function dreamApiEngine(c: DreamApiConfig): Engine {
   const client = dreamApiClient(c);
+  const outages = outageTracker('dreamapi', PROVIDER, c.log ?? createLogger('warn'));
   return {
     name: 'dreamapi',
     features: DREAMAPI_FEATURES,
@@ -154,11 +159,16 @@ export function dreamApiEngine(c: DreamApiConfig): Engine {
     languages: DREAMAPI_TTS_LANGUAGES,
     async run(feature, input, ctx): Promise<EngineResult> {
       if (!isServed(feature)) throw new EngineInputError(`${PROVIDER} does not serve ${feature}`);
-      const taskId = (await earlierTask(ctx)) ?? (await submitAndKeep(client, feature, input, ctx));
-      await ctx.progress(DREAMAPI_PROGRESS.submitted);
-      const result = await follow(client, taskId, ctx);
-      const made = await collect(feature, result, ctx.signal);
-      return { ...made, providerCosts: [dreamApiCost(feature, input, result, made.outputs)] };
+      // A refused key, spent credits or DreamAPI busy for good takes the engine out for a while (outages.ts).
+      return outages.watch(async () => {
+        const taskId = (await earlierTask(ctx)) ?? (await submitAndKeep(client, feature, input, ctx));
+        await ctx.progress(DREAMAPI_PROGRESS.submitted);
+        const result = await follow(client, taskId, ctx);
+        const made = await collect(feature, result, ctx.signal);
+        return { ...made, providerCosts: [dreamApiCost(feature, input, result, made.outputs)] };
+      });
     },
+    // After account or capacity trouble, the features go to their next engine (or answer 503) for a while.
+    unavailable: () => outages.current(),
   };
 }

@@ -1,6 +1,5 @@
-// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff (or the provider's own rules), clear errors.
+// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors carrying the final answer.
 import { PROVIDER_RETRY } from '../../../src/lib/spec';
-import { EngineInputError } from '../types';
 
 /** A provider answer that is final for this attempt (no retry helps): bad key, refused input, malformed answer. */
 export class ProviderError extends Error {
@@ -16,12 +15,18 @@ export interface ProviderRequest {
   signal: AbortSignal;
   /** Longer than PROVIDER_RETRY.requestTimeoutMs for uploads of large media. */
   timeoutMs?: number;
-  /** Statuses worth another attempt, when the provider documents its own (default: 429 and 5xx). */
-  retryStatus?: (status: number) => boolean;
-  /** Whether a request that got no answer (connection error, timeout) is sent again (default: yes). */
-  resendUnanswered?: boolean;
-  /** The provider's own reading of its final error answer (status, body text); undefined keeps the generic errors. */
-  refusal?: (status: number, body: string) => Error | undefined;
+}
+
+/** A provider's final error answer (after every retry), kept whole so its adapter can read the body in its own terms. */
+export class ProviderAnswerError extends ProviderError {
+  override name = 'ProviderAnswerError';
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date); null when absent or unreadable. */
@@ -60,12 +65,12 @@ function detail(text: string): string {
 }
 
 /**
- * Sends a request, retrying transient failures (429 honouring Retry-After, 5xx, timeouts, connection errors, or what
- * the request's retryStatus and resendUnanswered say) with exponential backoff until maxAttempts or the caller's
- * deadline (its signal); maps the rest to reasons, the provider's own `refusal` first.
+ * Sends a request, retrying transient failures (429 honouring Retry-After, 5xx, timeouts, connection errors) with
+ * exponential backoff until maxAttempts or the caller's deadline (its signal); a final error answer is thrown as a
+ * ProviderAnswerError for the adapter to read.
  */
 export async function providerFetch(r: ProviderRequest): Promise<Response> {
-  const retryable = r.retryStatus ?? ((status: number) => status === 429 || status >= 500);
+  const retryable = (status: number) => status === 429 || status >= 500;
   let lastProblem = '';
   let lastAnswer: { status: number; body: string } | null = null;
   let waited = false;
@@ -79,7 +84,6 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
       if (r.signal.aborted) throw r.signal.reason instanceof Error ? r.signal.reason : new Error('aborted');
       lastProblem = `could not reach ${r.provider} (${error instanceof Error ? error.message : String(error)})`;
       lastAnswer = null;
-      if (r.resendUnanswered === false) throw new ProviderError(lastProblem);
       continue;
     }
     if (res.ok) return res;
@@ -95,15 +99,19 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
       }
       continue;
     }
-    throw r.refusal?.(res.status, body) ?? refused(r.provider, res.status, detail(body));
+    throw refused(r.provider, res.status, body);
   }
-  throw (lastAnswer && r.refusal?.(lastAnswer.status, lastAnswer.body)) ?? new ProviderError(`${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`);
+  const gaveUp = `${lastProblem}; gave up after ${PROVIDER_RETRY.maxAttempts} attempts`;
+  throw lastAnswer ? new ProviderAnswerError(gaveUp, lastAnswer.status, lastAnswer.body) : new ProviderError(gaveUp);
 }
 
-function refused(provider: string, status: number, why: string): Error {
-  if (status === 401 || status === 403) return new ProviderError(`${provider} refused the API key (${status}: ${why}); check its key in the configuration`);
-  if (status === 400 || status === 422) return new EngineInputError(`${provider} refused the input: ${why}`);
-  return new ProviderError(`${provider} answered ${status}: ${why}`);
+/**
+ * A final refusal in general terms, its answer kept. Whose fault it is (the caller's input, an account outage) is for
+ * the adapter to tell from the body; this message names no configuration, since it may reach the people calling.
+ */
+function refused(provider: string, status: number, body: string): ProviderAnswerError {
+  const said = status === 400 || status === 422 ? 'refused the input' : status === 401 || status === 403 ? 'refused the request' : 'answered';
+  return new ProviderAnswerError(`${provider} ${said} (${status}: ${detail(body)})`, status, body);
 }
 
 /** Reachable by a provider only when public: this server's own localhost or private-network media must be uploaded first. */
