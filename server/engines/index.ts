@@ -8,7 +8,7 @@ import { semaphore, type Semaphore } from './semaphore';
 import type { Engine } from './types';
 
 export type { Engine, EngineContext, EngineOutput, EngineResult, InputMedia } from './types';
-export { EngineInputError, EngineUnsupportedError, ProviderJobOrphaned } from './types';
+export { EngineInputError, EngineUnavailableError, EngineUnsupportedError, ProviderJobOrphaned } from './types';
 export type { ProviderJobs } from './types';
 export { synthesize } from './espeak';
 export { engineLanguages, engineOptions, runOptionProblem } from './options';

@@ -5,6 +5,7 @@ import { createLogger } from '../log';
 import { batch, entry, KEY, useCollector } from '../routes/tracking.fixtures';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 import { metricsApp } from '.';
+import { EngineUnavailableError } from '../engines';
 
 const TOKEN = 'metrics-test-token-0123456789';
 type Fetcher = { request(path: string, init?: RequestInit): Response | Promise<Response> };
@@ -60,6 +61,19 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     // Process metrics come with it.
     expect(sample(text, 'dreamapi_process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(text).toContain('dreamapi_nodejs_eventloop_lag_seconds');
+  });
+
+  it('counts a provider out of quota, billing or capacity as an unavailable engine, apart from its plain errors', async () => {
+    const outOfQuota = { ...testEngine({ name: 'spent' }), run: async () => Promise.reject(new EngineUnavailableError('spent is unavailable right now; try again later', 'HTTP 401 quota_exceeded', 60_000)) };
+    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=spent|steady' }, engines: [outOfQuota, testEngine({ name: 'steady' })] });
+    const user = await createUser(t, 1000);
+    const before = await scrape(t.app);
+    const id = await speak(t, user.token);
+    await t.system.start();
+    expect((await waitForTask(t, id)).status).toBe('succeeded');
+    const after = await scrape(t.app);
+    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'unavailable' })).toBe(1);
+    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'error' })).toBe(0);
   });
 
   it('counts requests by route pattern, tasks by feature, engine and outcome, credits, queue wait, engine failures and fallbacks', async () => {

@@ -46,7 +46,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const { config, log } = o;
   const db = o.database.db;
   const keys = lazyServerKeys(config);
-  const providers = providerEngines(config.tasks.providers);
+  const providers = providerEngines(config.tasks.providers, log);
   const routes = routeFeatures(config.tasks.engines, config.tasks.enginesGiven, providers);
   const local = createEngineRegistry(routes, [...providers, ...(o.extraEngines ?? [])], {
     concurrency: config.tasks.engineConcurrency,

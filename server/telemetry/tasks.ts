@@ -2,7 +2,7 @@
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { EngineInputError, EngineUnsupportedError, type Engine, type EngineRegistry } from '../engines';
+import { EngineInputError, EngineUnavailableError, EngineUnsupportedError, type Engine, type EngineRegistry } from '../engines';
 import {
   creditMovements,
   engineCallDuration,
@@ -21,6 +21,8 @@ const failedBefore = new Map<string, string>();
 function failureKind(error: unknown, signal: AbortSignal): string {
   if (error instanceof EngineInputError) return 'input';
   if (error instanceof EngineUnsupportedError) return 'unsupported';
+  // Quota, billing, a refused key or a busy provider: the engine sits out a while (operators alert on this kind).
+  if (error instanceof EngineUnavailableError) return 'unavailable';
   if (signal.aborted) {
     const reason = signal.reason as { name?: string } | undefined;
     // The attempt's own deadline (AbortSignal.timeout) or the task's (TaskTimeout); anything else stopped the task.
