@@ -120,6 +120,18 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
     expect(next.resetAt).toBeGreaterThan(first.resetAt);
   });
 
+  it('keeps windows in whole seconds, as Redis expiries (EX) count: a window of 1.5 s lasts 1 s, one of 0.4 s lasts 1 s, never none', async () => {
+    const store = stores(REDIS_URL, recordingLog().log).store('seconds');
+    const now = Date.now();
+    const longer = await store.hit('longer', 1500, now);
+    expect(longer.resetAt - now).toBeLessThanOrEqual(1000);
+    const shorter = await store.hit('shorter', 400, now);
+    expect(shorter.resetAt - now).toBeGreaterThan(400);
+    const ttl = await redis.pttl(`${PREFIX}rate:seconds:shorter`);
+    expect(ttl).toBeGreaterThan(400);
+    expect(ttl).toBeLessThanOrEqual(1000);
+  });
+
   it('counts every hit once when three connections hit one key at the same time', async () => {
     const three = [stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log)].map((s) => s.store('race'));
     const now = Date.now();

@@ -1,25 +1,9 @@
 // Request budgets counted in Redis, so every instance shares them (docs/configuration.md REDIS_URL, docs/security.md "Rate limits").
 import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RATE_LIMITS } from '../../src/lib/spec';
 import type { Logger } from '../log';
 import { memoryRateLimitStore, type RateLimitStore } from './rate-limit';
-
-/**
- * One hit in one step, so instances counting the same key at once can neither both start a window nor lose a hit:
- * the first hit of a window sets its expiry, later ones only count. A key somehow left without an expiry gets one.
- * Answers the count and the milliseconds left in the window.
- */
-const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  left = tonumber(ARGV[1])
-end
-return {count, left}
-`;
-
-type HitCommand = { rateLimitHit(key: string, windowMs: number): Promise<[number, number]> };
 
 /** The budget stores of the app: one per use (its keys in a namespace of their own), and what closes them. */
 export interface RateLimitStores {
@@ -30,15 +14,23 @@ export interface RateLimitStores {
 }
 
 /**
- * Fixed windows in Redis with the memory store's contract: the first hit starts a window of `windowMs`, later hits
- * count in it, the answer's `resetAt` is `now` plus the time Redis has left on it. When Redis does not answer within
- * RATE_LIMITS.sharedTimeoutMs, or is known to be down, the hit is counted in `fallback` (this process's memory)
- * instead: budgets then hold per process, as without Redis, rather than refusing everyone or nobody
- * (docs/security.md "Rate limits"). `onError` hears each failure.
+ * Fixed windows in Redis with the memory store's contract, counted by rate-limiter-flexible's RateLimiterRedis: its
+ * one atomic script starts a window with the first hit (SET NX EX) and counts later hits in it (INCRBY), so instances
+ * hitting one key at once neither both start a window nor lose a hit. The answer's `resetAt` is `now` plus the time
+ * Redis has left on the window. Redis keeps windows in whole seconds (EX): `windowMs` is rounded down, to at least
+ * one second (every budget window is whole minutes, src/lib/spec RATE_LIMITS, TRACKING_*_LIMITS).
+ *
+ * When Redis does not answer within RATE_LIMITS.sharedTimeoutMs (the connection's commandTimeout), or is known to be
+ * down, the hit is counted in `fallback` (this process's memory) instead: budgets then hold per process, as without
+ * Redis, rather than refusing everyone or nobody (docs/security.md "Rate limits"). `onError` hears each failure.
+ * The library's own insuranceLimiter is not used: it would swallow the failure (no warning), and its
+ * RateLimiterMemory keeps a timer per key and no bound on keys, where memoryRateLimitStore keeps at most its maxKeys.
+ * Nor is rejectIfRedisNotReady: it also refuses while the first connection is still being made, which would count
+ * the first hits after start in memory and warn of an outage that is none.
  */
-export function redisRateLimitStore(redis: Redis, o: { prefix: string; fallback: RateLimitStore; onError(error: unknown): void }): RateLimitStore {
-  if (!('rateLimitHit' in redis)) redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  const command = redis as unknown as HitCommand;
+export function redisRateLimitStore(redis: Redis, o: { keyPrefix: string; fallback: RateLimitStore; onError(error: unknown): void }): RateLimitStore {
+  // The library counts points against a limit; the limit is the middleware's, so the store only counts (never refuses).
+  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: o.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: 1 });
   return {
     async hit(key, windowMs, now) {
       // Down for a while: answer from memory at once instead of making every request wait for the timeout.
@@ -47,8 +39,8 @@ export function redisRateLimitStore(redis: Redis, o: { prefix: string; fallback:
         return o.fallback.hit(key, windowMs, now);
       }
       try {
-        const [count, left] = await command.rateLimitHit(`${o.prefix}${key}`, windowMs);
-        return { count: Number(count), resetAt: now + Number(left) };
+        const res = await limiter.consume(key, 1, { customDuration: Math.max(1, Math.floor(windowMs / 1000)) });
+        return { count: res.consumedPoints, resetAt: now + res.msBeforeNext };
       } catch (error) {
         o.onError(error);
         return o.fallback.hit(key, windowMs, now);
@@ -57,15 +49,18 @@ export function redisRateLimitStore(redis: Redis, o: { prefix: string; fallback:
   };
 }
 
-/**
- * The stores the app counts its budgets in. Without `redis` each is this process's memory. With it, one
- * connection serves them all, keys under `<REDIS_PREFIX>rate:<namespace>:`; while Redis is unreachable a warning is
- * logged at most once per RATE_LIMITS.sharedWarnEveryMs, and one line when it answers again.
- */
 /** Where budgets are shared (REDIS_URL, REDIS_PREFIX); null counts them in this process's memory. Described here, not
  * imported from the server configuration, so the http area does not depend on the configuration that depends on it. */
 export type SharedCounterSettings = { url: string; prefix: string } | null;
 
+/**
+ * The stores the app counts its budgets in. Without `redis` each is this process's memory. With it, one
+ * connection serves them all, keys under `<REDIS_PREFIX>rate:<namespace>:` (the library joins prefix and key with
+ * ':'); while Redis is unreachable a warning is logged at most once per RATE_LIMITS.sharedWarnEveryMs, and one line when it answers again.
+ * RATE_LIMITS.sharedTimeoutMs is the connection's commandTimeout rather than the library's RLWrapperTimeouts: ioredis
+ * rejects the command itself at the deadline and one setting covers every command, the readiness PING too; the
+ * wrapper would only add a second timer to each hit for the same deadline.
+ */
 export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): RateLimitStores {
   if (!redis) return { store: () => memoryRateLimitStore(), close: async () => {} };
   const connection = new Redis(redis.url, {
@@ -91,7 +86,7 @@ export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): 
     failing = false;
   });
   return {
-    store: (namespace) => redisRateLimitStore(connection, { prefix: `${redis.prefix}rate:${namespace}:`, fallback: memoryRateLimitStore(), onError }),
+    store: (namespace) => redisRateLimitStore(connection, { keyPrefix: `${redis.prefix}rate:${namespace}`, fallback: memoryRateLimitStore(), onError }),
     async ping() {
       await connection.ping();
     },
