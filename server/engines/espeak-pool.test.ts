@@ -1,4 +1,4 @@
-// The eSpeak-NG thread pool: threads reused up to its size, calls independent of each other, aborts queued or running.
+// The eSpeak-NG thread pool: threads reused up to its size, calls independent of each other, aborts queued or running, idle threads ended, a capped queue.
 import { afterEach, describe, expect, it } from 'vitest';
 import { wavDuration } from '../media';
 import { speechPool, type SpeechPool } from './espeak-pool';
@@ -50,5 +50,22 @@ describe('speech pool', { timeout: 60_000 }, () => {
     const answers = Promise.allSettled([pool.synthesize(job('One.')), pool.synthesize(job('Two.'))]);
     await pool.close();
     expect((await answers).map((a) => a.status === 'rejected' && String(a.reason))).toEqual(['Error: speech pool closed', 'Error: speech pool closed']);
+  });
+
+  it('a thread idle for idleTimeoutMs ends, giving its memory back; the next text starts a new one', async () => {
+    pool = speechPool(1, { idleTimeoutMs: 200 });
+    await pool.synthesize(job('Then rest.'));
+    expect(pool.threadCount()).toBe(1);
+    await expect.poll(() => pool.threadCount(), { timeout: 5_000 }).toBe(0);
+    expect(wavDuration(await pool.synthesize(job('Awake again.')))!).toBeGreaterThan(0.3);
+  });
+
+  it('refuses a text at once when maxQueue texts already wait for a thread, and speaks the others', async () => {
+    pool = speechPool(1, { maxQueue: 1 });
+    const running = pool.synthesize(job('Speaking now.'));
+    const waiting = pool.synthesize(job('Waiting my turn.'));
+    await expect(pool.synthesize(job('One too many.'))).rejects.toThrow(/queue/i);
+    expect(wavDuration(await running)!).toBeGreaterThan(0.3);
+    expect(wavDuration(await waiting)!).toBeGreaterThan(0.3);
   });
 });

@@ -1,10 +1,10 @@
-// One thread of the eSpeak-NG pool (./espeak-pool.ts): synthesizes texts one after another on a thread that lives on.
+// One thread of the eSpeak-NG pool (./espeak-pool.ts, on piscina): synthesizes texts one after another on a thread that lives on.
 // The WASM module (18 MB) is compiled once per thread, and each synthesis runs on a fresh instance of it, so calls stay
 // as independent as separate programs; the next instance is made while the thread waits, not while a caller does.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parentPort } from 'node:worker_threads';
 import factory from 'espeak-ng';
+import { move } from 'piscina';
 
 const wasmFile = fileURLToPath(new URL('espeak-ng.wasm', import.meta.resolve('espeak-ng')));
 const compiled = await WebAssembly.compile(readFileSync(wasmFile));
@@ -62,29 +62,29 @@ function prepare() {
   return next;
 }
 
-async function synthesize({ id, text, voice, wpm, pitch }) {
+/** Speaks one text on the spare instance: its WAV bytes, or null, and what the program printed to stderr. */
+async function speak({ text, voice, wpm, pitch }) {
+  const ready = await spare;
+  // The text goes in through a file so no character of it can be read as a command-line option.
+  ready.module.FS.writeFile('/in.txt', text);
+  runMain(ready, ['-b', '1', '-v', voice, '-s', String(wpm), '-p', String(pitch), '-w', '/out.wav', '-f', '/in.txt']);
+  return { wav: ready.module.FS.analyzePath('/out.wav').exists ? ready.module.FS.readFile('/out.wav') : null, errors: ready.errors };
+}
+
+/** The piscina task: WAV bytes of one text, moved to the caller rather than copied; a failure rejects with its reason. */
+export default async function synthesize(job) {
+  let spoken;
   try {
-    const ready = await spare;
-    // The text goes in through a file so no character of it can be read as a command-line option.
-    ready.module.FS.writeFile('/in.txt', text);
-    runMain(ready, ['-b', '1', '-v', voice, '-s', String(wpm), '-p', String(pitch), '-w', '/out.wav', '-f', '/in.txt']);
-    if (ready.module.FS.analyzePath('/out.wav').exists) {
-      const wav = ready.module.FS.readFile('/out.wav');
-      parentPort.postMessage({ id, wav }, [wav.buffer]);
-    } else {
-      parentPort.postMessage({ id, error: `espeak-ng produced no audio: ${ready.errors.join('; ') || 'unknown error'}` });
-    }
+    spoken = await speak(job);
   } catch (error) {
-    parentPort.postMessage({ id, error: `espeak-ng failed: ${error instanceof Error ? error.message : String(error)}` });
+    throw new Error(`espeak-ng failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
-    // Every synthesis gets an instance of its own: the used one is dropped, the next one made now.
+    // Every synthesis gets an instance of its own: the used one is dropped, the next one made now (piscina gives a
+    // thread one task at a time, so no two ever share an instance).
     spare = prepare();
   }
+  if (!spoken.wav) throw new Error(`espeak-ng produced no audio: ${spoken.errors.join('; ') || 'unknown error'}`);
+  return move(spoken.wav);
 }
 
 let spare = prepare();
-// The pool sends a thread one text at a time; should two ever arrive, they run in turn, never on one instance.
-let turn = Promise.resolve();
-parentPort.on('message', (job) => {
-  turn = turn.then(() => synthesize(job));
-});

@@ -109,6 +109,16 @@ export const ENGINE_DEFAULTS = {
   timeoutMs: 10 * 60 * 1000,
 } as const;
 
+/**
+ * The offline speech engine's thread pool (server/engines/espeak-pool.ts). A thread idle this long ends, giving back
+ * its compiled 18 MB WASM module and instance; the next text after that waits for one compile again. Texts waiting
+ * for a thread are capped per thread: ENGINE_CONCURRENCY keeps far fewer in flight, so only a runaway caller meets it.
+ */
+export const SPEECH_POOL = {
+  idleTimeoutMs: 5 * 60 * 1000,
+  queuedPerThread: 16,
+} as const;
+
 /** Default provider base URLs (overridable by env for proxies and tests). */
 export const PROVIDER_URLS = {
   falQueue: 'https://queue.fal.run',
