@@ -1,6 +1,8 @@
 # One image for every role (ROLE=api|worker|all): the built site, the server and its runtime dependencies.
 FROM node:24-bookworm-slim
 WORKDIR /app
+# Debian's ffmpeg/ffprobe parse uploads and downloaded inputs: a build the distribution keeps patched (security.md).
+RUN apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev
 COPY . .

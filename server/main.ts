@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
-import { prepareWorkRoot, tiedSpawnMethod } from './tools';
+import { prepareWorkRoot, reportFfmpeg, spawnLimitMethod, tiedSpawnMethod } from './tools';
 import { createLogger } from './log';
 import { createRequestLog } from './accounts/request-log';
 import { PRIVATE_UMASK } from './private-files';
@@ -29,6 +29,9 @@ async function main() {
   // Work files of a server killed mid-render are left behind: DATA_DIR/tmp is emptied before any engine runs.
   await prepareWorkRoot(path.join(config.dataDir, 'tmp'));
   if (process.platform === 'linux' && tiedSpawnMethod() === 'plain') log.warn('setpriv (util-linux) not found: ffmpeg children may outlive a killed server');
+  if (process.platform === 'linux' && spawnLimitMethod() === 'none') log.warn('prlimit (util-linux) not found: ffmpeg and ffprobe run without CPU and memory limits');
+  // Which ffmpeg/ffprobe parse outside files, and their versions; one missing or too old is a clear error here.
+  reportFfmpeg(log);
   const database = await openDatabase(config.databaseUrl);
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });

@@ -105,9 +105,9 @@ describe('preview engine output (ffprobe)', () => {
 });
 
 describe('finding ffmpeg', () => {
-  it('uses FFMPEG_PATH when the npm package is not used, and finds nothing with neither nor PATH', () => {
-    expect(locateFfmpeg({ usePackages: false, env: { PATH: '/nonexistent' } })).toBeNull();
-    const fromEnv = locateFfmpeg({ usePackages: false, env: { PATH: '/nonexistent', FFMPEG_PATH: tools!.ffmpeg } });
+  it('uses FFMPEG_PATH, and finds nothing with neither it nor PATH', () => {
+    expect(locateFfmpeg({ env: { PATH: '/nonexistent' } })).toBeNull();
+    const fromEnv = locateFfmpeg({ env: { PATH: '/nonexistent', FFMPEG_PATH: tools!.ffmpeg } });
     expect(fromEnv).toMatchObject({ ffmpeg: tools!.ffmpeg, source: 'env' });
   });
 });

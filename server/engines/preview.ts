@@ -1,7 +1,7 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
+import { FFMPEG_MIN_MAJOR, MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
@@ -43,7 +43,7 @@ function shaped(size: Size, aspectRatio: string | undefined): Size {
 const seeded = (text: string, seed: number | undefined) => (seed === undefined ? text : `${text}\u0000${seed}`);
 
 export const NO_FFMPEG_MESSAGE =
-  'the preview engine needs ffmpeg: install the npm packages (npm ci installs @ffmpeg-installer/linux-x64 on Linux x64), set FFMPEG_PATH, or put ffmpeg on PATH';
+  `the preview engine needs ffmpeg ${FFMPEG_MIN_MAJOR} or newer: install it (apt-get install ffmpeg), set FFMPEG_PATH, or put ffmpeg on PATH`;
 
 function sizeOf(resolution: string | undefined, fallback: string): Size {
   const size = VIDEO_SIZES[resolution ?? fallback];

@@ -1,124 +1,29 @@
-// Finds and runs ffmpeg/ffprobe: the binaries shipped in npm packages, else FFMPEG_PATH/FFPROBE_PATH, else PATH.
-import { spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+// Runs ffmpeg/ffprobe confined (local files only, CPU and memory limits), and reads media facts with them.
 import path from 'node:path';
-import { spawnTied } from './tied-spawn';
+import { FFMPEG_LIMITS, FFMPEG_MEASURE_LIMITS } from '../../src/lib/spec';
+import { confineArgs, ranOutOfMemory } from './confine';
+import { spawnTied, type SpawnLimits } from './tied-spawn';
 
-const require = createRequire(import.meta.url);
-
-export interface FfmpegTools {
-  ffmpeg: string;
-  ffprobe: string | null;
-  /** Where ffmpeg came from, for /healthz and logs. */
-  source: 'npm' | 'env' | 'path';
-  /** A TrueType font for drawtext, when the system has one (the npm build carries none). */
-  font: string | null;
-}
+export { ffmpegTools, inspectFfmpeg, locateFfmpeg, parseFfmpegVersion, reportFfmpeg } from './ffmpeg-locate';
+export type { FfmpegTools, FoundTool, LocateOptions } from './ffmpeg-locate';
 
 /**
- * `npm ci --ignore-scripts` skips the packages' chmod postinstall, so a shipped binary may lack its execute
- * bit: set it, or when the file is not ours to change, use an executable copy in the temp directory.
+ * Runs ffmpeg or ffprobe to completion; rejects with the tail of stderr; kills it when the signal aborts. It is
+ * spawned tied to the server (tied-spawn.ts), so it dies with it, under `limits` (CPU time, address space), and
+ * every input it reads may open local files only (confine.ts). A run that ran out of memory is a failure even
+ * when ffmpeg exits 0. With `onLine`, stdout is handed over line by line instead of being kept (a probe of a
+ * hostile file may print a great deal).
  */
-function executable(file: string): string | null {
-  if (!existsSync(file)) return null;
-  try {
-    accessSync(file, constants.X_OK);
-    return file;
-  } catch {
-    /* not executable yet */
-  }
-  try {
-    chmodSync(file, 0o755);
-    return file;
-  } catch {
-    const dir = path.join(tmpdir(), 'dreamapi-bin');
-    const copy = path.join(dir, `${path.basename(file)}-${statSync(file).size}`);
-    try {
-      mkdirSync(dir, { recursive: true });
-      if (!existsSync(copy)) copyFileSync(file, copy);
-      chmodSync(copy, 0o755);
-      return copy;
-    } catch {
-      return null;
-    }
-  }
-}
-
-function fromPackage(pkg: string, bin: string): string | null {
-  try {
-    return executable(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), bin));
-  } catch {
-    return null;
-  }
-}
-
-function onPath(bin: string, envPath = process.env.PATH ?? ''): string | null {
-  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
-    const file = path.join(dir, bin);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      /* keep looking */
-    }
-  }
-  return null;
-}
-
-/** Works by running it: a file that exists but cannot execute here (wrong platform) does not count. */
-function runs(file: string): boolean {
-  return spawnSync(file, ['-version'], { stdio: 'ignore', timeout: 10_000 }).status === 0;
-}
-
-const FONT_CANDIDATES = [
-  '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
-  '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf',
-  '/usr/share/fonts/TTF/DejaVuSans.ttf',
-  '/usr/share/fonts/dejavu/DejaVuSans.ttf',
-  '/System/Library/Fonts/Supplemental/Arial.ttf',
-];
-
-export interface LocateOptions {
-  env?: Record<string, string | undefined>;
-  /** Tests turn the npm packages off to check the refusal. */
-  usePackages?: boolean;
-}
-
-export function locateFfmpeg(o: LocateOptions = {}): FfmpegTools | null {
-  const env = o.env ?? process.env;
-  const candidates: Array<{ ffmpeg: string | null; ffprobe: string | null; source: FfmpegTools['source'] }> = [];
-  if (o.usePackages !== false) {
-    candidates.push({ ffmpeg: fromPackage('@ffmpeg-installer/linux-x64', 'ffmpeg'), ffprobe: fromPackage('@ffprobe-installer/linux-x64', 'ffprobe'), source: 'npm' });
-  }
-  if (env.FFMPEG_PATH) candidates.push({ ffmpeg: executable(env.FFMPEG_PATH), ffprobe: env.FFPROBE_PATH ? executable(env.FFPROBE_PATH) : null, source: 'env' });
-  candidates.push({ ffmpeg: onPath('ffmpeg', env.PATH), ffprobe: onPath('ffprobe', env.PATH), source: 'path' });
-  for (const c of candidates) {
-    if (c.ffmpeg && (process.platform === 'linux' || c.source !== 'npm') && runs(c.ffmpeg)) {
-      const ffprobe = c.ffprobe ?? onPath('ffprobe', env.PATH);
-      return { ffmpeg: c.ffmpeg, ffprobe: ffprobe && runs(ffprobe) ? ffprobe : null, source: c.source, font: FONT_CANDIDATES.find((f) => existsSync(f)) ?? null };
-    }
-  }
-  return null;
-}
-
-let cached: FfmpegTools | null | undefined;
-/** The process-wide tools, looked up once. */
-export function ffmpegTools(): FfmpegTools | null {
-  if (cached === undefined) cached = locateFfmpeg();
-  return cached;
-}
-
-/**
- * Runs a binary to completion; rejects with the tail of stderr; kills it when the signal aborts. It is spawned
- * tied to the server (tied-spawn.ts), so it dies with it. With `onLine`, stdout is handed over line by line
- * instead of being kept (a probe of a hostile file may print a great deal).
- */
-export function runTool(bin: string, args: string[], signal?: AbortSignal, onLine?: (line: string) => void): Promise<{ stdout: Buffer; stderr: string }> {
+export function runTool(
+  bin: string,
+  args: string[],
+  signal?: AbortSignal,
+  onLine?: (line: string) => void,
+  limits: SpawnLimits = FFMPEG_LIMITS,
+): Promise<{ stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const child = spawnTied(bin, args);
+    const child = spawnTied(bin, confineArgs(args), limits);
     const out: Buffer[] = [];
     let partial = '';
     let err = '';
@@ -138,12 +43,15 @@ export function runTool(bin: string, args: string[], signal?: AbortSignal, onLin
       signal?.removeEventListener('abort', onAbort);
       reject(e);
     });
-    child.on('close', (code) => {
+    child.on('close', (code, killedBy) => {
       signal?.removeEventListener('abort', onAbort);
       if (signal?.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
       if (partial && onLine) onLine(partial);
-      if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
-      else reject(new Error(`${path.basename(bin)} exited with ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      const tail = err.trim().split('\n').slice(-3).join(' | ');
+      if (ranOutOfMemory(err)) reject(new Error(`${path.basename(bin)} ran out of its memory limit: ${tail}`));
+      else if (killedBy) reject(new Error(`${path.basename(bin)} was killed by ${killedBy} (limits: ${limits.cpuSeconds} s of CPU, ${limits.addressSpaceBytes} bytes of address space): ${tail}`));
+      else if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
+      else reject(new Error(`${path.basename(bin)} exited with ${code ?? killedBy}: ${tail}`));
     });
   });
 }
@@ -185,7 +93,8 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
   const spans = new Map<number, { start: number; end: number }>();
   const streams: Array<Record<string, string>> = [];
   let container: Record<string, string> = {};
-  await runTool(ffprobe, ['-v', 'error', '-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-of', 'compact', '-show_entries', PROBE_ENTRIES, file], signal, (line) => {
+  const args = ['-v', 'error', '-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-of', 'compact', '-show_entries', PROBE_ENTRIES, file];
+  await runTool(ffprobe, args, signal, (line) => {
     const section = line.slice(0, line.indexOf('|'));
     const f = fields(line);
     if (section === 'packet') {
@@ -201,7 +110,7 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
       }
     } else if (section === 'stream') streams.push(f);
     else if (section === 'format') container = f;
-  });
+  }, FFMPEG_MEASURE_LIMITS);
   const media = streams.filter((s) => (s.codec_type === 'audio' || s.codec_type === 'video') && s['disposition:attached_pic'] !== '1');
   const v = media.find((s) => s.codec_type === 'video');
   const a = media.find((s) => s.codec_type === 'audio');
@@ -228,6 +137,6 @@ export async function decodedAudioSeconds(ffmpeg: string, file: string, signal?:
     // out_time=HH:MM:SS.micro (its _ms/_us twins changed units between ffmpeg versions).
     const m = /^out_time=(-?)(\d+):(\d+):(\d+(?:\.\d+)?)$/.exec(line.trim());
     if (m && !m[1]) last = Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
-  });
+  }, FFMPEG_MEASURE_LIMITS);
   return last;
 }

@@ -31,3 +31,4 @@ export * from './operations';
 export * from './history';
 export * from './page-budgets';
 export * from './provider-costs';
+export * from './media-tools';
