@@ -98,6 +98,10 @@ describe('probeMedia measures what plays', () => {
     const measured = (await probeMedia(fake))?.durationS ?? null;
     expect(measured === null || measured < 0.5, `measured ${measured}`).toBe(true);
     expect(await probeMedia(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(200)]))).toBeNull();
+    // A lone MP3 or ADTS frame header before zeros looks like audio to a sniffer; decoding finds nothing playable.
+    for (const lone of [[0xff, 0xfb, 0x90, 0x00], [0xff, 0xf1, 0x50, 0x40, 0x0c, 0x9f, 0xfc]]) {
+      expect(await probeMedia(Buffer.concat([Buffer.from(lone), Buffer.alloc(40)]))).toBeNull();
+    }
     await expect(probeMedia(readFileSync(file('plain.wav')), { tools: () => null })).rejects.toThrow(NO_FFPROBE_MESSAGE);
   });
 });

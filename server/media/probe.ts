@@ -1,9 +1,9 @@
 // Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
-import { open, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { MediaKind } from '../../src/lib/spec';
 import { decodedAudioSeconds, ffmpegTools, probe, withWorkDir, type FfmpegTools } from '../tools';
-import { id3TagEnd, sniffMedia, sniffTaggedAudio, type SniffedType } from './sniff';
+import { sniffFile, sniffMedia, type SniffedType } from './sniff';
 
 export interface ProbedMedia {
   kind: MediaKind;
@@ -32,36 +32,13 @@ export interface ProbeOptions {
   tools?: () => FfmpegTools | null;
 }
 
-/** Bytes read from a file's start to recognise it: every container's magic numbers sit well inside. */
-const SNIFF_HEAD_BYTES = 64 * 1024;
-
-/**
- * What a file holds by its first bytes, read without loading the file: its head, and for MP3, FLAC or AAC behind an
- * ID3 tag (cover art can make that tag megabytes long) the bytes right after the tag.
- */
-export async function sniffFile(file: string): Promise<SniffedType | null> {
-  const handle = await open(file, 'r');
-  try {
-    const read = async (at: number) => {
-      const buffer = Buffer.alloc(SNIFF_HEAD_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, SNIFF_HEAD_BYTES, at);
-      return buffer.subarray(0, bytesRead);
-    };
-    const head = await read(0);
-    const tagEnd = id3TagEnd(head);
-    return tagEnd === null ? sniffMedia(head) : sniffTaggedAudio(await read(tagEnd));
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * The media a buffer holds, or null when it is none of the accepted formats (or ffprobe cannot read it as the
  * format its bytes announce). Throws when ffprobe is missing: audio and video are never taken unmeasured.
  * For bytes already in memory (engine results); uploads are measured where they lie, by probeMediaFile().
  */
 export async function probeMedia(bytes: Uint8Array, o: ProbeOptions = {}): Promise<ProbedMedia | null> {
-  const sniffed = sniffMedia(bytes);
+  const sniffed = await sniffMedia(bytes);
   if (!sniffed) return null;
   if (sniffed.kind === 'image') return { kind: 'image', mime: sniffed.mime, durationS: null };
   return withWorkDir('probe-', async (dir) => {

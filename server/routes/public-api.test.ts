@@ -199,7 +199,8 @@ describe('three-step upload', () => {
     const disguised = await upload(Buffer.from('just some text, not audio at all'), 'song.wav');
     expect(disguised.status).toBe(415);
     expect(disguised.body.msg).toContain('not a recognised media file');
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)]);
+    // A PNG signature and the IHDR chunk header that must follow it: a signature alone is no image to the sniffer.
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(64)]);
     const wrongKind = await upload(png, 'voice.wav');
     expect(wrongKind.status).toBe(415);
     expect(wrongKind.body.msg).toContain('image/png');
