@@ -17,7 +17,7 @@ const { previewEngine } = await load('server/engines/preview.ts');
 const { ffmpegTools, runTool } = await load('server/tools/index.ts');
 
 const tools = ffmpegTools();
-if (!tools) throw new Error('ffmpeg was not found: run npm ci (it installs @ffmpeg-installer/linux-x64) or set FFMPEG_PATH');
+if (!tools) throw new Error('no usable ffmpeg (5 or newer) was found: install a current one (apt-get install ffmpeg) or set FFMPEG_PATH');
 const ffmpeg = (args) => runTool(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', ...args]);
 /** The width examples are shown at: a quarter of 720p's area keeps each clip to tens of kilobytes. */
 const SMALL_WIDTH = 384;

@@ -1,7 +1,7 @@
 // Outside media meet a current, confined ffmpeg: the system's build (never the npm 2018 one), version-checked, limited in CPU and memory, no network.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
@@ -13,7 +13,6 @@ import { ffmpegTools, inspectFfmpeg, locateFfmpeg, parseFfmpegVersion, probe, ru
 const dir = mkdtempSync(path.join(tmpdir(), 'ffmpeg-confine-'));
 const file = (name: string) => path.join(dir, name);
 const tools = ffmpegTools();
-const BUNDLED = path.resolve('node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -47,8 +46,11 @@ describe('which ffmpeg reads outside files', () => {
     await expect(probeMedia(readFileSync(file('tone.wav')), { tools: () => locateFfmpeg({ env }) })).rejects.toThrow(NO_FFPROBE_MESSAGE);
   });
 
-  it.runIf(existsSync(BUNDLED))('refuses the npm-shipped 2018 ffmpeg even when FFMPEG_PATH names it', () => {
-    const { tools: found, found: [ffmpeg] } = inspectFfmpeg({ env: { PATH: process.env.PATH, FFMPEG_PATH: BUNDLED } });
+  it('refuses a snapshot build like the npm-shipped 2018 ffmpeg even when FFMPEG_PATH names it', () => {
+    const fake = file('snapshot-ffmpeg');
+    writeFileSync(fake, '#!/bin/sh\necho "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright (c) 2000-2018 the FFmpeg developers"\n');
+    chmodSync(fake, 0o755);
+    const { tools: found, found: [ffmpeg] } = inspectFfmpeg({ env: { PATH: process.env.PATH, FFMPEG_PATH: fake } });
     expect(found).toBeNull();
     expect(ffmpeg.problem).toContain('version N-47683');
   });
