@@ -1,23 +1,18 @@
 // Operator CLI: `npm run tracking:export` writes stored events as NDJSON; `npm run tracking:keys` registers app keys.
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
-
-const USAGE = `Usage:
-  npm run tracking:export [-- --since <epoch ms>] [--app-key <key>] [--table events|messages|monitor]
-  npm run tracking:keys -- list | add <appKey> [label] | revoke <appKey>
-The database is the server's (DATABASE_URL, or DATA_DIR/app.db).`;
+import { parseTrackingArgs, TRACKING_USAGE, TrackingUsageError, type TrackingCommand } from './cli-args';
 
 const PAGE = 1000;
 
-function option(args: string[], name: string): string | undefined {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-}
-
 async function main(): Promise<number> {
-  const [command, ...args] = process.argv.slice(2);
-  if (command !== 'export' && command !== 'keys') {
-    process.stderr.write(`${USAGE}\n`);
+  let run: TrackingCommand;
+  try {
+    run = parseTrackingArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof TrackingUsageError)) throw error;
+    // Before the database is opened: a mistyped option (--sinse) must not run an export it did not mean.
+    process.stderr.write(`tracking: ${error.message}\n\n${TRACKING_USAGE}\n`);
     return 2;
   }
   const config = loadConfig();
@@ -25,14 +20,8 @@ async function main(): Promise<number> {
   try {
     await migrateToLatest(database);
     const { db } = database;
-    if (command === 'export') {
-      const since = Number(option(args, '--since') ?? 0);
-      const appKey = option(args, '--app-key');
-      const table = option(args, '--table') ?? 'events';
-      if (!Number.isFinite(since) || !['events', 'messages', 'monitor'].includes(table)) {
-        process.stderr.write(`${USAGE}\n`);
-        return 2;
-      }
+    if (run.command === 'export') {
+      const { since, appKey, table } = run;
       if (table === 'events') {
         // Keyset paging in (received_at, entry_id) order: constant memory for any number of events.
         let after: { at: number; id: string } = { at: since - 1, id: '\uffff' };
@@ -66,28 +55,24 @@ async function main(): Promise<number> {
       }
       return 0;
     }
-    const [action, key, label] = args;
-    if (action === 'list') {
+    if (run.action === 'list') {
       const rows = await db.selectFrom('tracking_app_keys').selectAll().orderBy('created_at').execute();
       for (const k of config.tracking.appKeys) process.stdout.write(`${k}\t(configuration: TRACKING_APP_KEYS)\n`);
       for (const r of rows) process.stdout.write(`${r.app_key}\t${r.revoked_at ? 'revoked' : 'active'}\t${r.label}\n`);
       return 0;
     }
-    if ((action === 'add' || action === 'revoke') && key && key.trim() === key && key.length > 0 && key.length <= 256) {
-      if (action === 'add') {
-        await db
-          .insertInto('tracking_app_keys')
-          .values({ app_key: key, label: label ?? '', created_at: Date.now(), revoked_at: null })
-          .onConflict((oc) => oc.column('app_key').doUpdateSet({ revoked_at: null }))
-          .execute();
-      } else {
-        await db.updateTable('tracking_app_keys').set({ revoked_at: Date.now() }).where('app_key', '=', key).execute();
-      }
-      process.stdout.write(`${action === 'add' ? 'registered' : 'revoked'} ${key}\n`);
-      return 0;
+    const { action, key, label } = run;
+    if (action === 'add') {
+      await db
+        .insertInto('tracking_app_keys')
+        .values({ app_key: key, label: label ?? '', created_at: Date.now(), revoked_at: null })
+        .onConflict((oc) => oc.column('app_key').doUpdateSet({ revoked_at: null }))
+        .execute();
+    } else {
+      await db.updateTable('tracking_app_keys').set({ revoked_at: Date.now() }).where('app_key', '=', key).execute();
     }
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
+    process.stdout.write(`${action === 'add' ? 'registered' : 'revoked'} ${key}\n`);
+    return 0;
   } finally {
     await database.close();
   }
