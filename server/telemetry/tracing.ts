@@ -1,5 +1,5 @@
 // OpenTelemetry tracing: with an OTLP endpoint configured, the SDK is loaded and spans are exported; otherwise nothing is loaded.
-import { context, trace, TraceFlags, isSpanContextValid, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../log';
 
 export interface TracingSettings {
@@ -22,12 +22,13 @@ export function activeTracer(): Tracer | null {
  */
 export async function startTracing(settings: TracingSettings | null, log: Logger): Promise<void> {
   if (!settings || tracer) return;
-  const [sdk, exporter, hooks, resources, conventions] = await Promise.all([
+  const [sdk, exporter, hooks, resources, conventions, core] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/semantic-conventions'),
+    import('@opentelemetry/core'),
   ]);
   const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({ [conventions.ATTR_SERVICE_NAME]: settings.serviceName }),
@@ -35,6 +36,8 @@ export async function startTracing(settings: TracingSettings | null, log: Logger
   });
   context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
+  // W3C Trace Context (traceparent, tracestate) read and written by OpenTelemetry's own propagator, not a regex of ours.
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   tracer = provider.getTracer(settings.serviceName);
   shutdown = () => provider.shutdown();
   log.info('tracing on', { tracesUrl: settings.tracesUrl, serviceName: settings.serviceName });
@@ -45,22 +48,33 @@ export async function stopTracing(): Promise<void> {
   const stop = shutdown;
   shutdown = null;
   tracer = null;
+  propagation.disable();
   await stop?.();
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+/** W3C trace headers as a plain record (lower-case names), the carrier the propagator reads and writes. */
+type TraceHeaders = Record<string, string | undefined>;
 
-/** A span's W3C traceparent, stored with a task so its run joins the trace of the request that submitted it. */
+/**
+ * A span's W3C traceparent, stored with a task so its run joins the trace of the request that submitted it; null for
+ * no span, an invalid one, or while tracing is off (the API's propagator then writes nothing).
+ */
 export function traceparentOf(span: Span | undefined): string | null {
-  const sc = span?.spanContext();
-  if (!sc || !isSpanContextValid(sc)) return null;
-  return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & TraceFlags.SAMPLED ? 1 : 0).toString(16).padStart(2, '0')}`;
+  if (!span) return null;
+  const carrier: TraceHeaders = {};
+  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  return carrier.traceparent ?? null;
 }
 
-/** The context a W3C traceparent (a caller's header, or a task's stored one) names as parent; the active one when it names none. */
+/**
+ * The context W3C trace headers (a caller's traceparent and tracestate, or a task's stored traceparent) name as
+ * parent; the active one when they name none, are invalid, or tracing is off.
+ */
+export function contextFromTraceHeaders(headers: TraceHeaders): Context {
+  return propagation.extract(context.active(), headers);
+}
+
+/** contextFromTraceHeaders for a traceparent alone (a task's stored one). */
 export function contextFromTraceparent(value: string | null | undefined): Context {
-  const m = value ? TRACEPARENT.exec(value) : null;
-  if (!m) return context.active();
-  const parent = { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16) & TraceFlags.SAMPLED, isRemote: true };
-  return isSpanContextValid(parent) ? trace.setSpanContext(context.active(), parent) : context.active();
+  return contextFromTraceHeaders({ traceparent: value ?? undefined });
 }
