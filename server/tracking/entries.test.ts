@@ -38,6 +38,17 @@ describe('checkEntry', () => {
     ['a missing logmap', { ...good, logmap: undefined }, /^logmap: /],
     ['an oversized logmap', { ...good, logmap: { big: 'x'.repeat(TRACKING_LIMITS.logmapMaxBytes) } }, /^logmap: must serialize to at most/],
   ];
+  it('counts the logmap limit in UTF-8 bytes, not UTF-16 units', () => {
+    // {"s":"…"} is 8 bytes around the text; "é" is two bytes, "€" three, "😀" four (two UTF-16 units).
+    const max = TRACKING_LIMITS.logmapMaxBytes;
+    const fits = (s: string) => () => checkEntry({ ...good, logmap: { s } });
+    expect(fits('x'.repeat(max - 8))).not.toThrow();
+    expect(fits('é'.repeat((max - 8) / 2))).not.toThrow();
+    expect(fits('é'.repeat((max - 8) / 2 + 1))).toThrow(/^logmap: must serialize to at most/);
+    expect(fits('€'.repeat(Math.ceil((max - 8) / 3) + 1))).toThrow(/^logmap: /);
+    expect(fits('😀'.repeat((max - 8) / 4 + 1))).toThrow(/^logmap: /);
+  });
+
   it.each(refused)('refuses %s, naming the field', (_, item, message) => {
     expect(() => checkEntry(item)).toThrow(EntryProblem);
     expect(() => checkEntry(item)).toThrow(message);

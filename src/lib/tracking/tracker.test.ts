@@ -1,6 +1,6 @@
 // Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page leave.
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../spec';
+import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../spec';
 import { createEntryFactory, nextSeqId } from './entry';
 import { createTracker, sampled, type WorkerHandle } from './tracker';
 import type { QueuedEntry } from './types';
@@ -76,6 +76,18 @@ describe('tracking stub', () => {
     expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: [] as unknown as Record<string, unknown> })).toBeNull();
     expect(warnings).toEqual([TRACKING_WARNINGS.eventId, TRACKING_WARNINGS.action, TRACKING_WARNINGS.logmap]);
     expect(tracker.pendingCount()).toBe(0);
+  });
+
+  it('validation: the logmap limit is in UTF-8 bytes, as the collector counts it, not UTF-16 units', () => {
+    const { tracker, warnings } = setup();
+    tracker.init({ appKey: 'k' });
+    // {"s":"…"} is 8 bytes around the text; "é" is one UTF-16 unit and two bytes.
+    const room = TRACKING_LIMITS.logmapMaxBytes - 8;
+    expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: { s: 'é'.repeat(room / 2 + 1) } })).toBeNull();
+    expect(warnings).toEqual([TRACKING_WARNINGS.logmap]);
+    expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: { s: 'é'.repeat(room / 2) } })).not.toBeNull();
+    expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: { s: 'x'.repeat(room) } })).not.toBeNull();
+    expect(warnings).toHaveLength(1);
   });
 
   it('config locking in the stub: later inits are ignored', () => {

@@ -164,11 +164,12 @@ export function createTracker(env: TrackerEnv) {
       if (!config) return warn(TRACKING_WARNINGS.appKey), null;
       const prefix = config.logPrefix;
       const logmap = { ...config.baseLogmap, ...event?.logmap };
+      // The limit is in UTF-8 bytes, as the collector counts it: "é" is one UTF-16 unit of .length but two bytes.
       const problem = !isValidEventId(event?.id, prefix)
         ? TRACKING_WARNINGS.eventId
         : !isValidAction(event.action)
           ? TRACKING_WARNINGS.action
-          : (event.logmap !== undefined && !isValidLogmap(event.logmap)) || JSON.stringify(logmap).length > LOGMAP_MAX_BYTES
+          : (event.logmap !== undefined && !isValidLogmap(event.logmap)) || new TextEncoder().encode(JSON.stringify(logmap)).length > LOGMAP_MAX_BYTES
             ? TRACKING_WARNINGS.logmap
             : '';
       if (problem) return warn(problem), null;
