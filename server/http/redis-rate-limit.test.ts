@@ -102,8 +102,13 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
 
   it('counts hits in fixed windows: the first hit starts the window, later ones count in it, other keys apart, a new window after it ends', async () => {
     // Long enough that the hits below land in one window on a busy machine; the wait for its end is the test's cost.
-    const WINDOW_MS = 2500;
-    const store = stores(REDIS_URL, recordingLog().log).store('contract');
+    // Whole seconds, as Redis keeps windows (a 2.5 s window would last 2 s and leave less room for a stall).
+    const WINDOW_MS = 3000;
+    const shared = stores(REDIS_URL, recordingLog().log);
+    // Connected first: `resetAt` is `now` plus what Redis has left, so a window Redis starts late (a first hit waiting
+    // for the connection on a busy machine) would outlive the wait below.
+    await shared.ping!();
+    const store = shared.store('contract');
     const start = Date.now();
     const first = await store.hit('k', WINDOW_MS, start);
     expect(first.count).toBe(1);
