@@ -1,7 +1,7 @@
 // Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaKind } from '../../src/lib/spec';
+import { MEDIA_TOOLS_MISSING_MESSAGE, type MediaKind } from '../../src/lib/spec';
 import { decodedAudioSeconds, ffmpegTools, probe, withWorkDir, type FfmpegTools } from '../tools';
 import { sniffFile, sniffMedia, type SniffedType } from './sniff';
 
@@ -12,7 +12,8 @@ export interface ProbedMedia {
   durationS: number | null;
 }
 
-export const NO_FFPROBE_MESSAGE = 'this server cannot measure the length of audio and video: ffprobe was not found (npm ci installs @ffprobe-installer/linux-x64 on Linux x64; else set FFPROBE_PATH or put ffprobe on PATH)';
+/** The refusal when no usable ffprobe/ffmpeg was found (the wording lives with the tools' limits in src/lib/spec). */
+export const NO_FFPROBE_MESSAGE = MEDIA_TOOLS_MISSING_MESSAGE;
 
 /** The demuxer each sniffed type is read with: the bytes chose the format, ffprobe does not guess another. */
 const DEMUXERS: Record<string, string> = {
