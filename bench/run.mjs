@@ -12,6 +12,7 @@ import { previewBenchmarks } from './preview.mjs';
 import { speechBenchmarks } from './speech.mjs';
 import { opsOverhead } from './ops.mjs';
 import { uploadMemory } from './uploads.mjs';
+import { soak } from './soak.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -34,6 +35,7 @@ const benchmarks = [
   { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
   { name: 'Upload memory: server RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http piping to a file', run: async () => uploadMemory() },
+  { name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end', run: async () => soak() },
   { name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)', run: async () => opsOverhead() },
 ];
 // `npm run bench -- <words>` runs only the tables whose name contains one of the words (case-insensitive).
