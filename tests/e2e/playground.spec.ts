@@ -50,9 +50,9 @@ function png(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** A 2-second MP4 with a test pattern and a WAV with a tone, made by the ffmpeg the preview engine ships with. */
+/** A 2-second MP4 with a test pattern and a WAV with a tone, made by the system's ffmpeg, the one the server uses. */
 function videoAndAudio(): { video: string; audio: string } {
-  const ffmpeg = path.join(root, 'node_modules/@ffmpeg-installer/linux-x64/ffmpeg');
+  const ffmpeg = process.env.FFMPEG_PATH ?? 'ffmpeg';
   const video = path.join(fixtures, 'clip.mp4');
   const audio = path.join(fixtures, 'voice.wav');
   execFileSync(ffmpeg, ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-t', '2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', video]);
