@@ -72,8 +72,8 @@ export const VOICE_MESSAGES = {
     `audioId: the voice ${voice.id} speaks ${languageLabel(primaryLanguage(voice.language))}, which is not available on ${engine}, the engine serving ${feature} on this server; ${
       offered.length ? `choose one of ${offered.map((v) => v.id).join(', ')}` : 'it offers no voice here'
     }`,
-  /** Beside a voice the playground cannot run here. */
-  pickerHint: (engine: string) => `Not available on ${engine} here`,
+  /** Beside a voice the playground cannot run here; short, as it sits in a card a third of the form wide. */
+  pickerHint: (engine: string) => `Not on ${engine}`,
   /** The playground's problem when the chosen voice is one of those (e.g. chosen before switching to Pro). */
   pickProblem: (voice: Voice, engine: string, languages: readonly string[]) =>
     `${voice.name} speaks ${languageLabel(primaryLanguage(voice.language))}, which is not available on ${engine} here. Choose a voice in ${languages.map(languageLabel).join(' or ')}.`,
