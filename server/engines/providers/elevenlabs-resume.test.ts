@@ -39,10 +39,11 @@ describe('ElevenLabs dubbing across server processes', () => {
 
     await rig.resumeChargedOnce(job);
     expectSameDubFollowed();
+    // The finishing process ends the task's jobs just after the task commits (in the background), so wait for it.
+    await until(async () => (await rig.storedJob(job.taskId)).ended_at !== null);
     const stored = await rig.storedJob(job.taskId);
     expect(stored).toMatchObject({ engine: 'elevenlabs', name: 'dubbing', attempt: 2 });
     expect(JSON.parse(stored.ref)).toMatchObject({ id: 'dub1' });
-    expect(stored.ended_at).not.toBeNull();
   }, 120_000);
 
   it('a SIGTERM drain hands the task back without deleting its dub; the next start follows the same dub, charged once', async () => {
