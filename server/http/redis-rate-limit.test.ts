@@ -13,6 +13,7 @@ import { createTestApp, type TestApp } from '../test-support/app';
 import { createUser } from '../test-support/tasks';
 import { openRateLimitStores, type RateLimitStores } from './redis-rate-limit';
 import { skipUnlessRequired } from '../test-support/required-services';
+import { until } from '../test-support/server-process';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** One prefix per run, so runs on a shared Redis never see each other's counts; its keys are deleted after. */
@@ -69,7 +70,13 @@ function stores(url: string, log: Logger): RateLimitStores {
 async function instances(redisUrl: string): Promise<TestApp[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'shared-budgets-'));
   dirs.push(dir);
-  const env = { DATABASE_URL: `sqlite:${path.join(dir, 'app.db')}`, REDIS_URL: redisUrl, REDIS_PREFIX: PREFIX, RATE_LIMIT_PER_MINUTE: String(LIMIT), TRACKING_APP_KEYS: KEY };
+  const env = {
+    DATABASE_URL: `sqlite:${path.join(dir, 'app.db')}`,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: PREFIX,
+    RATE_LIMIT_PER_MINUTE: String(LIMIT),
+    TRACKING_APP_KEYS: KEY,
+  };
   const apps: TestApp[] = [];
   for (let i = 0; i < 3; i++) apps.push(await createTestApp(env));
   opened.push(...apps);
@@ -90,7 +97,11 @@ async function apiCalls(apps: TestApp[], calls: number): Promise<number[]> {
   return statuses;
 }
 
-const tally = (statuses: number[]) => ({ ok: statuses.filter((s) => s === 200).length, limited: statuses.filter((s) => s === 429).length, other: statuses.filter((s) => s !== 200 && s !== 429) });
+const tally = (statuses: number[]) => ({
+  ok: statuses.filter((s) => s === 200).length,
+  limited: statuses.filter((s) => s === 429).length,
+  other: statuses.filter((s) => s !== 200 && s !== 429),
+});
 
 describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 'never'})`, () => {
   const redis = new Redis(REDIS_URL);
@@ -121,7 +132,7 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
 
     await new Promise((resolve) => setTimeout(resolve, first.resetAt - Date.now() + 50));
     // `resetAt` is read on our clock; on a stalled machine Redis may end the window a little later, so its word decides.
-    while ((await redis.exists(`${PREFIX}rate:contract:k`)) === 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => (await redis.exists(`${PREFIX}rate:contract:k`)) === 0);
     const next = await store.hit('k', WINDOW_MS, Date.now());
     expect(next.count).toBe(1);
     expect(next.resetAt).toBeGreaterThan(first.resetAt);
@@ -140,7 +151,9 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
   });
 
   it('counts every hit once when three connections hit one key at the same time', async () => {
-    const three = [stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log)].map((s) => s.store('race'));
+    const three = [stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log)].map((s) =>
+      s.store('race'),
+    );
     const now = Date.now();
     const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => three[i % 3]!.hit('same', 60_000, now)));
     expect(answers.map((a) => a.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
@@ -159,8 +172,20 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
     const statuses: number[] = [];
     for (let i = 0; i < 3 * per; i++) {
       const message = `failure ${i}`;
-      const body = { deviceId: 'one-device', appKey: KEY, appVersion: '1', platform: 'pc-web', platformVersion: 'x', message, sign: signMessage(KEY, 'one-device', message) };
-      const res = await apps[i % 3]!.app.request(TRACKING_PATHS.message, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const body = {
+        deviceId: 'one-device',
+        appKey: KEY,
+        appVersion: '1',
+        platform: 'pc-web',
+        platformVersion: 'x',
+        message,
+        sign: signMessage(KEY, 'one-device', message),
+      };
+      const res = await apps[i % 3]!.app.request(TRACKING_PATHS.message, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       statuses.push(res.status);
     }
     expect(tally(statuses)).toEqual({ ok: per, limited: 2 * per, other: [] });

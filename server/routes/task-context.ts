@@ -11,9 +11,10 @@ import type { UploadGate } from '../media';
 import { withWorkDir } from '../tools';
 import { ERROR_CODES, ERROR_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/spec';
 
-/** The largest upload of any kind, plus room for the multipart framing and form fields. */
-export const MAX_UPLOAD_BODY = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes)) + 64 * 1024;
+/** The largest upload of any kind. */
 const MAX_UPLOAD_FILE = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes));
+/** That file plus room for the multipart framing and form fields. */
+export const MAX_UPLOAD_BODY = MAX_UPLOAD_FILE + 64 * 1024;
 const TOO_LARGE = `file: uploads may be at most ${Math.round(MAX_UPLOAD_BODY / (1024 * 1024))} MB`;
 
 export interface ReceivedFile {
