@@ -32,10 +32,19 @@ const benchmarks = [
   { name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)', run: apiThroughput },
   { name: 'Tasks: submit throughput, queue overhead', run: async () => taskBenchmarks() },
   { name: 'Offline speech (eSpeak NG thread pool) with the machine busy, next to a thread per call', run: async () => speechBenchmarks() },
-  { name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)', run: async () => scaleOutBenchmarks() },
+  {
+    name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)',
+    run: async () => scaleOutBenchmarks(),
+  },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
-  { name: 'Upload memory: server RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http piping to a file', run: async () => uploadMemory() },
-  { name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end', run: async () => soak() },
+  {
+    name: 'Upload memory: server RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http piping to a file',
+    run: async () => uploadMemory(),
+  },
+  {
+    name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end',
+    run: async () => soak(),
+  },
   { name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)', run: async () => opsOverhead() },
 ];
 // `npm run bench -- <words>` runs only the tables whose name contains one of the words (case-insensitive).

@@ -43,7 +43,10 @@ const base = server.url;
 /** The server as `npm start` runs it (the built bundle, not tsx), on a free port, with its JSON log lines kept. */
 async function startBuilt() {
   const { command, args } = await serverCommand();
-  const child = spawn(command, args, { env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const logs: Array<Record<string, unknown>> = [];
   let rest = '';
   const port = await new Promise<number>((resolve, reject) => {
@@ -76,7 +79,8 @@ async function call(route: string, init: RequestInit): Promise<{ status: number;
     return { status: res.status, body: {} };
   }
 }
-const api = (user: TestUser, route: string, body: unknown) => call(route, { ...json(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` } });
+const api = (user: TestUser, route: string, body: unknown) =>
+  call(route, { ...json(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` } });
 
 let serverErrors = 0;
 const taskIds: string[] = [];
@@ -87,47 +91,86 @@ function codeFor(email: string): string | undefined {
 
 /** The mix: what people and clients do, and what a fuzzer sends. */
 const actions: Array<[weight: number, run: () => Promise<unknown>]> = [
-  [2, async () => {
-    const email = `soak-${Math.floor(Math.random() * 200)}@example.com`;
-    const sent = await call('/user/code', json({ email, type: 'login' }));
-    const attemptId = sent.body.data?.attemptId;
-    const code = codeFor(email);
-    if (typeof attemptId === 'string' && code) await call('/user/email/login', json({ email, code, attemptId }));
-  }],
-  [2, async () => {
-    const answer = await api(pick(users), '/api/async/do_tts_common', { text: 'A short line for the soak test.', audioId: 'en-us-female-1' });
-    const id = answer.body.data?.taskId;
-    if (typeof id === 'string') taskIds.push(id);
-    if (taskIds.length > 1000) taskIds.splice(0, 500);
-  }],
+  [
+    2,
+    async () => {
+      const email = `soak-${Math.floor(Math.random() * 200)}@example.com`;
+      const sent = await call('/user/code', json({ email, type: 'login' }));
+      const attemptId = sent.body.data?.attemptId;
+      const code = codeFor(email);
+      if (typeof attemptId === 'string' && code) await call('/user/email/login', json({ email, code, attemptId }));
+    },
+  ],
+  [
+    2,
+    async () => {
+      const answer = await api(pick(users), '/api/async/do_tts_common', { text: 'A short line for the soak test.', audioId: 'en-us-female-1' });
+      const id = answer.body.data?.taskId;
+      if (typeof id === 'string') taskIds.push(id);
+      if (taskIds.length > 1000) taskIds.splice(0, 500);
+    },
+  ],
   [6, async () => (taskIds.length ? api(pick(users), '/api/getAsyncResult', { taskId: pick(taskIds) }) : undefined)],
   [4, async () => api(pick(users), '/api/remaining_credits', {})],
-  [4, async () => {
-    const device = `soak-${Math.floor(Math.random() * 50)}`;
-    const session = await call(TRACKING_PATHS.accessToken, json({ app_key: APP_KEY, device_id: device, app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' }));
-    const s = session.body.data as { token: string; produceId: string; sign: string } | undefined;
-    if (!s) return;
-    const config = await call(TRACKING_PATHS.trackConfig, json({ token: s.token, sign: s.sign }));
-    const ak = (config.body.data as { ak?: string } | undefined)?.ak;
-    if (!ak) return;
-    const entries = Array.from({ length: 10 }, (_, i) => ({ entryId: `soak-${Date.now()}-${Math.random()}`, coldStartId: 'soak', seqId: i + 1, uid: '', time: Date.now(), oid: 'soak_event', action: 1, foid: '', ffid: '', logmap: { i } }));
-    const fields = { token: s.token, produceId: s.produceId, queueId: String(Date.now()), sendTime: Date.now(), batchCount: entries.length, msgEncrypt: sealEntries(entries, ak) };
-    await call(TRACKING_PATHS.trackInfo, json({ ...fields, sign: signBatch(signedText(fields), ak) }));
-  }],
-  [6, async () => {
-    const bad: Array<[string, RequestInit]> = [
-      ['/api/async/do_tts_common', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` }, body: '{"text": ' }],
-      ['/api/async/do_tts_common', { ...json({ text: 'x'.repeat(9000), speed: 1e308 }), headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` } }],
-      ['/api/getAsyncResult', { ...json({ taskId: 'not-a-task' }), headers: { 'content-type': 'application/json', authorization: 'Bearer sk-invented' } }],
-      ['/user/email/login', json({ email: 'nobody@example.com', code: '12a4' })],
-      [TRACKING_PATHS.trackInfo, json({ token: 'forged', msgEncrypt: '%%%', sign: 'x' })],
-      ['/api-playground/file/v1/upload', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nnonsense' }],
-      [`/media/${'a'.repeat(40)}.wav?exp=1&sig=x`, { method: 'GET' }],
-      ['/api/async/no_such_tool', json({})],
-    ];
-    const [route, init] = pick(bad);
-    return call(route, init);
-  }],
+  [
+    4,
+    async () => {
+      const device = `soak-${Math.floor(Math.random() * 50)}`;
+      const session = await call(
+        TRACKING_PATHS.accessToken,
+        json({ app_key: APP_KEY, device_id: device, app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' }),
+      );
+      const s = session.body.data as { token: string; produceId: string; sign: string } | undefined;
+      if (!s) return;
+      const config = await call(TRACKING_PATHS.trackConfig, json({ token: s.token, sign: s.sign }));
+      const ak = (config.body.data as { ak?: string } | undefined)?.ak;
+      if (!ak) return;
+      const entries = Array.from({ length: 10 }, (_, i) => ({
+        entryId: `soak-${Date.now()}-${Math.random()}`,
+        coldStartId: 'soak',
+        seqId: i + 1,
+        uid: '',
+        time: Date.now(),
+        oid: 'soak_event',
+        action: 1,
+        foid: '',
+        ffid: '',
+        logmap: { i },
+      }));
+      const fields = {
+        token: s.token,
+        produceId: s.produceId,
+        queueId: String(Date.now()),
+        sendTime: Date.now(),
+        batchCount: entries.length,
+        msgEncrypt: sealEntries(entries, ak),
+      };
+      await call(TRACKING_PATHS.trackInfo, json({ ...fields, sign: signBatch(signedText(fields), ak) }));
+    },
+  ],
+  [
+    6,
+    async () => {
+      const bad: Array<[string, RequestInit]> = [
+        [
+          '/api/async/do_tts_common',
+          { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` }, body: '{"text": ' },
+        ],
+        [
+          '/api/async/do_tts_common',
+          { ...json({ text: 'x'.repeat(9000), speed: 1e308 }), headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` } },
+        ],
+        ['/api/getAsyncResult', { ...json({ taskId: 'not-a-task' }), headers: { 'content-type': 'application/json', authorization: 'Bearer sk-invented' } }],
+        ['/user/email/login', json({ email: 'nobody@example.com', code: '12a4' })],
+        [TRACKING_PATHS.trackInfo, json({ token: 'forged', msgEncrypt: '%%%', sign: 'x' })],
+        ['/api-playground/file/v1/upload', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nnonsense' }],
+        [`/media/${'a'.repeat(40)}.wav?exp=1&sig=x`, { method: 'GET' }],
+        ['/api/async/no_such_tool', json({})],
+      ];
+      const [route, init] = pick(bad);
+      return call(route, init);
+    },
+  ],
 ];
 const total = actions.reduce((n, [w]) => n + w, 0);
 function chooseAction(): () => Promise<unknown> {
@@ -147,7 +190,14 @@ let failures = 0;
 const rows: Array<Record<string, string | number>> = [];
 async function sample(label: string) {
   const { rss } = await processMemory(server.child.pid!);
-  rows.push({ when: label, 'actions so far': requests, 'RSS MB': +(rss / MB).toFixed(1), 'heap used MB': +((await heapUsed()) / MB).toFixed(1), '5xx answers': serverErrors, 'client-side errors': failures });
+  rows.push({
+    when: label,
+    'actions so far': requests,
+    'RSS MB': +(rss / MB).toFixed(1),
+    'heap used MB': +((await heapUsed()) / MB).toFixed(1),
+    '5xx answers': serverErrors,
+    'client-side errors': failures,
+  });
 }
 
 await sample('start');

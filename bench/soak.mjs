@@ -4,7 +4,11 @@ import path from 'node:path';
 
 export function soak() {
   const root = path.resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/soak-bench.ts')], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/soak-bench.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`soak benchmark failed:\n${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1));
 }

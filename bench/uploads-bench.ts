@@ -37,7 +37,9 @@ async function upload(url: string, user: TestUser): Promise<number> {
 /** The bare baseline: a node:http server piping each body to a file. */
 async function bare(count: number) {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'upload-bare.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    child.stdout.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { port: number }).port)),
+  );
   try {
     return await measure(child.pid!, count, async () => {
       const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: await openAsBlob(video) });

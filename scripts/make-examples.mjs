@@ -54,12 +54,48 @@ async function toAudio(wav, dest) {
 async function toSmallVideo(mp4, dest, label) {
   const file = temp(`${path.basename(dest)}.full.mp4`);
   writeFileSync(file, mp4);
-  await ffmpeg(['-i', file, '-vf', `scale=${SMALL_WIDTH}:-2`, '-c:v', 'libx264', '-preset', 'slow', '-crf', '30', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '40k', '-ac', '1', '-metadata', `comment=${label}`, '-movflags', '+faststart', '-y', dest]);
+  await ffmpeg([
+    '-i',
+    file,
+    '-vf',
+    `scale=${SMALL_WIDTH}:-2`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'slow',
+    '-crf',
+    '30',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '40k',
+    '-ac',
+    '1',
+    '-metadata',
+    `comment=${label}`,
+    '-movflags',
+    '+faststart',
+    '-y',
+    dest,
+  ]);
 }
 
 /** A picture drawn with ffmpeg's geq filter from one expression per colour channel. */
 async function draw(dest, width, height, r, g, b) {
-  await ffmpeg(['-f', 'lavfi', '-i', `color=c=black:s=${width}x${height}:d=1`, '-vf', `format=rgb24,geq=r='${r}':g='${g}':b='${b}'`, '-frames:v', '1', '-y', dest]);
+  await ffmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=black:s=${width}x${height}:d=1`,
+    '-vf',
+    `format=rgb24,geq=r='${r}':g='${g}':b='${b}'`,
+    '-frames:v',
+    '1',
+    '-y',
+    dest,
+  ]);
 }
 
 async function speech(id) {
@@ -96,8 +132,17 @@ async function clips() {
   const sunsetPng = target(sunset.files[0].src);
   const sun = 'lt(hypot(X-320,Y-205),46)';
   const sea = 'gt(Y,232)';
-  await draw(sunsetPng, 640, 360, `if(${sun},255,if(${sea},50+25*sin(Y/3),255-Y*0.35))`, `if(${sun},214,if(${sea},70+20*sin(Y/3),150-Y*0.3))`, `if(${sun},120,if(${sea},120+20*sin(Y/3),90+Y*0.35))`);
-  await preview('image-to-video', { prompt: sunset.inputs.prompt, imageUrl: 'image', resolution: '512p', durationS: 4 }, target(sunset.output), { image: { file: sunsetPng, kind: 'image', mime: 'image/png' } });
+  await draw(
+    sunsetPng,
+    640,
+    360,
+    `if(${sun},255,if(${sea},50+25*sin(Y/3),255-Y*0.35))`,
+    `if(${sun},214,if(${sea},70+20*sin(Y/3),150-Y*0.3))`,
+    `if(${sun},120,if(${sea},120+20*sin(Y/3),90+Y*0.35))`,
+  );
+  await preview('image-to-video', { prompt: sunset.inputs.prompt, imageUrl: 'image', resolution: '512p', durationS: 4 }, target(sunset.output), {
+    image: { file: sunsetPng, kind: 'image', mime: 'image/png' },
+  });
 
   const sofia = example('character-sofia');
   await preview('character-to-video', { prompt: sofia.inputs.prompt, modelId: sofia.inputs.modelId, resolution: '512p', durationS: 4 }, target(sofia.output));

@@ -23,12 +23,14 @@ const phases = [
     [{ name: 'eslint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] }],
   ],
   [
-    [{
-      name: 'unit tests (vitest)',
-      cmd: bin('vitest'),
-      args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'unit-results.json')}`],
-      live: true,
-    }],
+    [
+      {
+        name: 'unit tests (vitest)',
+        cmd: bin('vitest'),
+        args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'unit-results.json')}`],
+        live: true,
+      },
+    ],
   ],
   [[{ name: 'end-to-end tests (playwright)', cmd: bin('playwright'), args: ['test', '-c', 'tests/e2e/playwright.config.ts'], live: true }]],
 ];

@@ -29,7 +29,8 @@ async function main() {
   // Work files of a server killed mid-render are left behind: DATA_DIR/tmp is emptied before any engine runs.
   await prepareWorkRoot(path.join(config.dataDir, 'tmp'));
   if (process.platform === 'linux' && tiedSpawnMethod() === 'plain') log.warn('setpriv (util-linux) not found: ffmpeg children may outlive a killed server');
-  if (process.platform === 'linux' && spawnLimitMethod() === 'none') log.warn('prlimit (util-linux) not found: ffmpeg and ffprobe run without CPU and memory limits');
+  if (process.platform === 'linux' && spawnLimitMethod() === 'none')
+    log.warn('prlimit (util-linux) not found: ffmpeg and ffprobe run without CPU and memory limits');
   // Which ffmpeg/ffprobe parse outside files, and their versions; one missing or too old is a clear error here.
   reportFfmpeg(log);
   const database = await openDatabase(config.databaseUrl);
@@ -51,10 +52,15 @@ async function main() {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info('listening', { port: info.port, role, queue: config.queue.kind });
     const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
-    process.stdout.write(role === 'worker' ? `\n  DreamAPI worker is running; health at ${base}/healthz\n\n` : `\n  DreamAPI is running at ${base}/playground\n\n`);
+    process.stdout.write(
+      role === 'worker' ? `\n  DreamAPI worker is running; health at ${base}/healthz\n\n` : `\n  DreamAPI is running at ${base}/playground\n\n`,
+    );
   });
   // METRICS_PORT: /metrics alone on its own listener, kept open through the drain so the last figures can be scraped.
-  const metricsServer = metrics.port === null ? null : serve({ fetch: metricsApp({ db: database.db, log, token: metrics.token }).fetch, port: metrics.port, hostname: metrics.host });
+  const metricsServer =
+    metrics.port === null
+      ? null
+      : serve({ fetch: metricsApp({ db: database.db, log, token: metrics.token }).fetch, port: metrics.port, hostname: metrics.host });
   if (metrics.port === null && metrics.token === null) log.info('metrics off: set METRICS_TOKEN or METRICS_PORT to serve /metrics (docs/operations.md)');
 
   let stopping = false;
@@ -64,10 +70,13 @@ async function main() {
     log.info('shutting down', { signal });
     const { drainDelayMs, drainTimeoutMs } = config.ops;
     // The drain has its own deadline; SHUTDOWN_TIMEOUT_MS more is what closing everything after it may take.
-    const forced = setTimeout(() => {
-      log.warn('shutdown timed out; exiting');
-      process.exit(1);
-    }, drainDelayMs + drainTimeoutMs + config.shutdownTimeoutMs);
+    const forced = setTimeout(
+      () => {
+        log.warn('shutdown timed out; exiting');
+        process.exit(1);
+      },
+      drainDelayMs + drainTimeoutMs + config.shutdownTimeoutMs,
+    );
     forced.unref();
     const closers = [
       { name: 'request log', close: () => requestLog.flush() },

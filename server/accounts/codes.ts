@@ -30,11 +30,7 @@ export interface IssuedLogin {
  * reached. The resend interval and the tighter hourly cap count per email *and requesting IP*, so a stranger
  * asking for codes spends their own budget, not the owner's; the wider per-email cap bounds the mail sent.
  */
-export async function issueLoginCode(
-  db: Kysely<Schema>,
-  hashKey: Buffer,
-  input: { email: string; ip: string; now?: number },
-): Promise<IssuedLogin> {
+export async function issueLoginCode(db: Kysely<Schema>, hashKey: Buffer, input: { email: string; ip: string; now?: number }): Promise<IssuedLogin> {
   const now = input.now ?? Date.now();
   const windowStart = now - LOGIN_CODES.windowMs;
   const issued = {
@@ -113,7 +109,11 @@ async function reserveGuess(db: Kysely<Schema>, input: { email: string; ip: stri
     .where('created_at', '<=', since)
     .where((eb) => eb.or([eb('email', '=', input.email), eb('ip', '=', input.ip)]))
     .execute();
-  const row = await db.insertInto('login_guesses').values({ email: input.email, ip: input.ip, created_at: input.now }).returning('id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('login_guesses')
+    .values({ email: input.email, ip: input.ip, created_at: input.now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const id = Number(row.id);
   const budgets = [
     { column: 'email', value: input.email, limit: LOGIN_GUESSES.perEmailPerDay, message: ACCOUNT_MESSAGES.emailGuessCap },

@@ -106,7 +106,13 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const suspended = command === 'suspend' ? 1 : 0;
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ suspended, updated_at: Date.now() }).where('id', '=', user.id).execute();
-        await recordAudit(trx, { actor, action: suspended ? AUDIT.actions.suspend : AUDIT.actions.unsuspend, subject: user.id, reason, detail: { email: user.email } });
+        await recordAudit(trx, {
+          actor,
+          action: suspended ? AUDIT.actions.suspend : AUDIT.actions.unsuspend,
+          subject: user.id,
+          reason,
+          detail: { email: user.email },
+        });
       });
       print(`${user.id} ${suspended ? 'suspended' : 'restored'}`);
       return;
@@ -115,9 +121,15 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const user = await userOrFail(db, positionals[0]);
       const delta = integer(positionals[1], 'credits');
       if (delta === 0) throw new UsageError('credits must not be 0');
-      const { balance } = await db
-        .transaction()
-        .execute((trx) => applyCreditChange(trx, { userId: user.id, delta, reason: 'grant', reference: values.note ?? values.reason ?? 'operator', audit: { actor, action: AUDIT.actions.grant, reason } }));
+      const { balance } = await db.transaction().execute((trx) =>
+        applyCreditChange(trx, {
+          userId: user.id,
+          delta,
+          reason: 'grant',
+          reference: values.note ?? values.reason ?? 'operator',
+          audit: { actor, action: AUDIT.actions.grant, reason },
+        }),
+      );
       print(`${user.id} balance ${balance}`);
       return;
     }
@@ -132,8 +144,16 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
         maxUses,
         expiresAt: days === undefined ? null : Date.now() + days * 86_400_000,
       });
-      await recordAudit(db, { actor, action: AUDIT.actions.invitation, subject: invitation.code, reason, detail: { credits, maxUses, expiresAt: invitation.expires_at } });
-      print(`${invitation.code}\tcredits ${invitation.credits}\tmax uses ${invitation.max_uses}\texpires ${invitation.expires_at ? new Date(invitation.expires_at).toISOString() : 'never'}`);
+      await recordAudit(db, {
+        actor,
+        action: AUDIT.actions.invitation,
+        subject: invitation.code,
+        reason,
+        detail: { credits, maxUses, expiresAt: invitation.expires_at },
+      });
+      print(
+        `${invitation.code}\tcredits ${invitation.credits}\tmax uses ${invitation.max_uses}\texpires ${invitation.expires_at ? new Date(invitation.expires_at).toISOString() : 'never'}`,
+      );
       return;
     }
     case 'revoke-key': {

@@ -11,9 +11,19 @@ const DAY = 86_400_000;
 const JAN_10 = Date.parse('2026-01-10T12:00:00Z');
 
 /** A settled task and its provider calls, as recordTaskCosts writes them. */
-async function settled(id: string, engine: string, credits: number, at: number, parts: Array<{ provider: string; amount: number; unit: string; usd: number | null; estimated?: boolean }> = []) {
+async function settled(
+  id: string,
+  engine: string,
+  credits: number,
+  at: number,
+  parts: Array<{ provider: string; amount: number; unit: string; usd: number | null; estimated?: boolean }> = [],
+) {
   await database.db.insertInto('task_costs').values({ task_id: id, engine, feature: 'text-to-video', credits_charged: credits, settled_at: at }).execute();
-  for (const p of parts) await database.db.insertInto('task_provider_costs').values({ task_id: id, provider: p.provider, amount: p.amount, unit: p.unit, usd: p.usd, estimated: p.estimated ? 1 : 0 }).execute();
+  for (const p of parts)
+    await database.db
+      .insertInto('task_provider_costs')
+      .values({ task_id: id, provider: p.provider, amount: p.amount, unit: p.unit, usd: p.usd, estimated: p.estimated ? 1 : 0 })
+      .execute();
 }
 
 const table = () => out.map((line) => line.split('\t'));
@@ -33,8 +43,28 @@ describe('npm run admin -- costs', () => {
     await settled('t4', 'espeak', 0, JAN_10);
     await run('costs');
     const credits = 75 * USD_PER_CREDIT;
-    expect(table()[0]).toEqual(['engine', 'tasks', 'credits charged', 'credits in USD', 'provider cost USD', 'provider units', 'margin USD', 'margin', 'notes']);
-    expect(table()[1]).toEqual(['fal', '2', '75', `$${credits.toFixed(4)}`, '$0.6000', '2 fal-billing-units', `${credits < 0.6 ? '-' : ''}$${Math.abs(credits - 0.6).toFixed(4)}`, `${(((credits - 0.6) / credits) * 100).toFixed(1)}%`, '1 estimated']);
+    expect(table()[0]).toEqual([
+      'engine',
+      'tasks',
+      'credits charged',
+      'credits in USD',
+      'provider cost USD',
+      'provider units',
+      'margin USD',
+      'margin',
+      'notes',
+    ]);
+    expect(table()[1]).toEqual([
+      'fal',
+      '2',
+      '75',
+      `$${credits.toFixed(4)}`,
+      '$0.6000',
+      '2 fal-billing-units',
+      `${credits < 0.6 ? '-' : ''}$${Math.abs(credits - 0.6).toFixed(4)}`,
+      `${(((credits - 0.6) / credits) * 100).toFixed(1)}%`,
+      '1 estimated',
+    ]);
     expect(table()[2]!.slice(0, 6)).toEqual(['elevenlabs', '1', '4', `$${(4 * USD_PER_CREDIT).toFixed(4)}`, '$0.0500', '500 characters']);
     expect(table()[3]!.slice(0, 6)).toEqual(['espeak', '1', '0', '$0.0000', '$0.0000', '-']);
     expect(table()[3]![7]).toBe('-');

@@ -36,7 +36,8 @@ export function parseRates(values: readonly string[] = []): UnitRates {
   for (const value of values) {
     const [unit, usd] = value.split('=');
     const n = Number(usd);
-    if (!(COST_UNITS as readonly string[]).includes(unit ?? '') || usd === undefined || usd.trim() === '' || !Number.isFinite(n) || n < 0) throw new Error(COST_MESSAGES.rateFormat(value));
+    if (!(COST_UNITS as readonly string[]).includes(unit ?? '') || usd === undefined || usd.trim() === '' || !Number.isFinite(n) || n < 0)
+      throw new Error(COST_MESSAGES.rateFormat(value));
     rates[unit as CostUnit] = n;
   }
   return rates;
@@ -115,8 +116,13 @@ export function costLines(rows: readonly EngineCosts[]): string[] {
     const bound = r.unpriced > 0 ? '≤ ' : '';
     const notes = [r.estimated > 0 ? `${r.estimated} estimated` : '', r.unpriced > 0 ? `${r.unpriced} without a price` : ''].filter(Boolean).join(', ');
     // Dollars computed from a list price are already in the provider cost column; the other units are the providers' own.
-    const units = r.units.filter((u) => u.unit !== 'usd').map((u) => `${amount(u.amount)} ${u.unit}`).join(', ');
-    return [r.engine, r.tasks, r.credits, usd(r.creditsUsd), usd(r.providerUsd), units || '-', `${bound}${usd(margin)}`, `${bound}${share}`, notes || '-'].join('\t');
+    const units = r.units
+      .filter((u) => u.unit !== 'usd')
+      .map((u) => `${amount(u.amount)} ${u.unit}`)
+      .join(', ');
+    return [r.engine, r.tasks, r.credits, usd(r.creditsUsd), usd(r.providerUsd), units || '-', `${bound}${usd(margin)}`, `${bound}${share}`, notes || '-'].join(
+      '\t',
+    );
   };
   return [
     ['engine', 'tasks', 'credits charged', 'credits in USD', 'provider cost USD', 'provider units', 'margin USD', 'margin', 'notes'].join('\t'),

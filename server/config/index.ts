@@ -17,61 +17,96 @@ export type { QueueConfig, Role } from './queue';
 export type { OpsConfig } from './ops';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const csv = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const csv = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
 
-const envSchema = z.object({
-  PORT: port.default(8787),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PUBLIC_URL: z.url().optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().min(1).optional(),
-  SITE_DIR: z.string().min(1).default('./dist'),
-  SITE_ORIGINS: csv.optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
-  // false, a number of proxies in front (true is one), or the proxies' addresses and CIDRs (server/http/client-ip.ts).
-  TRUST_PROXY: z.string().default('false').transform((value, ctx) => {
-    try {
-      return parseProxyTrust(value);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `must be false, a number of proxies, or their addresses and CIDRs (${error instanceof Error ? error.message : String(error)})` });
-      return z.NEVER;
-    }
-  }),
-  // Uploads being received at once (src/lib/spec UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
-  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perAccount),
-  UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perClient),
-  UPLOAD_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024 * 1024).default(UPLOADS_IN_FLIGHT.processBytes),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config hands out.
-  TRACKING_APP_KEYS: csv.optional(),
-  TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  TRACKING_BATCH_SIZE: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries).default(TRACKING.batchSize),
-  TRACKING_BUFFER_S: z.coerce.number().min(TRACKING_LIMITS.minBufferS).max(TRACKING_LIMITS.maxBufferS).default(TRACKING.bufferMs / 1000),
-  // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
-  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-  SMTP_URL: z.url().optional(),
-  MAIL_FROM: z.string().min(3).default('DreamAPI <no-reply@localhost>'),
-  SITE_URL: z.url().optional(),
-  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
-  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
-  GOOGLE_AUTHORIZATION_ENDPOINT: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
-  GOOGLE_TOKEN_ENDPOINT: z.url().default('https://oauth2.googleapis.com/token'),
-  GITHUB_CLIENT_ID: z.string().min(1).optional(),
-  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
-  GITHUB_AUTHORIZATION_ENDPOINT: z.url().default('https://github.com/login/oauth/authorize'),
-  GITHUB_TOKEN_ENDPOINT: z.url().default('https://github.com/login/oauth/access_token'),
-  GITHUB_API_URL: z.url().default('https://api.github.com'),
-  // Payments (docs/payments.md): Stripe keys; without them Buy explains that payments are not configured.
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_… or rk_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
-  STRIPE_API_BASE: z.url().optional(),
-  // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
-  SUPPORT_EMAIL: z.email().optional(),
-  // Credits a new account starts with (src/lib/spec/signup.ts); 0 switches the grant off.
-  SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(SIGNUP_CREDITS_DEFAULT),
-}).extend(taskEnvShape).extend(s3EnvShape).extend(redisEnvShape).extend(queueEnvShape).extend(opsEnvShape);
+const envSchema = z
+  .object({
+    PORT: port.default(8787),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.string().min(1).optional(),
+    SITE_DIR: z.string().min(1).default('./dist'),
+    SITE_ORIGINS: csv.optional(),
+    BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    // false, a number of proxies in front (true is one), or the proxies' addresses and CIDRs (server/http/client-ip.ts).
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value, ctx) => {
+        try {
+          return parseProxyTrust(value);
+        } catch (error) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `must be false, a number of proxies, or their addresses and CIDRs (${error instanceof Error ? error.message : String(error)})`,
+          });
+          return z.NEVER;
+        }
+      }),
+    // Uploads being received at once (src/lib/spec UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
+    UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perAccount),
+    UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perClient),
+    UPLOAD_BYTES_IN_FLIGHT: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(UPLOADS_IN_FLIGHT.processBytes),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config hands out.
+    TRACKING_APP_KEYS: csv.optional(),
+    TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    TRACKING_BATCH_SIZE: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries).default(TRACKING.batchSize),
+    TRACKING_BUFFER_S: z.coerce
+      .number()
+      .min(TRACKING_LIMITS.minBufferS)
+      .max(TRACKING_LIMITS.maxBufferS)
+      .default(TRACKING.bufferMs / 1000),
+    // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: z.url().optional(),
+    MAIL_FROM: z.string().min(3).default('DreamAPI <no-reply@localhost>'),
+    SITE_URL: z.url().optional(),
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
+    GOOGLE_AUTHORIZATION_ENDPOINT: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_ENDPOINT: z.url().default('https://oauth2.googleapis.com/token'),
+    GITHUB_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+    GITHUB_AUTHORIZATION_ENDPOINT: z.url().default('https://github.com/login/oauth/authorize'),
+    GITHUB_TOKEN_ENDPOINT: z.url().default('https://github.com/login/oauth/access_token'),
+    GITHUB_API_URL: z.url().default('https://api.github.com'),
+    // Payments (docs/payments.md): Stripe keys; without them Buy explains that payments are not configured.
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_… or rk_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    STRIPE_API_BASE: z.url().optional(),
+    // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
+    SUPPORT_EMAIL: z.email().optional(),
+    // Credits a new account starts with (src/lib/spec/signup.ts); 0 switches the grant off.
+    SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(SIGNUP_CREDITS_DEFAULT),
+  })
+  .extend(taskEnvShape)
+  .extend(s3EnvShape)
+  .extend(redisEnvShape)
+  .extend(queueEnvShape)
+  .extend(opsEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {

@@ -2,7 +2,21 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderConfig } from '../engines/providers';
-import { FEATURES, MEDIA_LIMITS, RATE_LIMITS, TASK_LIMITS, WEBHOOKS, isFeature, type Feature, ENGINE_NAMES as ALL_ENGINE_NAMES, PREVIEW_FEATURES, PROVIDER_URLS, NO_MODEL_PRICES, NO_MODEL_PRICE_DEFAULT, type NoModelPrice } from '../../src/lib/spec';
+import {
+  FEATURES,
+  MEDIA_LIMITS,
+  RATE_LIMITS,
+  TASK_LIMITS,
+  WEBHOOKS,
+  isFeature,
+  type Feature,
+  ENGINE_NAMES as ALL_ENGINE_NAMES,
+  PREVIEW_FEATURES,
+  PROVIDER_URLS,
+  NO_MODEL_PRICES,
+  NO_MODEL_PRICE_DEFAULT,
+  type NoModelPrice,
+} from '../../src/lib/spec';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -17,14 +31,20 @@ const DEFAULT_ENGINES = ['tts-common=espeak,tts-pro=espeak,tts-clone=,dialogue=e
 /** ENGINES=feature=engine|fallback,… : each feature's engines in the order they are tried. */
 const engineMap = z.string().transform((value, ctx) => {
   const map: Partial<Record<Feature, string[]>> = {};
-  for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [feature, engines = ''] = pair.split('=').map((s) => s.trim());
     if (!isFeature(feature)) {
       ctx.addIssue({ code: 'custom', message: `unknown feature "${feature}"; features are ${FEATURES.join(', ')}` });
       return z.NEVER;
     }
     // An empty list is kept so it can switch a default off when merged (tts-clone=).
-    map[feature] = engines.split('|').map((s) => s.trim()).filter(Boolean);
+    map[feature] = engines
+      .split('|')
+      .map((s) => s.trim())
+      .filter(Boolean);
   }
   return map;
 });
@@ -32,7 +52,10 @@ const engineMap = z.string().transform((value, ctx) => {
 /** name=number,… (ENGINE_CONCURRENCY, ENGINE_TIMEOUTS_MS): per-engine limits. */
 const perEngine = z.string().transform((value, ctx) => {
   const map: Record<string, number> = {};
-  for (const pair of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name = '', raw = ''] = pair.split('=').map((s) => s.trim());
     const n = Number(raw);
     if (!name || !Number.isInteger(n) || n < 1) {
@@ -67,7 +90,10 @@ export const taskEnvShape = {
   TASK_TIMEOUT_MS: z.coerce.number().int().min(1000).default(TASK_LIMITS.runTimeoutMs),
   TASK_POLL_MS: z.coerce.number().int().min(10).default(TASK_LIMITS.pollIntervalMs),
   MEDIA_DIR: z.string().min(1).optional(),
-  MEDIA_RETENTION_DAYS: z.coerce.number().positive().default(MEDIA_LIMITS.retentionMs / DAY_MS),
+  MEDIA_RETENTION_DAYS: z.coerce
+    .number()
+    .positive()
+    .default(MEDIA_LIMITS.retentionMs / DAY_MS),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(RATE_LIMITS.publicPerWindow),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(1).default(WEBHOOKS.baseDelayMs),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(WEBHOOKS.maxAttempts),

@@ -64,8 +64,12 @@ export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, ex
   for (const [feature, names] of Object.entries(map)) {
     for (const name of names) {
       const engine = engines.get(name);
-      if (!engine) throw new Error(`ENGINES: no engine named "${name}" (for ${feature}); available: ${[...engines.keys()].join(', ')} (provider engines need their API key set)`);
-      if (!engine.features.includes(feature as Feature)) throw new Error(`ENGINES: engine "${name}" cannot serve ${feature}; it serves ${engine.features.join(', ')}`);
+      if (!engine)
+        throw new Error(
+          `ENGINES: no engine named "${name}" (for ${feature}); available: ${[...engines.keys()].join(', ')} (provider engines need their API key set)`,
+        );
+      if (!engine.features.includes(feature as Feature))
+        throw new Error(`ENGINES: engine "${name}" cannot serve ${feature}; it serves ${engine.features.join(', ')}`);
     }
   }
   const slots = new Map<string, Semaphore>();
@@ -75,7 +79,10 @@ export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, ex
     return s;
   };
   const names = (feature: Feature) => map[feature] ?? [];
-  const chain = (feature: Feature) => names(feature).map((n) => engines.get(n)!).filter((e) => !e.unavailable?.());
+  const chain = (feature: Feature) =>
+    names(feature)
+      .map((n) => engines.get(n)!)
+      .filter((e) => !e.unavailable?.());
 
   return {
     forFeature(feature) {

@@ -1,5 +1,15 @@
 // What the engine serving a feature offers (advanced settings; the languages of its voices) and the refusal when a run asks for more.
-import { engineLabel, givenRunOptions, RUN_OPTION_MESSAGES, voiceById, VOICE_MESSAGES, VOICES, voiceServed, type Feature, type RunOption } from '../../src/lib/spec';
+import {
+  engineLabel,
+  givenRunOptions,
+  RUN_OPTION_MESSAGES,
+  voiceById,
+  VOICE_MESSAGES,
+  VOICES,
+  voiceServed,
+  type Feature,
+  type RunOption,
+} from '../../src/lib/spec';
 import type { Engine } from './types';
 
 /** The settings `engine` honours for `feature`; none when it lists none. */
@@ -27,7 +37,12 @@ function voiceProblem(engine: Engine, feature: Feature, input: Record<string, un
     .map(voiceById)
     .find((voice) => voice !== undefined && !voiceServed(voice, languages));
   if (!refused) return null;
-  return VOICE_MESSAGES.notOnEngine(refused, feature, engineLabel(engine.name), VOICES.filter((v) => voiceServed(v, languages)));
+  return VOICE_MESSAGES.notOnEngine(
+    refused,
+    feature,
+    engineLabel(engine.name),
+    VOICES.filter((v) => voiceServed(v, languages)),
+  );
 }
 
 /**

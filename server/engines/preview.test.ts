@@ -58,13 +58,51 @@ async function probeBytes(data: Buffer) {
 
 describe('preview engine output (ffprobe)', () => {
   const cases: Array<{ feature: Feature; input: Record<string, unknown>; width: number; height: number; durationS: number; audio: boolean }> = [
-    { feature: 'text-to-video', input: { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 }, ...VIDEO_SIZES['512p']!, durationS: 2, audio: false },
-    { feature: 'image-to-video', input: { prompt: 'slow push in', imageUrl: 'image', resolution: '720p', durationS: 1 }, ...VIDEO_SIZES['720p']!, durationS: 1, audio: false },
-    { feature: 'character-to-video', input: { prompt: 'Hi!', modelId: 'model-emma', resolution: '512p', durationS: 2 }, ...VIDEO_SIZES['512p']!, durationS: 2, audio: true },
-    { feature: 'character-to-video', input: { prompt: ' ', modelId: 'model-james', resolution: '512p', durationS: 1 }, ...VIDEO_SIZES['512p']!, durationS: 1, audio: false },
+    {
+      feature: 'text-to-video',
+      input: { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 },
+      ...VIDEO_SIZES['512p']!,
+      durationS: 2,
+      audio: false,
+    },
+    {
+      feature: 'image-to-video',
+      input: { prompt: 'slow push in', imageUrl: 'image', resolution: '720p', durationS: 1 },
+      ...VIDEO_SIZES['720p']!,
+      durationS: 1,
+      audio: false,
+    },
+    {
+      feature: 'character-to-video',
+      input: { prompt: 'Hi!', modelId: 'model-emma', resolution: '512p', durationS: 2 },
+      ...VIDEO_SIZES['512p']!,
+      durationS: 2,
+      audio: true,
+    },
+    {
+      feature: 'character-to-video',
+      input: { prompt: ' ', modelId: 'model-james', resolution: '512p', durationS: 1 },
+      ...VIDEO_SIZES['512p']!,
+      durationS: 1,
+      audio: false,
+    },
     { feature: 'talking-image', input: { audioUrl: 'audio', photoUrl: 'image' }, ...VIDEO_SIZES['720p']!, durationS: 1.5, audio: true },
-    { feature: 'lipsync', input: { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 0, video_height: 0 } }, width: 320, height: 240, durationS: 1.5, audio: true },
-    { feature: 'talking-face', input: { videoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 640, video_height: 360 } }, width: 640, height: 360, durationS: 1.5, audio: true },
+    {
+      feature: 'lipsync',
+      input: { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 0, video_height: 0 } },
+      width: 320,
+      height: 240,
+      durationS: 1.5,
+      audio: true,
+    },
+    {
+      feature: 'talking-face',
+      input: { videoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 640, video_height: 360 } },
+      width: 640,
+      height: 360,
+      durationS: 1.5,
+      audio: true,
+    },
   ];
   it.each(cases)('$feature makes an H.264 MP4 at $width×$height lasting $durationS s', async (c) => {
     const result = await previewEngine().run(c.feature, c.input, localContext());
@@ -87,7 +125,11 @@ describe('preview engine output (ffprobe)', () => {
     const script = 'Hello, I am Daniel. This script is read aloud by the offline voice, so the preview clip is not silent.';
     const speechS = wavSeconds(await synthesize(script, voiceById(PREVIEW.characterVoices['model-daniel']!)!.espeak));
     expect(speechS).toBeGreaterThan(3);
-    const result = await previewEngine().run('character-to-video', { prompt: script, modelId: 'model-daniel', resolution: '512p', durationS: 1 }, localContext());
+    const result = await previewEngine().run(
+      'character-to-video',
+      { prompt: script, modelId: 'model-daniel', resolution: '512p', durationS: 1 },
+      localContext(),
+    );
     const file = path.join(dir, 'spoken.mp4');
     writeFileSync(file, result.outputs[0]!.data);
     const info = await probe(tools!.ffprobe!, file);
@@ -143,7 +185,12 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     t = await createTasksTestApp();
     await t.system.start();
     const user = await createUser(t, 100);
-    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, { type: 'text', prompt: 'a lighthouse at night', resolution: '512p', duration: 4 });
+    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, {
+      type: 'text',
+      prompt: 'a lighthouse at night',
+      resolution: '512p',
+      duration: 4,
+    });
     expect(r.status).toBe(200);
     const task = await waitForTask(t, r.body.data.taskId);
     expect(task.status).toBe('succeeded');
@@ -206,7 +253,9 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ code: ERROR_CODES.featureUnavailable, msg: FEATURE_MESSAGES.unavailable });
     expect((await creditState(t, user.id)).balance).toBe(100);
-    const health = (await (await t.app.request('/healthz')).json()) as { data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string; reason: string | null }> }> } };
+    const health = (await (await t.app.request('/healthz')).json()) as {
+      data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string; reason: string | null }> }> };
+    };
     const ttv = health.data.features.find((f) => f.feature === 'text-to-video')!;
     expect(ttv).toMatchObject({ served: false, engines: [{ name: 'preview', reason: NO_FFMPEG_MESSAGE }] });
     expect(health.data.features.find((f) => f.feature === 'tts-common')).toMatchObject({ served: true, engines: [{ name: 'espeak' }] });

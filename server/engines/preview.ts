@@ -1,7 +1,17 @@
 // The offline preview engine: real MP4 files made with ffmpeg (no AI model) so every video flow runs with no key.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FFMPEG_MIN_MAJOR, MEDIA_EXTENSIONS, PREVIEW, PREVIEW_FEATURES, VIDEO_SIZES, SAMPLE_MODELS, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
+import {
+  FFMPEG_MIN_MAJOR,
+  MEDIA_EXTENSIONS,
+  PREVIEW,
+  PREVIEW_FEATURES,
+  VIDEO_SIZES,
+  SAMPLE_MODELS,
+  voiceById,
+  type Feature,
+  type RunOption,
+} from '../../src/lib/spec';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
@@ -42,8 +52,7 @@ function shaped(size: Size, aspectRatio: string | undefined): Size {
 /** What the scene's colours and drift are drawn from: the prompt, and the seed when one is given. */
 const seeded = (text: string, seed: number | undefined) => (seed === undefined ? text : `${text}\u0000${seed}`);
 
-export const NO_FFMPEG_MESSAGE =
-  `the preview engine needs ffmpeg ${FFMPEG_MIN_MAJOR} or newer: install it (apt-get install ffmpeg), set FFMPEG_PATH, or put ffmpeg on PATH`;
+export const NO_FFMPEG_MESSAGE = `the preview engine needs ffmpeg ${FFMPEG_MIN_MAJOR} or newer: install it (apt-get install ffmpeg), set FFMPEG_PATH, or put ffmpeg on PATH`;
 
 function sizeOf(resolution: string | undefined, fallback: string): Size {
   const size = VIDEO_SIZES[resolution ?? fallback];
@@ -74,7 +83,13 @@ async function spoken(input: VideoInput, ctx: EngineContext, dir: string): Promi
 export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Engine {
   const tools = o.tools ?? ffmpegTools;
 
-  async function render(feature: Feature, input: VideoInput, ctx: EngineContext, t: FfmpegTools, dir: string): Promise<{ file: string; expectedS: number; hasAudio: boolean }> {
+  async function render(
+    feature: Feature,
+    input: VideoInput,
+    ctx: EngineContext,
+    t: FfmpegTools,
+    dir: string,
+  ): Promise<{ file: string; expectedS: number; hasAudio: boolean }> {
     const out = path.join(dir, 'out.mp4');
     const save = async (media: InputMedia, name: string) => {
       const file = path.join(dir, `${name}.${MEDIA_EXTENSIONS[media.mime] ?? 'bin'}`);
@@ -113,7 +128,11 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
         const durationS = feature === 'wan-text-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
         const size = shaped(sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
         const prompt = input.prompt ?? '';
-        await runTool(t.ffmpeg, promptClipArgs({ prompt: seeded(prompt, input.seed), size, durationS, textFile: await textFile(prompt), font: t.font, out }), ctx.signal);
+        await runTool(
+          t.ffmpeg,
+          promptClipArgs({ prompt: seeded(prompt, input.seed), size, durationS, textFile: await textFile(prompt), font: t.font, out }),
+          ctx.signal,
+        );
         return { file: out, expectedS: durationS, hasAudio: false };
       }
       case 'image-to-video':
@@ -126,7 +145,16 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
         const speech = feature === 'character-to-video' ? await spoken(input, ctx, dir) : null;
         const durationS = Math.max(askedS, speech?.seconds ?? 0);
         await ctx.progress(20);
-        const args = { image, prompt: seeded(input.prompt ?? '', input.seed), size, durationS, textFile: await textFile(input.prompt), font: t.font, audio: speech?.file ?? null, out };
+        const args = {
+          image,
+          prompt: seeded(input.prompt ?? '', input.seed),
+          size,
+          durationS,
+          textFile: await textFile(input.prompt),
+          font: t.font,
+          audio: speech?.file ?? null,
+          out,
+        };
         await runTool(t.ffmpeg, panZoomArgs(args), ctx.signal);
         return { file: out, expectedS: durationS, hasAudio: speech !== null };
       }

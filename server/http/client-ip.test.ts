@@ -7,7 +7,11 @@ import { clientIp, parseProxyTrust, type ProxyTrust } from './client-ip';
 async function seen(trust: ProxyTrust, socket: string, forwarded?: string): Promise<string> {
   const app = new Hono();
   app.get('/', (c) => c.text(clientIp(c, trust)));
-  const res = await app.request('/', { headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }, { incoming: { socket: { remoteAddress: socket } } });
+  const res = await app.request(
+    '/',
+    { headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } },
+    { incoming: { socket: { remoteAddress: socket } } },
+  );
   return res.text();
 }
 

@@ -19,11 +19,19 @@ export function parseProxyTrust(value: string): ProxyTrust {
   if (text === '' || text === 'false' || text === '0') return false;
   if (text === 'true') return hops(1);
   if (/^\d+$/.test(text)) return hops(Number(text));
-  const trusted = proxyAddr.compile(text.split(',').map((part) => part.trim()).filter(Boolean));
+  const trusted = proxyAddr.compile(
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
   return (address) => trusted(address, 0);
 }
 
-const hops = (count: number): ProxyTrust => (_address, hop) => hop < count;
+const hops =
+  (count: number): ProxyTrust =>
+  (_address, hop) =>
+    hop < count;
 
 /**
  * The client: the socket's peer, unless it is a trusted proxy; then, walking X-Forwarded-For from its end (proxies
@@ -36,6 +44,10 @@ export function clientIp(c: Context, trust: ProxyTrust): string {
   const socket = incoming?.socket?.remoteAddress ?? 'unknown';
   if (!trust) return socket;
   const forwarded = c.req.header('x-forwarded-for');
-  const request = { socket: { remoteAddress: socket }, connection: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } };
+  const request = {
+    socket: { remoteAddress: socket },
+    connection: { remoteAddress: socket },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  };
   return proxyAddr(request as unknown as IncomingMessage, trust) || socket;
 }

@@ -89,7 +89,10 @@ export function rateLimit(o: RateLimitOptions): MiddlewareHandler {
       'X-RateLimit-Reset': String(resetS),
     };
     if (count > o.limit) {
-      throw new AppError(429, ERROR_CODES.rateLimited, TASK_MESSAGES.rateLimited, { ...headers, 'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))) });
+      throw new AppError(429, ERROR_CODES.rateLimited, TASK_MESSAGES.rateLimited, {
+        ...headers,
+        'Retry-After': String(Math.max(1, Math.ceil((resetAt - now) / 1000))),
+      });
     }
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);

@@ -20,11 +20,22 @@ async function formBody(parts: Array<[string, string | Blob]>) {
 }
 
 function options(headers: Record<string, string>, extra: Partial<UploadStreamOptions> = {}): UploadStreamOptions {
-  return { headers, target: path.join(dir, `file-${++n}`), field: 'file', maxFileBytes: 1024 * 1024, maxBodyBytes: 2 * 1024 * 1024, tooLarge: 'too large', ...extra };
+  return {
+    headers,
+    target: path.join(dir, `file-${++n}`),
+    field: 'file',
+    maxFileBytes: 1024 * 1024,
+    maxBodyBytes: 2 * 1024 * 1024,
+    tooLarge: 'too large',
+    ...extra,
+  };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
   return error;
 }
@@ -32,7 +43,10 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
 describe('receiveUploadStream', () => {
   it('writes the file field to the target and keeps the text fields, whatever their order', async () => {
     const bytes = Buffer.alloc(300 * 1024, 5);
-    const { headers, body } = await formBody([['file', new Blob([bytes])], ['scene', 'video']]);
+    const { headers, body } = await formBody([
+      ['file', new Blob([bytes])],
+      ['scene', 'video'],
+    ]);
     const o = options(headers);
     const received = await receiveUploadStream(Readable.from([body]), o);
     expect(received).toEqual({ size: bytes.length, fields: { scene: 'video' } });
@@ -40,7 +54,10 @@ describe('receiveUploadStream', () => {
   });
 
   it('skips other file fields unread', async () => {
-    const { headers, body } = await formBody([['other', new Blob([Buffer.alloc(10, 1)])], ['file', new Blob([Buffer.alloc(20, 2)])]]);
+    const { headers, body } = await formBody([
+      ['other', new Blob([Buffer.alloc(10, 1)])],
+      ['file', new Blob([Buffer.alloc(20, 2)])],
+    ]);
     const o = options(headers);
     expect((await receiveUploadStream(Readable.from([body]), o)).size).toBe(20);
     expect(readFileSync(o.target).equals(Buffer.alloc(20, 2))).toBe(true);
@@ -55,13 +72,19 @@ describe('receiveUploadStream', () => {
   });
 
   it('refuses a body over its cap even when the file is small', async () => {
-    const { headers, body } = await formBody([['pad', 'x'.repeat(3000)], ['file', new Blob([Buffer.alloc(10)])]]);
+    const { headers, body } = await formBody([
+      ['pad', 'x'.repeat(3000)],
+      ['file', new Blob([Buffer.alloc(10)])],
+    ]);
     const error = await refusal(receiveUploadStream(Readable.from([body]), options(headers, { maxBodyBytes: 1024 })));
     expect(error.status).toBe(413);
   });
 
   it('asks authorize() with the fields sent before the file, and writes nothing when it refuses', async () => {
-    const { headers, body } = await formBody([['reqId', 'r-1'], ['file', new Blob([Buffer.alloc(64 * 1024)])]]);
+    const { headers, body } = await formBody([
+      ['reqId', 'r-1'],
+      ['file', new Blob([Buffer.alloc(64 * 1024)])],
+    ]);
     const seen: Array<Record<string, string>> = [];
     const o = options(headers, {
       authorize: (fields) => {
@@ -76,7 +99,9 @@ describe('receiveUploadStream', () => {
 
   it('says what is wrong with a body that is not a form with a file', async () => {
     const noFile = await formBody([['scene', 'video']]);
-    expect((await refusal(receiveUploadStream(Readable.from([noFile.body]), options(noFile.headers)))).message).toBe('file: attach the file in the "file" field');
+    expect((await refusal(receiveUploadStream(Readable.from([noFile.body]), options(noFile.headers)))).message).toBe(
+      'file: attach the file in the "file" field',
+    );
     const notForm = await refusal(receiveUploadStream(Readable.from([Buffer.from('{}')]), options({ 'content-type': 'application/json' })));
     expect([notForm.status, notForm.message]).toEqual([400, 'Request body is not valid multipart/form-data']);
     const cutForm = await formBody([['file', new Blob([Buffer.alloc(1000)])]]);

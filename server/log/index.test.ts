@@ -36,10 +36,17 @@ describe('createLogger', () => {
 
   it('keeps its own time, level, msg and request id when fields carry the same names', () => {
     const log = createLogger('debug');
-    const [line] = written(() => withRequestId('req-1', () => log.warn('provider answered', { time: 5, level: 'debug', msg: 'forged', requestId: 'fal-9', engine: 'fal' })));
+    const [line] = written(() =>
+      withRequestId('req-1', () => log.warn('provider answered', { time: 5, level: 'debug', msg: 'forged', requestId: 'fal-9', engine: 'fal' })),
+    );
     expect(line).toMatchObject({ level: 'warn', msg: 'provider answered', requestId: 'req-1', engine: 'fal' });
     expect(Date.parse(line!.time as string)).not.toBeNaN();
-    expect(line).toMatchObject({ [`${RESERVED_FIELD_PREFIX}time`]: 5, [`${RESERVED_FIELD_PREFIX}level`]: 'debug', [`${RESERVED_FIELD_PREFIX}msg`]: 'forged', [`${RESERVED_FIELD_PREFIX}requestId`]: 'fal-9' });
+    expect(line).toMatchObject({
+      [`${RESERVED_FIELD_PREFIX}time`]: 5,
+      [`${RESERVED_FIELD_PREFIX}level`]: 'debug',
+      [`${RESERVED_FIELD_PREFIX}msg`]: 'forged',
+      [`${RESERVED_FIELD_PREFIX}requestId`]: 'fal-9',
+    });
     expect(Object.keys(line!).slice(0, 4)).toEqual(['time', 'level', 'msg', 'requestId']);
   });
 
@@ -56,10 +63,16 @@ describe('createLogger', () => {
 
 describe('logLine', () => {
   it('still writes the event when a field cannot be serialized, saying why; a __proto__ field is only a key', () => {
-    const bad = { toJSON: () => { throw new Error('no JSON for you'); } };
+    const bad = {
+      toJSON: () => {
+        throw new Error('no JSON for you');
+      },
+    };
     const line = JSON.parse(logLine('2026-01-01T00:00:00.000Z', 'error', 'payment failed', undefined, { bad })) as Record<string, unknown>;
     expect(line).toMatchObject({ level: 'error', msg: 'payment failed', logError: expect.stringContaining('no JSON for you') });
-    const proto = JSON.parse(logLine('2026-01-01T00:00:00.000Z', 'info', 'm', undefined, JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>)) as Record<string, unknown>;
+    const proto = JSON.parse(
+      logLine('2026-01-01T00:00:00.000Z', 'info', 'm', undefined, JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>),
+    ) as Record<string, unknown>;
     expect(Object.hasOwn(proto, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -20,7 +20,13 @@ const RESERVED = new Set(['time', 'level', 'msg', 'requestId']);
 export const RESERVED_FIELD_PREFIX = 'field_';
 
 /** One log line's JSON: the logger's own keys first, then the fields, none of which can replace them. */
-export function logLine(time: string, level: Exclude<LogLevel, 'silent'>, msg: string, requestId: string | undefined, fields?: Record<string, unknown>): string {
+export function logLine(
+  time: string,
+  level: Exclude<LogLevel, 'silent'>,
+  msg: string,
+  requestId: string | undefined,
+  fields?: Record<string, unknown>,
+): string {
   // No prototype: a field named __proto__ is then an ordinary key, not a change of prototype.
   const line: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, { time, level, msg });
   // A line written while answering a request names it (X-Request-Id), so a user's report leads to its lines.

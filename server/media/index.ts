@@ -38,9 +38,7 @@ export function signedLinkParams(query: (name: string) => string | null | undefi
 
 /** How GET /media answers: a redirect to the store, a stream of the file (a range of it when asked), or its bytes. */
 export type MediaDownload =
-  | { redirect: string }
-  | { row: MediaRow; stream: (range?: { start: number; end: number }) => Promise<Readable | null> }
-  | { row: MediaRow; data: Buffer };
+  { redirect: string } | { row: MediaRow; stream: (range?: { start: number; end: number }) => Promise<Readable | null> } | { row: MediaRow; data: Buffer };
 
 /** The configured store: the S3-compatible bucket when S3_BUCKET is set, else the local directory (MEDIA_DIR). */
 export function configuredMediaStore(config: { s3: S3StoreSettings | null; tasks: { mediaDir: string } }, log?: Logger): MediaStore {
@@ -66,7 +64,10 @@ export function createMediaService(o: MediaServiceOptions) {
   let signingKey: KeyObject | undefined;
   const key = () => (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
   // A link handed out by a share page names its share: the signature covers it, so it cannot be dropped or swapped.
-  const sign = (id: string, exp: number, share?: string) => createHmac('sha256', key()).update(share ? `${id}.${exp}.${share}` : `${id}.${exp}`).digest('base64url');
+  const sign = (id: string, exp: number, share?: string) =>
+    createHmac('sha256', key())
+      .update(share ? `${id}.${exp}.${share}` : `${id}.${exp}`)
+      .digest('base64url');
 
   /** A signed URL to a file; `share` binds it to a share link, so revoking the share stops it at once. */
   function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now(), share?: string): string {
@@ -117,7 +118,15 @@ export function createMediaService(o: MediaServiceOptions) {
   }
 
   /** Stores bytes in memory (results), or a file on disk (uploads) streamed into the store. */
-  async function save(userId: string, taskId: string | null, kind: MediaKind | typeof POSTERS.kind, mime: string, data: Uint8Array | { file: string; size: number }, durationS: number | null, posterOf: string | null = null) {
+  async function save(
+    userId: string,
+    taskId: string | null,
+    kind: MediaKind | typeof POSTERS.kind,
+    mime: string,
+    data: Uint8Array | { file: string; size: number },
+    durationS: number | null,
+    posterOf: string | null = null,
+  ) {
     const id = randomUUID().replaceAll('-', '');
     const now = Date.now();
     const storageKey = `${id}.${MEDIA_EXTENSIONS[mime] ?? 'bin'}`;
@@ -161,12 +170,16 @@ export function createMediaService(o: MediaServiceOptions) {
       try {
         probed = await probeMediaFile(file, { signal });
       } catch (error) {
-        if (signal.aborted) throw unsupported(`${field}: the file could not be read in ${UPLOAD_PROBE.timeoutMs / 1000} s; send a simpler or shorter file (accepted: ${accepted})`);
+        if (signal.aborted)
+          throw unsupported(
+            `${field}: the file could not be read in ${UPLOAD_PROBE.timeoutMs / 1000} s; send a simpler or shorter file (accepted: ${accepted})`,
+          );
         if (error instanceof Error && error.message === NO_FFPROBE_MESSAGE) throw new AppError(503, ERROR_CODES.unavailable, `${field}: ${NO_FFPROBE_MESSAGE}`);
         throw error;
       }
       if (!probed) throw unsupported(`${field}: the content is not a recognised media file (accepted: ${accepted}); the file name does not matter`);
-      if (!allowed.includes(probed.kind)) throw unsupported(`${field}: this is ${probed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
+      if (!allowed.includes(probed.kind))
+        throw unsupported(`${field}: this is ${probed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
       const limits = UPLOAD_LIMITS[probed.kind];
       if (!limits.mimes.includes(probed.mime)) throw unsupported(`${field}: ${probed.mime} is not accepted (accepted: ${accepted})`);
       if (size > limits.maxBytes) {
@@ -174,7 +187,11 @@ export function createMediaService(o: MediaServiceOptions) {
       }
       if (probed.kind !== 'image' && probed.durationS === null) throw unsupported(`${field}: this ${probed.mime} file holds no playable ${probed.kind}`);
       if (limits.maxDurationS !== null && probed.durationS !== null && probed.durationS > limits.maxDurationS) {
-        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${probed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(probed.durationS)} s`);
+        throw new AppError(
+          413,
+          ERROR_CODES.payloadTooLarge,
+          `${field}: ${probed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(probed.durationS)} s`,
+        );
       }
       return probed;
     },
@@ -235,10 +252,21 @@ export function createMediaService(o: MediaServiceOptions) {
     /** Removes the given media (one run's outputs that were not kept), with their poster frames. */
     async deleteByIds(ids: readonly string[]) {
       if (ids.length === 0) return;
-      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)])).execute();
+      const rows = await o.db
+        .selectFrom('media')
+        .select(['id', 'storage_key'])
+        .where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)]))
+        .execute();
       if (rows.length === 0) return;
       for (const row of rows) await o.store.delete(row.storage_key);
-      await o.db.deleteFrom('media').where('id', 'in', rows.map((r) => r.id)).execute();
+      await o.db
+        .deleteFrom('media')
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
     },
 
     /** Removes a task's media (history delete). */

@@ -22,7 +22,13 @@ const picture = ['-f', 'lavfi', '-i', `testsrc=s=64x48:r=24:d=${LENGTH_S}`];
 const FILES: Array<{ name: string; args: string[]; kind: 'audio' | 'video'; mime: string; header: boolean; pipe?: boolean }> = [
   { name: 'lame-cbr-32k-mono.mp3', args: [...sine, '-ac', '1', '-b:a', '32k'], kind: 'audio', mime: 'audio/mpeg', header: true },
   { name: 'lame-vbr-q4.mp3', args: [...sine, '-ac', '1', '-q:a', '4'], kind: 'audio', mime: 'audio/mpeg', header: true },
-  { name: 'id3v2.mp3', args: [...sine, '-ac', '1', '-b:a', '64k', '-id3v2_version', '3', '-metadata', 'title=A tagged tone', '-metadata', 'artist=Probe'], kind: 'audio', mime: 'audio/mpeg', header: true },
+  {
+    name: 'id3v2.mp3',
+    args: [...sine, '-ac', '1', '-b:a', '64k', '-id3v2_version', '3', '-metadata', 'title=A tagged tone', '-metadata', 'artist=Probe'],
+    kind: 'audio',
+    mime: 'audio/mpeg',
+    header: true,
+  },
   { name: 'plain.wav', args: [...sine, '-ac', '1'], kind: 'audio', mime: 'audio/wav', header: true },
   { name: 'aac.m4a', args: [...sine, '-ac', '1', '-c:a', 'aac'], kind: 'audio', mime: 'audio/mp4', header: true },
   { name: 'adts.aac', args: [...sine, '-ac', '1', '-c:a', 'aac', '-f', 'adts'], kind: 'audio', mime: 'audio/aac', header: false },
@@ -31,8 +37,21 @@ const FILES: Array<{ name: string; args: string[]; kind: 'audio' | 'video'; mime
   { name: 'recorded.webm', args: [...sine, '-ac', '1', '-c:a', 'libopus', '-f', 'webm'], kind: 'audio', mime: 'audio/webm', header: false, pipe: true },
   { name: 'h264.mp4', args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'], kind: 'video', mime: 'video/mp4', header: true },
   { name: 'h264.mov', args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'], kind: 'video', mime: 'video/quicktime', header: true },
-  { name: 'vp8.webm', args: [...picture, ...sine, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libopus', '-shortest'], kind: 'video', mime: 'video/webm', header: true },
-  { name: 'streamed.webm', args: [...picture, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-f', 'webm'], kind: 'video', mime: 'video/webm', header: false, pipe: true },
+  {
+    name: 'vp8.webm',
+    args: [...picture, ...sine, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libopus', '-shortest'],
+    kind: 'video',
+    mime: 'video/webm',
+    header: true,
+  },
+  {
+    name: 'streamed.webm',
+    args: [...picture, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-f', 'webm'],
+    kind: 'video',
+    mime: 'video/webm',
+    header: false,
+    pipe: true,
+  },
 ];
 
 const file = (name: string) => path.join(dir, name);
@@ -48,7 +67,24 @@ beforeAll(async () => {
   expect(tools?.ffprobe, 'ffmpeg and ffprobe must be found after npm ci').toBeTruthy();
   for (const f of FILES) await make(f.name, f.args, f.pipe);
   await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=s=64x64', '-frames:v', '1', '-y', file('cover.png')]);
-  await runTool(tools!.ffmpeg, ['-v', 'error', '-i', file('aac.m4a'), '-i', file('cover.png'), '-map', '0', '-map', '1', '-c', 'copy', '-disposition:v', 'attached_pic', '-y', file('cover-art.m4a')]);
+  await runTool(tools!.ffmpeg, [
+    '-v',
+    'error',
+    '-i',
+    file('aac.m4a'),
+    '-i',
+    file('cover.png'),
+    '-map',
+    '0',
+    '-map',
+    '1',
+    '-c',
+    'copy',
+    '-disposition:v',
+    'attached_pic',
+    '-y',
+    file('cover-art.m4a'),
+  ]);
   // 301 s of speech-rate audio, 8 kbit/s: under the size cap, over the 300 s length cap.
   await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=301', '-ar', '8000', '-ac', '1', '-b:a', '8k', '-y', file('long.mp3')]);
 }, 120_000);
@@ -99,7 +135,10 @@ describe('probeMedia measures what plays', () => {
     expect(measured === null || measured < 0.5, `measured ${measured}`).toBe(true);
     expect(await probeMedia(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(200)]))).toBeNull();
     // A lone MP3 or ADTS frame header before zeros looks like audio to a sniffer; decoding finds nothing playable.
-    for (const lone of [[0xff, 0xfb, 0x90, 0x00], [0xff, 0xf1, 0x50, 0x40, 0x0c, 0x9f, 0xfc]]) {
+    for (const lone of [
+      [0xff, 0xfb, 0x90, 0x00],
+      [0xff, 0xf1, 0x50, 0x40, 0x0c, 0x9f, 0xfc],
+    ]) {
       expect(await probeMedia(Buffer.concat([Buffer.from(lone), Buffer.alloc(40)]))).toBeNull();
     }
     await expect(probeMedia(readFileSync(file('plain.wav')), { tools: () => null })).rejects.toThrow(NO_FFPROBE_MESSAGE);

@@ -135,7 +135,10 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
       const range = (offset: number, length: number) => () => createReadStream(file, { start: offset, end: offset + length - 1 });
       try {
         if (size <= singlePutMax) {
-          await sendStreamed((Body) => client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Body as unknown as Uint8Array, ContentLength: size })), range(0, size));
+          await sendStreamed(
+            (Body) => client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Body as unknown as Uint8Array, ContentLength: size })),
+            range(0, size),
+          );
         } else await putInParts(Key, size, (offset, length) => ({ Body: range(offset, length), ContentLength: length }));
       } catch (error) {
         throw unavailable('put', Key, error);

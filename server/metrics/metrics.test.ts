@@ -64,7 +64,10 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
   });
 
   it('counts a provider out of quota, billing or capacity as an unavailable engine, apart from its plain errors', async () => {
-    const outOfQuota = { ...testEngine({ name: 'spent' }), run: async () => Promise.reject(new EngineUnavailableError('spent is unavailable right now; try again later', 'HTTP 401 quota_exceeded', 60_000)) };
+    const outOfQuota = {
+      ...testEngine({ name: 'spent' }),
+      run: async () => Promise.reject(new EngineUnavailableError('spent is unavailable right now; try again later', 'HTTP 401 quota_exceeded', 60_000)),
+    };
     t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=spent|steady' }, engines: [outOfQuota, testEngine({ name: 'steady' })] });
     const user = await createUser(t, 1000);
     const before = await scrape(t.app);
@@ -86,7 +89,11 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     const before = await scrape(t.app);
 
     const ids = [await speak(t, user.token), await speak(t, user.token), await speak(t, user.token)];
-    const cancel = await t.app.request('/api-playground/video_tools/v1/cancel', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ taskId: ids[2] }) });
+    const cancel = await t.app.request('/api-playground/video_tools/v1/cancel', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ taskId: ids[2] }),
+    });
     expect(cancel.status).toBe(200);
     // A path with an id in it is counted under its pattern, never the id.
     for (let i = 0; i < 4; i++) expect((await t.app.request(`/media/no-such-file-${i}.wav`)).status).toBeGreaterThanOrEqual(400);
@@ -95,8 +102,12 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'canceled']);
     const after = await scrape(t.app);
 
-    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/speech/v1/tts', status: '200' })).toBe(3);
-    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/video_tools/v1/cancel', status: '200' })).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/speech/v1/tts', status: '200' }),
+    ).toBe(3);
+    expect(
+      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/video_tools/v1/cancel', status: '200' }),
+    ).toBe(1);
     expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'GET', route: '/media/:file' })).toBe(4);
     expect(after).not.toContain('no-such-file');
 
@@ -111,7 +122,8 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
 
     // Credits: the counters agree with the ledger, movement by movement.
     const { ledger } = await creditState(t, user.id);
-    const sum = (reason: string, sign: 1 | -1) => ledger.filter((r) => r.reason === reason && Math.sign(r.delta) === sign).reduce((n, r) => n + Math.abs(r.delta), 0);
+    const sum = (reason: string, sign: 1 | -1) =>
+      ledger.filter((r) => r.reason === reason && Math.sign(r.delta) === sign).reduce((n, r) => n + Math.abs(r.delta), 0);
     const held = done.reduce((n, d) => n + d.credits_held, 0);
     const charged = done.reduce((n, d) => n + (d.status === 'succeeded' ? (d.credits_charged ?? 0) : 0), 0);
     expect(held).toBeGreaterThan(0);
@@ -150,7 +162,14 @@ describe('collector counters on METRICS_PORT', () => {
     expect(tampered.status).toBe(403);
     const stale = await c.post(TRACKING_PATHS.trackConfig, { token: 'not-a-token', sign: 'x' });
     expect(stale.status).toBe(401);
-    const unknownKey = await c.post(TRACKING_PATHS.accessToken, { app_key: `${KEY}-unknown`, device_id: 'dev-1', app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' });
+    const unknownKey = await c.post(TRACKING_PATHS.accessToken, {
+      app_key: `${KEY}-unknown`,
+      device_id: 'dev-1',
+      app_version: '1',
+      platform: 'pc-web',
+      platform_version: 'x',
+      log_version: '1',
+    });
     expect(unknownKey.status).toBe(403);
     const after = await scrape(port, null);
 

@@ -17,14 +17,23 @@ export const httpRequestDuration = new Histogram({
   registers,
 });
 
-export const tasksSubmitted = new Counter({ name: name('tasks_submitted_total'), help: 'Tasks stored with their credit hold, by feature and first engine', labelNames: ['feature', 'engine'] as const, registers });
+export const tasksSubmitted = new Counter({
+  name: name('tasks_submitted_total'),
+  help: 'Tasks stored with their credit hold, by feature and first engine',
+  labelNames: ['feature', 'engine'] as const,
+  registers,
+});
 export const tasksFinished = new Counter({
   name: name('tasks_finished_total'),
   help: 'Tasks settled, by feature, the engine that ran it and outcome (succeeded, failed, canceled)',
   labelNames: ['feature', 'engine', 'outcome'] as const,
   registers,
 });
-export const tasksHandedBack = new Counter({ name: name('tasks_handed_back_total'), help: 'Running tasks put back in the queue by a draining process', registers });
+export const tasksHandedBack = new Counter({
+  name: name('tasks_handed_back_total'),
+  help: 'Running tasks put back in the queue by a draining process',
+  registers,
+});
 export const taskQueueWait = new Histogram({
   name: name('task_queue_wait_seconds'),
   help: 'From submit to a worker starting the task (first attempts only), by feature',
@@ -40,8 +49,17 @@ export const taskRunDuration = new Histogram({
   registers,
 });
 /** Read from the database at each scrape (every instance sees the same queue: aggregate with max, not sum). */
-export const tasksActive = new Gauge({ name: name('tasks_active'), help: 'Tasks queued or running now, by feature and status', labelNames: ['feature', 'status'] as const, registers });
-export const oldestQueuedAge = new Gauge({ name: name('tasks_oldest_queued_age_seconds'), help: 'Age of the oldest queued task (0 when none waits)', registers });
+export const tasksActive = new Gauge({
+  name: name('tasks_active'),
+  help: 'Tasks queued or running now, by feature and status',
+  labelNames: ['feature', 'status'] as const,
+  registers,
+});
+export const oldestQueuedAge = new Gauge({
+  name: name('tasks_oldest_queued_age_seconds'),
+  help: 'Age of the oldest queued task (0 when none waits)',
+  registers,
+});
 export const creditsHeldNow = new Gauge({ name: name('credits_held'), help: 'Credits held by queued and running tasks now', registers });
 
 export const creditMovements = new Counter({
@@ -51,8 +69,18 @@ export const creditMovements = new Counter({
   registers,
 });
 
-export const trackingBatches = new Counter({ name: name('tracking_batches_total'), help: 'Tracking batches (track_info) accepted or refused', labelNames: ['result'] as const, registers });
-export const trackingEvents = new Counter({ name: name('tracking_events_total'), help: 'Events of accepted batches: stored, or duplicates of events already held', labelNames: ['result'] as const, registers });
+export const trackingBatches = new Counter({
+  name: name('tracking_batches_total'),
+  help: 'Tracking batches (track_info) accepted or refused',
+  labelNames: ['result'] as const,
+  registers,
+});
+export const trackingEvents = new Counter({
+  name: name('tracking_events_total'),
+  help: 'Events of accepted batches: stored, or duplicates of events already held',
+  labelNames: ['result'] as const,
+  registers,
+});
 export const trackingRefusals = new Counter({
   name: name('tracking_refusals_total'),
   help: 'Collector calls refused, by call and reason (the SPEC.md §8 tracking code name)',

@@ -38,7 +38,9 @@ export const sendCodeBody = z.object({
  */
 export const emailLoginBody = z.object({
   email,
-  code: str().trim().refine((v) => isValidLoginCode(v), `must be ${LOGIN.codeDigits} digits`),
+  code: str()
+    .trim()
+    .refine((v) => isValidLoginCode(v), `must be ${LOGIN.codeDigits} digits`),
   attemptId: str().regex(LOGIN_CODES.secretPattern, 'must be the attemptId answered by /user/code').optional(),
   referer: attribution,
   refererUrl: attribution,
@@ -70,7 +72,9 @@ export const applyKeyBody = z.object({
 export const invitationBody = z.object({
   code: z
     .string({ error: (issue) => (issue.input === undefined ? MESSAGES.enterInvitationCode : 'must be a string') })
-    .trim().min(1, MESSAGES.enterInvitationCode).max(64, 'is too long'),
+    .trim()
+    .min(1, MESSAGES.enterInvitationCode)
+    .max(64, 'is too long'),
 });
 
 export const historyBody = z.object({

@@ -20,17 +20,26 @@ describe('POST /user/email/login without attemptId (SPEC.md §7)', () => {
     await t.reopen({ TRUST_PROXY: 'true' });
     const older = await requestCode('spec@example.com', from('198.51.100.61'));
     const newest = await requestCode('spec@example.com', from('198.51.100.62'));
-    const stale = await post(t.app, '/user/email/login', { email: 'spec@example.com', code: older.code === newest.code ? wrong(newest.code) : older.code, referer: '', refererUrl: '' });
+    const stale = await post(t.app, '/user/email/login', {
+      email: 'spec@example.com',
+      code: older.code === newest.code ? wrong(newest.code) : older.code,
+      referer: '',
+      refererUrl: '',
+    });
     expect([stale.status, stale.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeInvalid]);
     for (let i = 1; i < LOGIN_GUESSES.perEmailPerDay; i += 1) await post(t.app, '/user/email/login', { email: 'spec@example.com', code: wrong(newest.code) });
     const capped = await post(t.app, '/user/email/login', { email: 'spec@example.com', code: newest.code });
     expect([capped.status, capped.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailGuessCap]);
     // Another address has its own guess budget (the guesses above all came from one).
     const fresh = await requestCode('fresh@example.com', from('203.0.113.77'));
-    const done = await post(t.app, '/user/email/login', { email: 'fresh@example.com', code: fresh.code, referer: 'google', refererUrl: '' }, from('203.0.113.77'));
+    const done = await post(
+      t.app,
+      '/user/email/login',
+      { email: 'fresh@example.com', code: fresh.code, referer: 'google', refererUrl: '' },
+      from('203.0.113.77'),
+    );
     expect(done.body.msg).toBe(MESSAGES.successfully);
     const unknown = await post(t.app, '/user/email/login', { email: 'nobody@example.com', code: '1234' }, from('203.0.113.78'));
     expect([unknown.status, unknown.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeInvalid]);
   });
-
 });

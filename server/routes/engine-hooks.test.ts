@@ -1,4 +1,5 @@
-// POST /engine-hooks/:engine/:taskId: fal hooks must carry fal's signature (checked against a local JWKS); valid ones are validated (4xx envelopes, never 5xx) and wake only a waiting poller.
+// POST /engine-hooks/:engine/:taskId: fal hooks must carry fal's signature (checked against a local JWKS); valid ones
+// are validated (4xx envelopes, never 5xx) and wake only a waiting poller.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, FAL_WEBHOOK, FAL_WEBHOOK_MESSAGES } from '../../src/lib/spec';
 import { waitForHook } from '../engines/providers/hooks';
@@ -44,7 +45,10 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
     const waiting = new AbortController();
     let woken = false;
     // The waiter would sleep a minute; only the hook can end it before the checks below.
-    void waitForHook('fal/task-1', 60_000, waiting.signal).then(() => (woken = true), () => {});
+    void waitForHook('fal/task-1', 60_000, waiting.signal).then(
+      () => (woken = true),
+      () => {},
+    );
     const answer = await postSigned('/engine-hooks/fal/task-1', OK_BODY);
     await new Promise((r) => setImmediate(r));
     waiting.abort();
@@ -53,7 +57,10 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
   });
 
   it('a signed hook for a key no one waits on answers 200 "no job waiting" (so the provider stops retrying)', async () => {
-    expect(await postSigned('/engine-hooks/fal/unknown-task', JSON.stringify({ request_id: 'r', status: 'ERROR' }))).toEqual({ status: 200, body: { code: 0, msg: 'no job waiting', data: null } });
+    expect(await postSigned('/engine-hooks/fal/unknown-task', JSON.stringify({ request_id: 'r', status: 'ERROR' }))).toEqual({
+      status: 200,
+      body: { code: 0, msg: 'no job waiting', data: null },
+    });
     expect((await postSigned('/engine-hooks/fal/unknown-task', '')).body.msg).toBe('no job waiting');
   });
 
@@ -62,13 +69,21 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
     it.each<[string, FalHookRejection, () => Record<string, string>, string]>([
       ['no signature at all', 'unsigned', () => ({}), OK_BODY],
       ['a wrong signature', 'signature', () => ({ ...falHookHeaders({ key: falKey, body: OK_BODY }), [FAL_HOOK_HEADERS.signature]: '0'.repeat(128) }), OK_BODY],
-      ['a stale timestamp', 'stale', () => falHookHeaders({ key: falKey, body: OK_BODY, timestamp: Math.floor(Date.now() / 1000) - FAL_WEBHOOK.toleranceS - 5 }), OK_BODY],
+      [
+        'a stale timestamp',
+        'stale',
+        () => falHookHeaders({ key: falKey, body: OK_BODY, timestamp: Math.floor(Date.now() / 1000) - FAL_WEBHOOK.toleranceS - 5 }),
+        OK_BODY,
+      ],
       ['a body changed after signing', 'signature', () => falHookHeaders({ key: falKey, body: OK_BODY }), OK_BODY.replace('"OK"', '"ERROR"')],
       ['an unknown key (after one refetch of the key set)', 'signature', () => falHookHeaders({ key: stranger, body: OK_BODY }), OK_BODY],
     ])('%s', async (_what, reason, headers, body) => {
       const waiting = new AbortController();
       let woken = false;
-      void waitForHook('fal/task-forged', 60_000, waiting.signal).then(() => (woken = true), () => {});
+      void waitForHook('fal/task-forged', 60_000, waiting.signal).then(
+        () => (woken = true),
+        () => {},
+      );
       const before = await refused(reason);
       const answer = await post('/engine-hooks/fal/task-forged', body, 'application/json', headers());
       await new Promise((r) => setImmediate(r));
@@ -81,11 +96,12 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
 
   it('an unknown key makes the app fetch the key set once, not once per forged hook', async () => {
     const stranger = falTestKey('stranger');
-    for (let i = 0; i < 5; i++) expect((await post('/engine-hooks/fal/task-x', OK_BODY, 'application/json', falHookHeaders({ key: stranger, body: OK_BODY }))).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await post('/engine-hooks/fal/task-x', OK_BODY, 'application/json', falHookHeaders({ key: stranger, body: OK_BODY }))).status).toBe(401);
     expect(jwks.fetches()).toBe(1);
   });
 
-  it('fal\'s key set out of reach: the hook is refused as keys_unavailable (fal retries it later)', async () => {
+  it("fal's key set out of reach: the hook is refused as keys_unavailable (fal retries it later)", async () => {
     jwks.failWith(503);
     const before = await refused('keys_unavailable');
     expect(await postSigned('/engine-hooks/fal/task-1', OK_BODY)).toMatchObject(UNVERIFIED);

@@ -45,7 +45,12 @@ beforeAll(async () => {
   s3 = await startTestS3();
   t = await createTasksTestApp({ engines: [testEngine()], env: { ...s3.env(prefix), ENGINES: 'tts-common=test' } });
   user = await createUser(t, 10);
-  bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  bucket = new S3Client({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -110,7 +115,11 @@ describe('media on S3-compatible storage', () => {
 
   it("stores a task's result in the bucket, and engines read this server's own media from it", async () => {
     await t.system.queue.start();
-    const res = await t.app.request('/api/async/do_tts_common', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` }, body: JSON.stringify({ text: 'stored remotely' }) });
+    const res = await t.app.request('/api/async/do_tts_common', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
+      body: JSON.stringify({ text: 'stored remotely' }),
+    });
     const { taskId } = ((await res.json()) as { data: { taskId: string } }).data;
     expect((await waitForTask(t, taskId)).status).toBe('succeeded');
     const outputs = await t.database.db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();
@@ -129,7 +138,14 @@ describe('media on S3-compatible storage', () => {
   it('serves from a second instance (same database, same bucket, its own disk) what the first stored', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'second-instance-'));
     try {
-      const config = loadConfig({ LOG_LEVEL: 'silent', SITE_DIR: './dist', DATA_DIR: dataDir, SECRET_KEY: TASKS_TEST_SECRET, PUBLIC_URL: 'http://localhost:8787', ...s3.env(prefix) });
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        SITE_DIR: './dist',
+        DATA_DIR: dataDir,
+        SECRET_KEY: TASKS_TEST_SECRET,
+        PUBLIC_URL: 'http://localhost:8787',
+        ...s3.env(prefix),
+      });
       const log = createLogger(config.logLevel);
       const system = createTaskSystem({ config, database: t.database, log });
       const second = createApp({ config, database: t.database, log, tasks: system });
@@ -138,7 +154,10 @@ describe('media on S3-compatible storage', () => {
       const served = await fetch(res.headers.get('location')!);
       expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), wav)).toBe(0);
       // Its engines read the first instance's upload too.
-      const opened = await system.media.open(upload.id, signedLinkParams((name) => new URL(upload.url).searchParams.get(name)));
+      const opened = await system.media.open(
+        upload.id,
+        signedLinkParams((name) => new URL(upload.url).searchParams.get(name)),
+      );
       expect(opened && Buffer.compare(opened.data, wav)).toBe(0);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -147,7 +166,11 @@ describe('media on S3-compatible storage', () => {
 
   it('removes expired media from the bucket in the retention pass, and a second pass finds nothing left', async () => {
     const key = await storageKey(upload.id);
-    await t.database.db.updateTable('media').set({ expires_at: Date.now() - 1000 }).where('id', '=', upload.id).execute();
+    await t.database.db
+      .updateTable('media')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('id', '=', upload.id)
+      .execute();
     expect(await t.system.cleanup()).toBeGreaterThanOrEqual(1);
     expect(await objectExists(key)).toBe(false);
     expect(await t.system.media.byId(upload.id)).toBeUndefined();

@@ -20,7 +20,14 @@ export function mediaRoutes(deps: AppDeps) {
     // ?download=<name> asks for a file to save under that name (e.g. speech-2025-01-31.wav) instead of the id.
     const name = c.req.query('download');
     const filename = name && DOWNLOAD_NAME.test(name) ? name : undefined;
-    const found = id ? await system.media.download(id, signedLinkParams((name) => c.req.query(name)), undefined, filename) : null;
+    const found = id
+      ? await system.media.download(
+          id,
+          signedLinkParams((name) => c.req.query(name)),
+          undefined,
+          filename,
+        )
+      : null;
     if (!found) throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.mediaExpired);
     if ('redirect' in found) {
       // Object storage serves the bytes; the link is minted per request (no-store) so it never outlives our signed URL.

@@ -29,7 +29,8 @@ import type { UploadGate } from '../media';
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
 /** The advanced settings a body gave (src/lib/spec/run-options.ts), stored with the task's input for its engine. */
-const settings = (b: Partial<Record<RunOption, unknown>>) => Object.fromEntries(RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]));
+const settings = (b: Partial<Record<RunOption, unknown>>) =>
+  Object.fromEntries(RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]));
 
 /** Where app.ts mounts the playground API; the paths below are relative to it. */
 export const PLAYGROUND_PREFIX = '/api-playground';
@@ -85,9 +86,7 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
     const b = await validBody(c, dialogueBody);
     return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...settings(b) });
   });
-  app.get('/speech/v1/voice_list', (c) =>
-    c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })),
-  );
+  app.get('/speech/v1/voice_list', (c) => c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })));
 
   // Video tools: image/text/character to video, translation, talking face, clothes changer.
   app.post('/video_tools/v1/animate_video', async (c) => {
@@ -132,7 +131,10 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   app.post('/video_tools/v1/get_list', async (c) => {
     const { page, pageSize, feature, features, q } = await validBody(c, listBody);
     const { rows, total } = await listTasks(db, c.get('user').id, { page, pageSize, features: [...(feature ? [feature] : []), ...(features ?? [])], q });
-    const media = await mediaByTask(db, rows.map((r) => r.id));
+    const media = await mediaByTask(
+      db,
+      rows.map((r) => r.id),
+    );
     return c.json(ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }));
   });
 

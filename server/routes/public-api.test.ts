@@ -82,7 +82,14 @@ describe('TTS through the public API', () => {
     const res = await fetch(`${base}/api-playground/speech/v1/dialogue`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: user.token },
-      body: JSON.stringify({ lines: [{ speaker: 'A', text: 'Hi there.' }, { speaker: 'B', text: 'Hello, how are you?' }, { speaker: 'A', text: 'Fine, thanks.' }], voices: { A: 'en-us-female-1', B: 'en-us-male-1' } }),
+      body: JSON.stringify({
+        lines: [
+          { speaker: 'A', text: 'Hi there.' },
+          { speaker: 'B', text: 'Hello, how are you?' },
+          { speaker: 'A', text: 'Fine, thanks.' },
+        ],
+        voices: { A: 'en-us-female-1', B: 'en-us-male-1' },
+      }),
     });
     const body = await res.json();
     expect(body.code).toBe(0);
@@ -93,7 +100,11 @@ describe('TTS through the public API', () => {
   });
 
   it('puts rate-limit headers on every answer, errors included', async () => {
-    for (const r of [await api('/api/remaining_credits', {}), await api('/api/getAsyncResult', { taskId: 'nope' }), await api('/api/remaining_credits', {}, { authorization: 'Bearer wrong' })]) {
+    for (const r of [
+      await api('/api/remaining_credits', {}),
+      await api('/api/getAsyncResult', { taskId: 'nope' }),
+      await api('/api/remaining_credits', {}, { authorization: 'Bearer wrong' }),
+    ]) {
       expect(r.headers.get('x-ratelimit-limit')).toBe('1000');
       expect(Number(r.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
       expect(Number(r.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
@@ -129,7 +140,9 @@ describe('webhooks', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const id = String(req.headers['webhook-id']);
       const ts = String(req.headers['webhook-timestamp']);
-      const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${raw}`).digest('base64');
+      const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+        .update(`${id}.${ts}.${raw}`)
+        .digest('base64');
       const verified = String(req.headers['webhook-signature']).split(' ').includes(`v1,${expected}`) && Math.abs(Date.now() / 1000 - Number(ts)) < 300;
       const status = received.length === 0 ? 500 : 200;
       received.push({ status, verified, id, body: JSON.parse(raw) });
@@ -207,7 +220,16 @@ describe('three-step upload', () => {
     const tooLong = await upload(wavBytes(301), 'long.wav');
     expect(tooLong.status).toBe(413);
     expect(tooLong.body.msg).toContain('300 seconds');
-    const noPolicy = await fetch(`${base}/api/file/v1/upload`, { method: 'POST', body: (() => { const f = new FormData(); f.set('reqId', 'x'); f.set('signature', 'y'); f.set('file', new Blob([wavBytes(1)])); return f; })() });
+    const noPolicy = await fetch(`${base}/api/file/v1/upload`, {
+      method: 'POST',
+      body: (() => {
+        const f = new FormData();
+        f.set('reqId', 'x');
+        f.set('signature', 'y');
+        f.set('file', new Blob([wavBytes(1)]));
+        return f;
+      })(),
+    });
     expect(noPolicy.status).toBe(403);
   });
 

@@ -79,10 +79,18 @@ function ttsInput(raw: unknown): Record<string, unknown> {
   const b = body(dreamTts, raw);
   const voice = b.audioId ? voiceById(b.audioId) : voiceForLanguage(b.lan ?? 'en-US');
   if (!voice) {
-    const problem = b.audioId ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}` : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
+    const problem = b.audioId
+      ? `audioId: unknown voice; voices are ${VOICES.map((v) => v.id).join(', ')}`
+      : `lan: no voice for ${b.lan}; languages are ${[...new Set(VOICES.map((v) => v.language))].join(', ')}`;
     throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${problem}`);
   }
-  return { text: b.text, voice: voice.id, ...(b.speed ? { speed: b.speed } : {}), ...(b.pitch !== undefined ? { pitch: b.pitch } : {}), callbackUrl: b.callbackUrl };
+  return {
+    text: b.text,
+    voice: voice.id,
+    ...(b.speed ? { speed: b.speed } : {}),
+    ...(b.pitch !== undefined ? { pitch: b.pitch } : {}),
+    callbackUrl: b.callbackUrl,
+  };
 }
 
 /** The feature a tool runs; video_translate picks it by enableLipSync. */
@@ -124,13 +132,20 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   const keys = lazyServerKeys(config);
   let policyKey: Buffer | undefined;
   const policySignature = (reqId: string) =>
-    createHmac('sha256', (policyKey ??= Buffer.from(hkdfSync('sha256', keys().hashing, 'dreamapi-upload', 'policy', 32)))).update(reqId).digest('base64url');
+    createHmac('sha256', (policyKey ??= Buffer.from(hkdfSync('sha256', keys().hashing, 'dreamapi-upload', 'policy', 32))))
+      .update(reqId)
+      .digest('base64url');
 
   const app = new Hono<AuthEnv>();
   app.onError(publicErrors(deps.log));
   // The OpenAPI document is public: registered before the rate limit and the Bearer-key check.
   app.route('/', openApiRoutes(deps));
-  const limited = rateLimit({ limit: config.tasks.rateLimitPerMinute, trustProxy: config.trustProxy, store: deps.rateLimits?.store('api'), account: async (c) => (await authenticate(db, c))?.user.id });
+  const limited = rateLimit({
+    limit: config.tasks.rateLimitPerMinute,
+    trustProxy: config.trustProxy,
+    store: deps.rateLimits?.store('api'),
+    account: async (c) => (await authenticate(db, c))?.user.id,
+  });
 
   // Step two of the upload is a form POST to the policy's host, authorised by the policy signature alone
   // (like a presigned storage URL), so it is registered before the Bearer-key check, and before the general
@@ -160,7 +175,13 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
 
   // Every other path here, unknown ones included: the general body cap, the rate limit, then a valid key; a call that
   // passed them goes into the account's request log (written after the answer, batched).
-  app.use('*', bodyCap(config.bodyLimitBytes, refusal), limited, requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }), requestLog.middleware);
+  app.use(
+    '*',
+    bodyCap(config.bodyLimitBytes, refusal),
+    limited,
+    requireApiKey(db, { refuseSuspended: { reads: (c) => READS.has(c.req.path.slice(PUBLIC_API_PREFIX.length)) } }),
+    requestLog.middleware,
+  );
 
   const submitted = async (c: Context<AuthEnv>, tool: PublicTool) => {
     const user = c.get('user');
@@ -172,7 +193,14 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
       const problem = await callbackUrlProblem(callbackUrl, config.tasks.outboundAllowPrivate);
       if (problem) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: callbackUrl: ${problem}`);
     }
-    const { task, replayed } = await system.tasks.submit({ userId: user.id, feature, input, source: 'api', idempotencyKey: key, callbackUrl: callbackUrl ?? null });
+    const { task, replayed } = await system.tasks.submit({
+      userId: user.id,
+      feature,
+      input,
+      source: 'api',
+      idempotencyKey: key,
+      callbackUrl: callbackUrl ?? null,
+    });
     if (replayed) c.header('Idempotent-Replayed', 'true');
     noteApiCall(c, { taskId: task.id, credits: replayed ? 0 : task.credits_held });
     return c.json(success({ taskId: task.id, status: task.status, credits: task.credits_held }));
@@ -211,7 +239,10 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
     const reqId = randomUUID();
     const now = Date.now();
     const expiresAt = now + MEDIA_LIMITS.uploadPolicyTtlMs;
-    await db.insertInto('upload_policies').values({ req_id: reqId, user_id: c.get('user').id, scene, created_at: now, expires_at: expiresAt }).execute();
+    await db
+      .insertInto('upload_policies')
+      .values({ req_id: reqId, user_id: c.get('user').id, scene, created_at: now, expires_at: expiresAt })
+      .execute();
     return c.json(
       success({
         reqId,

@@ -85,7 +85,8 @@ describe('share links', () => {
   });
 
   it('shares only the owner’s succeeded tasks with kept results, up to the per-task limit; deleting the task ends its links', async () => {
-    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data.taskId;
+    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data
+      .taskId;
     await waitForTask(t, failed);
     expect(await call('/share/v1/create', { taskId: failed })).toMatchObject({ status: 409, body: { msg: HISTORY_MESSAGES.shareNotShareable } });
 
@@ -107,7 +108,11 @@ describe('share links', () => {
   it('stops showing a result once retention removed its files', async () => {
     const taskId = await speak('Gone soon');
     const link = (await call('/share/v1/create', { taskId })).body.data;
-    await t.database.db.updateTable('media').set({ expires_at: Date.now() - 1 }).where('task_id', '=', taskId).execute();
+    await t.database.db
+      .updateTable('media')
+      .set({ expires_at: Date.now() - 1 })
+      .where('task_id', '=', taskId)
+      .execute();
     expect((await view(link.url)).status).toBe(404);
     expect(MEDIA_LIMITS.retentionMs).toBeGreaterThan(SHARE_LINKS.dayMs);
   });

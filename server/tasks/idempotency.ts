@@ -7,12 +7,24 @@ import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_MESSAGES, type Feature } from '../.
 
 /** What a replay must match: the feature, the input and the callback. */
 export const requestHash = (req: { feature: Feature; input: Record<string, unknown>; callbackUrl?: string | null }): string =>
-  createHash('sha256').update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null])).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null]))
+    .digest('hex');
 
 /** The task an earlier submit with this key made, while the key lives; 409 when the body differs. */
-export async function replayed(db: Kysely<Schema>, req: { userId: string; idempotencyKey?: string | null }, hash: string, now: number): Promise<TaskRow | undefined> {
+export async function replayed(
+  db: Kysely<Schema>,
+  req: { userId: string; idempotencyKey?: string | null },
+  hash: string,
+  now: number,
+): Promise<TaskRow | undefined> {
   if (!req.idempotencyKey) return undefined;
-  const existing = await db.selectFrom('tasks').selectAll().where('user_id', '=', req.userId).where('idempotency_key', '=', req.idempotencyKey).executeTakeFirst();
+  const existing = await db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('user_id', '=', req.userId)
+    .where('idempotency_key', '=', req.idempotencyKey)
+    .executeTakeFirst();
   if (!existing) return undefined;
   if (existing.created_at < now - IDEMPOTENCY.ttlMs) {
     // Past its lifetime the key is free again; the old task keeps its record without it.

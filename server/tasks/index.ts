@@ -57,24 +57,26 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
   const clusterSlots = runsJobs ? advisoryEngineSlots({ connectionString: config.databaseUrl, connections: config.tasks.workers }) : undefined;
   // Every engine call is timed, counted and traced (server/telemetry/tasks.ts).
-  const engines: typeof local = instrumentEngines(clusterSlots
-    ? {
-        ...local,
-        async acquire(name, signal) {
-          const releaseLocal = await local.acquire(name, signal);
-          try {
-            const releaseCluster = await clusterSlots.acquire(name, config.tasks.engineConcurrency[name] ?? ENGINE_DEFAULTS.concurrency, signal);
-            return () => {
-              releaseCluster();
+  const engines: typeof local = instrumentEngines(
+    clusterSlots
+      ? {
+          ...local,
+          async acquire(name, signal) {
+            const releaseLocal = await local.acquire(name, signal);
+            try {
+              const releaseCluster = await clusterSlots.acquire(name, config.tasks.engineConcurrency[name] ?? ENGINE_DEFAULTS.concurrency, signal);
+              return () => {
+                releaseCluster();
+                releaseLocal();
+              };
+            } catch (error) {
               releaseLocal();
-            };
-          } catch (error) {
-            releaseLocal();
-            throw error;
-          }
-        },
-      }
-    : local);
+              throw error;
+            }
+          },
+        }
+      : local,
+  );
   const media = createMediaService({
     db,
     store: o.store ?? configuredMediaStore(config, log),
@@ -87,26 +89,28 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
   const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
   const recordWebhook = webhookRecorder(media);
-  const tasks = instrumentRuns(createTaskService({
-    db,
-    engines,
-    media,
-    config: config.tasks,
-    log,
-    publicUrl: config.publicUrl,
-    readInput,
-    onSubmitted: () => holder.queue?.notify(),
-    onStored: async (trx, task) => {
-      await recordTraceContext(trx, task);
-      await holder.queue?.enqueue?.(trx, task);
-      countSubmitted(task);
-    },
-    onFinished: async (trx, task, costs) => {
-      await recordWebhook(trx, task);
-      await recordTaskCosts(trx, task, costs, log);
-      countFinished(task);
-    },
-  }));
+  const tasks = instrumentRuns(
+    createTaskService({
+      db,
+      engines,
+      media,
+      config: config.tasks,
+      log,
+      publicUrl: config.publicUrl,
+      readInput,
+      onSubmitted: () => holder.queue?.notify(),
+      onStored: async (trx, task) => {
+        await recordTraceContext(trx, task);
+        await holder.queue?.enqueue?.(trx, task);
+        countSubmitted(task);
+      },
+      onFinished: async (trx, task, costs) => {
+        await recordWebhook(trx, task);
+        await recordTaskCosts(trx, task, costs, log);
+        countFinished(task);
+      },
+    }),
+  );
   // ROLE=api takes requests only: its queue sends jobs and runs none, and no background work starts here.
   const runWorkers = config.queue.role !== 'api';
   const { workers, pollMs, runTimeoutMs } = config.tasks;
@@ -114,7 +118,21 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const queue = (holder.queue = o.queue
     ? o.queue(tasks)
     : config.queue.kind === 'pg-boss'
-      ? pgBossQueue({ tasks, log, connectionString: config.databaseUrl, schema: config.queue.schema, runWorkers, workers, pollMs, runTimeoutMs, leaseS: config.queue.leaseS, checkS: config.queue.checkS, retryDelayS: config.queue.retryDelayS, engineConcurrency: config.tasks.engineConcurrency, handBack })
+      ? pgBossQueue({
+          tasks,
+          log,
+          connectionString: config.databaseUrl,
+          schema: config.queue.schema,
+          runWorkers,
+          workers,
+          pollMs,
+          runTimeoutMs,
+          leaseS: config.queue.leaseS,
+          checkS: config.queue.checkS,
+          retryDelayS: config.queue.retryDelayS,
+          engineConcurrency: config.tasks.engineConcurrency,
+          handBack,
+        })
       : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers, handBack }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
   let cleanupTimer: NodeJS.Timeout | undefined;

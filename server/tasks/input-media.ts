@@ -46,7 +46,10 @@ export function inputReader(o: InputReaderOptions) {
     if (url.startsWith(own)) {
       const parsed = new URL(url);
       const id = /\/media\/([A-Za-z0-9]+)\./.exec(parsed.pathname)?.[1] ?? '';
-      const opened = await o.media.open(id, signedLinkParams((name) => parsed.searchParams.get(name)));
+      const opened = await o.media.open(
+        id,
+        signedLinkParams((name) => parsed.searchParams.get(name)),
+      );
       if (!opened) throw new EngineInputError(`the media link ${url} has expired or is not valid; upload the file again`);
       data = Buffer.from(opened.data);
     } else {

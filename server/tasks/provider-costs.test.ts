@@ -19,7 +19,11 @@ function billingEngine(costs: unknown[]): Engine {
 }
 
 async function speak(app: TasksTestApp['app'], token: string): Promise<string> {
-  const res = await app.request('/api-playground/speech/v1/tts', { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify({ text: 'Hello there', voiceId: 'en-us-female-1' }) });
+  const res = await app.request('/api-playground/speech/v1/tts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify({ text: 'Hello there', voiceId: 'en-us-female-1' }),
+  });
   return ((await res.json()) as { data: { taskId: string } }).data.taskId;
 }
 
@@ -41,7 +45,9 @@ describe.each(targets)('provider costs of a settled task on $label', ({ postgres
     expect(task.status).toBe('succeeded');
 
     const db = t.database.db;
-    expect(await db.selectFrom('task_costs').selectAll().execute()).toEqual([{ task_id: taskId, engine: 'billing', feature: 'tts-common', credits_charged: task.credits_charged, settled_at: task.finished_at }]);
+    expect(await db.selectFrom('task_costs').selectAll().execute()).toEqual([
+      { task_id: taskId, engine: 'billing', feature: 'tts-common', credits_charged: task.credits_charged, settled_at: task.finished_at },
+    ]);
     const parts = await db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).orderBy('id').execute();
     expect(parts).toEqual([
       { provider: 'fal', amount: 2, unit: 'fal-billing-units', usd: 0.4, estimated: 0 },
@@ -49,7 +55,11 @@ describe.each(targets)('provider costs of a settled task on $label', ({ postgres
     ]);
     expect((await counted('dreamapi_provider_cost_usd_total', { engine: 'billing', feature: 'tts-common', provider: 'fal' })) - usdBefore).toBeCloseTo(0.4);
 
-    const res = await t.app.request('/api-playground/video_tools/v1/delete', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ taskId }) });
+    const res = await t.app.request('/api-playground/video_tools/v1/delete', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ taskId }),
+    });
     expect(res.status).toBe(200);
     expect(await db.selectFrom('tasks').select('id').execute()).toEqual([]);
     expect(await db.selectFrom('task_costs').select('task_id').execute()).toEqual([{ task_id: taskId }]);
@@ -57,14 +67,23 @@ describe.each(targets)('provider costs of a settled task on $label', ({ postgres
     // The report reads the same figures back as numbers on either database.
     const out: string[] = [];
     await runAdmin(db, ['costs'], (line) => out.push(line));
-    expect(out[1]!.split('\t').slice(0, 6)).toEqual(['billing', '1', String(task.credits_charged), expect.any(String), '$0.4011', '11 characters, 2 fal-billing-units']);
+    expect(out[1]!.split('\t').slice(0, 6)).toEqual([
+      'billing',
+      '1',
+      String(task.credits_charged),
+      expect.any(String),
+      '$0.4011',
+      '11 characters, 2 fal-billing-units',
+    ]);
   });
 });
 
 describe('provider costs of a settled task', () => {
-
   it('a cost an engine got wrong is left out; the task still settles', async () => {
-    t = await createTasksTestApp({ engines: [billingEngine([{ provider: 'fal', amount: -1, unit: 'usd', usd: null, estimated: true }])], env: { ENGINES: 'tts-common=billing' } });
+    t = await createTasksTestApp({
+      engines: [billingEngine([{ provider: 'fal', amount: -1, unit: 'usd', usd: null, estimated: true }])],
+      env: { ENGINES: 'tts-common=billing' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
     const task = await waitForTask(t, await speak(t.app, user.token));

@@ -12,7 +12,10 @@ import { engineCreditsCharged, providerCostUnits, providerCostUsd } from '../met
 export async function recordTaskCosts(trx: Transaction<Schema>, task: TaskRow, costs: readonly ProviderCost[] = [], log?: Logger): Promise<void> {
   if (task.status !== 'succeeded') return;
   const charged = task.credits_charged ?? 0;
-  await trx.insertInto('task_costs').values({ task_id: task.id, engine: task.engine, feature: task.feature, credits_charged: charged, settled_at: task.finished_at ?? Date.now() }).execute();
+  await trx
+    .insertInto('task_costs')
+    .values({ task_id: task.id, engine: task.engine, feature: task.feature, credits_charged: charged, settled_at: task.finished_at ?? Date.now() })
+    .execute();
   const valid = costs.flatMap((cost) => {
     const parsed = providerCostSchema.safeParse(cost);
     if (!parsed.success) log?.warn('provider cost ignored', { taskId: task.id, engine: task.engine, cost: JSON.stringify(cost) });

@@ -1,4 +1,5 @@
-// Provider jobs are fenced by attempt: a takeover or hand-back resumes the recorded job, an older attempt neither writes progress nor cancels it, and a job nobody holds is canceled once.
+// Provider jobs are fenced by attempt: a takeover or hand-back resumes the recorded job, an older attempt neither writes
+// progress nor cancels it, and a job nobody holds is canceled once.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engines';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
@@ -52,7 +53,12 @@ afterEach(async () => {
 async function setUp(postgres: boolean, fake: ReturnType<typeof jobEngine>) {
   t = await createTasksTestApp({ postgres, engines: [fake.engine], env: { ENGINES: 'tts-common=test' } });
   const user = await createUser(t, 10);
-  const { task } = await t.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'hello there', voice: 'en-us-female-1' }, source: 'api' });
+  const { task } = await t.system.tasks.submit({
+    userId: user.id,
+    feature: 'tts-common',
+    input: { text: 'hello there', voice: 'en-us-female-1' },
+    source: 'api',
+  });
   return { tasks: t.system.tasks, user, task, db: t.database.db };
 }
 
@@ -72,7 +78,10 @@ describe.each(targets)('provider jobs on $label', ({ postgres }) => {
     // The first attempt wakes late: its progress (10) must not replace the current attempt's, nor its result settle.
     fake.open(1);
     await run1;
-    expect(await db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', task.id).executeTakeFirstOrThrow()).toEqual({ status: 'running', progress: 0 });
+    expect(await db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', task.id).executeTakeFirstOrThrow()).toEqual({
+      status: 'running',
+      progress: 0,
+    });
     fake.open(2);
     await run2;
     await tasks.providerJobsSettled();

@@ -35,7 +35,12 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
     const known = o.engines.byName(engine);
     if (!known?.cancelJob) {
       // DreamAPI offers no cancel; an engine no longer configured here cannot be asked either.
-      o.log.warn(known ? 'a provider job cannot be canceled: its provider offers no cancel; it runs on and may bill' : 'a provider job cannot be canceled: its engine is not configured here; it may still run and bill', { taskId, engine, name });
+      o.log.warn(
+        known
+          ? 'a provider job cannot be canceled: its provider offers no cancel; it runs on and may bill'
+          : 'a provider job cannot be canceled: its engine is not configured here; it may still run and bill',
+        { taskId, engine, name },
+      );
       return;
     }
     const cancelJob = known.cancelJob.bind(known);
@@ -50,7 +55,11 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
    * Marks open jobs ended, one statement per job so that of two processes ending the same task only one cancels each
    * job, and cancels those this call ended. `keep` jobs are ended without a call (the result they made was used).
    */
-  async function endOpen(taskId: string, rows: Array<{ engine: string; name: string; ref: string; attempt: number }>, keep?: { engine: string; attempt: number }): Promise<void> {
+  async function endOpen(
+    taskId: string,
+    rows: Array<{ engine: string; name: string; ref: string; attempt: number }>,
+    keep?: { engine: string; attempt: number },
+  ): Promise<void> {
     for (const row of rows) {
       const ended = await db
         .updateTable('provider_jobs')
@@ -94,13 +103,21 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
           const now = Date.now();
           let replaced: string | undefined;
           const held = await whileHeld(attempt, async (trx) => {
-            const before = await trx.selectFrom('provider_jobs').select(['ref', 'ended_at']).where('task_id', '=', attempt.id).where('engine', '=', engine).where('name', '=', name).executeTakeFirst();
+            const before = await trx
+              .selectFrom('provider_jobs')
+              .select(['ref', 'ended_at'])
+              .where('task_id', '=', attempt.id)
+              .where('engine', '=', engine)
+              .where('name', '=', name)
+              .executeTakeFirst();
             // An open job under the same name that the engine did not resume would be lost: it is canceled below.
             if (before && before.ended_at === null && before.ref !== text) replaced = before.ref;
             await trx
               .insertInto('provider_jobs')
               .values({ task_id: attempt.id, engine, name, ref: text, attempt: attempt.attempts, created_at: now, updated_at: now, ended_at: null })
-              .onConflict((oc) => oc.columns(['task_id', 'engine', 'name']).doUpdateSet({ ref: text, attempt: attempt.attempts, updated_at: now, ended_at: null }))
+              .onConflict((oc) =>
+                oc.columns(['task_id', 'engine', 'name']).doUpdateSet({ ref: text, attempt: attempt.attempts, updated_at: now, ended_at: null }),
+              )
               .execute();
           });
           if (replaced !== undefined) await cancel(engine, name, parsed(replaced), attempt.id);
@@ -110,12 +127,26 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
           throw new ProviderJobOrphaned(PROVIDER_JOB_MESSAGES.orphaned);
         },
         async earlier(name) {
-          const row = await db.selectFrom('provider_jobs').select(['ref', 'attempt']).where('task_id', '=', attempt.id).where('engine', '=', engine).where('name', '=', name).where('ended_at', 'is', null).executeTakeFirst();
+          const row = await db
+            .selectFrom('provider_jobs')
+            .select(['ref', 'attempt'])
+            .where('task_id', '=', attempt.id)
+            .where('engine', '=', engine)
+            .where('name', '=', name)
+            .where('ended_at', 'is', null)
+            .executeTakeFirst();
           if (!row) return null;
           if (row.attempt !== attempt.attempts) {
             // This attempt takes the job over, so an older run still going (a lost lease) can no longer cancel it.
             const adopted = await whileHeld(attempt, async (trx) => {
-              await trx.updateTable('provider_jobs').set({ attempt: attempt.attempts, updated_at: Date.now() }).where('task_id', '=', attempt.id).where('engine', '=', engine).where('name', '=', name).where('ended_at', 'is', null).execute();
+              await trx
+                .updateTable('provider_jobs')
+                .set({ attempt: attempt.attempts, updated_at: Date.now() })
+                .where('task_id', '=', attempt.id)
+                .where('engine', '=', engine)
+                .where('name', '=', name)
+                .where('ended_at', 'is', null)
+                .execute();
             });
             if (!adopted) throw new ProviderJobOrphaned(PROVIDER_JOB_MESSAGES.orphaned);
           }
@@ -136,7 +167,9 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
         .where('engine', '=', engine)
         .where('attempt', '=', attempt.attempts)
         .where('ended_at', 'is', null)
-        .where((eb) => eb.exists(eb.selectFrom('tasks').select('id').where('id', '=', attempt.id).where('status', '=', 'running').where('attempts', '=', attempt.attempts)))
+        .where((eb) =>
+          eb.exists(eb.selectFrom('tasks').select('id').where('id', '=', attempt.id).where('status', '=', 'running').where('attempts', '=', attempt.attempts)),
+        )
         .execute();
       await endOpen(attempt.id, rows);
     },
@@ -146,7 +179,12 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
      * succeeded one's are ended, and only the jobs of the engine and attempt that made the result are left uncanceled.
      */
     async settle(task: { id: string; status: TaskStatus; engine: string; attempts: number }): Promise<void> {
-      const rows = await db.selectFrom('provider_jobs').select(['engine', 'name', 'ref', 'attempt']).where('task_id', '=', task.id).where('ended_at', 'is', null).execute();
+      const rows = await db
+        .selectFrom('provider_jobs')
+        .select(['engine', 'name', 'ref', 'attempt'])
+        .where('task_id', '=', task.id)
+        .where('ended_at', 'is', null)
+        .execute();
       await endOpen(task.id, rows, task.status === 'succeeded' ? { engine: task.engine, attempt: task.attempts } : undefined);
     },
 

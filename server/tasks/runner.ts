@@ -89,7 +89,11 @@ export function createTaskRunner(o: RunnerOptions) {
     const input = JSON.parse(task.input) as unknown;
     const configured = o.engines.chain(feature);
     const first = o.engines.byName(task.engine);
-    const chain: Engine[] = configured.some((e) => e.name === task.engine) ? [first!, ...configured.filter((e) => e.name !== task.engine)] : first ? [first] : configured;
+    const chain: Engine[] = configured.some((e) => e.name === task.engine)
+      ? [first!, ...configured.filter((e) => e.name !== task.engine)]
+      : first
+        ? [first]
+        : configured;
     let result: EngineResult | undefined;
     let used = task.engine;
     const stored = (input ?? {}) as Record<string, unknown>;
@@ -115,7 +119,13 @@ export function createTaskRunner(o: RunnerOptions) {
             if (!o.readInput) throw new Error('this server cannot fetch input media');
             const media = await o.readInput(url, kinds, attempt);
             // An outside file that grew since submit would be made at the price of the shorter one: stop instead (refunded).
-            if (lengthInput && url === stored[lengthInput.field] && heldSeconds !== undefined && media.durationS !== null && Math.ceil(media.durationS) > Math.ceil(heldSeconds)) {
+            if (
+              lengthInput &&
+              url === stored[lengthInput.field] &&
+              heldSeconds !== undefined &&
+              media.durationS !== null &&
+              Math.ceil(media.durationS) > Math.ceil(heldSeconds)
+            ) {
               throw new EngineInputError(TASK_MESSAGES.inputChanged(heldSeconds, media.durationS));
             }
             if (inputSeconds === undefined && media.durationS !== null) inputSeconds = media.durationS;
@@ -124,7 +134,13 @@ export function createTaskRunner(o: RunnerOptions) {
           progress: async (percent) => {
             const p = Math.max(0, Math.min(99, Math.round(percent)));
             // Fenced by attempt: a run that lost its task (taken over, handed back and claimed again) must not write over the newer one's progress.
-            await db.updateTable('tasks').set({ progress: p, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').where('attempts', '=', task.attempts).execute();
+            await db
+              .updateTable('tasks')
+              .set({ progress: p, updated_at: Date.now() })
+              .where('id', '=', task.id)
+              .where('status', '=', 'running')
+              .where('attempts', '=', task.attempts)
+              .execute();
           },
         });
         if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
@@ -132,7 +148,8 @@ export function createTaskRunner(o: RunnerOptions) {
         break;
       } catch (error) {
         result = undefined;
-        const message = !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
+        const message =
+          !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
         failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
         log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
         // Its provider jobs would run on and bill; unless the task was handed back or taken over, they are canceled.
@@ -162,11 +179,20 @@ export function createTaskRunner(o: RunnerOptions) {
     // audio the engine read; the rest on the estimate's measures. An output of unknown length is settled on the
     // input length measured at submit, never on 0.
     const realLength =
-      PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0 ? { seconds } : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined ? { seconds: inputSeconds } : {};
+      PER_SECOND_FEATURES.includes(feature) && timed && seconds > 0
+        ? { seconds }
+        : INPUT_LENGTH_FEATURES.includes(feature) && inputSeconds !== undefined
+          ? { seconds: inputSeconds }
+          : {};
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
     const charge = o.billing.settle(feature, measures, used);
     const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
-    const done = await o.finish(task.id, { status: 'succeeded', output, charge, costs: result.providerCosts, ...(used !== task.engine ? { engine: used } : {}) }, ['running'], task.attempts);
+    const done = await o.finish(
+      task.id,
+      { status: 'succeeded', output, charge, costs: result.providerCosts, ...(used !== task.engine ? { engine: used } : {}) },
+      ['running'],
+      task.attempts,
+    );
     // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.
     // Only its own: a newer attempt's result belongs to the task now.
     if (!done) await o.media.deleteByIds(media);

@@ -31,7 +31,13 @@ export function createShareLinks(o: ShareLinkOptions) {
   const token = (row: Pick<ShareLinkRow, 'id' | 'expires_at'>) => `${row.id}.${Number(row.expires_at).toString(36)}.${sign(row.id, Number(row.expires_at))}`;
 
   function linkView(row: ShareLinkRow): ShareLinkView {
-    return { id: row.id, taskId: row.task_id, url: `${o.siteUrl}${SHARE_LINKS.pagePath}?${SHARE_LINKS.tokenParam}=${token(row)}`, createdAt: Number(row.created_at), expiresAt: Number(row.expires_at) };
+    return {
+      id: row.id,
+      taskId: row.task_id,
+      url: `${o.siteUrl}${SHARE_LINKS.pagePath}?${SHARE_LINKS.tokenParam}=${token(row)}`,
+      createdAt: Number(row.created_at),
+      expiresAt: Number(row.expires_at),
+    };
   }
 
   async function ownTask(userId: string, taskId: string) {
@@ -53,7 +59,14 @@ export function createShareLinks(o: ShareLinkOptions) {
       const existing = await live(now).where('task_id', '=', taskId).execute();
       if (existing.length >= SHARE_LINKS.perTask) throw new AppError(409, ERROR_CODES.conflict, HISTORY_MESSAGES.shareTooMany);
       const expiresAt = Math.min(now + ttlDays * SHARE_LINKS.dayMs, ...media.map((m) => Number(m.expires_at)));
-      const row: ShareLinkRow = { id: randomBytes(16).toString('base64url'), user_id: userId, task_id: taskId, created_at: now, expires_at: expiresAt, revoked_at: null };
+      const row: ShareLinkRow = {
+        id: randomBytes(16).toString('base64url'),
+        user_id: userId,
+        task_id: taskId,
+        created_at: now,
+        expires_at: expiresAt,
+        revoked_at: null,
+      };
       await db.insertInto('share_links').values(row).execute();
       return linkView(row);
     },

@@ -20,7 +20,10 @@ const mediaOfTask = preparedQuery((db, taskId: string) => db.selectFrom('media')
 export async function mediaByTask(db: Kysely<Schema>, taskIds: string[]): Promise<Map<string, MediaRow[]>> {
   const map = new Map<string, MediaRow[]>();
   if (taskIds.length === 0) return map;
-  const rows = taskIds.length === 1 ? await mediaOfTask.all(db, taskIds[0]!) : await db.selectFrom('media').selectAll().where('task_id', 'in', taskIds).orderBy('created_at').execute();
+  const rows =
+    taskIds.length === 1
+      ? await mediaOfTask.all(db, taskIds[0]!)
+      : await db.selectFrom('media').selectAll().where('task_id', 'in', taskIds).orderBy('created_at').execute();
   for (const row of rows) map.set(row.task_id!, [...(map.get(row.task_id!) ?? []), row]);
   return map;
 }
@@ -61,7 +64,14 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
     engineLabel: engineLabel(task.engine),
     error: task.error,
     input: JSON.parse(task.input),
-    outputs: media.map((m) => ({ kind: m.kind, url: service.signedUrl(m, undefined, share), mime: m.mime, durationS: m.duration_ms === null ? null : m.duration_ms / 1000, size: m.size, ...poster(m) })),
+    outputs: media.map((m) => ({
+      kind: m.kind,
+      url: service.signedUrl(m, undefined, share),
+      mime: m.mime,
+      durationS: m.duration_ms === null ? null : m.duration_ms / 1000,
+      size: m.size,
+      ...poster(m),
+    })),
     outputsExpired: expiredAt !== null,
     outputsExpiredAt: expiredAt,
     cloneId: output(task)?.cloneId ?? null,
@@ -99,7 +109,11 @@ export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaSer
     },
     images: files('image').map((m) => ({ imageUrl: service.signedUrl(m), imageType: typeOf(m) })),
     videos: files('video').map((m) => ({ videoUrl: service.signedUrl(m), videoType: typeOf(m) })),
-    audios: files('audio').map((m) => ({ audioUrl: service.signedUrl(m), audioType: typeOf(m), duration: m.duration_ms === null ? null : m.duration_ms / 1000 })),
+    audios: files('audio').map((m) => ({
+      audioUrl: service.signedUrl(m),
+      audioType: typeOf(m),
+      duration: m.duration_ms === null ? null : m.duration_ms / 1000,
+    })),
     cloneId: output(task)?.cloneId ?? null,
     text: output(task)?.text ?? null,
   };

@@ -56,7 +56,9 @@ function instrumentEngine(engine: Engine): Engine {
       const start = performance.now();
       const seconds = () => (performance.now() - start) / 1000;
       try {
-        const result = await inSpan(`engine ${engine.name}`, { 'engine.name': engine.name, 'task.feature': feature, 'task.id': ctx.taskId }, () => engine.run(feature, input, ctx));
+        const result = await inSpan(`engine ${engine.name}`, { 'engine.name': engine.name, 'task.feature': feature, 'task.id': ctx.taskId }, () =>
+          engine.run(feature, input, ctx),
+        );
         engineCallDuration.observe({ engine: engine.name, feature, outcome: 'ok' }, seconds());
         return result;
       } catch (error) {
@@ -94,18 +96,24 @@ export function instrumentRuns<S extends { run(task: TaskRow, signal: AbortSigna
   return {
     ...service,
     async run(task: TaskRow, signal: AbortSignal) {
-      if (task.attempts === 1 && task.started_at !== null) taskQueueWait.observe({ feature: task.feature }, Math.max(0, task.started_at - task.created_at) / 1000);
+      if (task.attempts === 1 && task.started_at !== null)
+        taskQueueWait.observe({ feature: task.feature }, Math.max(0, task.started_at - task.created_at) / 1000);
       const tracer = activeTracer();
       try {
         if (!tracer) return await service.run(task, signal);
         const attributes = { 'task.id': task.id, 'task.feature': task.feature, 'task.engine': task.engine, 'task.attempt': task.attempts };
-        return await tracer.startActiveSpan(`task ${task.feature}`, { kind: SpanKind.CONSUMER, attributes }, contextFromTraceparent(task.trace_context), async (span) => {
-          try {
-            await service.run(task, signal);
-          } finally {
-            span.end();
-          }
-        });
+        return await tracer.startActiveSpan(
+          `task ${task.feature}`,
+          { kind: SpanKind.CONSUMER, attributes },
+          contextFromTraceparent(task.trace_context),
+          async (span) => {
+            try {
+              await service.run(task, signal);
+            } finally {
+              span.end();
+            }
+          },
+        );
       } finally {
         failedBefore.delete(task.id);
       }

@@ -14,7 +14,20 @@ export async function paddedMp4(target: string, bytes: number): Promise<void> {
   if (!tools) throw new Error('ffmpeg is needed to make the test video');
   const clip = await withWorkDir('clip-', async (dir) => {
     const file = path.join(dir, 'clip.mp4');
-    await runTool(tools.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=2', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', '-y', file]);
+    await runTool(tools.ffmpeg, [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x120:rate=10:duration=2',
+      '-pix_fmt',
+      'yuv420p',
+      '-movflags',
+      '+faststart',
+      '-y',
+      file,
+    ]);
     return readFile(file);
   });
   const padding = bytes - clip.byteLength;

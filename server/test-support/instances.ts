@@ -56,7 +56,15 @@ export async function appInstances(count: number, env: Record<string, string> = 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'instances-test-'));
   const list: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    const config = loadConfig({ LOG_LEVEL: 'silent', SITE_DIR: './dist', DATA_DIR: dataDir, SECRET_KEY: INSTANCES_TEST_SECRET, PUBLIC_URL: 'http://localhost:8787', DATABASE_URL: url, ...env });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      SITE_DIR: './dist',
+      DATA_DIR: dataDir,
+      SECRET_KEY: INSTANCES_TEST_SECRET,
+      PUBLIC_URL: 'http://localhost:8787',
+      DATABASE_URL: url,
+      ...env,
+    });
     const database = await openDatabase(url, { searchPath: schema });
     if (i === 0) await migrateToLatest(database);
     const log = createLogger(config.logLevel);
@@ -84,6 +92,10 @@ export async function postJson<T = { code: number; msg: string; data: Record<str
   body: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: T }> {
-  const res = await instance.app.request(route, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await instance.app.request(route, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as T };
 }

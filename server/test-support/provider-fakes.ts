@@ -140,7 +140,11 @@ export async function uploadMedia(t: TasksTestApp, user: TestUser, file: string)
 
 /** A public API call (/api/async/<tool>) as a customer makes it; answers the new task's id. */
 export async function submitTool(t: TasksTestApp, apiKey: string, tool: string, body: unknown): Promise<string> {
-  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await t.app.request(`/api/async/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answer = (await res.json()) as { message: string; data: { taskId: string } };
   expect(res.status, answer.message).toBe(200);
   return answer.data.taskId;
@@ -148,12 +152,20 @@ export async function submitTool(t: TasksTestApp, apiKey: string, tool: string, 
 
 /** A playground call (/api-playground/<route>) with the user's session, JSON in. */
 export async function postPlayground(t: TasksTestApp, user: TestUser, route: string, body: unknown): Promise<Response> {
-  return t.app.request(`/api-playground/${route}`, { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return t.app.request(`/api-playground/${route}`, {
+    method: 'POST',
+    headers: { token: user.token, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 /** The `data` of the public getAsyncResult for a task. */
 export async function asyncResult<T>(t: TasksTestApp, apiKey: string, taskId: string): Promise<T> {
-  const res = await t.app.request('/api/getAsyncResult', { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ taskId }) });
+  const res = await t.app.request('/api/getAsyncResult', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ taskId }),
+  });
   return ((await res.json()) as { data: T }).data;
 }
 
@@ -187,7 +199,13 @@ export async function expectChargedOnce(t: Pick<TasksTestApp, 'database'>, user:
  * A failed task of a user with no other task: its reason, nothing charged, no media, and the ledger is the grant,
  * this task's hold and its refund in full (ledger sum = balance = the grant). A `free` feature holds nothing.
  */
-export async function expectFailedAndRefunded(t: Pick<TasksTestApp, 'database'>, user: TestUser, taskId: string, reasonPart: string, o: { free?: boolean } = {}) {
+export async function expectFailedAndRefunded(
+  t: Pick<TasksTestApp, 'database'>,
+  user: TestUser,
+  taskId: string,
+  reasonPart: string,
+  o: { free?: boolean } = {},
+) {
   const task = await waitForTask(t, taskId);
   expect(task.status, task.error ?? '').toBe('failed');
   expect(task.error).toContain(reasonPart);
@@ -195,7 +213,12 @@ export async function expectFailedAndRefunded(t: Pick<TasksTestApp, 'database'>,
   expect(await taskMedia(t, taskId)).toHaveLength(0);
   const credits = await expectCharged(t, user, 0);
   const row = (l: { reason: string; reference: string | null; delta: number }) => [l.reason, l.reference, l.delta];
-  const own = o.free ? [] : [['task-hold', taskId, -task.credits_held], ['task-refund', taskId, task.credits_held]];
+  const own = o.free
+    ? []
+    : [
+        ['task-hold', taskId, -task.credits_held],
+        ['task-refund', taskId, task.credits_held],
+      ];
   expect(credits.ledger.map(row)).toEqual([...credits.ledger.filter((l) => l.reason === 'grant').map(row), ...own]);
   return task;
 }

@@ -31,7 +31,10 @@ describe('which ffmpeg reads outside files', () => {
   it('reads release numbers, and takes a git snapshot (the npm build: N-47683-g0e8eb07980-static) for unknown', () => {
     expect(parseFfmpegVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026')).toEqual({ version: '5.1.9-0+deb12u1', major: 5 });
     expect(parseFfmpegVersion('ffprobe version n7.1 Copyright')).toEqual({ version: 'n7.1', major: 7 });
-    expect(parseFfmpegVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/')).toEqual({ version: 'N-47683-g0e8eb07980-static', major: null });
+    expect(parseFfmpegVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/')).toEqual({
+      version: 'N-47683-g0e8eb07980-static',
+      major: null,
+    });
   });
 
   it('refuses an ffprobe older than the minimum with a clear message, and audio is then refused as without one', async () => {
@@ -39,7 +42,10 @@ describe('which ffmpeg reads outside files', () => {
     writeFileSync(fake, '#!/bin/sh\necho "ffprobe version 4.4.2-0ubuntu0.22.04.1 Copyright (c) 2007-2021 the FFmpeg developers"\n');
     chmodSync(fake, 0o755);
     const env = { PATH: process.env.PATH, FFPROBE_PATH: fake };
-    const { tools: found, found: [, ffprobe] } = inspectFfmpeg({ env });
+    const {
+      tools: found,
+      found: [, ffprobe],
+    } = inspectFfmpeg({ env });
     expect(found?.ffprobe).toBeNull();
     expect(ffprobe.problem).toContain(`ffprobe at ${fake} is version 4.4.2-0ubuntu0.22.04.1, not a release ${FFMPEG_MIN_MAJOR} or newer`);
     await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-y', file('tone.wav')]);
@@ -48,9 +54,15 @@ describe('which ffmpeg reads outside files', () => {
 
   it('refuses a snapshot build like the npm-shipped 2018 ffmpeg even when FFMPEG_PATH names it', () => {
     const fake = file('snapshot-ffmpeg');
-    writeFileSync(fake, '#!/bin/sh\necho "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright (c) 2000-2018 the FFmpeg developers"\n');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\necho "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright (c) 2000-2018 the FFmpeg developers"\n',
+    );
     chmodSync(fake, 0o755);
-    const { tools: found, found: [ffmpeg] } = inspectFfmpeg({ env: { PATH: process.env.PATH, FFMPEG_PATH: fake } });
+    const {
+      tools: found,
+      found: [ffmpeg],
+    } = inspectFfmpeg({ env: { PATH: process.env.PATH, FFMPEG_PATH: fake } });
     expect(found).toBeNull();
     expect(ffmpeg.problem).toContain('version N-47683');
   });
@@ -84,7 +96,10 @@ describe('limits of every run', () => {
   }, 30_000);
 
   it('a run past its CPU time is killed by the kernel', async () => {
-    const run = runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=100000', '-f', 'null', '-'], AbortSignal.timeout(20_000), undefined, { cpuSeconds: 1, addressSpaceBytes: 2 * 1024 ** 3 });
+    const run = runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=100000', '-f', 'null', '-'], AbortSignal.timeout(20_000), undefined, {
+      cpuSeconds: 1,
+      addressSpaceBytes: 2 * 1024 ** 3,
+    });
     await expect(run).rejects.toThrow(/killed by SIG(XCPU|KILL)/);
   }, 30_000);
 });

@@ -81,7 +81,12 @@ export function inspectFfmpeg(o: LocateOptions = {}): { tools: FfmpegTools | nul
   const ffprobe = inspect('ffprobe', pick('ffprobe', env.FFPROBE_PATH));
   const tools =
     ffmpeg.file && !ffmpeg.problem
-      ? { ffmpeg: ffmpeg.file, ffprobe: ffprobe.problem ? null : ffprobe.file, source: env.FFMPEG_PATH ? ('env' as const) : ('path' as const), font: FONT_CANDIDATES.find((f) => existsSync(f)) ?? null }
+      ? {
+          ffmpeg: ffmpeg.file,
+          ffprobe: ffprobe.problem ? null : ffprobe.file,
+          source: env.FFMPEG_PATH ? ('env' as const) : ('path' as const),
+          font: FONT_CANDIDATES.find((f) => existsSync(f)) ?? null,
+        }
       : null;
   return { tools, found: [ffmpeg, ffprobe] };
 }
@@ -98,7 +103,10 @@ export function ffmpegTools(): FfmpegTools | null {
 }
 
 /** Startup: which ffmpeg and ffprobe read outside files, or a clear error for each that is missing or refused. */
-export function reportFfmpeg(log: { info(msg: string, fields?: Record<string, unknown>): void; error(msg: string, fields?: Record<string, unknown>): void }): void {
+export function reportFfmpeg(log: {
+  info(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}): void {
   cached ??= inspectFfmpeg();
   for (const t of cached.found) {
     if (t.problem) log.error(t.problem, { tool: t.tool, path: t.file, version: t.version || null });

@@ -49,7 +49,12 @@ export function runTool(
       if (partial && onLine) onLine(partial);
       const tail = err.trim().split('\n').slice(-3).join(' | ');
       if (ranOutOfMemory(err)) reject(new Error(`${path.basename(bin)} ran out of its memory limit: ${tail}`));
-      else if (killedBy) reject(new Error(`${path.basename(bin)} was killed by ${killedBy} (limits: ${limits.cpuSeconds} s of CPU, ${limits.addressSpaceBytes} bytes of address space): ${tail}`));
+      else if (killedBy)
+        reject(
+          new Error(
+            `${path.basename(bin)} was killed by ${killedBy} (limits: ${limits.cpuSeconds} s of CPU, ${limits.addressSpaceBytes} bytes of address space): ${tail}`,
+          ),
+        );
       else if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
       else reject(new Error(`${path.basename(bin)} exited with ${code ?? killedBy}: ${tail}`));
     });
@@ -70,7 +75,8 @@ export interface ProbeResult {
   audio: { codec: string } | null;
 }
 
-const PROBE_ENTRIES = 'format=format_name,duration:stream=index,codec_type,codec_name,width,height,pix_fmt:stream_disposition=attached_pic:packet=stream_index,pts_time,duration_time';
+const PROBE_ENTRIES =
+  'format=format_name,duration:stream=index,codec_type,codec_name,width,height,pix_fmt:stream_disposition=attached_pic:packet=stream_index,pts_time,duration_time';
 
 /** key=value fields of one line of ffprobe's compact output ("packet|stream_index=0|pts_time=0.02|…"). */
 function fields(line: string): Record<string, string> {
@@ -94,23 +100,29 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
   const streams: Array<Record<string, string>> = [];
   let container: Record<string, string> = {};
   const args = ['-v', 'error', '-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-of', 'compact', '-show_entries', PROBE_ENTRIES, file];
-  await runTool(ffprobe, args, signal, (line) => {
-    const section = line.slice(0, line.indexOf('|'));
-    const f = fields(line);
-    if (section === 'packet') {
-      const pts = seconds(f.pts_time);
-      if (pts === null) return;
-      const end = pts + (seconds(f.duration_time) ?? 0);
-      const index = Number(f.stream_index);
-      const span = spans.get(index);
-      if (!span) spans.set(index, { start: pts, end });
-      else {
-        span.start = Math.min(span.start, pts);
-        span.end = Math.max(span.end, end);
-      }
-    } else if (section === 'stream') streams.push(f);
-    else if (section === 'format') container = f;
-  }, FFMPEG_MEASURE_LIMITS);
+  await runTool(
+    ffprobe,
+    args,
+    signal,
+    (line) => {
+      const section = line.slice(0, line.indexOf('|'));
+      const f = fields(line);
+      if (section === 'packet') {
+        const pts = seconds(f.pts_time);
+        if (pts === null) return;
+        const end = pts + (seconds(f.duration_time) ?? 0);
+        const index = Number(f.stream_index);
+        const span = spans.get(index);
+        if (!span) spans.set(index, { start: pts, end });
+        else {
+          span.start = Math.min(span.start, pts);
+          span.end = Math.max(span.end, end);
+        }
+      } else if (section === 'stream') streams.push(f);
+      else if (section === 'format') container = f;
+    },
+    FFMPEG_MEASURE_LIMITS,
+  );
   const media = streams.filter((s) => (s.codec_type === 'audio' || s.codec_type === 'video') && s['disposition:attached_pic'] !== '1');
   const v = media.find((s) => s.codec_type === 'video');
   const a = media.find((s) => s.codec_type === 'audio');
@@ -133,10 +145,16 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
 export async function decodedAudioSeconds(ffmpeg: string, file: string, signal?: AbortSignal, format?: string): Promise<number> {
   let last = 0;
   const input = ['-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-i', file];
-  await runTool(ffmpeg, ['-v', 'error', '-nostdin', ...input, '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-'], signal, (line) => {
-    // out_time=HH:MM:SS.micro (its _ms/_us twins changed units between ffmpeg versions).
-    const m = /^out_time=(-?)(\d+):(\d+):(\d+(?:\.\d+)?)$/.exec(line.trim());
-    if (m && !m[1]) last = Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
-  }, FFMPEG_MEASURE_LIMITS);
+  await runTool(
+    ffmpeg,
+    ['-v', 'error', '-nostdin', ...input, '-map', '0:a:0', '-f', 'null', '-progress', 'pipe:1', '-'],
+    signal,
+    (line) => {
+      // out_time=HH:MM:SS.micro (its _ms/_us twins changed units between ffmpeg versions).
+      const m = /^out_time=(-?)(\d+):(\d+):(\d+(?:\.\d+)?)$/.exec(line.trim());
+      if (m && !m[1]) last = Number(m[2]) * 3600 + Number(m[3]) * 60 + Number(m[4]);
+    },
+    FFMPEG_MEASURE_LIMITS,
+  );
   return last;
 }

@@ -18,7 +18,10 @@ import type { Readable } from 'node:stream';
 const SETPRIV_CANDIDATES = ['/usr/bin/setpriv', '/bin/setpriv'];
 
 function findSetpriv(): string | null {
-  const onPath = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'setpriv'));
+  const onPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'setpriv'));
   for (const file of [...SETPRIV_CANDIDATES, ...onPath]) {
     try {
       accessSync(file, constants.X_OK);

@@ -34,7 +34,12 @@ export function parseTrackingArgs(argv: readonly string[]): TrackingCommand {
   const [command, ...args] = argv;
   if (command === 'export') {
     const { values } = strict(() =>
-      parseArgs({ args, strict: true, allowPositionals: false, options: { since: { type: 'string' }, 'app-key': { type: 'string' }, table: { type: 'string' } } }),
+      parseArgs({
+        args,
+        strict: true,
+        allowPositionals: false,
+        options: { since: { type: 'string' }, 'app-key': { type: 'string' }, table: { type: 'string' } },
+      }),
     );
     const since = values.since === undefined ? 0 : Number(values.since);
     if (values.since !== undefined && (values.since.trim() === '' || !Number.isFinite(since))) {

@@ -65,6 +65,7 @@ export function checkEntry(item: unknown): WireEntry {
   if (!isRecord(logmap)) throw new EntryProblem('logmap: must be an object');
   const logmapJson = JSON.stringify(logmap);
   // The limit is in UTF-8 bytes, as stored and sent: "é" is one UTF-16 unit of .length but two bytes.
-  if (Buffer.byteLength(logmapJson, 'utf8') > TRACKING_LIMITS.logmapMaxBytes) throw new EntryProblem(`logmap: must serialize to at most ${TRACKING_LIMITS.logmapMaxBytes} bytes`);
+  if (Buffer.byteLength(logmapJson, 'utf8') > TRACKING_LIMITS.logmapMaxBytes)
+    throw new EntryProblem(`logmap: must serialize to at most ${TRACKING_LIMITS.logmapMaxBytes} bytes`);
   return { entryId, coldStartId, seqId, uid, time, oid, action, foid, ffid, logmap, logmapJson };
 }

@@ -98,7 +98,10 @@ export async function startInstance(role: 'api' | 'worker', env: Record<string, 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `cluster-${role}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const instance: Instance = { role, url, dataDir, child, exited };
   all.push(instance);
@@ -131,7 +134,11 @@ export async function killAll(all: Instance[]) {
 
 /** POST to the public API with a Bearer key; answers the HTTP status and the JSON envelope. */
 export async function call(base: string, apiKey: string, route: string, body: unknown = {}) {
-  const res = await fetch(`${base}/api${route}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/api${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { code: number; message: string; data: Record<string, unknown> | null };
   return { status: res.status, ...json };
 }

@@ -55,7 +55,22 @@ function videoAndAudio(): { video: string; audio: string } {
   const ffmpeg = process.env.FFMPEG_PATH ?? 'ffmpeg';
   const video = path.join(fixtures, 'clip.mp4');
   const audio = path.join(fixtures, 'voice.wav');
-  execFileSync(ffmpeg, ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-t', '2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', video]);
+  execFileSync(ffmpeg, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=15',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    video,
+  ]);
   execFileSync(ffmpeg, ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000', '-t', '2', audio]);
   return { video, audio };
 }
@@ -198,7 +213,10 @@ test('a guest keeps the inputs through the login modal, then speech, dialogue, v
   const items = page.getByTestId('history').getByRole('listitem');
   await expect(items).toHaveCount(1);
   await expect(items.first().getByTestId('result-audio')).toBeVisible();
-  await items.first().getByRole('button', { name: /^Delete/ }).click();
+  await items
+    .first()
+    .getByRole('button', { name: /^Delete/ })
+    .click();
   await expect(items).toHaveCount(0);
   await page.reload();
   await hydrated(page);

@@ -90,7 +90,14 @@ export function dreamApiClient(c: { key: string; baseUrl: string }): DreamApiCli
     const host = str(policy.host);
     if (!host) throw malformed('the upload policy has no host');
     // The storage host is authorised by the policy's signature; our Bearer key never goes there.
-    const res = await providerFetch({ provider: PROVIDER, url: host, method: 'POST', body: uploadForm(policy, file), signal, timeoutMs: PROVIDER_RETRY.uploadTimeoutMs });
+    const res = await providerFetch({
+      provider: PROVIDER,
+      url: host,
+      method: 'POST',
+      body: uploadForm(policy, file),
+      signal,
+      timeoutMs: PROVIDER_RETRY.uploadTimeoutMs,
+    });
     const done = await call(DREAMAPI_PATHS.uploadFinish, { reqId: await reqIdAfterUpload(res, policy) }, signal);
     const url = str(done.url);
     if (!url) throw malformed('policy_upload_finish answered no url');

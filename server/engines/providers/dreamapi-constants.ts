@@ -120,7 +120,15 @@ export const DREAMAPI_FILE_MIMES: Record<string, string> = {
 export const DREAMAPI_UPLOAD = {
   /** The scene of DreamAPI's own example; it accepts images, audio and video. */
   scene: 'Dream-CN',
-  fields: { key: 'key', policy: 'policy', accessId: 'OSSAccessKeyId', signature: 'signature', callback: 'callback', status: 'success_action_status', file: 'file' },
+  fields: {
+    key: 'key',
+    policy: 'policy',
+    accessId: 'OSSAccessKeyId',
+    signature: 'signature',
+    callback: 'callback',
+    status: 'success_action_status',
+    file: 'file',
+  },
   successActionStatus: '200',
 } as const;
 

@@ -1,4 +1,5 @@
-// How DreamAPI's refusals are read: its {code, message, data} envelope and HTTP status, as input faults naming their field, account and capacity trouble making the engine unavailable.
+// How DreamAPI's refusals are read: its {code, message, data} envelope and HTTP status, as input faults naming their
+// field, account and capacity trouble making the engine unavailable.
 import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { DREAMAPI_ACCOUNT_STATUSES, DREAMAPI_BUSY_STATUSES, DREAMAPI_CODES } from './dreamapi-constants';
@@ -28,9 +29,12 @@ export function dreamApiRefusal(status: number, envelope: Envelope, fallback = '
   const code = typeof envelope.code === 'number' ? envelope.code : null;
   const why = str(envelope.message) ?? str(envelope.msg) ?? (fallback || '(no message)');
   const detail = `${PROVIDER} answered ${status}${code === null ? '' : ` code ${code}`}: ${why}`;
-  if (DREAMAPI_ACCOUNT_STATUSES.includes(status) || isIn(DREAMAPI_CODES.account, code)) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
-  if (DREAMAPI_BUSY_STATUSES.includes(status) || isIn(DREAMAPI_CODES.busy, code)) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
-  if (code === DREAMAPI_CODES.illegalParameter || code === DREAMAPI_CODES.invalidInput || status === 400 || status === 422) return new EngineInputError(`${PROVIDER} refused the input: ${why}`, fieldOfMessage(why));
+  if (DREAMAPI_ACCOUNT_STATUSES.includes(status) || isIn(DREAMAPI_CODES.account, code))
+    return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
+  if (DREAMAPI_BUSY_STATUSES.includes(status) || isIn(DREAMAPI_CODES.busy, code))
+    return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
+  if (code === DREAMAPI_CODES.illegalParameter || code === DREAMAPI_CODES.invalidInput || status === 400 || status === 422)
+    return new EngineInputError(`${PROVIDER} refused the input: ${why}`, fieldOfMessage(why));
   return new ProviderError(code === null ? `${PROVIDER} answered ${status}: ${why}` : `${PROVIDER} answered code ${code}: ${why}`);
 }
 

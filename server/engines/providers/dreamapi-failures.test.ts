@@ -1,4 +1,5 @@
-// DreamAPI upstream contract for what goes wrong, against a local fake of DreamAPI: failed, hung, canceled and malformed jobs, rate limits, refused keys, fallbacks; refunded right.
+// DreamAPI upstream contract for what goes wrong, against a local fake of DreamAPI: failed, hung, canceled and malformed
+// jobs, rate limits, refused keys, fallbacks; refunded right.
 import { describe, expect, it } from 'vitest';
 import { createUser, creditState, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, taskMedia } from '../../test-support/provider-fakes';
@@ -91,10 +92,15 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
     expect(dream.fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);
   });
 
-  it('a sample model is not the user\'s fault: with the preview engine behind DreamAPI it is drawn there, charged once', async () => {
+  it("a sample model is not the user's fault: with the preview engine behind DreamAPI it is drawn there, charged once", async () => {
     const t = await app({ ENGINES: 'character-to-video=dreamapi|preview' });
     const user = await createUser(t, 100);
-    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'character', prompt: 'waves hello', modelId: 'model-emma', resolution: '512p' });
+    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+      type: 'character',
+      prompt: 'waves hello',
+      modelId: 'model-emma',
+      resolution: '512p',
+    });
     const { data } = (await res.json()) as { data: { taskId: string } };
     const task = await waitForTask(t, data.taskId);
     expect(task.status, task.error ?? '').toBe('succeeded');

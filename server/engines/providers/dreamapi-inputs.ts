@@ -51,14 +51,18 @@ function speech(feature: 'tts-common' | 'tts-pro', i: Input): Body {
   if (!voice) throw new EngineInputError(`${PROVIDER}: unknown voice ${String(i.voice)}`);
   const lan = dreamLan(voice.language);
   const audioId = DREAMAPI_TTS_AUDIO_IDS[feature][lan];
-  if (!audioId) throw new EngineUnsupportedError(`audioId: ${PROVIDER} has no documented voice for ${voice.language} (voice ${voice.id}); it speaks ${DREAMAPI_TTS_LANGUAGES[feature].join(', ')}`);
+  if (!audioId)
+    throw new EngineUnsupportedError(
+      `audioId: ${PROVIDER} has no documented voice for ${voice.language} (voice ${voice.id}); it speaks ${DREAMAPI_TTS_LANGUAGES[feature].join(', ')}`,
+    );
   return { audioId, text: need(str(i.text), 'a text'), lan };
 }
 
 /** Sample avatar models are drawings of this platform's preview engine; DreamAPI can only animate a real image. */
 function imageOf(i: Input, feature: string): string {
   const image = str(i.imgUrl) ?? str(i.imageUrl) ?? str(i.photoUrl) ?? str(i.image);
-  if (!image && str(i.modelId)) throw new EngineUnsupportedError(`${PROVIDER} cannot use a sample model (${String(i.modelId)}) for ${feature}; give an image instead`);
+  if (!image && str(i.modelId))
+    throw new EngineUnsupportedError(`${PROVIDER} cannot use a sample model (${String(i.modelId)}) for ${feature}; give an image instead`);
   return need(image, `an image for ${feature}`);
 }
 

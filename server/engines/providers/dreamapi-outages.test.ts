@@ -1,4 +1,5 @@
-// DreamAPI account trouble and refused inputs against the local stand-in: a refused key or spent credits make the engine unavailable (fallback, else 503), told plainly to people and in full to the operator; a refused field is named.
+// DreamAPI account trouble and refused inputs against the local stand-in: a refused key or spent credits make the engine
+// unavailable (fallback, else 503), told plainly to people and in full to the operator; a refused field is named.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { capturedLog, expectFailedAndRefunded } from '../../test-support/provider-fakes';
@@ -32,7 +33,11 @@ describe('DreamAPI outages against a local stand-in', { timeout: 30_000 }, () =>
     expect(log.lines).toHaveLength(1);
     expect(String(log.lines[0]!.fields!.detail)).toBe('DreamAPI answered 401 code 40001: Invalid API key');
     expect(engine.unavailable?.()).toContain('40001');
-    const res = await t.app.request('/api/async/wan/text_to_video/2.1', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a hare', resolution: '480p' }) });
+    const res = await t.app.request('/api/async/wan/text_to_video/2.1', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a hare', resolution: '480p' }),
+    });
     expect(res.status).toBe(503);
     const answer = (await res.json()) as { message?: string; msg?: string };
     expect(answer.message ?? answer.msg).toBe(FEATURE_MESSAGES.unavailable);

@@ -1,4 +1,5 @@
-// DreamAPI speech voices: every language offered on the engine sends a documented audioId; any other is refused at submit (400 naming audioId) and never sent upstream.
+// DreamAPI speech voices: every language offered on the engine sends a documented audioId; any other is refused at
+// submit (400 naming audioId) and never sent upstream.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { postPlayground, submitTool } from '../../test-support/provider-fakes';
@@ -14,7 +15,11 @@ const { app, submits } = dream;
 const WITH_PRO = { ENGINES: `${ALL},tts-pro=dreamapi` };
 
 async function callTool(t: Awaited<ReturnType<typeof app>>, apiKey: string, tool: string, body: unknown) {
-  const res = await t.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await t.app.request(`/api/async/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, answer: (await res.json()) as { code: number; message: string } };
 }
 
@@ -22,7 +27,10 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
   it('every voice offered on DreamAPI runs with a documented audioId for its language, Common and Pro', async () => {
     const t = await app(WITH_PRO);
     const user = await createUser(t, 500);
-    for (const [tool, feature] of [['do_tts_common', 'tts-common'], ['do_tts_pro', 'tts-pro']] as const) {
+    for (const [tool, feature] of [
+      ['do_tts_common', 'tts-common'],
+      ['do_tts_pro', 'tts-pro'],
+    ] as const) {
       const offered = VOICES.filter((v) => voiceServed(v, DREAMAPI_TTS_LANGUAGES[feature]));
       expect(offered.length).toBeGreaterThan(0);
       for (const voice of offered) {
@@ -38,7 +46,10 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
   it('a French voice is refused at submit with 400 naming audioId, on the public API (by audioId or lan) and the playground; nothing reaches DreamAPI', async () => {
     const t = await app(WITH_PRO);
     const user = await createUser(t, 100);
-    for (const body of [{ text: 'Bonjour', audioId: 'fr-female-1' }, { text: 'Bonjour', lan: 'fr' }]) {
+    for (const body of [
+      { text: 'Bonjour', audioId: 'fr-female-1' },
+      { text: 'Bonjour', lan: 'fr' },
+    ]) {
       for (const tool of ['do_tts_common', 'do_tts_pro']) {
         const { status, answer } = await callTool(t, user.apiKey, tool, body);
         expect(status).toBe(400);
@@ -72,7 +83,11 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
 
   it('the stand-in refuses do_tts_common and do_tts_pro without audioId, as DreamAPI does', async () => {
     for (const tool of ['do_tts_common', 'do_tts_pro']) {
-      const res = await fetch(`${dream.fake.url}/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Bonjour', lan: 'fr' }) });
+      const res = await fetch(`${dream.fake.url}/api/async/${tool}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Bonjour', lan: 'fr' }),
+      });
       expect(await res.json()).toEqual({ code: 10192, message: 'audioId is required', data: null });
     }
   });

@@ -1,7 +1,21 @@
 // Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult, three-step upload), its media and apps.
 import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
+import {
+  listenLocal,
+  readBody,
+  sendFile,
+  sendJson,
+  sendProxyErrorPage,
+  sineAudio,
+  stillImage,
+  submitTool,
+  useTestApps,
+  useTestMedia,
+  videoClip,
+  withMode,
+  type LocalServer,
+} from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 
 /** How the fake's next job behaves. */
@@ -29,7 +43,8 @@ export interface Fake extends LocalServer {
 
 export const KEY = 'test-key';
 /** Every feature the DreamAPI engine serves, routed to it. */
-export const ALL = 'tts-common=dreamapi,video-translate-voice-only=dreamapi,voice-clone=dreamapi,tts-clone=dreamapi,lipsync=dreamapi,wan-text-to-video=dreamapi,character-to-video=dreamapi,stt-common=dreamapi,stt-pro=dreamapi';
+export const ALL =
+  'tts-common=dreamapi,video-translate-voice-only=dreamapi,voice-clone=dreamapi,tts-clone=dreamapi,lipsync=dreamapi,wan-text-to-video=dreamapi,character-to-video=dreamapi,stt-common=dreamapi,stt-pro=dreamapi';
 
 /** What a Wan text-to-video task at 480p costs. */
 export const WAN_480 = estimateCredits('wan-text-to-video', { resolution: '480p' }).credits;
@@ -38,7 +53,15 @@ export const WAN_480 = estimateCredits('wan-text-to-video', { resolution: '480p'
 function outputsOf(tool: string, base: string): Record<string, unknown> {
   if (tool.startsWith('do_tts')) return { audios: [{ audioUrl: `${base}/out/voice.wav`, audioType: '.wav' }] };
   if (tool === 'voice_clone') return { cloneId: 'clone-40dc8e22' };
-  if (tool === 'do_stt') return { sttResult: { data: [{ bg: 0, ed: 900, text: 'Today is ' }, { bg: 900, ed: 1500, text: 'a beautiful day.' }] } };
+  if (tool === 'do_stt')
+    return {
+      sttResult: {
+        data: [
+          { bg: 0, ed: 900, text: 'Today is ' },
+          { bg: 900, ed: 1500, text: 'a beautiful day.' },
+        ],
+      },
+    };
   if (tool === 'do_stt_pro') return { sttProResult: { text: 'Today is a beautiful day.' } };
   if (tool === 'tryon_clothes') return { images: [{ imageUrl: `${base}/out/picture.png`, imageType: 'png' }] };
   return { videos: [{ videoUrl: `${base}/out/result-2s.mp4`, videoType: 'mp4' }] };
@@ -68,7 +91,8 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
       const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
       const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
       const blob = form.get('file');
-      if (fields.signature !== 'sig-1' || fields.OSSAccessKeyId !== 'LTAI-test' || !(blob instanceof Blob)) return send(403, '<Error><Code>AccessDenied</Code></Error>');
+      if (fields.signature !== 'sig-1' || fields.OSSAccessKeyId !== 'LTAI-test' || !(blob instanceof Blob))
+        return send(403, '<Error><Code>AccessDenied</Code></Error>');
       state.uploads.push({ key: fields.key!, fields, data: Buffer.from(await blob.arrayBuffer()), auth: req.headers.authorization });
       return ok({ reqId: `req-${state.uploads.length}` });
     }
@@ -94,7 +118,16 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
 
     if (url.pathname === '/api/file/v1/get_policy') {
       state.policies++;
-      return ok({ accessId: 'LTAI-test', policy: 'eyJleHBpcmF0aW9uIjoi', signature: 'sig-1', dir: 'tmp/dream/', host: `${base}/oss`, expire: '1800', callback: 'eyJjYWxsYmFja1VybCI6', reqId: `policy-${state.policies}` });
+      return ok({
+        accessId: 'LTAI-test',
+        policy: 'eyJleHBpcmF0aW9uIjoi',
+        signature: 'sig-1',
+        dir: 'tmp/dream/',
+        host: `${base}/oss`,
+        expire: '1800',
+        callback: 'eyJjYWxsYmFja1VybCI6',
+        reqId: `policy-${state.policies}`,
+      });
     }
     if (url.pathname === '/api/file/v1/policy_upload_finish') {
       const n = Number(String(body.reqId).replace('req-', ''));
@@ -109,11 +142,13 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
     }
     if (url.pathname.startsWith('/api/async/')) {
       if (state.mode === 'html') return sendProxyErrorPage(res);
-      if (state.mode === 'rate-limited' && state.rateLimited++ === 0) return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
+      if (state.mode === 'rate-limited' && state.rateLimited++ === 0)
+        return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
       if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
       // Credits too low: DreamAPI's docs give no code (its docs offer only POST /api/remaining_credits to read the balance); a
       // compatible server answers HTTP 402 with 40020 (src/lib/spec/tasks.ts TASK_ERROR_CODES.insufficientCredits).
-      if (state.mode === 'no-credits') return send(402, { code: 40020, message: 'Not enough credits for this task: it needs 15, the balance is 3', data: null });
+      if (state.mode === 'no-credits')
+        return send(402, { code: 40020, message: 'Not enough credits for this task: it needs 15, the balance is 3', data: null });
       // A refused field: a compatible server answers HTTP 400 with 40000 and "field: problem" (src/lib/spec/errors.ts
       // ERROR_CODES.invalidInput; src/lib/api-contract/schemas.ts); DreamAPI's wan/text_to_video/2.1 takes a prompt of up to 1500 characters.
       if (state.mode === 'invalid-field') return send(400, { code: 40000, message: 'prompt: must be at most 1500 characters', data: null });

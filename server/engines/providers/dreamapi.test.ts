@@ -1,4 +1,5 @@
-// DreamAPI upstream contract against a local fake of DreamAPI: submits with the Bearer key, progress, the three-step upload, each tool's mapping and outputs; task and ledger end right.
+// DreamAPI upstream contract against a local fake of DreamAPI: submits with the Bearer key, progress, the three-step
+// upload, each tool's mapping and outputs; task and ledger end right.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
@@ -8,7 +9,13 @@ import { DREAMAPI_TTS_AUDIO_IDS } from './dreamapi-constants';
 import { KEY, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
-const { media: { clip, result2s, voice }, app, submitWan, submits, pollsOf } = dream;
+const {
+  media: { clip, result2s, voice },
+  app,
+  submitWan,
+  submits,
+  pollsOf,
+} = dream;
 const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
   t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).execute();
 
@@ -18,7 +25,11 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const t = await app();
     const user = await createUser(t, 100);
     const running = await submitWan(t, user);
-    await expect.poll(async () => (await t.database.db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', running).executeTakeFirstOrThrow()), { timeout: 5000 }).toEqual({ status: 'running', progress: 50 });
+    await expect
+      .poll(async () => await t.database.db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', running).executeTakeFirstOrThrow(), {
+        timeout: 5000,
+      })
+      .toEqual({ status: 'running', progress: 50 });
     // Stop the hanging job (canceled and refunded) before the one that finishes.
     await postPlayground(t, user, 'video_tools/v1/cancel', { taskId: running });
     expect((await waitForTask(t, running)).status).toBe('canceled');
@@ -67,7 +78,15 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     expect(dream.fake.uploads.map((u) => u.data)).toEqual([readFileSync(clip), readFileSync(voice)]);
     expect(dream.fake.uploads.map((u) => u.key)).toEqual([`tmp/dream/${id}-0.mp4`, `tmp/dream/${id}-1.wav`]);
     // The storage host gets the policy's form fields and never our Bearer key.
-    expect(dream.fake.uploads.every((u) => u.auth === undefined && u.fields.policy === 'eyJleHBpcmF0aW9uIjoi' && u.fields.callback === 'eyJjYWxsYmFja1VybCI6' && u.fields.success_action_status === '200')).toBe(true);
+    expect(
+      dream.fake.uploads.every(
+        (u) =>
+          u.auth === undefined &&
+          u.fields.policy === 'eyJleHBpcmF0aW9uIjoi' &&
+          u.fields.callback === 'eyJjYWxsYmFja1VybCI6' &&
+          u.fields.success_action_status === '200',
+      ),
+    ).toBe(true);
     expect(dream.fake.calls.filter((c) => c.path === '/api/file/v1/policy_upload_finish').map((c) => c.body)).toEqual([{ reqId: 'req-1' }, { reqId: 'req-2' }]);
     const sent = submits('lipsync')[0]!.body;
     expect(sent).toEqual({
@@ -87,10 +106,18 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const t = await app();
     const user = await createUser(t, 100);
     const videoUrl = await uploadMedia(t, user, clip);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.feature).toBe('video-translate-voice-only');
-    expect(submits('video_translate/2.0')[0]!.body).toEqual({ videoUrl: expect.stringContaining(`/files/${dream.fake.uploads[0]!.key}`), sourceLanguage: 'en', targetLanguage: 'es', enableLipSync: false });
+    expect(submits('video_translate/2.0')[0]!.body).toEqual({
+      videoUrl: expect.stringContaining(`/files/${dream.fake.uploads[0]!.key}`),
+      sourceLanguage: 'en',
+      targetLanguage: 'es',
+      enableLipSync: false,
+    });
     expect(task.credits_charged).toBe(estimateCredits('video-translate-voice-only', { seconds: 2 }).credits);
     expect(await taskMedia(t, task.id)).toHaveLength(1);
     await expectCharged(t, user, task.credits_charged!);

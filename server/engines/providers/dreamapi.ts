@@ -1,7 +1,16 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
 import { z } from 'zod';
 import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
-import { DREAMAPI_FEATURES, DREAMAPI_FILE_MIMES, DREAMAPI_OUTPUT_KIND, DREAMAPI_PATHS, DREAMAPI_PROGRESS, DREAMAPI_STATUS, DREAMAPI_TTS_LANGUAGES, type DreamApiFeature } from './dreamapi-constants';
+import {
+  DREAMAPI_FEATURES,
+  DREAMAPI_FILE_MIMES,
+  DREAMAPI_OUTPUT_KIND,
+  DREAMAPI_PATHS,
+  DREAMAPI_PROGRESS,
+  DREAMAPI_STATUS,
+  DREAMAPI_TTS_LANGUAGES,
+  type DreamApiFeature,
+} from './dreamapi-constants';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
 import { createLogger, type Logger } from '../../log';
 import { probeMedia } from '../../media/probe';

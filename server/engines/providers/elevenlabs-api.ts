@@ -1,4 +1,5 @@
-// ElevenLabs through its official client (@elevenlabs/elevenlabs-js): our base URL and key, every call under our retry, timeout and error rules, its outages and best-effort deletes.
+// ElevenLabs through its official client (@elevenlabs/elevenlabs-js): our base URL and key, every call under our retry,
+// timeout and error rules, its outages and best-effort deletes.
 import { ElevenLabsClient as OfficialClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import { ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
 import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
@@ -118,7 +119,8 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
         return await attempt(send, o);
       } catch (error) {
         if (o.signal.aborted) throw aborted(o.signal);
-        if (!(error instanceof ElevenLabsError)) throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`);
+        if (!(error instanceof ElevenLabsError))
+          throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`);
         if (error.cause instanceof ProviderError) throw error.cause;
         const last = n + 1 >= PROVIDER_RETRY.maxAttempts;
         const backoff = Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** n);
@@ -168,7 +170,11 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
         await retried(send, { signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs), idempotent: true, missing: () => new AlreadyGone() });
       } catch (error) {
         if (error instanceof AlreadyGone) return;
-        log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, { engine: 'elevenlabs', job: what, error: error instanceof Error ? error.message : String(error) });
+        log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, {
+          engine: 'elevenlabs',
+          job: what,
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     },
   };

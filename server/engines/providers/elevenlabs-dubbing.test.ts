@@ -1,4 +1,5 @@
-// ElevenLabs adapter contract for video translation against a local stand-in for its dubbing API: every job status, voice only, lip sync, failures, timeouts, deletes, malformed answers.
+// ElevenLabs adapter contract for video translation against a local stand-in for its dubbing API: every job status,
+// voice only, lip sync, failures, timeouts, deletes, malformed answers.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TestUser } from '../../test-support/tasks';
@@ -18,11 +19,20 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const user = await createUser(t, 100);
     const videoUrl = await uploadMedia(t, user, media.source);
     const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false });
-    await expect.poll(async () => (await t.database.db.selectFrom('tasks').select('progress').where('id', '=', id).executeTakeFirstOrThrow()).progress, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await expect
+      .poll(async () => (await t.database.db.selectFrom('tasks').select('progress').where('id', '=', id).executeTakeFirstOrThrow()).progress, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThanOrEqual(10);
     el.fake.release();
     const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'es', source_lang: 'en', num_speakers: '0', file: { type: 'video/mp4', size: readFileSync(media.source).length } });
+    expect(posts('/v1/dubbing')[0]!.form).toMatchObject({
+      target_lang: 'es',
+      source_lang: 'en',
+      num_speakers: '0',
+      file: { type: 'video/mp4', size: readFileSync(media.source).length },
+    });
     expect(el.fake.statuses('dub1')).toEqual(['queued', 'preparing', 'dubbing', 'dubbed']);
     expect(el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1/audio/es')).toBe(true);
     expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -40,7 +50,13 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const lipSync: LipSync = async (video, audio) => {
       given.push({ video, audio });
       const data = readFileSync(media.synced);
-      return { kind: 'video', mime: 'video/mp4', data, durationS: null, providerCost: { provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: null, estimated: false } };
+      return {
+        kind: 'video',
+        mime: 'video/mp4',
+        data,
+        durationS: null,
+        providerCost: { provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: null, estimated: false },
+      };
     };
     // Built here with its lip-sync model; no ELEVENLABS_API_KEY so the registry holds this engine alone under the name.
     const engine = elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync });
@@ -65,7 +81,12 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     expect(task.credits_charged).toBe(price('video-translate-lip-sync', { seconds }));
     await expectCharged(t, user, task.credits_charged!);
     // Two billing calls: the dub (no cost reported: its length at the published price per minute) and the lip sync.
-    const costs = await t.database.db.selectFrom('task_provider_costs').select(['provider', 'unit', 'estimated']).where('task_id', '=', task.id).orderBy('id').execute();
+    const costs = await t.database.db
+      .selectFrom('task_provider_costs')
+      .select(['provider', 'unit', 'estimated'])
+      .where('task_id', '=', task.id)
+      .orderBy('id')
+      .execute();
     expect(costs).toEqual([
       { provider: 'elevenlabs', unit: 'media-seconds', estimated: 1 },
       { provider: 'fal', unit: 'fal-billing-units', estimated: 0 },
@@ -81,7 +102,11 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     el.fake.mode = 'fail';
     const t = await app();
     const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+      videoUrl: await uploadMedia(t, user, media.source),
+      targetLanguage: 'de',
+      enableLipSync: false,
+    });
     await expectFailedAndRefunded(t, user, id, 'ElevenLabs could not dub the video: No speech was found in the video');
     expect(el.fake.statuses('dub1')).toEqual(['queued', 'failed']);
     await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
@@ -93,17 +118,28 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const engine = elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync: null, log });
     const t = await openApp({ engines: [engine], env: { ENGINES: 'video-translate-voice-only=elevenlabs' } });
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'video_translate/2.0', {
+        videoUrl: await uploadMedia(t, user, media.source),
+        targetLanguage: 'es',
+        enableLipSync: false,
+      }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(el.fake.statuses('dub1')).toEqual(['rendering', 'rendering', 'dubbed']);
     expect(log.lines.filter((l) => l.fields?.status === 'rendering')).toHaveLength(1);
     expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
   });
 
-  it('a target language ElevenLabs refuses (422) fails as the input\'s fault naming the field, refunded, with nothing to delete', async () => {
+  it("a target language ElevenLabs refuses (422) fails as the input's fault naming the field, refunded, with nothing to delete", async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'Klingon', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+      videoUrl: await uploadMedia(t, user, media.source),
+      targetLanguage: 'Klingon',
+      enableLipSync: false,
+    });
     const task = await expectFailedAndRefunded(t, user, id, 'ElevenLabs refused the input: targetLanguage: Unsupported target language: klingon');
     expect(task.error).not.toContain('{');
     expect(posts('/v1/dubbing')).toHaveLength(1);
@@ -114,7 +150,11 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     el.fake.mode = 'hang';
     const t = await app({ ENGINE_TIMEOUTS_MS: 'elevenlabs=1500' });
     const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+      videoUrl: await uploadMedia(t, user, media.source),
+      targetLanguage: 'de',
+      enableLipSync: false,
+    });
     await expectFailedAndRefunded(t, user, id, 'timed out');
     await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
   });
@@ -123,7 +163,11 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     el.fake.mode = 'hang';
     const t = await app();
     const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'de', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+      videoUrl: await uploadMedia(t, user, media.source),
+      targetLanguage: 'de',
+      enableLipSync: false,
+    });
     await expect.poll(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 }).toBe(true);
     const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
@@ -140,12 +184,18 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const cases: Array<[string, (user: TestUser) => Promise<Record<string, unknown>>, string]> = [
       ['do_tts_common', async () => ({ text: TEXT }), 'sent a malformed answer: expected audio, got text/html'],
       ['voice_clone', async (user) => ({ voiceUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: no voice_id'],
-      ['video_translate/2.0', async (user) => ({ videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }), 'sent a malformed answer: <html>'],
+      [
+        'video_translate/2.0',
+        async (user) => ({ videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }),
+        'sent a malformed answer: <html>',
+      ],
       ['do_stt', async (user) => ({ audioUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: <html>'],
     ];
     for (const [tool, body, reason] of cases) {
       const user = await createUser(t, 100);
-      await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, tool, await body(user)), `ElevenLabs ${reason}`, { free: tool === 'voice_clone' });
+      await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, tool, await body(user)), `ElevenLabs ${reason}`, {
+        free: tool === 'voice_clone',
+      });
     }
   });
 });

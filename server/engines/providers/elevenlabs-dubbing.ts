@@ -1,4 +1,5 @@
-// ElevenLabs dubbing for video translation through the official client: create the job with the video (or resume an earlier attempt's), follow it, fetch the dubbed MP4; lip sync chained after it.
+// ElevenLabs dubbing for video translation through the official client: create the job with the video (or resume an
+// earlier attempt's), follow it, fetch the dubbed MP4; lip sync chained after it.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -25,7 +26,11 @@ async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, 
     numSpeakers: 0,
   };
   const noId = 'no dubbing_id';
-  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json((api, o) => api.dubbing.create(request, o), { signal: ctx.signal, upload: true, malformed: noId });
+  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json((api, o) => api.dubbing.create(request, o), {
+    signal: ctx.signal,
+    upload: true,
+    malformed: noId,
+  });
   if (typeof job.dubbingId !== 'string' || job.dubbingId === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noId}`);
   return { id: job.dubbingId, expectedS: typeof job.expectedDurationSec === 'number' && job.expectedDurationSec > 0 ? job.expectedDurationSec : null };
 }
@@ -39,18 +44,34 @@ function dubbingProgress(startedMs: number, expectedS: number | null): number {
  * Polls the job with growing intervals until it is dubbed; a failed job fails the task with ElevenLabs' reason. Any
  * other status, even one this adapter does not know, is a job on its way: only the task's deadline ends the wait.
  */
-async function followJob(client: ElevenLabsClient, job: DubbingRef, missing: (() => Error) | undefined, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<void> {
+async function followJob(
+  client: ElevenLabsClient,
+  job: DubbingRef,
+  missing: (() => Error) | undefined,
+  ctx: EngineContext,
+  log: Pick<Logger, 'warn'>,
+): Promise<void> {
   const started = Date.now();
   const running: readonly unknown[] = ELEVENLABS_DUBBING_STATUS.running;
   let delay: number = PROVIDER_RETRY.pollStartMs;
   let reported = false;
   for (;;) {
-    const state: { status?: unknown; error?: unknown } = await client.json((api, o) => api.dubbing.get(job.id, o), { signal: ctx.signal, idempotent: true, missing, malformed: 'no dubbing status' });
+    const state: { status?: unknown; error?: unknown } = await client.json((api, o) => api.dubbing.get(job.id, o), {
+      signal: ctx.signal,
+      idempotent: true,
+      missing,
+      malformed: 'no dubbing status',
+    });
     if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
-    if (state.status === ELEVENLABS_DUBBING_STATUS.failed) throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
+    if (state.status === ELEVENLABS_DUBBING_STATUS.failed)
+      throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
     if (!running.includes(state.status) && !reported) {
       // Once per job: the operator learns ElevenLabs added a status, the task keeps waiting.
-      log.warn(`${PROVIDER} sent a dubbing status this adapter does not know; waiting on as if dubbing`, { engine: 'elevenlabs', dubbingId: job.id, status: String(state.status) });
+      log.warn(`${PROVIDER} sent a dubbing status this adapter does not know; waiting on as if dubbing`, {
+        engine: 'elevenlabs',
+        dubbingId: job.id,
+        status: String(state.status),
+      });
       reported = true;
     }
     await ctx.progress(dubbingProgress(started, job.expectedS));
@@ -62,7 +83,10 @@ async function followJob(client: ElevenLabsClient, job: DubbingRef, missing: (()
 /** ffmpeg separates the dubbed soundtrack; checked before dubbing too, so no dub is paid for that cannot be lip-synced. */
 function ffmpegForLipSync(): string {
   const tools = ffmpegTools();
-  if (!tools) throw new EngineUnsupportedError('lip sync after dubbing needs ffmpeg to take the dubbed soundtrack out of the video; install it (docs/engines.md) or translate with the voice only');
+  if (!tools)
+    throw new EngineUnsupportedError(
+      'lip sync after dubbing needs ffmpeg to take the dubbed soundtrack out of the video; install it (docs/engines.md) or translate with the voice only',
+    );
   return tools.ffmpeg;
 }
 
@@ -112,7 +136,14 @@ async function earlierDub(ctx: EngineContext): Promise<DubbingRef | null> {
  * task ends without its result (failed, canceled, timed out), from any process, since an aborted run may only have been
  * handed back. With lip sync the source video and the dubbed soundtrack go to the lip-sync model.
  */
-export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync | null, feature: Feature, i: Input, ctx: EngineContext, log: Pick<Logger, 'warn'>): Promise<EngineResult> {
+export async function translateVideo(
+  client: ElevenLabsClient,
+  lipSync: LipSync | null,
+  feature: Feature,
+  i: Input,
+  ctx: EngineContext,
+  log: Pick<Logger, 'warn'>,
+): Promise<EngineResult> {
   const withLips = feature === 'video-translate-lip-sync';
   if (withLips && !lipSync) throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
   if (withLips) ffmpegForLipSync();
@@ -137,7 +168,13 @@ export async function translateVideo(client: ElevenLabsClient, lipSync: LipSync 
 }
 
 /** Deletes a dub (DELETE /v1/dubbing/{id}) from its stored reference; lip-sync jobs go to the lip-sync model's own cancel. */
-export async function cancelDubbingJob(client: ElevenLabsClient, lipSync: LipSync | null, name: string, stored: unknown, log: Pick<Logger, 'warn'>): Promise<void> {
+export async function cancelDubbingJob(
+  client: ElevenLabsClient,
+  lipSync: LipSync | null,
+  name: string,
+  stored: unknown,
+  log: Pick<Logger, 'warn'>,
+): Promise<void> {
   if (name.startsWith(ELEVENLABS_JOBS.lipSyncPrefix)) return lipSync?.cancelJob?.(name, stored);
   const ref = dubbingRef.safeParse(stored);
   if (name !== ELEVENLABS_JOBS.dubbing || !ref.success) {

@@ -1,4 +1,5 @@
-// How ElevenLabs' error answers (the official client's ElevenLabsError: statusCode, body) are read: which are retried, input faults naming their field, account and capacity trouble making the engine unavailable.
+// How ElevenLabs' error answers (the official client's ElevenLabsError: statusCode, body) are read: which are retried,
+// input faults naming their field, account and capacity trouble making the engine unavailable.
 import { PROVIDER_RETRY, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { ELEVENLABS_ERROR_STATUSES, ELEVENLABS_INPUT_FIELDS, ELEVENLABS_PROVIDER as PROVIDER } from './elevenlabs-constants';
@@ -62,7 +63,8 @@ export function elevenLabsRefusal(status: number, body: string): Error | undefin
   if (account) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
   const busy = (ELEVENLABS_ERROR_STATUSES.busy as readonly string[]).includes(said.status ?? '') || BUSY_STATUSES.has(status);
   if (busy) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
-  if (said.invalid.length > 0) return new EngineInputError(`${PROVIDER} refused the input: ${said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ')}`, said.invalid[0]!.field);
+  if (said.invalid.length > 0)
+    return new EngineInputError(`${PROVIDER} refused the input: ${said.invalid.map((i) => `${i.field}: ${i.msg}`).join('; ')}`, said.invalid[0]!.field);
   if ((status === 400 || status === 422) && said.message) return new EngineInputError(`${PROVIDER} refused the input: ${said.message}`);
   return undefined;
 }

@@ -1,4 +1,5 @@
-// ElevenLabs account and capacity trouble against the local stand-in: a spent quota, a refused key, a provider busy for good make the engine unavailable, told plainly to people and in full to the operator.
+// ElevenLabs account and capacity trouble against the local stand-in: a spent quota, a refused key, a provider busy for
+// good make the engine unavailable, told plainly to people and in full to the operator.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
@@ -25,14 +26,25 @@ describe('ElevenLabs outages against a local stand-in', () => {
     el.fake.mode = 'quota';
     const { t, log, engine } = await appWith(KEY);
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }), PROVIDER_UNAVAILABLE.message('ElevenLabs'));
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }),
+      PROVIDER_UNAVAILABLE.message('ElevenLabs'),
+    );
     expect(task.error).not.toMatch(OPERATOR_WORDS);
     // Not retried: ElevenLabs' own client sends a 401 once.
     expect(posts('/v1/text-to-speech/')).toHaveLength(1);
     expect(log.lines).toHaveLength(1);
-    expect(String(log.lines[0]!.fields!.detail)).toBe('ElevenLabs answered 401 quota_exceeded: This request exceeds your quota of 10000. You have 12 credits remaining.');
+    expect(String(log.lines[0]!.fields!.detail)).toBe(
+      'ElevenLabs answered 401 quota_exceeded: This request exceeds your quota of 10000. You have 12 credits remaining.',
+    );
     expect(engine.unavailable?.()).toContain('quota_exceeded');
-    const res = await t.app.request('/api/async/do_tts_common', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: TEXT }) });
+    const res = await t.app.request('/api/async/do_tts_common', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: TEXT }),
+    });
     expect(res.status).toBe(503);
     const answer = (await res.json()) as { message?: string; msg?: string };
     expect(answer.message ?? answer.msg).toBe(FEATURE_MESSAGES.unavailable);
@@ -41,7 +53,12 @@ describe('ElevenLabs outages against a local stand-in', () => {
   it('a refused API key (401 invalid_api_key) tells people the engine is unavailable and the operator which key problem', async () => {
     const { t, log } = await appWith('wrong-key');
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }), PROVIDER_UNAVAILABLE.message('ElevenLabs'));
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }),
+      PROVIDER_UNAVAILABLE.message('ElevenLabs'),
+    );
     expect(task.error).not.toMatch(OPERATOR_WORDS);
     expect(String(log.lines[0]!.fields!.detail)).toBe('ElevenLabs answered 401 invalid_api_key: Invalid API key');
   });

@@ -1,4 +1,5 @@
-// A dub survives its server: kill -9 or a SIGTERM hand-back mid-dub, then a restart on the same data, follows the same dub (one submission, charged once); a dub whose task is canceled, fails or times out is deleted at ElevenLabs.
+// A dub survives its server: kill -9 or a SIGTERM hand-back mid-dub, then a restart on the same data, follows the same
+// dub (one submission, charged once); a dub whose task is canceled, fails or times out is deleted at ElevenLabs.
 import { describe, expect, it } from 'vitest';
 import { useProviderResume } from '../../test-support/provider-resume';
 import { until } from '../../test-support/server-process';
@@ -10,7 +11,10 @@ const rig = useProviderResume<{ id: string }>({
   name: 'elevenlabs-resume',
   env: () => ({ ENGINES: 'video-translate-voice-only=elevenlabs', ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: el.fake.url }),
   /** A voice-only translation of a video on another host (the fake serves it). */
-  request: () => ({ path: '/api/async/video_translate/2.0', body: { videoUrl: `${el.fake.url}/files/source.mp4`, targetLanguage: 'es', enableLipSync: false } }),
+  request: () => ({
+    path: '/api/async/video_translate/2.0',
+    body: { videoUrl: `${el.fake.url}/files/source.mp4`, targetLanguage: 'es', enableLipSync: false },
+  }),
   followed: (ref) => until(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === `/v1/dubbing/${ref.id}`)),
 });
 

@@ -1,8 +1,18 @@
-// ElevenLabs adapter contract for speech against a local fake of its API: TTS, voice clones, dialogue, speech-to-text, rate limits; task, media and ledger end right (keys and quota: elevenlabs-outages.test.ts).
+// ElevenLabs adapter contract for speech against a local fake of its API: TTS, voice clones, dialogue, speech-to-text,
+// rate limits; task, media and ledger end right (keys and quota: elevenlabs-outages.test.ts).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { asyncResult, expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
+import {
+  asyncResult,
+  expectCharged,
+  expectChargedOnce,
+  expectFailedAndRefunded,
+  postPlayground,
+  submitTool,
+  taskMedia,
+  uploadMedia,
+} from '../../test-support/provider-fakes';
 import { probeMedia } from '../../media/probe';
 import { ELEVENLABS_PRICES } from '../../../src/lib/spec';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
@@ -11,7 +21,12 @@ import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures
 const el = useElevenLabsFake();
 const { media, app, posts } = el;
 const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
-  t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).orderBy('id').execute();
+  t.database.db
+    .selectFrom('task_provider_costs')
+    .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
+    .where('task_id', '=', taskId)
+    .orderBy('id')
+    .execute();
 
 describe('ElevenLabs speech against a fake ElevenLabs API', () => {
   it('tts-common sends the mapped premade voice, the fast model and the key, stores the MP3 with its measured length, charges by characters', async () => {
@@ -32,7 +47,9 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     await expectCharged(t, user, task.credits_charged!);
     // What ElevenLabs said it billed (character-cost), at the published price of a billed character.
     const billed = Math.ceil(TEXT.length / 2);
-    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'elevenlabs', amount: billed, unit: 'characters', usd: billed * ELEVENLABS_PRICES.usdPerBilledCharacter, estimated: 0 }]);
+    expect(await providerCosts(t, task.id)).toEqual([
+      { provider: 'elevenlabs', amount: billed, unit: 'characters', usd: billed * ELEVENLABS_PRICES.usdPerBilledCharacter, estimated: 0 },
+    ]);
   });
 
   it('tts-pro speaks with the multilingual model and is charged at the Pro rate', async () => {
@@ -73,7 +90,12 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
   it('a refused input (unknown cloned voice, 400) fails with ElevenLabs own words, refunded', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'do_tts_clone', { cloneId: 'noSuchVoice', text: TEXT }), 'ElevenLabs refused the input: A voice with voice_id noSuchVoice was not found.');
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitTool(t, user.apiKey, 'do_tts_clone', { cloneId: 'noSuchVoice', text: TEXT }),
+      'ElevenLabs refused the input: A voice with voice_id noSuchVoice was not found.',
+    );
     expect(task.error).not.toContain('{');
   });
 
@@ -115,7 +137,12 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     const audioUrl = await uploadMedia(t, user, media.speech);
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt', { audioUrl, lan: 'en-US' }));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttCommon, language_code: 'en', tag_audio_events: 'false', file: { type: 'audio/wav' } });
+    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({
+      model_id: ELEVENLABS_MODELS.sttCommon,
+      language_code: 'en',
+      tag_audio_events: 'false',
+      file: { type: 'audio/wav' },
+    });
     expect(posts('/v1/speech-to-text')[0]!.form).not.toHaveProperty('diarize');
     expect((await view(t, user, task.id)).text).toBe('Hello there. Hi (laughs)');
     expect((await asyncResult<{ text: string }>(t, user.apiKey, task.id)).text).toBe('Hello there. Hi (laughs)');
@@ -137,7 +164,12 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     // DreamAPI's do_stt_pro takes a list of locales: the first is the language hint.
     const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl, lan: ['fr-FR', 'en-US'] }));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({ model_id: ELEVENLABS_MODELS.sttPro, diarize: 'true', tag_audio_events: 'true', language_code: 'fr' });
+    expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({
+      model_id: ELEVENLABS_MODELS.sttPro,
+      diarize: 'true',
+      tag_audio_events: 'true',
+      language_code: 'fr',
+    });
     expect((await view(t, user, task.id)).text).toBe('Speaker 1: Hello there.\nSpeaker 2: Hi (laughs)');
     expect(task.credits_held).toBe(4);
     expect(task.credits_charged).toBe(price('stt-pro', { seconds: 61 }));

@@ -1,5 +1,12 @@
 // ElevenLabs speech through the official client: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
-import { ELEVENLABS_LIMITS, ELEVENLABS_MODELS, ELEVENLABS_NAMES, ELEVENLABS_OUTPUT_FORMAT, ELEVENLABS_PROGRESS, ELEVENLABS_VOICES } from './elevenlabs-constants';
+import {
+  ELEVENLABS_LIMITS,
+  ELEVENLABS_MODELS,
+  ELEVENLABS_NAMES,
+  ELEVENLABS_OUTPUT_FORMAT,
+  ELEVENLABS_PROGRESS,
+  ELEVENLABS_VOICES,
+} from './elevenlabs-constants';
 import { ELEVENLABS_PRICES, SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
@@ -56,7 +63,9 @@ export function dialogueChunks(lines: DialogueLine[], limit: number = ELEVENLABS
 
 /** MP3 parts played one after the other: frames concatenate; only the first part keeps its ID3 tag. */
 export function joinMp3(parts: Buffer[]): Buffer {
-  const untagged = parts.map((p, n) => (n > 0 && p.toString('latin1', 0, 3) === 'ID3' && p.length >= 10 ? p.subarray(10 + ((p[6]! << 21) | (p[7]! << 14) | (p[8]! << 7) | p[9]!)) : p));
+  const untagged = parts.map((p, n) =>
+    n > 0 && p.toString('latin1', 0, 3) === 'ID3' && p.length >= 10 ? p.subarray(10 + ((p[6]! << 21) | (p[7]! << 14) | (p[8]! << 7) | p[9]!)) : p,
+  );
   return Buffer.concat(untagged);
 }
 
@@ -73,15 +82,28 @@ export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineCo
   const parts: Buffer[] = [];
   const providerCosts: ProviderCost[] = [];
   for (const [n, inputs] of chunks.entries()) {
-    const request = { inputs: inputs.map((l) => ({ text: l.text, voiceId: l.voice_id })), modelId: ELEVENLABS_MODELS.dialogue, outputFormat: ELEVENLABS_OUTPUT_FORMAT };
+    const request = {
+      inputs: inputs.map((l) => ({ text: l.text, voiceId: l.voice_id })),
+      modelId: ELEVENLABS_MODELS.dialogue,
+      outputFormat: ELEVENLABS_OUTPUT_FORMAT,
+    };
     const file = await client.file((api, o) => api.textToDialogue.convert(request, o), 'audio', { signal: ctx.signal });
     parts.push(file.data);
     // Each request is billed on its own.
-    providerCosts.push(speechCost(file.billedCharacters ?? null, ELEVENLABS_MODELS.dialogue, inputs.map((line) => line.text)));
+    providerCosts.push(
+      speechCost(
+        file.billedCharacters ?? null,
+        ELEVENLABS_MODELS.dialogue,
+        inputs.map((line) => line.text),
+      ),
+    );
     await ctx.progress(progressShare((n + 1) / chunks.length));
   }
   const data = joinMp3(parts);
-  return { outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }], providerCosts };
+  return {
+    outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }],
+    providerCosts,
+  };
 }
 
 /** Instant voice cloning (voices.ivc.create): the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
@@ -134,10 +156,16 @@ export async function transcribe(client: ElevenLabsClient, feature: Feature, i: 
   };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
   const noText = 'the transcript has no text';
-  const answer: { text?: unknown; words?: unknown } = await client.json((api, o) => api.speechToText.convert(request, o), { signal: ctx.signal, upload: true, malformed: noText });
+  const answer: { text?: unknown; words?: unknown } = await client.json((api, o) => api.speechToText.convert(request, o), {
+    signal: ctx.signal,
+    upload: true,
+    malformed: noText,
+  });
   if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noText}`);
   // The client's words are camelCase (SpeechToTextWordResponseModel.speakerId); speakerTurns reads the wire names.
-  const words = Array.isArray(answer.words) ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({ text: w.text, type: w.type, speaker_id: w.speakerId })) : null;
+  const words = Array.isArray(answer.words)
+    ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({ text: w.text, type: w.type, speaker_id: w.speakerId }))
+    : null;
   const text = (pro && words ? speakerTurns(words) : null) ?? answer.text.trim();
   // The task service settles the charge on the length of the audio read here; ElevenLabs bills it by the hour of audio.
   return { outputs: [], text, providerCosts: [mediaSecondsCost(audio.durationS, ELEVENLABS_PRICES.sttUsdPerSecond)] };

@@ -3,7 +3,20 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import { listenLocal, postPlayground, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
+import {
+  listenLocal,
+  postPlayground,
+  readBody,
+  sendFile,
+  sendJson,
+  sendProxyErrorPage,
+  sineAudio,
+  useTestApps,
+  useTestMedia,
+  videoClip,
+  withMode,
+  type LocalServer,
+} from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import type { Feature } from '../../../src/lib/spec';
@@ -36,7 +49,8 @@ export interface Fake extends LocalServer {
 
 export const KEY = 'test-key';
 export const TEXT = 'Hello from the ElevenLabs adapter.';
-const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,voice-clone=elevenlabs,dialogue=elevenlabs,video-translate-voice-only=elevenlabs,stt-common=elevenlabs,stt-pro=elevenlabs';
+const SERVED =
+  'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,voice-clone=elevenlabs,dialogue=elevenlabs,video-translate-voice-only=elevenlabs,stt-common=elevenlabs,stt-pro=elevenlabs';
 
 // Each rule of the stand-in cites where ElevenLabs states it, at the commit read: elevenlabs/elevenlabs-js@87100890798f
 // (87100890798f961a1b93300e9bb443dc35b5de6a, the official client, v2.56.0) and elevenlabs/elevenlabs-docs@3557f0b1bec8
@@ -49,7 +63,10 @@ const SERVED = 'tts-common=elevenlabs,tts-pro=elevenlabs,tts-clone=elevenlabs,vo
  * src/api/resources/dubbing/types/DubbingListRequestDubbingStatusesItem.ts), one per poll.
  */
 const DUBBING_WALK = ['queued', 'preparing', 'dubbing'] as const;
-/** A status no source lists yet: DubbingMetadataResponse.status is a plain string (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts). */
+/**
+ * A status no source lists yet: DubbingMetadataResponse.status is a plain string (elevenlabs/elevenlabs-
+ * js@87100890798f src/api/types/DubbingMetadataResponse.ts).
+ */
 const NEW_STATUS = 'rendering';
 /** When every dub here was made: DubbingMetadataResponse.created_at is required (ISO 8601 date-time). */
 const CREATED_AT = '2026-11-27T00:00:00Z';
@@ -98,15 +115,23 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) return sendFile(res, path.join(media.dir, path.basename(url.pathname)), 'audio/wav');
     // A wrong key: 401 invalid_api_key (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
     if (key !== KEY) return send(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
-    // A spent quota: 401 quota_exceeded, the account's fault not the request's (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
-    if (state.mode === 'quota' && req.method === 'POST') return send(401, { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota of 10000. You have 12 credits remaining.' } });
+    // A spent quota: 401 quota_exceeded, the account's fault not the request's (elevenlabs/elevenlabs-docs@3557f0b1bec8
+    // fern/docs/pages/developer-guides/error-messages.mdx, "Code 400/401").
+    if (state.mode === 'quota' && req.method === 'POST')
+      return send(401, { detail: { status: 'quota_exceeded', message: 'This request exceeds your quota of 10000. You have 12 credits remaining.' } });
     // Too many requests at once: 429 too_many_concurrent_requests, retried after the Retry-After it asks for, as the official
     // client's rule is (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429";
     // elevenlabs/elevenlabs-js@87100890798f src/core/fetcher/requestWithRetries.ts); the adapter keeps that rule in its own
     // retry loop (elevenlabs-api.ts says why).
-    if (state.mode === 'rate-limited' && req.method === 'POST' && state.rateLimited++ === 0) return send(429, { detail: { status: 'too_many_concurrent_requests', message: 'Too many requests' } }, { 'retry-after': '1' });
+    if (state.mode === 'rate-limited' && req.method === 'POST' && state.rateLimited++ === 0)
+      return send(429, { detail: { status: 'too_many_concurrent_requests', message: 'Too many requests' } }, { 'retry-after': '1' });
     // Busy for good: 429 system_busy on every try (elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/docs/pages/developer-guides/error-messages.mdx "Code 429").
-    if (state.mode === 'busy' && req.method === 'POST') return send(429, { detail: { status: 'system_busy', message: 'The system is experiencing heavy traffic, please try again later.' } }, { 'retry-after': '0' });
+    if (state.mode === 'busy' && req.method === 'POST')
+      return send(
+        429,
+        { detail: { status: 'system_busy', message: 'The system is experiencing heavy traffic, please try again later.' } },
+        { 'retry-after': '0' },
+      );
 
     const tts = /^\/v1\/text-to-speech\/([^/]+)$/.exec(url.pathname);
     if (req.method === 'POST' && (tts || url.pathname === '/v1/text-to-dialogue')) {
@@ -115,7 +140,9 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       if (unknown) return send(400, { detail: { status: 'voice_not_found', message: `A voice with voice_id ${unknown} was not found.` } });
       if (!call.json?.model_id) return send(422, { detail: [{ loc: ['body', 'model_id'], msg: 'field required', type: 'value_error.missing' }] });
       // Speech answers say what they billed (character-cost; Flash bills half a character per character); dialogue's here do not.
-      const billed = tts ? { 'character-cost': String(Math.ceil(String(call.json?.text ?? '').length * (call.json?.model_id === 'eleven_flash_v2_5' ? 0.5 : 1))) } : undefined;
+      const billed = tts
+        ? { 'character-cost': String(Math.ceil(String(call.json?.text ?? '').length * (call.json?.model_id === 'eleven_flash_v2_5' ? 0.5 : 1))) }
+        : undefined;
       return state.mode === 'malformed' ? html() : sendFile(res, media.tone, 'audio/mpeg', billed);
     }
     if (req.method === 'POST' && url.pathname === '/v1/voices/add') {
@@ -128,11 +155,13 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     }
     if (req.method === 'POST' && url.pathname === '/v1/dubbing') {
       if (state.mode === 'malformed') return html();
-      if (typeof call.form?.file !== 'object' || typeof call.form.target_lang !== 'string') return send(400, { detail: { status: 'invalid_request', message: 'Provide a file or a source_url and a target_lang' } });
+      if (typeof call.form?.file !== 'object' || typeof call.form.target_lang !== 'string')
+        return send(400, { detail: { status: 'invalid_request', message: 'Provide a file or a source_url and a target_lang' } });
       // A field that fails validation: 422 HTTPValidationError, detail[] of {loc, msg, type} naming it (elevenlabs/elevenlabs-docs@3557f0b1bec8
       // fern/apis/api/openapi.json, components.schemas.HTTPValidationError and ValidationError). Which codes pass is the
       // stand-in's own simplification: two or three lowercase letters.
-      if (!/^[a-z]{2,3}$/.test(call.form.target_lang)) return send(422, { detail: [{ loc: ['body', 'target_lang'], msg: `Unsupported target language: ${call.form.target_lang}`, type: 'value_error' }] });
+      if (!/^[a-z]{2,3}$/.test(call.form.target_lang))
+        return send(422, { detail: [{ loc: ['body', 'target_lang'], msg: `Unsupported target language: ${call.form.target_lang}`, type: 'value_error' }] });
       const id = `dub${jobs.size + 1}`;
       jobs.set(id, { mode: state.mode, target: call.form.target_lang, polls: 0, statuses: [], deleted: false });
       return send(200, { dubbing_id: id, expected_duration_sec: 2 });
@@ -146,7 +175,10 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       job.deleted = true;
       return send(200, { status: 'ok' });
     }
-    if (job && req.method === 'GET' && dub![3]) return dub![3] === job.target ? sendFile(res, media.dubbed, 'video/mp4') : send(404, { detail: { status: 'language_not_found', message: 'No dub for this language' } });
+    if (job && req.method === 'GET' && dub![3])
+      return dub![3] === job.target
+        ? sendFile(res, media.dubbed, 'video/mp4')
+        : send(404, { detail: { status: 'language_not_found', message: 'No dub for this language' } });
     if (job && req.method === 'GET') {
       const status = dubbingStatus(job, state.released);
       job.polls++;
@@ -155,7 +187,14 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       // created_at required, error when failed (elevenlabs/elevenlabs-js@87100890798f src/api/types/DubbingMetadataResponse.ts;
       // 2.73.0 serialization/types/DubbingMetadataResponse.js; elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/apis/api/openapi.json
       // components.schemas.DubbingMetadataResponse.required).
-      return send(200, { dubbing_id: dub![1], name: 'x', status, target_languages: [job.target], created_at: CREATED_AT, ...(status === 'failed' ? { error: 'No speech was found in the video' } : {}) });
+      return send(200, {
+        dubbing_id: dub![1],
+        name: 'x',
+        status,
+        target_languages: [job.target],
+        created_at: CREATED_AT,
+        ...(status === 'failed' ? { error: 'No speech was found in the video' } : {}),
+      });
     }
     if (req.method === 'POST' && url.pathname === '/v1/speech-to-text') {
       if (state.mode === 'malformed') return html();
@@ -163,8 +202,23 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
       const diarize = call.form.diarize === 'true';
       // Each word of SpeechToTextChunkResponseModel needs text, type and logprob (2.73.0 serialization/types/SpeechToTextWordResponseModel.js;
       // elevenlabs/elevenlabs-docs@3557f0b1bec8 fern/apis/api/openapi.json components.schemas.SpeechToTextWordResponseModel.required).
-      const word = (text: string, speaker: string, type = 'word') => ({ text, type, start: 0, end: 0, logprob: 0, ...(diarize ? { speaker_id: speaker } : {}) });
-      const words = [word('Hello', 'speaker_0'), word(' ', 'speaker_0', 'spacing'), word('there.', 'speaker_0'), word(' ', 'speaker_1', 'spacing'), word('Hi', 'speaker_1'), word(' ', 'speaker_1', 'spacing'), word('(laughs)', 'speaker_1', 'audio_event')];
+      const word = (text: string, speaker: string, type = 'word') => ({
+        text,
+        type,
+        start: 0,
+        end: 0,
+        logprob: 0,
+        ...(diarize ? { speaker_id: speaker } : {}),
+      });
+      const words = [
+        word('Hello', 'speaker_0'),
+        word(' ', 'speaker_0', 'spacing'),
+        word('there.', 'speaker_0'),
+        word(' ', 'speaker_1', 'spacing'),
+        word('Hi', 'speaker_1'),
+        word(' ', 'speaker_1', 'spacing'),
+        word('(laughs)', 'speaker_1', 'audio_event'),
+      ];
       return send(200, { language_code: 'eng', language_probability: 0.98, text: 'Hello there. Hi (laughs)', words });
     }
     send(404, { detail: { status: 'not_found', message: 'Not found' } });
@@ -190,7 +244,9 @@ export { capturedLog } from '../../test-support/provider-fakes';
 /** The task as the playground's poll shows it. */
 export async function view(t: TasksTestApp, user: TestUser, taskId: string) {
   const res = await postPlayground(t, user, 'video_tools/v1/poll', { taskId });
-  return ((await res.json()) as { data: { text: string | null; cloneId: string | null; outputs: Array<{ kind: string; mime: string; durationS: number | null }> } }).data;
+  return (
+    (await res.json()) as { data: { text: string | null; cloneId: string | null; outputs: Array<{ kind: string; mime: string; durationS: number | null }> } }
+  ).data;
 }
 
 /** The calling test file's media, fake (started before its tests, reset to 'ok' after each) and apps wired to the fake. */

@@ -21,12 +21,17 @@ describe('ElevenLabs mapping rules', () => {
   /** Words a customer must not read: what only an operator can act on. */
   const OPERATOR_WORDS = /key|config|quota|billing|remaining|ELEVENLABS_|401|429/i;
 
-  it('a 422 validation error is the input\'s fault and names the field, as the caller sent it when we know it', () => {
+  it("a 422 validation error is the input's fault and names the field, as the caller sent it when we know it", () => {
     const one = refusal(422, { detail: [{ loc: ['body', 'target_lang'], msg: 'Unsupported target language: xx', type: 'value_error' }] });
     expect(one).toBeInstanceOf(EngineInputError);
     expect(one!.message).toBe('ElevenLabs refused the input: targetLanguage: Unsupported target language: xx');
     expect((one as EngineInputError).field).toBe('targetLanguage');
-    const nested = refusal(422, { detail: [{ loc: ['body', 'inputs', 0, 'text'], msg: 'field required' }, { loc: ['body', 'model_id'], msg: 'field required' }] });
+    const nested = refusal(422, {
+      detail: [
+        { loc: ['body', 'inputs', 0, 'text'], msg: 'field required' },
+        { loc: ['body', 'model_id'], msg: 'field required' },
+      ],
+    });
     expect(nested!.message).toBe('ElevenLabs refused the input: lines.0.text: field required; model_id: field required');
   });
 
@@ -38,7 +43,11 @@ describe('ElevenLabs mapping rules', () => {
 
   it('a spent quota, a refused key or a plan without the feature make the engine unavailable for a while: a plain message for people, the detail for the operator', () => {
     const cases: Array<[number, unknown, string]> = [
-      [401, { detail: { status: 'quota_exceeded', message: 'You have 12 credits remaining.' } }, 'ElevenLabs answered 401 quota_exceeded: You have 12 credits remaining.'],
+      [
+        401,
+        { detail: { status: 'quota_exceeded', message: 'You have 12 credits remaining.' } },
+        'ElevenLabs answered 401 quota_exceeded: You have 12 credits remaining.',
+      ],
       [400, { detail: { status: 'quota_exceeded', message: 'Over quota.' } }, 'ElevenLabs answered 400 quota_exceeded: Over quota.'],
       [401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } }, 'ElevenLabs answered 401 invalid_api_key: Invalid API key'],
       [403, { detail: { status: 'only_for_creator+', message: 'Upgrade.' } }, 'ElevenLabs answered 403 only_for_creator+: Upgrade.'],
@@ -54,7 +63,10 @@ describe('ElevenLabs mapping rules', () => {
   });
 
   it('ElevenLabs still busy after every retry makes the engine unavailable for a shorter while', () => {
-    for (const [status, body] of [[429, { detail: { status: 'system_busy', message: 'Heavy traffic.' } }], [503, 'Service Unavailable']] as const) {
+    for (const [status, body] of [
+      [429, { detail: { status: 'system_busy', message: 'Heavy traffic.' } }],
+      [503, 'Service Unavailable'],
+    ] as const) {
       const error = refusal(status, body) as EngineUnavailableError;
       expect(error).toBeInstanceOf(EngineUnavailableError);
       expect(error.message).not.toMatch(OPERATOR_WORDS);
@@ -74,7 +86,9 @@ describe('ElevenLabs mapping rules', () => {
 
   it('a diarized transcript names speakers in the order they first speak', () => {
     const w = (text: string, speaker_id: string, type = 'word') => ({ text, speaker_id, type });
-    expect(speakerTurns([w('Hi.', 'speaker_3'), w(' ', 'speaker_3', 'spacing'), w('Yes', 'speaker_0'), w(' ', 'speaker_0', 'spacing'), w('ok', 'speaker_3')])).toBe('Speaker 1: Hi.\nSpeaker 2: Yes\nSpeaker 1: ok');
+    expect(
+      speakerTurns([w('Hi.', 'speaker_3'), w(' ', 'speaker_3', 'spacing'), w('Yes', 'speaker_0'), w(' ', 'speaker_0', 'spacing'), w('ok', 'speaker_3')]),
+    ).toBe('Speaker 1: Hi.\nSpeaker 2: Yes\nSpeaker 1: ok');
     expect(speakerTurns([{ text: 'plain', type: 'word' }])).toBeNull();
   });
 });

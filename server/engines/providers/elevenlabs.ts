@@ -16,9 +16,25 @@ export interface ElevenLabsConfig {
   log?: Pick<Logger, 'warn'>;
 }
 
-const SPEECH_FEATURES = ['tts-common', 'tts-pro', 'tts-clone', 'voice-clone', 'dialogue', 'stt-common', 'stt-pro', 'video-translate-voice-only'] as const satisfies readonly Feature[];
+const SPEECH_FEATURES = [
+  'tts-common',
+  'tts-pro',
+  'tts-clone',
+  'voice-clone',
+  'dialogue',
+  'stt-common',
+  'stt-pro',
+  'video-translate-voice-only',
+] as const satisfies readonly Feature[];
 
-function route(client: ElevenLabsClient, lipSync: LipSync | null, log: Pick<Logger, 'warn'>, feature: Feature, i: Record<string, unknown>, ctx: EngineContext): Promise<EngineResult> {
+function route(
+  client: ElevenLabsClient,
+  lipSync: LipSync | null,
+  log: Pick<Logger, 'warn'>,
+  feature: Feature,
+  i: Record<string, unknown>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   switch (feature) {
     case 'tts-common':
     case 'tts-pro':

@@ -1,4 +1,5 @@
-// fal's official client (@fal-ai/client) as this server runs it: our base URLs, the task's abort signal, a timeout per request, a submit never re-sent once fal may have queued it.
+// fal's official client (@fal-ai/client) as this server runs it: our base URLs, the task's abort signal, a timeout per
+// request, a submit never re-sent once fal may have queued it.
 import { createFalClient, type FalClient } from '@fal-ai/client';
 import { FAL_CLIENT_HOSTS, FAL_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
 import { ProviderError, retryAfterMs, sleep } from './http';
@@ -51,7 +52,10 @@ export const abortReason = (signal: AbortSignal): Error => (signal.reason instan
  * refused, so no request leaves for a host the operator did not configure.
  */
 export function onConfiguredBase(url: string, c: FalClientConfig): string {
-  for (const [host, base] of [[FAL_CLIENT_HOSTS.queue, c.queueUrl], [FAL_CLIENT_HOSTS.rest, c.storageUrl]] as const) {
+  for (const [host, base] of [
+    [FAL_CLIENT_HOSTS.queue, c.queueUrl],
+    [FAL_CLIENT_HOSTS.rest, c.storageUrl],
+  ] as const) {
     if (url === host || url.startsWith(`${host}/`) || url.startsWith(`${host}?`)) return `${base}${url.slice(host.length)}`;
   }
   throw new ProviderError(FAL_MESSAGES.unknownHost(url));

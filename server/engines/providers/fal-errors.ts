@@ -1,4 +1,5 @@
-// What a failed fal call means for the task: the official client's ApiError (status and body) and transport failures in our reasons; account and capacity trouble make the engine unavailable.
+// What a failed fal call means for the task: the official client's ApiError (status and body) and transport failures in
+// our reasons; account and capacity trouble make the engine unavailable.
 import { ApiError } from '@fal-ai/client';
 import { FAL_ACCOUNT_TROUBLE, FAL_INPUT_FIELDS, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
 import { EngineInputError, EngineUnavailableError } from '../types';
@@ -14,7 +15,7 @@ export type FalCall = 'submit' | 'status' | 'result' | 'upload';
 /** fal's error body in a sentence: `detail` (a string or FastAPI's list of problems), else the body or message. */
 export function falDetail(body: unknown, fallback = ''): string {
   const detail = body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : (body ?? fallback);
-  return (typeof detail === 'string' ? detail : JSON.stringify(detail) ?? fallback).slice(0, 300);
+  return (typeof detail === 'string' ? detail : (JSON.stringify(detail) ?? fallback)).slice(0, 300);
 }
 
 /** A refused key (401, 403) or unpaid use (402, "Payment Required"): the account, not the request, is at fault. */
@@ -42,7 +43,8 @@ function inputRefused(body: unknown, why: string): EngineInputError {
 export function falRefusal(status: number, body: unknown, call: FalCall, fallback = ''): Error {
   const why = falDetail(body, fallback);
   const detail = `${PROVIDER} answered ${status} to a ${call} call: ${why || '(no detail)'}`;
-  if (ACCOUNT_STATUSES.has(status) || FAL_ACCOUNT_TROUBLE.test(why)) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
+  if (ACCOUNT_STATUSES.has(status) || FAL_ACCOUNT_TROUBLE.test(why))
+    return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
   // A result's other statuses are the job's own failure (the model refused or crashed on this input), not fal's room.
   if (call === 'result') return status === 422 ? inputRefused(body, why) : new ProviderError(`${PROVIDER} job failed: ${why}`);
   if (BUSY_STATUSES.has(status)) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);

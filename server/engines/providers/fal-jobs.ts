@@ -13,7 +13,13 @@ const PROVIDER = 'fal.ai';
  * status, result and cancel URLs from both), and the URLs fal answered the submit with. References stored before the
  * endpoint was kept have none; theirs is read from the cancel URL.
  */
-export const falJobRef = z.object({ requestId: z.string().min(1), endpoint: z.string().min(1).optional(), status: z.url(), response: z.url(), cancel: z.url() });
+export const falJobRef = z.object({
+  requestId: z.string().min(1),
+  endpoint: z.string().min(1).optional(),
+  status: z.url(),
+  response: z.url(),
+  cancel: z.url(),
+});
 export type FalJobRef = z.infer<typeof falJobRef>;
 
 /** The name of a fal job within an engine's run: the fal engine's own job, or the lip-sync job chained after a dub. */

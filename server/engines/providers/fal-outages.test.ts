@@ -1,4 +1,5 @@
-// fal account trouble and refused inputs against the local stand-in: a refused key or a locked account makes the engine unavailable (fallback, else 503), told plainly to people and in full to the operator; a 422 names the field.
+// fal account trouble and refused inputs against the local stand-in: a refused key or a locked account makes the engine
+// unavailable (fallback, else 503), told plainly to people and in full to the operator; a 422 names the field.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { capturedLog, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
@@ -20,14 +21,23 @@ async function appWith(key: string, chain: string) {
 }
 
 async function submitAsync(t: Awaited<ReturnType<typeof appWith>>['t'], apiKey: string) {
-  return t.app.request('/api/async/text2video', { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a fox' }) });
+  return t.app.request('/api/async/text2video', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'a fox' }),
+  });
 }
 
 describe('fal outages against a local stand-in', () => {
   it('a refused key (401) fails the task as engine unavailable, names no configuration, logs the detail, and the next submit gets 503', async () => {
     const { t, log, engine } = await appWith('wrong-key', 'fal');
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'text2video', { prompt: 'a fox' }), PROVIDER_UNAVAILABLE.message('fal.ai'));
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitTool(t, user.apiKey, 'text2video', { prompt: 'a fox' }),
+      PROVIDER_UNAVAILABLE.message('fal.ai'),
+    );
     expect(task.error).not.toMatch(OPERATOR_WORDS);
     expect(log.lines).toHaveLength(1);
     expect(String(log.lines[0]!.fields!.detail)).toBe('fal.ai answered 401 to a submit call: Invalid key');
@@ -54,7 +64,12 @@ describe('fal outages against a local stand-in', () => {
     fal.fake.mode = 'invalid';
     const { t, engine } = await appWith('test-key', 'fal|preview');
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, 'text2video', { prompt: 'a fox' }), 'negativePrompt: ensure this value has at most 500 characters');
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitTool(t, user.apiKey, 'text2video', { prompt: 'a fox' }),
+      'negativePrompt: ensure this value has at most 500 characters',
+    );
     expect(task.engine).not.toBe('preview');
     expect(engine.unavailable?.()).toBeNull();
   });

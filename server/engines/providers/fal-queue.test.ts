@@ -1,4 +1,5 @@
-// fal queue calls against the fake: a finished job's result read survives a 502, a submit that may have reached fal is never sent twice, job URLs use owner/alias.
+// fal queue calls against the fake: a finished job's result read survives a 502, a submit that may have reached fal is
+// never sent twice, job URLs use owner/alias.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';

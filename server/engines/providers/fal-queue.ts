@@ -47,16 +47,33 @@ export async function submitJob(c: FalQueueConfig, job: FalJob, hookKey: string,
   if (typeof answer.request_id !== 'string' || !answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
   const base = `${c.queueUrl}/${falAppPath(job.model)}/requests/${answer.request_id}`;
   const url = (v: unknown, built: string) => (typeof v === 'string' && v ? v : built);
-  return { requestId: answer.request_id, endpoint: job.model, status: url(answer.status_url, `${base}/status`), response: url(answer.response_url, base), cancel: url(answer.cancel_url, `${base}/cancel`) };
+  return {
+    requestId: answer.request_id,
+    endpoint: job.model,
+    status: url(answer.status_url, `${base}/status`),
+    response: url(answer.response_url, base),
+    cancel: url(answer.cancel_url, `${base}/cancel`),
+  };
 }
 
 /** Follows the job until COMPLETED: queue.status with backoff, and a webhook for `hookKey` cuts a wait short. */
-export async function waitUntilDone(c: FalQueueConfig, job: FalJobRef & { endpoint: string }, hookKey: string, ctx: EngineContext, missing?: () => Error): Promise<void> {
+export async function waitUntilDone(
+  c: FalQueueConfig,
+  job: FalJobRef & { endpoint: string },
+  hookKey: string,
+  ctx: EngineContext,
+  missing?: () => Error,
+): Promise<void> {
   const client = falClient(c, { signal: ctx.signal, policy: 'read' });
   const poll = c.poll ?? { startMs: PROVIDER_RETRY.pollStartMs, factor: PROVIDER_RETRY.pollFactor, maxMs: PROVIDER_RETRY.pollMaxMs };
   let delay = poll.startMs;
   for (;;) {
-    const read = await falCall('status', ctx.signal, () => client.queue.status(job.endpoint, { requestId: job.requestId, logs: false, abortSignal: ctx.signal }), missing);
+    const read = await falCall(
+      'status',
+      ctx.signal,
+      () => client.queue.status(job.endpoint, { requestId: job.requestId, logs: false, abortSignal: ctx.signal }),
+      missing,
+    );
     const status = falObject<{ status?: unknown }>(read, 'status').status;
     if (status === 'COMPLETED') return;
     if (status === 'IN_PROGRESS') await ctx.progress(50);
@@ -72,7 +89,12 @@ export async function waitUntilDone(c: FalQueueConfig, job: FalJobRef & { endpoi
  * finished, paid job is not lost to one gateway error. fal's billable units come in a header the client drops, so
  * this call's client is handed each answer and keeps the header of the successful one.
  */
-export async function readResult(c: FalQueueConfig, job: FalJobRef & { endpoint: string }, signal: AbortSignal, missing?: () => Error): Promise<{ result: Record<string, unknown>; units: number | null }> {
+export async function readResult(
+  c: FalQueueConfig,
+  job: FalJobRef & { endpoint: string },
+  signal: AbortSignal,
+  missing?: () => Error,
+): Promise<{ result: Record<string, unknown>; units: number | null }> {
   let units: number | null = null;
   const client = falClient(c, { signal, policy: 'read', onResponse: (res) => (units = res.ok ? falBillableUnits(res.headers) : units) });
   const read = await falCall('result', signal, () => client.queue.result(job.endpoint, { requestId: job.requestId, abortSignal: signal }), missing);

@@ -1,4 +1,5 @@
-// A fal job survives its server: kill -9 or a SIGTERM hand-back mid-job, then a restart on the same data, polls the same request (one submission, charged once); a job whose task is canceled, fails or times out is canceled at fal.
+// A fal job survives its server: kill -9 or a SIGTERM hand-back mid-job, then a restart on the same data, polls the same
+// request (one submission, charged once); a job whose task is canceled, fails or times out is canceled at fal.
 import { describe, expect, it } from 'vitest';
 import { useProviderResume } from '../../test-support/provider-resume';
 import { until } from '../../test-support/server-process';

@@ -1,4 +1,5 @@
-// fal.ai adapter contract for image and video tools against a local fake of fal's queue API: uploads to fal storage, model fields, per-image and per-second charges.
+// fal.ai adapter contract for image and video tools against a local fake of fal's queue API: uploads to fal storage,
+// model fields, per-image and per-second charges.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
@@ -12,13 +13,22 @@ import { useFalFake } from './fal.fixtures';
 import { memoryProviderJobs } from '../../test-support/provider-jobs';
 
 const fal = useFalFake();
-const { media: { clip, longClip, voice, picture, mask }, app, falConfig, submitted, uploaded } = fal;
+const {
+  media: { clip, longClip, voice, picture, mask },
+  app,
+  falConfig,
+  submitted,
+  uploaded,
+} = fal;
 
 describe('fal.ai image and video tools', () => {
   it('image generation asks FLUX for count images at the mapped image_size, stores every image and charges per image', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2, aspectRatio: '16:9', seed: 5 }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2, aspectRatio: '16:9', seed: 5 }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submitted(FAL_MODELS.imageGeneration)).toEqual({ prompt: 'a lighthouse at dusk', num_images: 2, image_size: FAL_IMAGE_SIZES['16:9'], seed: 5 });
     const media = await taskMedia(t, task.id);
@@ -44,28 +54,37 @@ describe('fal.ai image and video tools', () => {
 
   const imageTools = [
     { tool: 'erase', feature: 'erase', model: FAL_MODELS.erase, inputs: { imageUrl: picture, maskUrl: mask }, fields: { image_url: picture, mask_url: mask } },
-    { tool: 'face_swap', feature: 'face-swap', model: FAL_MODELS.faceSwap, inputs: { imageUrl: picture, faceImageUrl: mask }, fields: { target_image_url: picture, source_face_url: mask } },
+    {
+      tool: 'face_swap',
+      feature: 'face-swap',
+      model: FAL_MODELS.faceSwap,
+      inputs: { imageUrl: picture, faceImageUrl: mask },
+      fields: { target_image_url: picture, source_face_url: mask },
+    },
     { tool: 'restore', feature: 'restore', model: FAL_MODELS.restore, inputs: { imageUrl: picture }, fields: { image_url: picture } },
   ] as const;
 
-  it.each(imageTools)('$tool uploads our images to fal storage, sends each under its model field, stores the image and charges the flat price', async ({ tool, feature, model, inputs, fields }) => {
-    const t = await app();
-    const user = await createUser(t, 100);
-    const body: Record<string, string> = {};
-    for (const [name, file] of Object.entries(inputs)) body[name] = await uploadMedia(t, user, file);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, tool, body));
-    expect(task.status, task.error ?? '').toBe('succeeded');
-    const sent = submitted(model);
-    expect(Object.keys(sent).sort()).toEqual(Object.keys(fields).sort());
-    for (const [field, file] of Object.entries(fields)) expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
-    expect(fal.fake.uploads.size).toBe(Object.keys(inputs).length);
-    const media = await taskMedia(t, task.id);
-    expect(media).toHaveLength(1);
-    expect(media[0]).toMatchObject({ kind: 'image', mime: 'image/png' });
-    const price = estimateCredits(feature, {}).credits;
-    expect(task.credits_charged).toBe(price);
-    await expectCharged(t, user, price);
-  });
+  it.each(imageTools)(
+    '$tool uploads our images to fal storage, sends each under its model field, stores the image and charges the flat price',
+    async ({ tool, feature, model, inputs, fields }) => {
+      const t = await app();
+      const user = await createUser(t, 100);
+      const body: Record<string, string> = {};
+      for (const [name, file] of Object.entries(inputs)) body[name] = await uploadMedia(t, user, file);
+      const task = await waitForTask(t, await submitTool(t, user.apiKey, tool, body));
+      expect(task.status, task.error ?? '').toBe('succeeded');
+      const sent = submitted(model);
+      expect(Object.keys(sent).sort()).toEqual(Object.keys(fields).sort());
+      for (const [field, file] of Object.entries(fields)) expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
+      expect(fal.fake.uploads.size).toBe(Object.keys(inputs).length);
+      const media = await taskMedia(t, task.id);
+      expect(media).toHaveLength(1);
+      expect(media[0]).toMatchObject({ kind: 'image', mime: 'image/png' });
+      const price = estimateCredits(feature, {}).credits;
+      expect(task.credits_charged).toBe(price);
+      await expectCharged(t, user, price);
+    },
+  );
 
   it('video matting is settled per second of the video fal returned, not of the input', async () => {
     const t = await app();

@@ -102,7 +102,11 @@ export function falWebhookVerifier(o: FalWebhookVerifierOptions): FalWebhookVeri
         fetchedAt = now();
       })
       .catch((error: unknown) => {
-        o.log.warn('fal webhook keys could not be fetched', { url: o.jwksUrl, reason: error instanceof Error ? error.message : String(error), keptKeys: keys.length });
+        o.log.warn('fal webhook keys could not be fetched', {
+          url: o.jwksUrl,
+          reason: error instanceof Error ? error.message : String(error),
+          keptKeys: keys.length,
+        });
       })
       .finally(() => {
         inFlight = null;

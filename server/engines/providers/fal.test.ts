@@ -13,7 +13,15 @@ import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signa
 const fal = useFalFake();
 const providerCosts = (t: Awaited<ReturnType<typeof fal.app>>, taskId: string) =>
   t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).execute();
-const { media: { clip, voice }, app, openApp, falConfig, submitText, submitted, uploaded } = fal;
+const {
+  media: { clip, voice },
+  app,
+  openApp,
+  falConfig,
+  submitText,
+  submitted,
+  uploaded,
+} = fal;
 
 describe('fal.ai adapter against a fake fal queue', () => {
   it('submits to the Wan model with mapped fields, follows status to COMPLETED, stores the video locally, charges once', async () => {
@@ -46,7 +54,10 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(small.engine).toBe('fal');
     expect(JSON.parse(fal.fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!.body)).toMatchObject({ resolution: '480p' });
     const submitsBefore = fal.fake.calls.filter((c) => c.method === 'POST').length;
-    for (const [duration, resolution] of [[8, '720p'], [4, '1080p']] as const) {
+    for (const [duration, resolution] of [
+      [8, '720p'],
+      [4, '1080p'],
+    ] as const) {
       const task = await animate(duration, resolution);
       expect(task.engine).toBe('preview');
       expect(task.credits_charged).toBe(estimateCredits('text-to-video', { durationS: duration, resolution }).credits);
@@ -137,7 +148,10 @@ describe('fal webhooks wake the poller', () => {
     const signingKey = falTestKey('fal');
     const jwks = await startJwksServer([signingKey]);
     onTestFinished(() => jwks.close());
-    const t = await openApp({ env: { ENGINES: 'text-to-video=fal', FAL_WEBHOOK_JWKS_URL: jwks.url }, engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))] });
+    const t = await openApp({
+      env: { ENGINES: 'text-to-video=fal', FAL_WEBHOOK_JWKS_URL: jwks.url },
+      engines: [falEngine(falConfig({ webhookBaseUrl: 'https://hooks.example.com', poll: longPoll }))],
+    });
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
     await expect.poll(() => [...fal.fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 }).toBe(true);
@@ -146,7 +160,11 @@ describe('fal webhooks wake the poller', () => {
     // The hook may arrive before the poller has started waiting; fal retries it, and so does this test.
     const postHook = async () => {
       const body = JSON.stringify({ request_id: jobId, status: 'OK', payload: {} });
-      const res = await t.app.request(`/engine-hooks/fal/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', ...falHookHeaders({ key: signingKey, body, requestId: jobId }) }, body });
+      const res = await t.app.request(`/engine-hooks/fal/${id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...falHookHeaders({ key: signingKey, body, requestId: jobId }) },
+        body,
+      });
       return ((await res.json()) as { msg: string }).msg;
     };
     await expect.poll(postHook, { timeout: 5000 }).toBe('ok');

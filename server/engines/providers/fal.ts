@@ -1,7 +1,17 @@
-// fal.ai adapter on fal's official client: one queue-job runner (submit, status with webhook wake-up, result, cancel, download) behind every feature and the lip-sync chain.
+// fal.ai adapter on fal's official client: one queue-job runner (submit, status with webhook wake-up, result, cancel,
+// download) behind every feature and the lip-sync chain.
 import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN } from '../../../src/lib/spec';
 import type { Feature, MediaKind } from '../../../src/lib/spec';
-import { EngineInputError, EngineUnsupportedError, type Engine, type EngineContext, type EngineOutput, type EngineResult, type LipSync, type MediaBytes } from '../types';
+import {
+  EngineInputError,
+  EngineUnsupportedError,
+  type Engine,
+  type EngineContext,
+  type EngineOutput,
+  type EngineResult,
+  type LipSync,
+  type MediaBytes,
+} from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { probeMedia } from '../../media/probe';
 import { createLogger, type Logger } from '../../log';
@@ -57,11 +67,17 @@ function uploader(c: FalConfig, ctx: EngineContext): Upload {
 const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> = {
   'text-to-video': async (i) => ({
     model: FAL_MODELS.textToVideo,
-    body: { prompt: i.prompt, resolution: resolution(i), ...(str(i.negativePrompt) ? { negative_prompt: i.negativePrompt } : {}), ...(typeof i.seed === 'number' ? { seed: i.seed } : {}) },
+    body: {
+      prompt: i.prompt,
+      resolution: resolution(i),
+      ...(str(i.negativePrompt) ? { negative_prompt: i.negativePrompt } : {}),
+      ...(typeof i.seed === 'number' ? { seed: i.seed } : {}),
+    },
   }),
   'image-to-video': async (i, up) => {
     const image = imageOf(i);
-    if (!image && str(i.modelId)) throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give an image`);
+    if (!image && str(i.modelId))
+      throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give an image`);
     if (!image) throw new EngineInputError(`${PROVIDER} needs an image to animate`);
     return { model: FAL_MODELS.imageToVideo, body: { prompt: i.prompt, image_url: await up(image, ['image']), resolution: resolution(i) } };
   },
@@ -72,7 +88,8 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   },
   'talking-image': async (i, up) => {
     const image = imageOf(i);
-    if (!image && str(i.modelId)) throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give a photo`);
+    if (!image && str(i.modelId))
+      throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give a photo`);
     if (!image || !str(i.audioUrl)) throw new EngineInputError('talking image needs a photo and an audio');
     return { model: FAL_MODELS.talkingImage, body: { source_image_url: await up(image, ['image']), driven_audio_url: await up(str(i.audioUrl)!, ['audio']) } };
   },
@@ -97,7 +114,10 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   'face-swap': async (i, up) => {
     if (!str(i.imageUrl) || !str(i.faceImageUrl)) throw new EngineInputError('face swap needs a picture and a face');
     // Ours: imageUrl is the picture to change, faceImageUrl the face to put in; fal's: target_image_url, source_face_url.
-    return { model: FAL_MODELS.faceSwap, body: { target_image_url: await up(str(i.imageUrl)!, ['image']), source_face_url: await up(str(i.faceImageUrl)!, ['image']) } };
+    return {
+      model: FAL_MODELS.faceSwap,
+      body: { target_image_url: await up(str(i.imageUrl)!, ['image']), source_face_url: await up(str(i.faceImageUrl)!, ['image']) },
+    };
   },
   restore: async (i, up) => {
     if (!str(i.imageUrl)) throw new EngineInputError('restore needs a photo');
@@ -125,7 +145,9 @@ function resolution(i: Input): '480p' | '720p' {
   const made = (FAL_WAN.resolutions as Record<string, '480p' | '720p' | undefined>)[asked];
   const durationS = typeof i.durationS === 'number' ? i.durationS : 0;
   if (!made || durationS > FAL_WAN.maxDurationS) {
-    throw new EngineUnsupportedError(`${PROVIDER}'s Wan 2.1 makes clips of up to ${FAL_WAN.maxDurationS} s at 480p or 720p, not ${durationS ? `${durationS} s at ` : ''}${asked}`);
+    throw new EngineUnsupportedError(
+      `${PROVIDER}'s Wan 2.1 makes clips of up to ${FAL_WAN.maxDurationS} s at 480p or 720p, not ${durationS ? `${durationS} s at ` : ''}${asked}`,
+    );
   }
   return made;
 }

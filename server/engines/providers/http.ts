@@ -79,7 +79,12 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
     waited = false;
     let res: Response;
     try {
-      res = await fetch(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body, signal: AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs ?? PROVIDER_RETRY.requestTimeoutMs)]) });
+      res = await fetch(r.url, {
+        method: r.method ?? 'GET',
+        headers: r.headers,
+        body: r.body,
+        signal: AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs ?? PROVIDER_RETRY.requestTimeoutMs)]),
+      });
     } catch (error) {
       if (r.signal.aborted) throw r.signal.reason instanceof Error ? r.signal.reason : new Error('aborted');
       lastProblem = `could not reach ${r.provider} (${error instanceof Error ? error.message : String(error)})`;

@@ -16,7 +16,11 @@ export function outageTracker(engine: string, provider: string, log: Pick<Logger
   let outage: { until: number; detail: string } | null = null;
   const note = (error: EngineUnavailableError): void => {
     outage = { until: Date.now() + error.forMs, detail: error.detail };
-    log.warn(`${provider} cannot serve requests for now; its features fall back to their next engine`, { engine, detail: error.detail, forS: Math.round(error.forMs / 1000) });
+    log.warn(`${provider} cannot serve requests for now; its features fall back to their next engine`, {
+      engine,
+      detail: error.detail,
+      forS: Math.round(error.forMs / 1000),
+    });
   };
   return {
     note,

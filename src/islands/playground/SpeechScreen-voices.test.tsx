@@ -49,6 +49,8 @@ describe('voices the serving engine does not speak', () => {
   });
 
   it('the playground problem names the voice, its language and the languages that are available', () => {
-    expect(VOICE_MESSAGES.pickProblem(voiceById('fr-female-1')!, 'DreamAPI', ['en'])).toBe('Chloé speaks French, which is not available on DreamAPI here. Choose a voice in English.');
+    expect(VOICE_MESSAGES.pickProblem(voiceById('fr-female-1')!, 'DreamAPI', ['en'])).toBe(
+      'Chloé speaks French, which is not available on DreamAPI here. Choose a voice in English.',
+    );
   });
 });

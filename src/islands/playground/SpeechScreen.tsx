@@ -43,7 +43,10 @@ export default function SpeechScreen() {
   const submit = () =>
     runIfValid(
       textProblem(draft.text) ?? voiceProblem,
-      () => (cloneId ? playgroundApi.ttsClone({ cloneId, text: draft.text.trim() }) : playgroundApi.tts({ text: draft.text.trim(), voiceId: draft.voice, quality, ...settings })),
+      () =>
+        cloneId
+          ? playgroundApi.ttsClone({ cloneId, text: draft.text.trim() })
+          : playgroundApi.tts({ text: draft.text.trim(), voiceId: draft.voice, quality, ...settings }),
       { voice: draft.voice, quality, characters: characterCount(draft.text) },
     );
 
@@ -82,7 +85,14 @@ export default function SpeechScreen() {
         />
       </Field>
       <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} served={served} />
-      <SegmentedChoice legend="Quality" name="speech-quality" choices={QUALITIES} value={quality} onChange={(q) => update({ quality: q })} disabled={Boolean(cloneId)} />
+      <SegmentedChoice
+        legend="Quality"
+        name="speech-quality"
+        choices={QUALITIES}
+        value={quality}
+        onChange={(q) => update({ quality: q })}
+        disabled={Boolean(cloneId)}
+      />
       <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
       <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
       <InputProblem problem={problem} />

@@ -45,7 +45,13 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
       <div className={styles.voiceGrid} role="radiogroup" aria-label="Voices">
         {clones.map((c) => (
           <label key={c.cloneId} className={styles.voiceCard}>
-            <input type="radio" name={`${id}-voice`} value={CLONE_PREFIX + c.cloneId} checked={value === CLONE_PREFIX + c.cloneId} onChange={() => onChange(CLONE_PREFIX + c.cloneId)} />
+            <input
+              type="radio"
+              name={`${id}-voice`}
+              value={CLONE_PREFIX + c.cloneId}
+              checked={value === CLONE_PREFIX + c.cloneId}
+              onChange={() => onChange(CLONE_PREFIX + c.cloneId)}
+            />
             <span>
               <strong>{c.name}</strong>
               <span className={styles.hint}>Your cloned voice</span>
@@ -55,21 +61,21 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
         {shown.map((v) => {
           const offHere = served !== null && !voiceServed(v, served.languages);
           return (
-          <div key={v.id} className={styles.voiceCard}>
-            <label className={styles.voiceLabel}>
-              <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} disabled={offHere} onChange={() => onChange(v.id)} />
-              <span>
-                <strong>{v.name}</strong>
-                <span className={styles.hint}>
-                  {languageName(v.language)} · {v.gender}
+            <div key={v.id} className={styles.voiceCard}>
+              <label className={styles.voiceLabel}>
+                <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} disabled={offHere} onChange={() => onChange(v.id)} />
+                <span>
+                  <strong>{v.name}</strong>
+                  <span className={styles.hint}>
+                    {languageName(v.language)} · {v.gender}
+                  </span>
+                  {offHere && <span className={styles.hint}>{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
                 </span>
-                {offHere && <span className={styles.hint}>{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
-              </span>
-            </label>
-            <button type="button" className={styles.iconButton} onClick={() => void preview(v.id)} aria-label={`Preview ${v.name}`}>
-              ▶
-            </button>
-          </div>
+              </label>
+              <button type="button" className={styles.iconButton} onClick={() => void preview(v.id)} aria-label={`Preview ${v.name}`}>
+                ▶
+              </button>
+            </div>
           );
         })}
       </div>

@@ -33,7 +33,11 @@ function applyVoiceNotes(map: FeatureMap, root: ParentNode): void {
     const state = map.get(el.dataset.voiceNote as Feature);
     if (!state?.available || !state.languages) continue;
     const languages = state.languages;
-    el.textContent = VOICE_MESSAGES.referenceNote(state.engineLabel ?? state.engine ?? '', languages, VOICES.filter((v) => voiceServed(v, languages)));
+    el.textContent = VOICE_MESSAGES.referenceNote(
+      state.engineLabel ?? state.engine ?? '',
+      languages,
+      VOICES.filter((v) => voiceServed(v, languages)),
+    );
     el.hidden = false;
   }
 }

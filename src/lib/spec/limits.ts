@@ -73,7 +73,11 @@ export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
 
 export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }> = {
   // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound only.
-  audio: { maxBytes: 20 * 1024 * 1024, maxDurationS: 300, mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'] },
+  audio: {
+    maxBytes: 20 * 1024 * 1024,
+    maxDurationS: 300,
+    mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'],
+  },
   image: { maxBytes: 10 * 1024 * 1024, maxDurationS: null, mimes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
   video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime', 'video/webm'] },
 };

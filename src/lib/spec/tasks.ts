@@ -39,7 +39,8 @@ export const TASK_MESSAGES = {
   mediaNotYours: 'this media link is a file of another account; upload the file with your own account and pass the link it answers',
   inputUnmeasured: 'the length of this file could not be measured; send a complete audio or video file in an accepted format',
   inputUnreadable: 'the file could not be read to measure its length',
-  inputChanged: (wasS: number, nowS: number) => `the input file changed after the task was accepted: it was ${Math.ceil(wasS)} s and is now ${Math.ceil(nowS)} s; submit the task again`,
+  inputChanged: (wasS: number, nowS: number) =>
+    `the input file changed after the task was accepted: it was ${Math.ceil(wasS)} s and is now ${Math.ceil(nowS)} s; submit the task again`,
   outputsExpired: 'The results of this task were removed after the retention period; the task record and its charge stay',
   outputsExpiredOn: (date: string) => `Outputs expired on ${date}`,
 } as const;

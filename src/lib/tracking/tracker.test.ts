@@ -59,7 +59,19 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
     await new Promise((r) => setTimeout(r, 0));
   };
   const idleCount = () => idleRuns.length;
-  return { tracker, storage, warnings, beacons, enqueued, onlines, connect, runIdle, idleCount, storageEvent, seal: (b: string[], url: string) => onSealed(b, url) };
+  return {
+    tracker,
+    storage,
+    warnings,
+    beacons,
+    enqueued,
+    onlines,
+    connect,
+    runIdle,
+    idleCount,
+    storageEvent,
+    seal: (b: string[], url: string) => onSealed(b, url),
+  };
 }
 
 describe('tracking stub', () => {
@@ -234,7 +246,7 @@ describe('tracking stub', () => {
     }
   });
 
-  it('online: the page passes the browser\'s online event to its worker, which Chromium never tells itself', async () => {
+  it("online: the page passes the browser's online event to its worker, which Chromium never tells itself", async () => {
     const { tracker, runIdle, onlines } = setup();
     tracker.init({ appKey: 'k' });
     // Before the worker runs there is nothing to pass on (its first start sends what is queued anyway).

@@ -106,9 +106,13 @@ export function createTracker(env: TrackerEnv) {
    * is keyed by entry id and the collector drops ids it holds, so that costs a resend at most, never an event.
    */
   function adoptStashes(): void {
-    for (let i = storage.length; handle && i-- > 0; ) {
+    for (let i = storage.length; handle && i-- > 0;) {
       const key = storage.key(i);
-      if (key?.startsWith(STASH_PREFIX)) handle.adopt(read(key)).then(() => storage.removeItem(key), () => {});
+      if (key?.startsWith(STASH_PREFIX))
+        handle.adopt(read(key)).then(
+          () => storage.removeItem(key),
+          () => {},
+        );
     }
   }
 
@@ -153,7 +157,7 @@ export function createTracker(env: TrackerEnv) {
             : options.baseLogmap !== undefined && !isValidLogmap(options.baseLogmap)
               ? TRACKING_WARNINGS.logmap
               : '';
-      if (problem) return warn(problem), false;
+      if (problem) return (warn(problem), false);
       config = { ...options };
       wake();
       return true;
@@ -161,7 +165,7 @@ export function createTracker(env: TrackerEnv) {
 
     /** Validates an event (SPEC.md §5), queues it and returns its entry id; invalid events are dropped with a warning. */
     report(event: TrackEvent): string | null {
-      if (!config) return warn(TRACKING_WARNINGS.appKey), null;
+      if (!config) return (warn(TRACKING_WARNINGS.appKey), null);
       const prefix = config.logPrefix;
       const logmap = { ...config.baseLogmap, ...event?.logmap };
       // The limit is in UTF-8 bytes, as the collector counts it: "é" is one UTF-16 unit of .length but two bytes.
@@ -172,10 +176,15 @@ export function createTracker(env: TrackerEnv) {
           : (event.logmap !== undefined && !isValidLogmap(event.logmap)) || new TextEncoder().encode(JSON.stringify(logmap)).length > LOGMAP_MAX_BYTES
             ? TRACKING_WARNINGS.logmap
             : '';
-      if (problem) return warn(problem), null;
+      if (problem) return (warn(problem), null);
       // Only the work a report cannot put off runs here (report() is on the page's main thread): the user is read
       // and the worker messaged once per task (flush), the worker started once per idle period (wake).
-      const entry = make({ oid: prefix ? `${prefix}_${event.id}` : event.id, action: TRACKING_ACTIONS[event.action as TrackingAction], logmap, uid: (uid ??= read(USER_ID_STORAGE_KEY)) }) as QueuedEntry;
+      const entry = make({
+        oid: prefix ? `${prefix}_${event.id}` : event.id,
+        action: TRACKING_ACTIONS[event.action as TrackingAction],
+        logmap,
+        uid: (uid ??= read(USER_ID_STORAGE_KEY)),
+      }) as QueuedEntry;
       entry.tab = tab;
       pending.add(entry);
       outbox.push(entry);
