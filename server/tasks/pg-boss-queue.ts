@@ -51,7 +51,8 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     supervise: o.runWorkers,
     superviseIntervalSeconds: o.checkS,
     monitorIntervalSeconds: o.checkS,
-    schedule: false,
+    // Workers run pg-boss's cron pass: each chore's schedule fires once per cluster (server/tasks/chore-schedules.ts).
+    schedule: o.runWorkers,
     useListenNotify: o.runWorkers,
     instanceName: o.runWorkers ? 'worker' : 'api',
   });
