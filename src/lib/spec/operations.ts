@@ -61,4 +61,29 @@ export const OPERATIONS_MESSAGES = {
   metricsToken: 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>',
   draining: 'This instance is shutting down; send requests to another one',
   notReady: (down: readonly string[]) => `Not ready: ${down.join(', ')} ${down.length === 1 ? 'does' : 'do'} not answer`,
+  /** 503 (with Retry-After) while the database does not answer: the request changed nothing and may be sent again. */
+  databaseUnavailable: 'The database is not reachable right now; nothing was changed, try again in a few seconds',
+  /** /readyz of a worker that stopped taking jobs, with each reason (docs/operations.md "Readiness"). */
+  workPaused: (reasons: readonly string[]) => `Not taking jobs: ${reasons.join('; ')}`,
+} as const;
+
+/**
+ * Riding out an outage of the database or the media store (docs/scaling.md "When it fails"): a finished output waits
+ * on disk for its upload instead of spending one of its task's attempts; a worker that cannot reach either stops
+ * taking jobs until both answer; the API answers 503 with Retry-After instead of waiting.
+ */
+export const OUTAGES = {
+  /** How long a finished run keeps retrying its output's upload and its finishing write before the attempt gives up. */
+  storeRetryDeadlineS: 600,
+  /** First wait between those retries; it doubles up to storeRetryMaxDelayMs. */
+  storeRetryFirstDelayMs: 500,
+  storeRetryMaxDelayMs: 10 * SECOND_MS,
+  /** How often a worker checks that its database and media store answer, to stop or resume taking jobs. */
+  workCheckMs: 2 * SECOND_MS,
+  /** Retry-After of a 503 answered while the database is unreachable. */
+  databaseRetryAfterS: 5,
+  /** Connecting to PostgreSQL (or waiting for a pooled connection) may take this long before the request is answered 503. */
+  databaseConnectTimeoutMs: 5 * SECOND_MS,
+  /** TCP keepalive on pooled PostgreSQL connections: a connection that half-opened is found within about this plus the OS's probes. */
+  databaseKeepAliveDelayMs: 10 * SECOND_MS,
 } as const;

@@ -121,6 +121,10 @@ export const TASK_QUEUE = {
   retryDelayMaxS: 60,
   /** Seconds before reconnecting the LISTEN connection after it failed. */
   listenRetryS: 2,
+  /** The LISTEN connection sends `select 1` this often; no answer within the same time and it is replaced (a half-open connection hears nothing). */
+  listenKeepaliveS: 10,
+  /** How often a worker reads the status of the tasks it runs, so a cancel whose NOTIFY it missed still stops the run. */
+  cancelCheckS: 3,
   /** Advisory-lock class (first key) of the cluster-wide engine slots; the second key is engine hash * 64 + slot. */
   engineSlotLockClass: 0x64726561,
   /** Most slots one engine has cluster-wide (the 64 in the lock key); how often a waiter looks for a free one. */
