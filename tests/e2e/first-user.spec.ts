@@ -1,8 +1,8 @@
 // What a first-time user runs into: disabled states with their reasons, the phone header and reference, paste and
 // Try it notices, hydration without errors over 30 reloads, reference polish, no dead ends, plain-English copy.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { NOT_FOUND, STORAGE_KEYS, TASK_LIMITS, TOASTS, formatCount } from '../../src/lib/spec';
-import { admin } from './support/admin';
+import { NOT_FOUND, TASK_LIMITS, TOASTS, formatCount } from '../../src/lib/spec';
+import { signInThroughApi } from './support/api-sign-in';
 import { useMailbox } from './support/mailbox';
 import { collectErrors, declineCookies } from './support/page-checks';
 import { hydrated } from './support/sign-in';
@@ -12,29 +12,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 
 test.beforeEach(({ page }) => declineCookies(page));
 
-/** A product API call (form-encoded, SPEC.md §7) returning its data. */
-async function call(request: APIRequestContext, route: string, form: Record<string, string>, token?: string) {
-  const res = await request.post(route, { form, headers: token ? { token } : {} });
-  const body = (await res.json()) as { code: number; msg: string; data: Record<string, string> };
-  expect(body.code, `${route}: ${body.msg}`).toBe(0);
-  return body.data;
-}
-
-/**
- * Signs a new user in through the real email-code calls (the code from the local SMTP server), fills the company
- * form so no first-login modal covers the page, grants credits, and stores the session in the page as the site does.
- */
-async function signIn(page: Page, request: APIRequestContext, name: string, credits = 100): Promise<void> {
-  const email = `${name}-${Date.now()}@first-user.test`;
-  const { attemptId } = await call(request, '/user/code', { email, type: 'login' });
-  const { token, userId } = await call(request, '/user/email/login', { email, code: await mailbox.nextCode(email), attemptId: attemptId! });
-  await call(request, '/user/infoUpdate', { company: 'First User Ltd', channel: '' }, token);
-  admin('grant', email, String(credits));
-  const stored = { [STORAGE_KEYS.userToken]: token!, [STORAGE_KEYS.userId]: userId!, [STORAGE_KEYS.hasRead]: JSON.stringify([userId]) };
-  await page.addInitScript((items) => {
-    for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-  }, stored);
-}
+const signIn = (page: Page, request: APIRequestContext, name: string, credits = 100) => signInThroughApi(page, request, mailbox, name, credits);
 
 test('a disabled submit looks disabled; a feature this server does not serve says so instead of offering its form', async ({ page, request }) => {
   await signIn(page, request, 'disabled');

@@ -168,12 +168,15 @@ export interface ApiRequestPage {
   pageSize: number;
 }
 
-/** Credits used per day and per feature (the dashboard chart); `days` are the client's local dates, oldest first. */
+/** Runs and credits per day and per feature (the dashboard chart); `days` are the client's local dates, oldest first. */
 export interface UsageReport {
   days: string[];
-  /** One entry per feature used in the span, most credits first; `credits[i]` belongs to `days[i]`. */
-  features: Array<{ feature: string; credits: number[]; total: number }>;
+  /** One entry per feature used in the span, most credits (then runs) first; `credits[i]` and `runs[i]` belong to `days[i]`. */
+  features: Array<{ feature: string; credits: number[]; runs: number[]; total: number; totalRuns: number }>;
+  /** Credits used in the span. */
   total: number;
+  /** Tasks submitted in the span, free runs included. */
+  totalRuns: number;
 }
 
 /** The task a billing row is about, when it still exists. */
