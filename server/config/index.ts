@@ -1,7 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_RETENTION, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
 import type { LogLevel } from '../log';
 import { parseProxyTrust, type ProxyTrust } from '../http/client-ip';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
@@ -72,6 +72,8 @@ const envSchema = z
       .min(TRACKING_LIMITS.minBufferS)
       .max(TRACKING_LIMITS.maxBufferS)
       .default(TRACKING.bufferMs / 1000),
+    /** Days tracking events are kept (docs/scaling.md "Tracking on PostgreSQL"). */
+    TRACKING_RETENTION_DAYS: z.coerce.number().int().min(1).max(TRACKING_RETENTION.maxDays).default(TRACKING_RETENTION.defaultDays),
     // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url().optional(),
@@ -151,6 +153,8 @@ export interface Config {
     /** What track_config hands out (SPEC.md §7 batchSize, bufferS). */
     batchSize: number;
     bufferS: number;
+    /** Days events are kept (TRACKING_RETENTION_DAYS); the tracking chore removes older ones. */
+    retentionDays: number;
   };
   /** Server secret for API key encryption and code hashing; unset means "generate and keep in dataDir". */
   secretKey: string | null;
@@ -210,6 +214,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       secret: e.TRACKING_SECRET ?? null,
       batchSize: e.TRACKING_BATCH_SIZE,
       bufferS: e.TRACKING_BUFFER_S,
+      retentionDays: e.TRACKING_RETENTION_DAYS,
     },
     secretKey: e.SECRET_KEY ?? null,
     smtpUrl: e.SMTP_URL ?? null,

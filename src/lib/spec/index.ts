@@ -32,3 +32,5 @@ export * from './history';
 export * from './page-budgets';
 export * from './provider-costs';
 export * from './media-tools';
+export * from './chores';
+export * from './live-status';
