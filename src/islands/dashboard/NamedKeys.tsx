@@ -1,5 +1,5 @@
 // The dashboard's list of API keys: name, hint, created and last used; create a named key (shown once) and revoke one with confirmation.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { dashboardApi, type ApiKeyView } from '../../lib/api';
 import { MESSAGES, NAMED_API_KEYS } from '../../lib/spec';
 import { showToast } from '../../lib/stores/modals';
@@ -14,6 +14,12 @@ export default function NamedKeys() {
   const [created, setCreated] = useState<(ApiKeyView & { key: string }) | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const newKeyBox = useRef<HTMLDivElement>(null);
+
+  // A key shown once must be seen: on a phone the form ends near the fold, so the new key is brought into view.
+  useEffect(() => {
+    if (created) newKeyBox.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [created]);
 
   useEffect(() => {
     let live = true;
@@ -33,7 +39,8 @@ export default function NamedKeys() {
       const made = await dashboardApi.createKey(name);
       setCreated(made);
       setName('');
-      setKeys((list) => [...(list ?? []), made]);
+      // Where the server lists it too: after the default key, newest first.
+      setKeys((list) => [...(list ?? []).filter((k) => k.isDefault), made, ...(list ?? []).filter((k) => !k.isDefault)]);
     } catch (err) {
       setError(message(err));
     }
@@ -62,20 +69,30 @@ export default function NamedKeys() {
     <section className={`card ${styles.section}`} aria-labelledby="keys-heading">
       <h2 id="keys-heading">All keys</h2>
       <p className="muted">Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys.</p>
-      {error && <p className={styles.error} role="alert">{error}</p>}
+      {error && (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      )}
       {/* The form and a new key come before the list: the list arrives after the page is shown, and growing below them
           it moves nothing (a layout shift). */}
       <form className={styles.form} onSubmit={(e) => void create(e)}>
         <label>
           New key name
-          <input value={name} onChange={(e) => setName(e.target.value)} maxLength={NAMED_API_KEYS.nameMaxLength} required placeholder="e.g. Production server" />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={NAMED_API_KEYS.nameMaxLength}
+            required
+            placeholder="e.g. Production server"
+          />
         </label>
         <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
           Create key
         </button>
       </form>
       {created && (
-        <div className={styles.newKey} role="status">
+        <div className={styles.newKey} role="status" ref={newKeyBox}>
           <strong>Your new key “{created.name}”. Copy it now: it is not shown again.</strong>
           <code className={styles.key} data-testid="new-key">
             {created.key}

@@ -1,6 +1,6 @@
 // Dashboard on the real server: the request log of API calls with paging, and named API keys shown once, listed and revoked.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { NAMED_API_KEYS } from '../../lib/spec';
@@ -64,6 +64,20 @@ describe('NamedKeys', () => {
     expect(within(list).getByText(`${shown.slice(0, 7)}…${shown.slice(-4)}`)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('new-key')).toBeNull();
+
+    // A second key is listed where the server lists it (after the default key, newest first), and its box is brought into view.
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
+    fireEvent.change(screen.getByLabelText('New key name'), { target: { value: 'Production' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await screen.findByTestId('new-key');
+    expect(scrolled).toHaveBeenCalled();
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.querySelector('strong')?.textContent),
+    ).toEqual([NAMED_API_KEYS.defaultName, 'Production', 'Staging']);
+    scrolled.mockRestore();
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
 
     fireEvent.click(within(list).getByRole('button', { name: 'Revoke Staging' }));
     fireEvent.click(within(list).getByRole('button', { name: 'Yes, revoke' }));
