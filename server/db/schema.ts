@@ -6,7 +6,15 @@ import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
 import type { TaskCostsTable, TaskProviderCostsTable } from './schema/costs.ts';
 import type { ApiRequestsTable, ShareLinksTable } from './schema/history.ts';
-import type { MediaTable, ProviderJobsTable, TasksTable, UploadPoliciesTable, WebhookDeliveriesTable, WebhookSecretsTable } from './schema/tasks.ts';
+import type {
+  EngineSlotsTable,
+  MediaTable,
+  ProviderJobsTable,
+  TasksTable,
+  UploadPoliciesTable,
+  WebhookDeliveriesTable,
+  WebhookSecretsTable,
+} from './schema/tasks.ts';
 import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
 
 export type * from './schema/accounts.ts';
@@ -43,6 +51,7 @@ export interface Schema {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   provider_jobs: ProviderJobsTable;
+  engine_slots: EngineSlotsTable;
   tracking_app_keys: TrackingAppKeysTable;
   tracking_events: TrackingEventsTable;
   tracking_messages: TrackingMessagesTable;

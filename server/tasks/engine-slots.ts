@@ -1,5 +1,9 @@
-// Cluster-wide engine slots for QUEUE=pg-boss: a semaphore of PostgreSQL session advisory locks, so a killed worker's slots free with its connection.
-import pg from 'pg';
+// Cluster-wide engine slots for QUEUE=pg-boss: leased rows (engine, slot) with expiry, so a killed worker's slots free when their lease runs out.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql, type Kysely } from 'kysely';
+import type { Schema } from '../db';
+import type { Logger } from '../log';
 import { TASK_QUEUE } from '../../src/lib/spec';
 
 export interface EngineSlots {
@@ -8,72 +12,93 @@ export interface EngineSlots {
   close(): Promise<void>;
 }
 
-/** A stable 25-bit hash of an engine name, so hash * 64 + slot fits the int4 second key. */
-function engineHash(name: string): number {
-  let h = 0x811c9dc5;
-  for (const byte of Buffer.from(name)) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
-  return h & 0x1ffffff;
+export interface LeasedEngineSlotsOptions {
+  /** The process's pool (PostgreSQL): every take, renewal and release is one statement, so no connection is held. */
+  db: Kysely<Schema>;
+  log?: Logger;
+  leaseS?: number;
+  renewS?: number;
+  pollMs?: number;
 }
 
 const abortError = (signal: AbortSignal) => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// The database's clock, so workers on hosts whose clocks disagree still agree on when a lease ran out.
+const NOW_MS = sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`;
 
-/** `connections` bounds this process's held slots plus one waiter's probe: the worker count is enough. */
-export function advisoryEngineSlots(o: { connectionString: string; connections: number; pollMs?: number }): EngineSlots {
-  // Made on first use and again after close(), so a task system that stops and starts again still has one.
-  let current: pg.Pool | undefined;
-  const pool = () => {
-    if (current) return current;
-    current = new pg.Pool({ connectionString: o.connectionString, max: Math.max(1, o.connections) });
-    // An idle client whose server went away: the pool drops it; nothing else to do.
-    current.on('error', () => undefined);
-    return current;
-  };
-  const held = new Set<pg.PoolClient>();
+/** Slots of one process (its holder id); PostgreSQL only, like the pg-boss queue that uses them. */
+export function leasedEngineSlots(o: LeasedEngineSlotsOptions): EngineSlots {
+  const leaseMs = (o.leaseS ?? TASK_QUEUE.engineSlotLeaseS) * 1000;
+  const renewMs = (o.renewS ?? TASK_QUEUE.engineSlotRenewS) * 1000;
   const pollMs = o.pollMs ?? TASK_QUEUE.engineSlotPollMs;
+  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Slots this process holds, as engine and slot index; only these are renewed. */
+  const held = new Map<string, { engine: string; slot: number }>();
+  let renewTimer: NodeJS.Timeout | undefined;
 
-  /** Tries each slot once on one connection; keeps the connection when a lock was taken. */
-  async function tryOnce(name: string, cap: number): Promise<(() => void) | null> {
-    const client = await pool().connect();
-    const base = engineHash(name) * TASK_QUEUE.engineSlotsMax;
-    try {
-      for (let slot = 0; slot < Math.min(cap, TASK_QUEUE.engineSlotsMax); slot++) {
-        const key = base + slot;
-        const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [TASK_QUEUE.engineSlotLockClass, key]);
-        if (!rows[0]?.ok) continue;
-        held.add(client);
-        // A held connection that breaks has lost its lock with it: it is destroyed on release, not reused.
-        let broken = false;
-        const onError = () => (broken = true);
-        client.on('error', onError);
-        let done = false;
-        return () => {
-          if (done) return;
-          done = true;
-          held.delete(client);
-          const finish = (error?: Error) => {
-            client.off('error', onError);
-            client.release(error ?? broken);
-          };
-          if (broken) return finish();
-          client.query('select pg_advisory_unlock($1, $2)', [TASK_QUEUE.engineSlotLockClass, key]).then(
-            () => finish(),
-            (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
-          );
-        };
+  /** Pushes every held lease forward in one statement; a slot another holder took meanwhile (our lease ran out) is reported. */
+  async function renew(): Promise<void> {
+    const mine = [...held.values()];
+    if (mine.length === 0) return;
+    const { rows } = await sql<{ engine: string; slot: number }>`
+      update engine_slots set expires_at = ${NOW_MS} + ${leaseMs}
+      where holder = ${holder}
+        and (engine, slot) in (select * from unnest(${mine.map((s) => s.engine)}::text[], ${mine.map((s) => s.slot)}::int[]))
+      returning engine, slot`.execute(o.db);
+    if (rows.length < mine.length) o.log?.warn('engine slot leases ran out before they were renewed', { lost: mine.length - rows.length });
+  }
+
+  function keepRenewing() {
+    if (renewTimer || held.size === 0) return;
+    renewTimer = setInterval(() => {
+      if (held.size === 0) {
+        clearInterval(renewTimer);
+        renewTimer = undefined;
+        return;
       }
-    } catch (error) {
-      client.release(error instanceof Error ? error : true);
-      throw error;
-    }
-    client.release();
-    return null;
+      // A renewal the database refused is tried again next time; the lease is three renewals long.
+      renew().catch((error: unknown) => o.log?.warn('engine slot renewal failed', { error: message(error) }));
+    }, renewMs);
+    renewTimer.unref();
+  }
+
+  /**
+   * One statement takes a free slot of 0..cap-1: one with no row, or whose lease expired (updated in place). Two
+   * takers of the same slot meet on the primary key: the second's update finds an unexpired lease and takes nothing.
+   */
+  async function tryOnce(engine: string, cap: number): Promise<(() => void) | null> {
+    const { rows } = await sql<{ slot: number }>`
+      insert into engine_slots (engine, slot, holder, expires_at)
+      select ${engine}, s, ${holder}, ${NOW_MS} + ${leaseMs}
+      from generate_series(0, ${cap}::int - 1) as s
+      where not exists (select 1 from engine_slots e where e.engine = ${engine} and e.slot = s and e.expires_at > ${NOW_MS})
+      order by random()
+      limit 1
+      on conflict (engine, slot) do update set holder = excluded.holder, expires_at = excluded.expires_at
+        where engine_slots.expires_at <= excluded.expires_at - ${leaseMs}
+      returning slot`.execute(o.db);
+    const slot = rows[0]?.slot;
+    if (slot === undefined) return null;
+    const key = `${engine}\u0000${slot}`;
+    held.set(key, { engine, slot });
+    keepRenewing();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      held.delete(key);
+      // A release that fails leaves the row to expire: it is no longer renewed.
+      sql`delete from engine_slots where engine = ${engine} and slot = ${slot} and holder = ${holder}`
+        .execute(o.db)
+        .catch((error: unknown) => o.log?.warn('engine slot release failed; it frees when its lease runs out', { engine, error: message(error) }));
+    };
   }
 
   return {
     async acquire(name, cap, signal) {
       for (;;) {
         if (signal.aborted) throw abortError(signal);
-        const release = await tryOnce(name, cap);
+        const release = await tryOnce(name, Math.max(1, cap));
         if (release) {
           if (!signal.aborted) return release;
           release();
@@ -91,11 +116,11 @@ export function advisoryEngineSlots(o: { connectionString: string; connections: 
       }
     },
     async close() {
-      for (const client of held) client.release(true);
+      clearInterval(renewTimer);
+      renewTimer = undefined;
+      if (held.size === 0) return;
       held.clear();
-      const ending = current;
-      current = undefined;
-      await ending?.end();
+      await sql`delete from engine_slots where holder = ${holder}`.execute(o.db).catch(() => undefined);
     },
   };
 }

@@ -8,7 +8,7 @@ import { configuredMediaStore, createMediaService, type MediaStore } from '../me
 import { ENGINE_DEFAULTS, MEDIA_LIMITS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
-import { advisoryEngineSlots } from './engine-slots';
+import { leasedEngineSlots } from './engine-slots';
 import { taskHandBack } from './hand-back';
 import { countFinished, countSubmitted, instrumentEngines, instrumentRuns, recordTraceContext } from '../telemetry/tasks';
 import { inputReader } from './input-media';
@@ -55,7 +55,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
   // With QUEUE=pg-boss every engine attempt, fallbacks included, also holds a cluster-wide slot (docs/scaling.md
   // "Job queue"); the in-process semaphore stays in front as the cheap local check.
   const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
-  const clusterSlots = runsJobs ? advisoryEngineSlots({ connectionString: config.databaseUrl, connections: config.tasks.workers }) : undefined;
+  const clusterSlots = runsJobs ? leasedEngineSlots({ db, log }) : undefined;
   // Every engine call is timed, counted and traced (server/telemetry/tasks.ts).
   const engines: typeof local = instrumentEngines(
     clusterSlots

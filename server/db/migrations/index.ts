@@ -14,6 +14,7 @@ import * as shareLinksPosters from './011_share_links_posters.ts';
 import * as infoAsked from './012_info_asked.ts';
 import * as providerJobs from './013_provider_jobs.ts';
 import * as providerCosts from './014_provider_costs.ts';
+import * as engineSlots from './015_engine_slots.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: infoAsked.name, up: infoAsked.up },
   { version: 13, name: providerJobs.name, up: providerJobs.up },
   { version: 14, name: providerCosts.name, up: providerCosts.up },
+  { version: 15, name: engineSlots.name, up: engineSlots.up },
 ];

@@ -98,6 +98,15 @@ export interface ProviderJobsTable {
   ended_at: EpochMs | null;
 }
 
+/** A cluster-wide engine slot in use (migration 015, server/tasks/engine-slots.ts): free again when released or expired. */
+export interface EngineSlotsTable {
+  engine: string;
+  slot: number;
+  holder: string;
+  /** Epoch ms by the database's clock. */
+  expires_at: EpochMs;
+}
+
 export type TaskRow = Selectable<TasksTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type UploadPolicyRow = Selectable<UploadPoliciesTable>;

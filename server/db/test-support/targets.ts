@@ -28,6 +28,7 @@ export const EXPECTED_TABLES = [
   'audit_log',
   'contact_messages',
   'credit_ledger',
+  'engine_slots',
   'invitation_redemptions',
   'invitations',
   'login_codes',

@@ -125,9 +125,22 @@ export const TASK_QUEUE = {
   listenKeepaliveS: 10,
   /** How often a worker reads the status of the tasks it runs, so a cancel whose NOTIFY it missed still stops the run. */
   cancelCheckS: 3,
-  /** Advisory-lock class (first key) of the cluster-wide engine slots; the second key is engine hash * 64 + slot. */
-  engineSlotLockClass: 0x64726561,
-  /** Most slots one engine has cluster-wide (the 64 in the lock key); how often a waiter looks for a free one. */
-  engineSlotsMax: 64,
+  /**
+   * Cluster-wide engine slots are leased rows (server/tasks/engine-slots.ts): a slot held this long without renewal is
+   * free again, which is how a killed worker's slots come back; the holder renews every engineSlotRenewS.
+   */
+  engineSlotLeaseS: 30,
+  engineSlotRenewS: 10,
+  /** How often a waiter looks for a free slot. */
   engineSlotPollMs: 200,
+} as const;
+
+/**
+ * Connections each pool of a process may open (DATABASE_POOL_MAX overrides it; docs/scaling.md "Connections"):
+ * an api instance serves many short requests at once; a worker's tasks spend their time in engines, not in the database.
+ */
+export const DATABASE_POOL = {
+  maxByRole: { all: 10, api: 10, worker: 5 },
+  /** pg-boss's own pool in an api instance: jobs are sent inside the app's transactions, so it only starts and checks. */
+  queueSenderMax: 2,
 } as const;
