@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, FEATURES, quote, type Feature } from '../../src/lib/spec';
 import type { FeatureState } from '../../src/lib/api/types';
+import { offerSchema } from '../../src/lib/api-contract';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 
 let t: TasksTestApp | undefined;
@@ -45,7 +46,12 @@ describe('GET /api-playground/task/v1/features', () => {
       noModelPrice: 'free',
       priceNote: `Free here: ${ENGINE_LABELS.espeak}`,
     });
-    expect(byFeature('text-to-video')).toMatchObject({ available: true, engine: 'preview', usesModel: false, priceNote: 'Free here: preview engine (no AI model)' });
+    expect(byFeature('text-to-video')).toMatchObject({
+      available: true,
+      engine: 'preview',
+      usesModel: false,
+      priceNote: 'Free here: preview engine (no AI model)',
+    });
     for (const feature of ['tryon-clothes', 'voice-clone', 'video-translate-lip-sync', 'image-generation'] as const) {
       expect(byFeature(feature)).toMatchObject({ available: false, engine: null, engineLabel: null, priceNote: FEATURE_MESSAGES.notAvailableHere });
     }
@@ -54,10 +60,46 @@ describe('GET /api-playground/task/v1/features', () => {
   it('gives the §9 price in the note when no-model runs are charged in full, and says an AI model is used when one is', async () => {
     t = await createTasksTestApp({ engines: [testEngine({ name: 'model' })], env: { NO_MODEL_PRICE: 'full', ENGINES: 'tts-pro=model|espeak' } });
     const { byFeature } = await features(t.app);
-    expect(byFeature('tts-common')).toMatchObject({ usesModel: false, noModelPrice: 'full', priceNote: `${ENGINE_LABELS.espeak}: 1 credit per 250 characters` });
+    expect(byFeature('tts-common')).toMatchObject({
+      usesModel: false,
+      noModelPrice: 'full',
+      priceNote: `${ENGINE_LABELS.espeak}: 1 credit per 250 characters`,
+    });
     // The fallback has no model, the first engine has one: a run may use it, so it is priced in full.
     expect(byFeature('tts-pro')).toMatchObject({ engine: 'model', usesModel: true, priceNote: 'model: 1 credit per 200 characters' });
     expect(byFeature('text-to-video').priceNote).toBe(`${ENGINE_LABELS.preview}: 20 to 180 credits a clip`);
+  });
+});
+
+describe('payments and sign-in methods beside the features', () => {
+  const OFF = {
+    STRIPE_SECRET_KEY: '',
+    STRIPE_WEBHOOK_SECRET: '',
+    GOOGLE_CLIENT_ID: '',
+    GOOGLE_CLIENT_SECRET: '',
+    GITHUB_CLIENT_ID: '',
+    GITHUB_CLIENT_SECRET: '',
+  };
+
+  it('say payments are off and only email codes sign in when no Stripe keys or OAuth clients are set; the answer fits its schema', async () => {
+    t = await createTasksTestApp({ env: OFF });
+    const { body } = await features(t.app);
+    expect(offerSchema.parse(body.data)).toMatchObject({ payments: { enabled: false }, signIn: { email: true, google: false, github: false } });
+    expect((await (await t.app.request('/payment/packs')).json()) as { data: { enabled: boolean } }).toMatchObject({ data: { enabled: false } });
+  });
+
+  it('say payments work and which OAuth providers sign in when they are set', async () => {
+    t = await createTasksTestApp({
+      env: {
+        ...OFF,
+        STRIPE_SECRET_KEY: 'sk_test_x',
+        STRIPE_WEBHOOK_SECRET: 'whsec_x',
+        GITHUB_CLIENT_ID: 'github-client',
+        GITHUB_CLIENT_SECRET: 'github-secret',
+      },
+    });
+    const { body } = await features(t.app);
+    expect(offerSchema.parse(body.data)).toMatchObject({ payments: { enabled: true }, signIn: { email: true, google: false, github: true } });
   });
 });
 
@@ -95,7 +137,11 @@ describe('runs with no AI model (NO_MODEL_PRICE)', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
       body: JSON.stringify({ taskId: task.id }),
     });
-    expect(((await result.json()) as { data: { task: Record<string, unknown> } }).data.task).toMatchObject({ engine: 'espeak', engineLabel: ENGINE_LABELS.espeak, credits: 0 });
+    expect(((await result.json()) as { data: { task: Record<string, unknown> } }).data.task).toMatchObject({
+      engine: 'espeak',
+      engineLabel: ENGINE_LABELS.espeak,
+      credits: 0,
+    });
     const state = await creditState(t, user.id);
     expect(state.balance).toBe(5);
     expect(state.ledger.filter((r) => r.reference === task.id)).toEqual([]);
@@ -119,7 +165,10 @@ describe('runs with no AI model (NO_MODEL_PRICE)', () => {
   });
 
   it('a run held at the AI price that falls back to a no-model engine is settled at 0 and the hold comes back', async () => {
-    t = await createTasksTestApp({ engines: [testEngine({ name: 'model', fail: 'provider down' })], env: { ...DEFAULT_PRICE, ENGINES: 'tts-common=model|espeak' } });
+    t = await createTasksTestApp({
+      engines: [testEngine({ name: 'model', fail: 'provider down' })],
+      env: { ...DEFAULT_PRICE, ENGINES: 'tts-common=model|espeak' },
+    });
     await t.system.start();
     const user = await createUser(t, 5);
     const submitted = await tts(t.app, user, 'The model is down today.');

@@ -1,7 +1,10 @@
-// The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by which engine, and what a run costs.
+// The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by which engine, and what a run
+// costs; beside it, whether payments work here and which sign-in methods are offered, so no page can say otherwise.
 import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/spec';
-import type { FeatureState } from '../../src/lib/api/types';
+import type { FeatureState, OfferAnswer } from '../../src/lib/api/types';
+import type { Config } from '../config';
 import { engineLanguages, engineOptions, type EngineRegistry } from '../engines';
+import { isConfigured } from '../oauth/providers';
 import { chainUsesModel } from '../tasks';
 
 /** Cacheable for a minute: it changes only when the server restarts with other settings (or ffmpeg goes missing). */
@@ -31,4 +34,13 @@ export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPri
       ...(languages ? { languages: [...languages] } : {}),
     };
   });
+}
+
+/** The whole answer: the features, payments (enabled when Stripe's keys are set, as GET /payment/packs says) and the sign-in methods. */
+export function offerAnswer(engines: Pick<EngineRegistry, 'chain'>, config: Config): OfferAnswer {
+  return {
+    list: featureStates(engines, config.tasks.noModelPrice),
+    payments: { enabled: config.stripe !== null },
+    signIn: { email: true, google: isConfigured(config, 'google'), github: isConfigured(config, 'github') },
+  };
 }

@@ -22,7 +22,7 @@ import {
   voiceCloneBody,
 } from '../../src/lib/api-contract';
 import { bodyCap } from './body-cap';
-import { featureStates, FEATURES_CACHE_CONTROL } from './features';
+import { FEATURES_CACHE_CONTROL, offerAnswer } from './features';
 import { receiveUpload } from './task-context';
 import type { UploadGate } from '../media';
 
@@ -54,10 +54,10 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
     });
   });
 
-  // Which features this server serves, public: the nav, home cards, screens and reference mark the others before any input.
+  // What this server offers, public: the nav, home cards, screens, reference, pricing and login modal read it before any input.
   app.get('/task/v1/features', (c) => {
     c.header('Cache-Control', FEATURES_CACHE_CONTROL);
-    return c.json(ok({ list: featureStates(system.engines, deps.config.tasks.noModelPrice) }));
+    return c.json(ok(offerAnswer(system.engines, deps.config)));
   });
 
   // Every other path here, unknown ones included: the general body cap, then a session.

@@ -4,5 +4,6 @@ export { OPERATIONS, operationById, IDEMPOTENCY_HEADER, type Operation, type Tag
 export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './errors';
 export * from './schemas';
 export * from './task-schemas';
+export * from './offer';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';

@@ -1,7 +1,5 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
-import type { NoModelPrice } from '../spec';
-
-import type { Feature, MediaKind, RunOption, TaskStatus } from '../spec';
+import type { MediaKind, TaskStatus } from '../spec';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -105,24 +103,8 @@ export interface MediaInfo {
   expiresAt: number;
 }
 
-/** GET /api-playground/task/v1/features (public): whether this server can run a feature, with which engine, and at what price. */
-export interface FeatureState {
-  feature: Feature;
-  available: boolean;
-  /** The engine a run goes to first, and what people are told it is (ENGINE_LABELS); null when none serves the feature. */
-  engine: string | null;
-  engineLabel: string | null;
-  /** Whether a run may use an AI model (some engine of the feature's chain does); false for the offline engines alone. */
-  usesModel: boolean;
-  /** NO_MODEL_PRICE of this server: runs with no AI model are free or charged the full price. */
-  noModelPrice: NoModelPrice;
-  /** For people, e.g. "Free here: preview engine (no AI model)", "fal.ai: 1 credit per 250 characters", "Not available on this server". */
-  priceNote: string;
-  /** Advanced settings the serving engine honours (src/lib/spec/run-options.ts); absent from servers that predate them. */
-  options?: RunOption[];
-  /** Languages (primary subtags) whose voices the serving engine speaks; absent when it speaks every voice. */
-  languages?: string[];
-}
+/** GET /api-playground/task/v1/features (public): each feature, payments and sign-in methods; one zod schema each (src/lib/api-contract/offer.ts). */
+export type { FeatureState, OfferAnswer, PaymentsOffer, SignInOffer } from '../api-contract/offer';
 
 /** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */
 export interface SampleModel {
