@@ -21,7 +21,7 @@ const COLUMNS = [
 export const GROUP_MAX_ROWS = 1024;
 
 /**
- * Statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the SQL texts
+ * On SQLite, statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the SQL texts
  * are a handful that stay prepared, instead of one per group size crowding the app's own statements out of the cache.
  */
 function chunkSizes(rows: number): number[] {
@@ -38,13 +38,38 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/** `insert … values (…), (…) on conflict do nothing returning entry_id` for `count` rows, in the engine's placeholder style. */
-function insertSql(count: number, engine: AppDatabase['engine']): string {
-  let n = 0;
-  const placeholder = engine === 'postgres' ? () => `$${++n}` : () => '?';
-  const tuples: string[] = new Array(count);
-  for (let r = 0; r < count; r++) tuples[r] = `(${COLUMNS.map(placeholder).join(', ')})`;
-  return `insert into "tracking_events" (${COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${tuples.join(', ')} on conflict ("entry_id") do nothing returning "entry_id"`;
+const INTO = `insert into "tracking_events" (${COLUMNS.map((c) => `"${c}"`).join(', ')})`;
+// No conflict target: SQLite's key is entry_id, PostgreSQL's partitioned table's is (entry_id, time) (migration 016),
+// and a redelivered entry carries its time with it, so either key makes it a duplicate.
+const ON_CONFLICT = 'on conflict do nothing returning "entry_id"';
+
+/** SQLite: `insert … values (?, …), (?, …) on conflict do nothing returning entry_id` for `count` rows. */
+function valuesSql(count: number): string {
+  const tuple = `(${COLUMNS.map(() => '?').join(', ')})`;
+  return `${INTO} values ${new Array<string>(count).fill(tuple).join(', ')} ${ON_CONFLICT}`;
+}
+
+/** PostgreSQL's types of the columns, for the arrays of the unnest insert. */
+const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  entry_id: 'text', app_key: 'text', produce_id: 'text', device_id: 'text', cold_start_id: 'text', seq_id: 'int4', uid: 'text', time: 'int8',
+  oid: 'text', action: 'int4', foid: 'text', ffid: 'text', logmap: 'text', queue_id: 'text', received_at: 'int8',
+};
+
+/**
+ * PostgreSQL: one array per column and `insert … select from unnest(…)`, so any number of rows is one statement with
+ * 15 parameters and one text (one plan, prepared once), where multi-row VALUES had 15 per row and a text per size.
+ */
+const UNNEST_SQL = `${INTO} select * from unnest(${COLUMNS.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')}) ${ON_CONFLICT}`;
+
+/** Each batch's counts, from the entry ids the insert answered as new and the batch each id was taken from. */
+function countStored(group: readonly Waiting[], owner: ReadonlyMap<string, number>, stored: readonly string[]): BatchCounts[] {
+  const counts = group.map((batch) => ({ stored: 0, duplicates: batch.rows.length }));
+  for (const id of stored) {
+    const batch = counts[owner.get(id)!]!;
+    batch.stored++;
+    batch.duplicates--;
+  }
+  return counts;
 }
 
 export function groupCommitter(database: AppDatabase) {
@@ -53,7 +78,7 @@ export function groupCommitter(database: AppDatabase) {
   const statements = new Map<number, string>();
   const statement = (count: number) => {
     let text = statements.get(count);
-    if (text === undefined) statements.set(count, (text = insertSql(count, engine)));
+    if (text === undefined) statements.set(count, (text = valuesSql(count)));
     return text;
   };
   let waiting: Waiting[] = [];
@@ -75,6 +100,7 @@ export function groupCommitter(database: AppDatabase) {
       }
     });
     rows.sort((x, y) => (x.entry_id < y.entry_id ? -1 : x.entry_id > y.entry_id ? 1 : 0));
+    if (engine === 'postgres') return countStored(group, owner, await unnestInsert(rows));
     const run = async (executor: Pick<AppDatabase['db'], 'executeQuery'>) => {
       const stored: string[] = [];
       let at = 0;
@@ -89,14 +115,14 @@ export function groupCommitter(database: AppDatabase) {
       return stored;
     };
     // One statement is atomic by itself; several share a transaction, so no batch is ever stored in part.
-    const stored = chunkSizes(rows.length).length === 1 ? await run(db) : await db.transaction().execute(run);
-    const counts = group.map((batch) => ({ stored: 0, duplicates: batch.rows.length }));
-    for (const id of stored) {
-      const batch = counts[owner.get(id)!]!;
-      batch.stored++;
-      batch.duplicates--;
-    }
-    return counts;
+    return countStored(group, owner, chunkSizes(rows.length).length === 1 ? await run(db) : await db.transaction().execute(run));
+  }
+
+  /** The rows in one unnest statement: the group's columns as 15 arrays. */
+  async function unnestInsert(rows: readonly EventRow[]): Promise<string[]> {
+    const params = COLUMNS.map((column) => rows.map((row) => row[column]));
+    const result = await db.executeQuery<{ entry_id: string }>(CompiledQuery.raw(UNNEST_SQL, params));
+    return result.rows.map((row) => row.entry_id);
   }
 
   /** Takes the waiting batches in arrival order, at most GROUP_MAX_ROWS rows (always at least one batch). */
