@@ -15,6 +15,7 @@ import * as infoAsked from './012_info_asked.ts';
 import * as providerJobs from './013_provider_jobs.ts';
 import * as providerCosts from './014_provider_costs.ts';
 import * as engineSlots from './015_engine_slots.ts';
+import * as trackingPartitions from './016_tracking_partitions.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: providerJobs.name, up: providerJobs.up },
   { version: 14, name: providerCosts.name, up: providerCosts.up },
   { version: 15, name: engineSlots.name, up: engineSlots.up },
+  { version: 16, name: trackingPartitions.name, up: trackingPartitions.up },
 ];
