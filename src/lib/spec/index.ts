@@ -34,3 +34,4 @@ export * from './provider-costs';
 export * from './media-tools';
 export * from './chores';
 export * from './live-status';
+export * from './offer-copy';
