@@ -7,6 +7,7 @@ import { accountThroughput } from './accounts.mjs';
 import { apiThroughput } from './api-throughput.mjs';
 import { taskBenchmarks } from './tasks.mjs';
 import { scaleOutBenchmarks } from './scale-out.mjs';
+import { capacity } from './capacity.mjs';
 import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
 import { speechBenchmarks } from './speech.mjs';
@@ -35,6 +36,10 @@ const benchmarks = [
   {
     name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)',
     run: async () => scaleOutBenchmarks(),
+  },
+  {
+    name: 'Capacity through HTTP: 28 tasks/s (100k an hour) via 2 api instances to 2 workers of the built server for 5 minutes, fixed-time engine; rate held, latency, PostgreSQL connections, RSS',
+    run: async () => capacity(),
   },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
   {

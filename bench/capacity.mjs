@@ -1,0 +1,20 @@
+// Capacity bench: runs bench/capacity-bench.ts under tsx (the server's test support is TypeScript) and returns its rows.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+export function capacity() {
+  const root = path.resolve(import.meta.dirname, '..');
+  const seconds = Number(process.env.CAPACITY_SECONDS ?? 300);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/capacity-bench.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+    // The load, up to two minutes of drain, and the processes' start and stop.
+    timeout: (seconds + 300) * 1000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.stderr) process.stderr.write(run.stderr);
+  if (run.status !== 0) throw new Error(`capacity benchmark failed (${run.status ?? run.signal})`);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.table(capacity());
