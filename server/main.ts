@@ -33,7 +33,8 @@ async function main() {
     log.warn('prlimit (util-linux) not found: ffmpeg and ffprobe run without CPU and memory limits');
   // Which ffmpeg/ffprobe parse outside files, and their versions; one missing or too old is a clear error here.
   reportFfmpeg(log);
-  const database = await openDatabase(config.databaseUrl);
+  // DATABASE_POOL_MAX, by role by default (docs/scaling.md "Connections").
+  const database = await openDatabase(config.databaseUrl, { maxConnections: config.database.poolMax });
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });
 

@@ -9,12 +9,14 @@ import { s3Config, s3EnvShape, type S3Config } from './s3';
 import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
 import { queueConfig, queueEnvShape, type QueueConfig } from './queue';
 import { opsConfig, opsEnvShape, type OpsConfig } from './ops';
+import { databaseConfig, databaseEnvShape, type DatabaseConfig } from './database';
 
 export type { TaskConfig } from './tasks';
 export type { S3Config } from './s3';
 export type { RedisConfig } from './redis';
 export type { QueueConfig, Role } from './queue';
 export type { OpsConfig } from './ops';
+export type { DatabaseConfig } from './database';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const csv = z.string().transform((v) =>
@@ -108,7 +110,8 @@ const envSchema = z
   .extend(s3EnvShape)
   .extend(redisEnvShape)
   .extend(queueEnvShape)
-  .extend(opsEnvShape);
+  .extend(opsEnvShape)
+  .extend(databaseEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -125,6 +128,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string;
+  /** Pool sizes per role and where LISTEN connects (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; server/config/database.ts). */
+  database: DatabaseConfig;
   siteDir: string;
   /** Origins allowed to call the API from a browser (CORS). */
   siteOrigins: string[];
@@ -190,12 +195,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const databaseUrl = e.DATABASE_URL ?? `sqlite:${path.join(path.resolve(e.DATA_DIR), 'app.db')}`;
   const queue = queueConfig(e, databaseUrl);
   if (typeof queue === 'string') throw new ConfigError(`Invalid configuration:\n  ${queue}`);
+  const database = databaseConfig(e, databaseUrl, queue.role);
+  if (typeof database === 'string') throw new ConfigError(`Invalid configuration:\n  ${database}`);
   return {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl,
+    database,
     siteDir: path.resolve(e.SITE_DIR),
     siteOrigins: e.SITE_ORIGINS ?? [new URL(publicUrl).origin],
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

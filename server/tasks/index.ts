@@ -122,6 +122,8 @@ export function createTaskSystem(o: TaskSystemOptions) {
           tasks,
           log,
           connectionString: config.databaseUrl,
+          poolMax: config.database.queuePoolMax,
+          listenUrl: config.database.listenUrl,
           schema: config.queue.schema,
           runWorkers,
           workers,

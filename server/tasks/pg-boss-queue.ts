@@ -6,6 +6,7 @@ import type { Logger } from '../log';
 import { ENGINE_DEFAULTS, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
 import type { TaskRow } from '../db';
 import { settlesWithin, TaskHandedBack } from './hand-back';
+import { listenThrough } from './pg-boss-listen';
 import type { TaskQueue } from './queue';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
@@ -14,6 +15,10 @@ export interface PgBossQueueOptions {
   tasks: TaskService;
   log: Logger;
   connectionString: string;
+  /** Most connections of pg-boss's pool (DATABASE_POOL_MAX, fewer in an api process); pg-boss's default when unset. */
+  poolMax?: number;
+  /** Where LISTEN connects (DATABASE_DIRECT_URL): a session, when connectionString goes through a transaction pooler. */
+  listenUrl?: string;
   /** pg-boss's schema (QUEUE_SCHEMA). */
   schema: string;
   /** False in the api role: jobs are sent, never worked. */
@@ -46,6 +51,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
   let idle: (() => void) | undefined;
   const boss = new PgBoss({
     connectionString: o.connectionString,
+    ...(o.poolMax ? { max: o.poolMax } : {}),
     schema: o.schema,
     // Only workers look for jobs whose lease lapsed; an api process just sends.
     supervise: o.runWorkers,
@@ -57,6 +63,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     instanceName: o.runWorkers ? 'worker' : 'api',
   });
   boss.on('error', (error) => o.log.error('job queue error', { error: error.message }));
+  if (o.runWorkers && o.listenUrl && o.listenUrl !== o.connectionString) listenThrough(boss, o.listenUrl);
   let listener: pg.Client | undefined;
   let listenTimer: NodeJS.Timeout | undefined;
   let started = false;
@@ -65,7 +72,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
   /** Workers hear cancels and provider hooks on one session-pinned connection; it reconnects when dropped. */
   async function listen(): Promise<void> {
     if (stopping) return;
-    const client = new pg.Client({ connectionString: o.connectionString });
+    const client = new pg.Client({ connectionString: o.listenUrl ?? o.connectionString });
     const retry = () => {
       if (listener !== client || stopping) return;
       listener = undefined;
