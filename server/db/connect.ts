@@ -7,6 +7,7 @@ import { makePrivateDir, restrictToOwner } from '../private-files/index.ts';
 import type { Engine } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
 import { cachedStatements } from './statement-cache.ts';
+import { OUTAGES } from '../../src/lib/spec';
 
 /**
  * Open one per process and share it. For a SQLite file this matters: better-sqlite3 waits for locks
@@ -29,8 +30,7 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
 }
 
-const ACCEPTED_FORMS =
-  'sqlite:<path> (e.g. sqlite:./data/app.db), sqlite::memory:, postgres://user:password@host:port/database or postgresql://…';
+const ACCEPTED_FORMS = 'sqlite:<path> (e.g. sqlite:./data/app.db), sqlite::memory:, postgres://user:password@host:port/database or postgresql://…';
 
 // OID of PostgreSQL's int8/bigint. pg returns it as a string by default because it may exceed 2^53;
 // our int8 columns hold epoch milliseconds and ids, far below that, and callers expect numbers on both engines.
@@ -92,6 +92,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const pool = new pg.Pool({
     connectionString: url,
     types,
+    // While PostgreSQL is away a request fails within this bound (answered 503, server/http/errors.ts) instead of
+    // queueing for a connection without end; keepalive finds a connection that half-opened.
+    connectionTimeoutMillis: OUTAGES.databaseConnectTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: OUTAGES.databaseKeepAliveDelayMs,
     ...(maxConnections !== undefined ? { max: maxConnections } : {}),
     ...(searchPath !== undefined ? { options: `-c search_path=${searchPath}` } : {}),
   });

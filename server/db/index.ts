@@ -5,6 +5,7 @@ export { migrateToLatest, SchemaTooNewError } from './migrate.ts';
 export type { MigrationResult } from './migrate.ts';
 export { migrations } from './migrations/index.ts';
 export { preparedQuery } from './prepared.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export type { PreparedQuery } from './prepared.ts';
 export type { Engine, Migration } from './migrations/index.ts';
 export type * from './schema.ts';

@@ -2,7 +2,8 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, OPERATIONS_MESSAGES, OUTAGES } from '../../src/lib/spec';
+import { isDatabaseUnavailable } from '../db';
 import { currentRequestId, type Logger } from '../log';
 
 /** A failure a client can act on: its HTTP status, envelope code and message are sent as they are. */
@@ -44,6 +45,12 @@ export function errorResponder(log: Logger) {
       const code = status === 413 ? ERROR_CODES.payloadTooLarge : status === 401 ? ERROR_CODES.notLoggedIn : ERROR_CODES.invalidInput;
       const message = status === 413 ? ERROR_MESSAGES.payloadTooLarge : err.message || 'Bad request';
       return c.json(errorEnvelope(code, message), status < 500 ? status : 400);
+    }
+    // PostgreSQL away (restart, failover, network): the client may send the request again shortly; never a 500.
+    if (isDatabaseUnavailable(err)) {
+      log.warn('database unreachable', { method: c.req.method, path: c.req.path, error: err.message });
+      c.header('Retry-After', String(OUTAGES.databaseRetryAfterS));
+      return c.json(errorEnvelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable), 503);
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json(errorEnvelope(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);

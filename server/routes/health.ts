@@ -41,6 +41,17 @@ export function readinessRoutes(deps: AppDeps) {
   app.get('/', async (c) => {
     if (deps.lifecycle?.draining) return c.json(envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.draining, { status: 'draining' }), 503);
     const results = await runChecks(checks);
+    // A worker that stopped taking jobs for an outage says so, and why, until it takes them again (server/lifecycle/pause.ts).
+    const paused = deps.lifecycle?.paused;
+    if (paused)
+      return c.json(
+        envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.workPaused(Object.entries(paused).map(([name, why]) => `${name}: ${why}`)), {
+          status: 'paused',
+          paused,
+          checks: results,
+        }),
+        503,
+      );
     const down = Object.keys(results).filter((name) => !results[name]!.up);
     if (down.length > 0) return c.json(envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.notReady(down), { status: 'not ready', checks: results }), 503);
     return c.json(envelope(0, 'ready', { status: 'ready', checks: results }));

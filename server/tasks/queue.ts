@@ -20,6 +20,10 @@ export interface TaskQueue {
   enqueue?(trx: Transaction<Schema>, task: TaskRow): Promise<void>;
   /** Resolves when the queue can take jobs (a job queue's own connection answers); absent: the tasks table is the queue. */
   ready?(): Promise<void>;
+  /** Stops fetching new jobs while the database or media store is away (server/lifecycle/pause.ts); running ones go on. */
+  pause?(): Promise<void>;
+  /** Fetches jobs again after pause(). */
+  resume?(): Promise<void>;
   /** Recovers stranded tasks, then starts the workers. */
   start(): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf
 import type { TaskBilling } from './billing';
 import type { ProviderJobStore } from './provider-jobs';
 import type { StoredOutput, TaskServiceOptions } from './service';
+import { abortedUnless, finishThroughOutage, isOutage, storeOutputs } from './store-retry';
 
 /** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
 export class TaskTimeout extends Error {
@@ -40,6 +41,10 @@ export interface RunnerOptions {
 
 export function createTaskRunner(o: RunnerOptions) {
   const { db, log } = o;
+  // A database that is away when the run ends delays the finishing write; it does not fail the attempt (store-retry.ts).
+  const finish = finishThroughOutage(o.finish, db, log);
+  const quietly = (what: string, taskId: string) => (error: unknown) =>
+    log.warn(what, { taskId, error: error instanceof Error ? error.message : String(error) });
 
   /** Claims the oldest queued task for a worker; null when none is waiting. */
   async function claimNext(): Promise<TaskRow | null> {
@@ -76,7 +81,8 @@ export function createTaskRunner(o: RunnerOptions) {
       .returningAll()
       .executeTakeFirst();
     if (!claimed) return null;
-    if (before.status === 'running') await o.media.deleteForTask(id);
+    // The earlier attempt's partial outputs; with the store away they stay until the retention cleanup, rather than failing this claim.
+    if (before.status === 'running') await o.media.deleteForTask(id).catch(quietly('outputs of a taken-over attempt were not removed', id));
     return { task: claimed, takenOver: before.status === 'running' };
   }
 
@@ -134,13 +140,17 @@ export function createTaskRunner(o: RunnerOptions) {
           progress: async (percent) => {
             const p = Math.max(0, Math.min(99, Math.round(percent)));
             // Fenced by attempt: a run that lost its task (taken over, handed back and claimed again) must not write over the newer one's progress.
+            // Progress is advice: a database outage skips the write instead of failing the engine.
             await db
               .updateTable('tasks')
               .set({ progress: p, updated_at: Date.now() })
               .where('id', '=', task.id)
               .where('status', '=', 'running')
               .where('attempts', '=', task.attempts)
-              .execute();
+              .execute()
+              .catch((error: unknown) => {
+                if (!isOutage(error)) throw error;
+              });
           },
         });
         if (attempt.aborted) throw attempt.reason instanceof Error ? attempt.reason : new Error(String(attempt.reason));
@@ -163,18 +173,23 @@ export function createTaskRunner(o: RunnerOptions) {
     if (!result) {
       if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
       const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
-      await o.finish(task.id, { status: 'failed', error: reason }, ['running'], task.attempts);
+      await finish(task.id, { status: 'failed', error: reason }, ['running'], task.attempts);
       return;
     }
-    const media: string[] = [];
-    let seconds = 0;
-    let timed = result.outputs.length > 0;
-    for (const out of result.outputs) {
-      const saved = await o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS);
-      media.push(saved.id);
-      seconds += out.durationS ?? 0;
-      if (out.durationS === null) timed = false;
-    }
+    const seconds = result.outputs.reduce((sum, out) => sum + (out.durationS ?? 0), 0);
+    const timed = result.outputs.length > 0 && result.outputs.every((out) => out.durationS !== null);
+    // A store outage keeps the outputs on disk and retries their upload; a cancel stops that, the run's own time limit does not.
+    const media = await storeOutputs(
+      result.outputs.splice(0),
+      (out) => o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS),
+      (ids) => o.media.deleteByIds(ids),
+      { what: 'storing the output', taskId: task.id, log, signal: abortedUnless(signal, (reason) => reason instanceof TaskTimeout) },
+    ).catch((error: unknown) => {
+      // Canceled, or given to another worker, while waiting: the task is settled elsewhere.
+      if (signal.aborted && !(signal.reason instanceof TaskTimeout)) return null;
+      throw error;
+    });
+    if (!media) return;
     // SPEC.md §9 per-second items are settled on the real output length, speech to text on the real length of the
     // audio the engine read; the rest on the estimate's measures. An output of unknown length is settled on the
     // input length measured at submit, never on 0.
@@ -187,7 +202,7 @@ export function createTaskRunner(o: RunnerOptions) {
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
     const charge = o.billing.settle(feature, measures, used);
     const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
-    const done = await o.finish(
+    const done = await finish(
       task.id,
       { status: 'succeeded', output, charge, costs: result.providerCosts, ...(used !== task.engine ? { engine: used } : {}) },
       ['running'],
@@ -195,7 +210,7 @@ export function createTaskRunner(o: RunnerOptions) {
     );
     // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.
     // Only its own: a newer attempt's result belongs to the task now.
-    if (!done) await o.media.deleteByIds(media);
+    if (!done) await o.media.deleteByIds(media).catch(quietly('outputs of a run that lost its task were not removed', task.id));
   }
 
   return { claimNext, claim, run };
