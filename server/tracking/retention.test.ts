@@ -49,7 +49,17 @@ describe.each(engines)('tracking retention on $label', (engine) => {
       const fresh = Array.from({ length: 5 }, (_, i) => row(`new-${i}`, NOW - 1000 * i));
       const ahead = [row('ahead-0', NOW + 400 * DAY_MS, NOW - 7 * DAY_MS), row('ahead-1', NOW + 400 * DAY_MS, NOW)];
       expect(await store.store([...old, ...fresh, ...ahead])).toEqual({ stored: 30, duplicates: 0 });
-      const pruned = await pruneTrackingEvents(database, { retentionDays: 3, now: NOW, pageRows: 10 });
+      // Every statement's affected rows, seen through a plugin: none may delete more than a page.
+      const touched: number[] = [];
+      const counted: AppDatabase = {
+        ...database,
+        db: database.db.withPlugin({
+          transformQuery: (args) => args.node,
+          transformResult: async (args) => (args.result.numAffectedRows !== undefined && touched.push(Number(args.result.numAffectedRows)), args.result),
+        }),
+      };
+      const pruned = await pruneTrackingEvents(counted, { retentionDays: 3, now: NOW, pageRows: 10 });
+      expect(touched.filter((n) => n > 0)).toEqual([10, 10, 4]);
       expect(await count(database)).toBe(6);
       const left = await database.db.selectFrom('tracking_events').select('entry_id').orderBy('entry_id').execute();
       expect(left.map((r) => r.entry_id)).toEqual(['ahead-1', 'new-0', 'new-1', 'new-2', 'new-3', 'new-4']);

@@ -16,7 +16,7 @@ export const CHORES = {
   /** Cron expressions (UTC) of the pg-boss schedules: hourly, apart from each other and from the top of the hour. */
   mediaCron: '17 * * * *',
   trackingCron: '47 * * * *',
-  /** How often the in-process queue runs them (MEDIA_LIMITS.cleanupIntervalMs keeps the media one's meaning). */
+  /** How often the in-process queue runs them. */
   intervalMs: HOUR_MS,
   /** A chore job that outlives this is considered stuck and may run again. */
   expireInS: 30 * 60,

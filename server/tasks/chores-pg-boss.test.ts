@@ -1,0 +1,130 @@
+// Chores with QUEUE=pg-boss on PostgreSQL: two workers register each schedule once, and a chore's job runs on one worker only, in pages.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
+import { migrateToLatest, openDatabase, type AppDatabase, type TrackingEventsTable } from '../db';
+import type { Logger } from '../log';
+import { CHORES, TASK_QUEUE } from '../../src/lib/spec';
+import { createTaskSystem, type TaskSystem } from '.';
+import type { pgBossQueue } from './pg-boss-queue';
+import { TASKS_TEST_SECRET } from '../test-support/tasks';
+import { postgresSkipReason } from '../test-support/instances';
+import { freshPostgresDatabase } from '../db/test-support/engines';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const skipReason = await postgresSkipReason(adminUrl);
+if (skipReason) console.warn(`pg-boss chore tests skipped: ${skipReason}`);
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dir = mkdtempSync(path.join(tmpdir(), 'chores-pg-boss-'));
+let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
+const open: { system: TaskSystem; database: AppDatabase }[] = [];
+
+/** A logger that keeps the messages of one worker, so the test can tell which worker ran a chore. */
+function recordingLog(lines: string[]): Logger {
+  const keep = (msg: string) => void lines.push(msg);
+  return { debug: keep, info: keep, warn: keep, error: keep };
+}
+
+async function worker(lines: string[]) {
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    PUBLIC_URL: 'http://localhost:8787',
+    DATABASE_URL: fresh!.url,
+    ROLE: 'worker',
+    QUEUE: 'pg-boss',
+    QUEUE_LEASE_S: '10',
+    QUEUE_CHECK_S: '1',
+    QUEUE_RETRY_DELAY_S: '1',
+    TASK_POLL_MS: '200',
+    TRACKING_RETENTION_DAYS: '30',
+  });
+  const database = await openDatabase(fresh!.url);
+  const system = createTaskSystem({ config, database, log: recordingLog(lines) });
+  await system.start();
+  open.push({ system, database });
+  return { system, database, boss: (system.queue as ReturnType<typeof pgBossQueue>).boss };
+}
+
+const event = (id: string, time: number): TrackingEventsTable => ({
+  entry_id: id,
+  app_key: 'k',
+  produce_id: 'p',
+  device_id: 'd',
+  cold_start_id: 'c',
+  seq_id: 1,
+  uid: '',
+  time,
+  oid: 'o',
+  action: 1,
+  foid: '',
+  ffid: '',
+  logmap: '{}',
+  queue_id: 'q',
+  received_at: time,
+});
+
+describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)', () => {
+  beforeAll(async () => {
+    fresh = await freshPostgresDatabase(adminUrl!, 'chores');
+    const database = await openDatabase(fresh.url);
+    await migrateToLatest(database);
+    await database.close();
+  });
+  afterAll(async () => {
+    for (const { system, database } of open.splice(0).reverse()) {
+      await system.stop();
+      await database.close();
+    }
+    await fresh?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('two workers: one schedule per chore; a chore job runs once, on one worker, deleting a backlog larger than a page', async () => {
+    const linesA: string[] = [];
+    const linesB: string[] = [];
+    const a = await worker(linesA);
+    // A second worker, as a cluster has: it registers the same schedules and fetches the same chore queues.
+    await worker(linesB);
+    const schedules = await a.boss.getSchedules();
+    const chores = schedules.filter((s) => s.name === CHORES.mediaQueue || s.name === CHORES.trackingQueue);
+    expect(chores.map((s) => [s.name, s.cron]).sort()).toEqual(
+      [
+        [CHORES.mediaQueue, CHORES.mediaCron],
+        [CHORES.trackingQueue, CHORES.trackingCron],
+      ].sort(),
+    );
+    // No other schedule: the task queues are not scheduled.
+    expect(schedules.filter((s) => s.name === TASK_QUEUE.jobs)).toEqual([]);
+
+    // 1,234 events 200 days old (the default partition: no day covers them), more than two pages; 3 recent ones stay.
+    const old = Date.now() - 200 * DAY_MS;
+    const rows = Array.from({ length: 1234 }, (_, i) => event(`old-${i}`, old + i));
+    for (let i = 0; i < rows.length; i += 500)
+      await a.database.db
+        .insertInto('tracking_events')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    await a.database.db
+      .insertInto('tracking_events')
+      .values([event('new-1', Date.now()), event('new-2', Date.now()), event('new-3', Date.now())])
+      .execute();
+    // What the schedule sends each hour, sent now.
+    await a.boss.send(CHORES.trackingQueue, {});
+    const deadline = Date.now() + 20_000;
+    const left = async () => Number((await sql<{ n: string }>`select count(*) as n from tracking_events`.execute(a.database.db)).rows[0]!.n);
+    while ((await left()) !== 3) {
+      if (Date.now() > deadline) throw new Error(`the tracking chore did not run: ${await left()} events left`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const ran = [...linesA, ...linesB].filter((l) => l === 'tracking retention done');
+    expect(ran).toHaveLength(1);
+    expect(linesA.concat(linesB).filter((l) => l.includes('failed'))).toEqual([]);
+  });
+});
