@@ -25,6 +25,7 @@ import { isPublicApiPath, PUBLIC_API_PREFIX, publicApiRoutes, refusal } from './
 import { createRequestLog } from './accounts/request-log';
 import { createUploadGate } from './media';
 import { SHARE_PREFIX, shareRoutes } from './routes/share';
+import { playgroundTaskEvents, publicTaskEvents } from './routes/task-events';
 import { TRACKING_PREFIX, trackingRoutes } from './routes/tracking';
 import { voicePreviewRoutes } from './routes/voice-preview';
 import { workerScriptPolicy } from './tracking/worker-policy';
@@ -85,6 +86,9 @@ export function createApp(deps: AppDeps) {
   app.route('/apply', keyRoutes(accounts, requestLog));
   // One gate for both upload paths: the caps count every upload this process is receiving.
   const uploads = deps.uploadGate ?? createUploadGate(config.uploads);
+  // Live status streams (SSE) before their areas, whose body caps and handlers would otherwise answer them first.
+  app.route(PLAYGROUND_PREFIX, playgroundTaskEvents(deps));
+  app.route(PUBLIC_API_PREFIX, publicTaskEvents(deps));
   app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps, uploads));
   app.route('/voice-preview', voicePreviewRoutes(deps));
   app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog, uploads));

@@ -8,6 +8,8 @@ import type { Lifecycle } from './state';
 export interface DrainParts {
   lifecycle: Lifecycle;
   log: Logger;
+  /** Open live status streams: ended when the port closes, so their clients resume on another instance. */
+  streams?: { close(): void };
   /** The listener on PORT. */
   server: Pick<Server, 'close' | 'closeIdleConnections' | 'closeAllConnections'>;
   /** Running tasks get drainTimeoutMs to finish; those still running then go back to the queue. */
@@ -36,6 +38,7 @@ export async function drain(p: DrainParts): Promise<void> {
 
   // Stop accepting: no new connection; open ones finish their request, idle ones are closed as they become idle.
   const listenerClosed = new Promise<void>((resolve) => p.server.close(() => resolve()));
+  p.streams?.close();
   p.server.closeIdleConnections();
   const sweep = setInterval(() => p.server.closeIdleConnections(), IDLE_SWEEP_MS);
   sweep.unref();

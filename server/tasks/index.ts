@@ -5,7 +5,7 @@ import { lazyServerKeys } from '../accounts';
 import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
 import { configuredMediaStore, createMediaService, type MediaStore } from '../media';
-import { ENGINE_DEFAULTS, MEDIA_LIMITS } from '../../src/lib/spec';
+import { ENGINE_DEFAULTS } from '../../src/lib/spec';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { leasedEngineSlots } from './engine-slots';
@@ -13,10 +13,12 @@ import { taskHandBack } from './hand-back';
 import { countFinished, countSubmitted, instrumentEngines, instrumentRuns, recordTraceContext } from '../telemetry/tasks';
 import { inputReader } from './input-media';
 import { pgBossQueue } from './pg-boss-queue';
+import { choreList, choreTimer, scheduleChores, type RunningChores } from './chores';
 import { inProcessQueue, type TaskQueue } from './queue';
 import { createTaskService } from './service';
 import { recordTaskCosts } from './provider-costs';
 import { webhookDispatcher, webhookRecorder } from './webhooks';
+import { liveStatus } from './status-publishing';
 
 export type { TaskQueue } from './queue';
 export type { TaskService, SubmitRequest } from './service';
@@ -28,6 +30,8 @@ export { taskView, dreamView, mediaByTask } from './views';
 export { listTasks, rerunTask, type HistoryQuery } from './history';
 export { createShareLinks, type ShareLinks } from './share-links';
 export { usageReport } from './usage';
+export { isFinished, type TaskWatch } from './status-watch';
+export type { LiveStatus } from './status-publishing';
 
 export interface TaskSystemOptions {
   config: Config;
@@ -57,7 +61,9 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
   const clusterSlots = runsJobs ? leasedEngineSlots({ db, log }) : undefined;
   // Every engine call is timed, counted and traced (server/telemetry/tasks.ts).
-  const engines: typeof local = instrumentEngines(
+  // Live status (server/tasks/status-publishing.ts): every status and progress write tells the streams of every API instance.
+  const live = liveStatus({ db, engine: o.database.engine, databaseUrl: config.database.listenUrl, redis: config.redis, log });
+  const instrumented: typeof local = instrumentEngines(
     clusterSlots
       ? {
           ...local,
@@ -77,6 +83,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
         }
       : local,
   );
+  const engines = live.engines(instrumented);
   const media = createMediaService({
     db,
     store: o.store ?? configuredMediaStore(config, log),
@@ -89,7 +96,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
   const outbound = { allowPrivate: config.tasks.outboundAllowPrivate };
   const readInput = inputReader({ media, publicUrl: config.publicUrl, outbound });
   const recordWebhook = webhookRecorder(media);
-  const tasks = instrumentRuns(
+  const service = instrumentRuns(
     createTaskService({
       db,
       engines,
@@ -102,19 +109,22 @@ export function createTaskSystem(o: TaskSystemOptions) {
       onStored: async (trx, task) => {
         await recordTraceContext(trx, task);
         await holder.queue?.enqueue?.(trx, task);
+        await live.publish(trx, task);
         countSubmitted(task);
       },
       onFinished: async (trx, task, costs) => {
         await recordWebhook(trx, task);
         await recordTaskCosts(trx, task, costs, log);
+        await live.publish(trx, task);
         countFinished(task);
       },
     }),
   );
+  const tasks = live.runs(service);
   // ROLE=api takes requests only: its queue sends jobs and runs none, and no background work starts here.
   const runWorkers = config.queue.role !== 'api';
   const { workers, pollMs, runTimeoutMs } = config.tasks;
-  const handBack = taskHandBack(db);
+  const handBack = live.handBack(taskHandBack(db));
   const queue = (holder.queue = o.queue
     ? o.queue(tasks)
     : config.queue.kind === 'pg-boss'
@@ -137,7 +147,7 @@ export function createTaskSystem(o: TaskSystemOptions) {
         })
       : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers, handBack }));
   const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
-  let cleanupTimer: NodeJS.Timeout | undefined;
+  let chores: RunningChores | undefined;
 
   /** One retention pass: tasks note when their results expired, then the expired files and rows go. */
   async function cleanup(now = Date.now()): Promise<number> {
@@ -154,28 +164,26 @@ export function createTaskSystem(o: TaskSystemOptions) {
     queue: queue,
     webhooks,
     cleanup,
-    /** Starts workers (after recovering stranded tasks), webhook delivery and the media cleanup job. */
+    /** The status feed and this process's open streams (server/routes/task-events.ts). */
+    live,
+    /** Starts workers (after recovering stranded tasks), webhook delivery and the retention chores. */
     async start() {
       await queue.start();
       if (!runWorkers) return;
       webhooks.start();
-      const pass = () =>
-        cleanup().then(
-          (removed) => removed > 0 && log.info('expired media removed', { removed }),
-          (error: unknown) => log.error('media cleanup failed', { error: error instanceof Error ? error.message : String(error) }),
-        );
-      void pass();
-      cleanupTimer = setInterval(pass, MEDIA_LIMITS.cleanupIntervalMs);
-      cleanupTimer.unref();
+      // Media and tracking retention: pg-boss schedules run once per cluster, else a timer here (server/tasks/chores.ts).
+      const list = choreList({ database: o.database, cleanupMedia: () => cleanup(), trackingRetentionDays: config.tracking.retentionDays });
+      chores = 'boss' in queue ? await scheduleChores((queue as ReturnType<typeof pgBossQueue>).boss, list, log) : choreTimer(list, log);
     },
     /** Stops background work; with a drain deadline, tasks still running then are handed back to the queue. */
     async stop(drainMs?: number) {
-      clearInterval(cleanupTimer);
+      await chores?.stop();
       await queue.stop(drainMs);
       // Cancels of provider jobs still on their way (a task canceled or failed just before the stop) are sent first.
       await tasks.providerJobsSettled();
       await webhooks.stop();
       await clusterSlots?.close();
+      await live.close();
     },
   };
 }

@@ -19,6 +19,8 @@ export interface ReferenceOperation {
   parameters: Array<{ name: string; in: string; required: boolean; description: string }>;
   request?: { contentType: 'application/json' | 'multipart/form-data'; schema: JsonSchema; example: Record<string, unknown> };
   response: { schema: JsonSchema; example: unknown };
+  /** Server-Sent Events: the response schema and example are those of each event's data and the wire format. */
+  stream: boolean;
   errors: ReferenceError[];
   sample: SampleSpec;
 }
@@ -28,7 +30,10 @@ export const openApiDocument = buildOpenApiDocument({ serverUrl: import.meta.env
 
 function toReference(path: string, method: 'get' | 'post', op: OpenApiOperation): ReferenceOperation {
   const [contentType, body] = Object.entries(op.requestBody?.content ?? {})[0] ?? [];
-  const success = op.responses['200']!.content!['application/json']!;
+  const content = op.responses['200']!.content!;
+  // A stream (text/event-stream) is described by the data of its events.
+  const stream = content['text/event-stream'];
+  const success = content['application/json'] ?? { schema: stream!['x-event-data']!, example: stream!.example };
   const auth: SampleSpec['auth'] = op.security.length > 0 ? 'bearer' : path === '/api/file/v1/upload' ? 'signature' : 'none';
   const request = body ? { contentType: contentType as 'application/json' | 'multipart/form-data', schema: body.schema, example: body.example as Record<string, unknown> } : undefined;
   return {
@@ -42,10 +47,11 @@ function toReference(path: string, method: 'get' | 'post', op: OpenApiOperation)
     parameters: op.parameters.map((p) => ({ name: String(p.name), in: String(p.in), required: Boolean(p.required), description: String(p.description ?? '') })),
     request,
     response: { schema: success.schema, example: success.example },
+    stream: Boolean(stream),
     errors: Object.entries(op.responses)
       .filter(([status]) => status !== '200')
       .map(([status, r]) => ({ http: Number(status), codes: r['x-error-codes'] ?? [], description: r.description })),
-    sample: { method, path, auth, contentType: request?.contentType, example: request?.example, envelope: success.schema.$ref === undefined },
+    sample: { method, path, auth, contentType: request?.contentType, example: request?.example, envelope: success.schema.$ref === undefined && !stream },
   };
 }
 

@@ -24,7 +24,16 @@ export type OpenApiOperation = {
   security: Array<Record<string, string[]>>;
   parameters: Array<Record<string, unknown>>;
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema; example: unknown }> };
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema; example?: unknown }>; 'x-error-codes'?: number[] }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      /** text/event-stream answers name the schema of each event's data in x-event-data (OpenAPI 3.1 has no field for it). */
+      content?: Record<string, { schema: JsonSchema; example?: unknown; 'x-event-data'?: JsonSchema }>;
+      'x-error-codes'?: number[];
+    }
+  >;
 };
 
 export const API_VERSION = '1.0.0';
@@ -87,7 +96,34 @@ function errorResponses(keys: ErrorKey[]): OpenApiOperation['responses'] {
   return out;
 }
 
+/** A Server-Sent Events GET: its query fields and Last-Event-ID as parameters, and the stream as its 200 answer. */
+function streamParts(op: Operation & { stream: NonNullable<Operation['stream']> }): Pick<OpenApiOperation, 'parameters' | 'responses'> {
+  const query = requestSchema(op.stream.query, op.stream.fields);
+  const required = new Set((query.required ?? []) as string[]);
+  const parameters = Object.entries((query.properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return { name, in: 'query', required: required.has(name), description, schema: rest };
+  });
+  const resume = 'The id of the last event received, to resume after a reconnect';
+  parameters.push({ name: 'Last-Event-ID', in: 'header', required: false, description: resume, schema: { type: 'string' } });
+  const data = op.response.schema ? responseSchema(op.response.schema) : {};
+  return {
+    parameters,
+    responses: {
+      '200': {
+        description: `A text/event-stream: \`${op.stream.event}\` events whose data is JSON (x-event-data), each with an id; comment lines as heartbeats`,
+        headers: rateLimitHeaders,
+        content: { 'text/event-stream': { schema: { type: 'string' }, example: op.stream.wireExample, 'x-event-data': data } },
+      },
+      ...errorResponses(op.errors),
+    },
+  };
+}
+
 function operationObject(op: Operation): OpenApiOperation {
+  const security = op.auth === 'bearer' ? [{ bearerAuth: [] }] : [];
+  const common = { operationId: op.id, tags: [op.tag], summary: op.summary, description: op.description, security };
+  if (op.stream) return { ...common, ...streamParts({ ...op, stream: op.stream }) };
   const parameters: Array<Record<string, unknown>> = [];
   if (op.submit) parameters.push({ name: IDEMPOTENCY_HEADER.name, in: 'header', required: false, description: IDEMPOTENCY_HEADER.description, schema: { type: 'string', minLength: 1, maxLength: 255 } });
   const success = op.response.schema

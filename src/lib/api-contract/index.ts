@@ -5,5 +5,6 @@ export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './er
 export * from './schemas';
 export * from './task-schemas';
 export * from './offer';
+export { taskEventsQuery, type TaskEventsQuery } from './live-status';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';

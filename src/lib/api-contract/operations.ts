@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
+import { streamOperation, type StreamDoc } from './live-status';
 import { remainingCreditsData, submitData, taskResult, uploadAckData, uploadFinishData, uploadForm, uploadPolicyData, webhookSecretData } from './schemas';
 
 export type Tag = 'Speech' | 'Video' | 'Image' | 'Tasks' | 'Account' | 'Uploads' | 'Meta';
@@ -29,6 +30,8 @@ export interface Operation {
   errors: ErrorKey[];
   /** Submits accept Idempotency-Key and callbackUrl. */
   submit?: boolean;
+  /** A GET answered with Server-Sent Events whose data is `response` (src/lib/api-contract/live-status.ts). */
+  stream?: StreamDoc;
 }
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
@@ -139,6 +142,7 @@ export const OPERATIONS: readonly Operation[] = [
     response: { schema: taskResult, example: resultExample },
     errors: ['illegalParameter', 'notLoggedIn', 'notFound', 'rateLimited', 'internal'],
   },
+  streamOperation({ schema: taskResult, example: resultExample }),
   {
     id: 'cancelAsyncTask',
     method: 'post',
