@@ -105,6 +105,9 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   pool.on('error', (error) => {
     console.error('[db] idle PostgreSQL connection failed:', error.message);
   });
+  // A connection cut while checked out (a reset socket) can emit 'error' after its query has already failed with it;
+  // with no listener that would end the process. The query's own rejection reports it; this only keeps the process up.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Connect now so a wrong URL or an unreachable server fails at start-up, not on the first request.

@@ -33,9 +33,20 @@ export function errorEnvelope(code: number, msg: string) {
   return requestId === undefined ? envelope(code, msg) : { ...envelope(code, msg), requestId };
 }
 
+/**
+ * PostgreSQL away (restart, failover, network) is no bug: the answer is 503 with Retry-After, and the client may send
+ * the request again shortly. Null for any other error. Every error handler passes what it caught through this first.
+ */
+export function asOutage(error: Error, log: Logger): AppError | null {
+  if (!isDatabaseUnavailable(error)) return null;
+  log.warn('database unreachable', { error: error.message });
+  return new AppError(503, ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable, { 'Retry-After': String(OUTAGES.databaseRetryAfterS) });
+}
+
 /** Maps an error to a response; unknown errors are logged and answered without details (no stack traces). */
 export function errorResponder(log: Logger) {
-  return (err: Error, c: Context) => {
+  return (thrown: Error, c: Context) => {
+    const err = asOutage(thrown, log) ?? thrown;
     if (err instanceof AppError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
       return c.json(errorEnvelope(err.code, err.message), err.status);
@@ -45,12 +56,6 @@ export function errorResponder(log: Logger) {
       const code = status === 413 ? ERROR_CODES.payloadTooLarge : status === 401 ? ERROR_CODES.notLoggedIn : ERROR_CODES.invalidInput;
       const message = status === 413 ? ERROR_MESSAGES.payloadTooLarge : err.message || 'Bad request';
       return c.json(errorEnvelope(code, message), status < 500 ? status : 400);
-    }
-    // PostgreSQL away (restart, failover, network): the client may send the request again shortly; never a 500.
-    if (isDatabaseUnavailable(err)) {
-      log.warn('database unreachable', { method: c.req.method, path: c.req.path, error: err.message });
-      c.header('Retry-After', String(OUTAGES.databaseRetryAfterS));
-      return c.json(errorEnvelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable), 503);
     }
     log.error('unhandled error', { method: c.req.method, path: c.req.path, error: err.stack ?? String(err) });
     return c.json(errorEnvelope(ERROR_CODES.internal, ERROR_MESSAGES.internal), 500);

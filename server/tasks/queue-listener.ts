@@ -21,6 +21,9 @@ export interface QueueListener {
   pid(): number | null;
 }
 
+/** The listener's application_name in pg_stat_activity, so an operator (or a test) can tell it from pooled connections. */
+export const LISTENER_APPLICATION_NAME = 'dreamapi-queue-listener';
+
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
@@ -49,7 +52,12 @@ export function queueListener(o: QueueListenerOptions): QueueListener {
   async function connect(): Promise<void> {
     if (stopping) return;
     // query_timeout bounds the keepalive: a half-open connection never answers it.
-    const next = new pg.Client({ connectionString: o.connectionString, keepAlive: true, query_timeout: keepaliveMs });
+    const next = new pg.Client({
+      connectionString: o.connectionString,
+      keepAlive: true,
+      query_timeout: keepaliveMs,
+      application_name: LISTENER_APPLICATION_NAME,
+    });
     client = next;
     next.on('error', (error) => replace(next, error.message));
     next.on('end', () => replace(next, 'the connection ended'));

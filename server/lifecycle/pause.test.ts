@@ -1,0 +1,88 @@
+// A worker whose media store stops answering stops taking jobs and says why in /readyz; it takes them again once the store answers.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../app';
+import { createLogger } from '../log';
+import { createTestApp, type TestApp } from '../test-support/app';
+import { startTestS3, type TestS3 } from '../test-support/s3';
+import { ERROR_CODES } from '../../src/lib/spec';
+import { startWorkPause } from './pause';
+import { readinessChecks } from './readiness';
+import { createLifecycle } from './state';
+
+let t: TestApp | undefined;
+let s3: TestS3 | undefined;
+let stopPause: (() => Promise<void>) | undefined;
+
+afterEach(async () => {
+  await stopPause?.();
+  await t?.close();
+  await s3?.close();
+  t = s3 = stopPause = undefined;
+});
+
+describe('work pause', () => {
+  it('pauses job fetching while S3 is down, names it in /readyz, and resumes once it answers', async () => {
+    s3 = await startTestS3('pause-bucket');
+    t = await createTestApp(s3.env());
+    const lifecycle = createLifecycle();
+    const calls: string[] = [];
+    const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
+    // Checked only when told (check()), so the test decides when.
+    const pause = startWorkPause({
+      lifecycle,
+      queue,
+      log: createLogger('silent'),
+      intervalMs: 3_600_000,
+      checks: readinessChecks({ ...t, queue: t.tasks.queue }),
+    });
+    stopPause = () => pause.stop();
+    const app = createApp({ config: t.config, database: t.database, log: createLogger('silent'), tasks: t.tasks, lifecycle });
+    const readyz = async () => {
+      const res = await app.request('/readyz');
+      return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: { status: string; paused?: Record<string, string> } } };
+    };
+
+    await pause.check();
+    expect(calls).toEqual([]);
+    expect((await readyz()).status).toBe(200);
+
+    await s3.stop();
+    await pause.check();
+    await pause.check();
+    // Paused once, however many checks find the store away.
+    expect(calls).toEqual(['pause']);
+    expect(Object.keys(lifecycle.paused ?? {})).toEqual(['s3']);
+    const paused = await readyz();
+    expect(paused.status).toBe(503);
+    expect(paused.body.code).toBe(ERROR_CODES.unavailable);
+    expect(paused.body.data.status).toBe('paused');
+    expect(paused.body.msg).toMatch(/^Not taking jobs: s3: /);
+
+    await s3.start();
+    await pause.check();
+    expect(calls).toEqual(['pause', 'resume']);
+    expect(lifecycle.paused).toBeNull();
+    expect((await readyz()).status).toBe(200);
+  }, 30_000);
+
+  it('changes nothing once the process drains', async () => {
+    s3 = await startTestS3('pause-drain-bucket');
+    t = await createTestApp(s3.env());
+    const lifecycle = createLifecycle();
+    const calls: string[] = [];
+    const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
+    const pause = startWorkPause({
+      lifecycle,
+      queue,
+      log: createLogger('silent'),
+      intervalMs: 3_600_000,
+      checks: readinessChecks({ ...t, queue: t.tasks.queue }),
+    });
+    stopPause = () => pause.stop();
+    lifecycle.draining = true;
+    await s3.stop();
+    await pause.check();
+    expect(calls).toEqual([]);
+    expect(lifecycle.paused).toBeNull();
+  }, 30_000);
+});
