@@ -15,6 +15,7 @@ import { opsOverhead } from './ops.mjs';
 import { uploadMemory } from './uploads.mjs';
 import { soak } from './soak.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
+import { collectorIngestPostgres } from './tracking-ingest-pg.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
@@ -29,6 +30,10 @@ const benchmarks = [
   { name: 'Tracking in Chromium (report() cost, worker throughput)', run: browserFigures },
   { name: 'Tracking after a network outage (Chromium offline, then online)', run: outageDrain },
   { name: 'Tracking collector ingest (autocannon, loopback)', run: collectorIngest },
+  {
+    name: 'Tracking collector ingest on PostgreSQL (autocannon, loopback; partitioned table, unnest inserts) beside a bare node:http + pg handler (goal ≥ 20k events/s)',
+    run: () => collectorIngestPostgres(path.resolve(root, process.env.SITE_DIR || 'dist')),
+  },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
   { name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)', run: apiThroughput },
   { name: 'Tasks: submit throughput, queue overhead', run: async () => taskBenchmarks() },

@@ -8,11 +8,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { startServer } from './server.mjs';
 
-const BATCH = 20;
+export const BATCH = 20;
 /** Batches per measured run: long enough that start-up and the last stragglers are a small part of it. */
-const RUN_BATCHES = 4000;
+export const RUN_BATCHES = 4000;
 /** Concurrent senders: 10 as in the first measurement, and 100, nearer a collector's many browsers at once. */
-const SENDERS = [10, 100];
+export const SENDERS = [10, 100];
 /** Batches one device sends in a run: under the 600 a minute TRACKING_BATCH_LIMITS allows it. */
 const PER_DEVICE = 400;
 
@@ -29,7 +29,7 @@ const signBatch = (text, ak) => createHmac('sha256', Buffer.from(ak, 'hex')).upd
  * CPU seconds used so far by a process and its descendants (the server runs under tsx, whose launcher starts the real
  * process as a child), from /proc: unlike wall time, it is not stretched by other programs on a busy machine.
  */
-function cpuSeconds(pid) {
+export function cpuSeconds(pid) {
   const read = (file) => {
     try {
       return readFileSync(file, 'utf8');
@@ -67,7 +67,7 @@ async function startBare(secret) {
 }
 
 /** Sealed track_info bodies with fresh entry ids, from enough devices (tokens of the real server) to stay in budget. */
-async function makeBodies(base, count, label) {
+export async function makeBodies(base, count, label) {
   const post = async (p, body) => (await (await fetch(base + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()).data;
   const sessions = [];
   for (let d = 0; d < Math.ceil(count / PER_DEVICE); d++) {
@@ -87,7 +87,7 @@ async function makeBodies(base, count, label) {
 }
 
 /** Sends every body once with `connections` in flight: events per second over the run's wall time, and the server's CPU per batch. */
-async function drive({ url, pid }, bodies, connections) {
+export async function drive({ url, pid }, bodies, connections) {
   let next = 0;
   const cpu = cpuSeconds(pid);
   const started = performance.now();

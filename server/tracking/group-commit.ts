@@ -21,6 +21,12 @@ const COLUMNS = [
 export const GROUP_MAX_ROWS = 1024;
 
 /**
+ * Groups committing at once on PostgreSQL: each waits for its WAL flush, and the next group can be sent meanwhile on
+ * another pooled connection (rows go in entry-id order, so groups never deadlock). SQLite has one writer: one group.
+ */
+const PG_GROUPS_IN_FLIGHT = 4;
+
+/**
  * On SQLite, statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the SQL texts
  * are a handful that stay prepared, instead of one per group size crowding the app's own statements out of the cache.
  */
@@ -82,7 +88,10 @@ export function groupCommitter(database: AppDatabase) {
     return text;
   };
   let waiting: Waiting[] = [];
-  let draining = false;
+  const inFlightMax = engine === 'postgres' ? PG_GROUPS_IN_FLIGHT : 1;
+  /** Drain loops writing now, and whether one is already due at the end of this turn. */
+  let active = 0;
+  let scheduled = false;
 
   /**
    * Stores one group: an entry id twice in the group is stored for the first batch and a duplicate for the others;
@@ -136,6 +145,8 @@ export function groupCommitter(database: AppDatabase) {
   }
 
   async function drain(): Promise<void> {
+    scheduled = false;
+    active++;
     try {
       while (waiting.length > 0) {
         const group = nextGroup();
@@ -149,7 +160,7 @@ export function groupCommitter(database: AppDatabase) {
         }
       }
     } finally {
-      draining = false;
+      active--;
     }
   }
 
@@ -157,14 +168,15 @@ export function groupCommitter(database: AppDatabase) {
     /**
      * Resolves once the rows are committed, with how many were new. The first batch of a group waits for the end
      * of the current event-loop turn (setImmediate), so every batch whose request was read in that turn joins it; on
-     * PostgreSQL the batches arriving while a group commits form the next group.
+     * PostgreSQL the batches arriving while groups commit form the next group, sent at once while fewer than
+     * PG_GROUPS_IN_FLIGHT are committing, else when one of them is done.
      */
     store(rows: readonly EventRow[]): Promise<BatchCounts> {
       if (rows.length === 0) return Promise.resolve({ stored: 0, duplicates: 0 });
       return new Promise((resolve, reject) => {
         waiting.push({ rows, resolve, reject });
-        if (draining) return;
-        draining = true;
+        if (scheduled || active >= inFlightMax) return;
+        scheduled = true;
         setImmediate(() => void drain());
       });
     },
