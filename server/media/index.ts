@@ -5,10 +5,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
-import { AppError } from '../http/errors';
-import { ERROR_CODES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import { MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/spec';
 import type { Logger } from '../log';
-import { NO_FFPROBE_MESSAGE, probeMediaFile } from './probe';
+import type { ProbedMedia } from './probe';
+import { checkUploadFile } from './upload-check';
+import { sweepUploadPolicies } from './policy-sweep';
 import { withWorkDir } from '../tools';
 import { renderPoster } from './poster';
 import { s3MediaStore, type S3StoreSettings } from './s3-store';
@@ -17,7 +18,9 @@ import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
 export { s3MediaStore, type S3StoreSettings } from './s3-store';
-export type { MediaStore } from './store';
+export type { IncomingUploads, MediaStore } from './store';
+export { checkUploadFile } from './upload-check';
+export { createDirectUploads, type DirectUploads } from './direct-upload';
 export { sniffMedia, wavDuration } from './sniff';
 export { probeMedia, probeMediaFile, type ProbedMedia } from './probe';
 export { createUploadGate, type UploadGate, type UploadPass } from './upload-gate';
@@ -53,10 +56,6 @@ export interface MediaServiceOptions {
   retentionMs: number;
   /** Secret the URL signatures are derived from (resolved lazily so tests never write a secret file). */
   secret: () => Buffer;
-}
-
-function unsupported(message: string): AppError {
-  return new AppError(415, ERROR_CODES.unsupportedMediaType, message);
 }
 
 export function createMediaService(o: MediaServiceOptions) {
@@ -123,7 +122,7 @@ export function createMediaService(o: MediaServiceOptions) {
     taskId: string | null,
     kind: MediaKind | typeof POSTERS.kind,
     mime: string,
-    data: Uint8Array | { file: string; size: number },
+    data: Uint8Array | { file: string; size: number } | { place: (key: string) => Promise<void>; size: number },
     durationS: number | null,
     posterOf: string | null = null,
   ) {
@@ -131,6 +130,7 @@ export function createMediaService(o: MediaServiceOptions) {
     const now = Date.now();
     const storageKey = `${id}.${MEDIA_EXTENSIONS[mime] ?? 'bin'}`;
     if (data instanceof Uint8Array) await o.store.put(storageKey, data);
+    else if ('place' in data) await data.place(storageKey);
     else await o.store.putFile(storageKey, data.file, data.size);
     const row: MediaRow = {
       id,
@@ -153,54 +153,22 @@ export function createMediaService(o: MediaServiceOptions) {
     signedUrl,
     info,
 
-    /**
-     * Checks an upload by its bytes, never by its name: an accepted format, one of the allowed kinds, under the size
-     * cap and, for audio and video, under the duration cap. The file is read where it lies (its head sniffed, the
-     * tools read the rest), never loaded whole. The length is measured by probe.ts (every packet, not a header's
-     * claim), the same measure that settles per-second charges.
-     */
-    async checkUploadFile(file: string, size: number, allowed: readonly MediaKind[], field = 'file') {
-      if (size === 0) throw new AppError(400, ERROR_CODES.invalidInput, `${field}: the file is empty`);
-      const accepted = allowed.flatMap((k) => UPLOAD_LIMITS[k].mimes).join(', ');
-      const cap = Math.max(...allowed.map((k) => UPLOAD_LIMITS[k].maxBytes));
-      // The size cap comes first: no file larger than any allowed kind is probed.
-      if (size > cap) throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${allowed.join(' or ')} files may be at most ${cap / (1024 * 1024)} MB`);
-      const signal = AbortSignal.timeout(UPLOAD_PROBE.timeoutMs);
-      let probed;
-      try {
-        probed = await probeMediaFile(file, { signal });
-      } catch (error) {
-        if (signal.aborted)
-          throw unsupported(
-            `${field}: the file could not be read in ${UPLOAD_PROBE.timeoutMs / 1000} s; send a simpler or shorter file (accepted: ${accepted})`,
-          );
-        if (error instanceof Error && error.message === NO_FFPROBE_MESSAGE) throw new AppError(503, ERROR_CODES.unavailable, `${field}: ${NO_FFPROBE_MESSAGE}`);
-        throw error;
-      }
-      if (!probed) throw unsupported(`${field}: the content is not a recognised media file (accepted: ${accepted}); the file name does not matter`);
-      if (!allowed.includes(probed.kind))
-        throw unsupported(`${field}: this is ${probed.mime}, but ${allowed.join(' or ')} is expected here (accepted: ${accepted})`);
-      const limits = UPLOAD_LIMITS[probed.kind];
-      if (!limits.mimes.includes(probed.mime)) throw unsupported(`${field}: ${probed.mime} is not accepted (accepted: ${accepted})`);
-      if (size > limits.maxBytes) {
-        throw new AppError(413, ERROR_CODES.payloadTooLarge, `${field}: ${probed.kind} files may be at most ${limits.maxBytes / (1024 * 1024)} MB`);
-      }
-      if (probed.kind !== 'image' && probed.durationS === null) throw unsupported(`${field}: this ${probed.mime} file holds no playable ${probed.kind}`);
-      if (limits.maxDurationS !== null && probed.durationS !== null && probed.durationS > limits.maxDurationS) {
-        throw new AppError(
-          413,
-          ERROR_CODES.payloadTooLarge,
-          `${field}: ${probed.kind} may be at most ${limits.maxDurationS} seconds long, this is ${Math.ceil(probed.durationS)} s`,
-        );
-      }
-      return probed;
-    },
+    /** Checks an upload on disk by its bytes (upload-check.ts); the measured media when it passes. */
+    checkUploadFile,
 
     /** Checks and stores an upload received into `file` (streamed into the store); answers with its signed URL. */
     async saveUploadFile(userId: string, file: string, size: number, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
       const probed = await this.checkUploadFile(file, size, allowed, field);
       return save(userId, null, probed.kind, probed.mime, { file, size }, probed.durationS);
     },
+
+    /** Records checked media that `place` puts in the store under the key it is given (an upload sent straight to the bucket). */
+    async saveStored(userId: string, probed: ProbedMedia, size: number, place: (key: string) => Promise<void>): Promise<MediaInfo> {
+      return save(userId, null, probed.kind, probed.mime, { place, size }, probed.durationS);
+    },
+
+    /** Uploads clients send to the store itself, when it takes them (S3): see direct-upload.ts. */
+    incoming: o.store.incoming ?? null,
 
     /** saveUploadFile() for bytes already in memory (the admin tools and tests). */
     async saveUpload(userId: string, data: Uint8Array, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
@@ -283,6 +251,7 @@ export function createMediaService(o: MediaServiceOptions) {
         await o.store.delete(row.storage_key);
         await o.db.deleteFrom('media').where('id', '=', row.id).execute();
       }
+      await sweepUploadPolicies(o.db, o.store.incoming ?? null, now);
       return rows.length;
     },
   };

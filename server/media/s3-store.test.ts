@@ -1,5 +1,8 @@
 // The S3 media store against a real S3-protocol server (s3rver): round trips, parts for large bodies, presigned links, outages.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
@@ -14,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => s3.close());
 
-function storeFor(env: Record<string, string>, o: { singlePutMaxBytes?: number; partBytes?: number } = {}) {
+function storeFor(env: Record<string, string>, o: { singlePutMaxBytes?: number; partBytes?: number; partConcurrency?: number } = {}) {
   const config = loadConfig(env).s3;
   if (!config) throw new Error('S3 settings were not picked up');
   return s3MediaStore({ s3: config, ...o });
@@ -63,6 +66,36 @@ describe('S3 media store', () => {
     await store.delete('small.wav');
   });
 
+  it('streams a file in parts from disk, a bounded number at once, and the object is the file byte for byte', async () => {
+    const store = storeFor(s3.env(), { singlePutMaxBytes: 5 * 1024 * 1024, partBytes: 5 * 1024 * 1024, partConcurrency: 2 });
+    let inFlight = 0;
+    let most = 0;
+    store.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'UploadPartCommand') return next(args);
+        most = Math.max(most, ++inFlight);
+        try {
+          return await next(args);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+      { step: 'initialize' },
+    );
+    const dir = mkdtempSync(path.join(tmpdir(), 's3-parts-'));
+    try {
+      const file = path.join(dir, 'upload');
+      const bytes = randomBytes(23 * 1024 * 1024);
+      writeFileSync(file, bytes);
+      await store.putFile('partsfile.mp4', file, bytes.length);
+      // Five parts, two at a time: more than one at once, never more than the bound.
+      expect(most).toBe(2);
+      expect(Buffer.compare((await store.get('partsfile.mp4'))!, bytes)).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses keys that are not ours before any request', async () => {
     const store = storeFor(s3.env());
     await expect(store.put('../escape', new Uint8Array([1]))).rejects.toThrow('invalid media key');
@@ -86,7 +119,8 @@ describe('S3 media store', () => {
 
   it('when storage goes away mid-upload, the upload is aborted and the caller hears 503 with a message', async () => {
     const own = await startTestS3('outage-bucket');
-    const store = storeFor(own.env(), { singlePutMaxBytes: 5 * 1024 * 1024, partBytes: 5 * 1024 * 1024 });
+    // One part at a time, so the outage falls between two known parts.
+    const store = storeFor(own.env(), { singlePutMaxBytes: 5 * 1024 * 1024, partBytes: 5 * 1024 * 1024, partConcurrency: 1 });
     let closed = false;
     const seen = recordCommands(store.client, async (name) => {
       // The outage starts after the first part arrived.
@@ -121,7 +155,10 @@ describe('S3 media store', () => {
       const answer = await store.client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: 'chain001.wav' }));
       expect([...(await answer.Body!.transformToByteArray())]).toEqual([9, 8, 7]);
     } finally {
-      for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+      for (const [name, value] of [
+        ['AWS_ACCESS_KEY_ID', saved.id],
+        ['AWS_SECRET_ACCESS_KEY', saved.secret],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

@@ -15,7 +15,8 @@ import { createReadStream } from 'node:fs';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
-import { SAFE_KEY, type MediaStore } from './store';
+import { s3Incoming } from './s3-incoming';
+import { SAFE_KEY, type IncomingUploads, type MediaStore } from './store';
 
 /** Where the bucket is and how to reach it (S3_* settings, read in server/config/s3.ts). */
 export interface S3StoreSettings {
@@ -37,6 +38,8 @@ export interface S3MediaStoreOptions {
   /** Bodies above this go in parts (tests lower it); OBJECT_STORAGE.singlePutMaxBytes by default. */
   singlePutMaxBytes?: number;
   partBytes?: number;
+  /** Parts sent at once; OBJECT_STORAGE.partConcurrency by default. */
+  partConcurrency?: number;
 }
 
 /** A 4xx other than a timeout or throttling: the request itself is wrong, so sending it again cannot help. */
@@ -50,10 +53,11 @@ function isMissing(error: unknown): boolean {
   return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }
 
-export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3Client } {
+export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3Client; incoming: IncomingUploads } {
   const { bucket, prefix } = o.s3;
   const singlePutMax = o.singlePutMaxBytes ?? OBJECT_STORAGE.singlePutMaxBytes;
   const partBytes = o.partBytes ?? OBJECT_STORAGE.partBytes;
+  const partConcurrency = Math.max(1, o.partConcurrency ?? OBJECT_STORAGE.partConcurrency);
   const client = new S3Client({
     region: o.s3.region,
     endpoint: o.s3.endpoint ?? undefined,
@@ -100,15 +104,32 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key }));
     if (!UploadId) throw new Error('the storage server answered no UploadId');
     try {
-      // One part at a time: each is read from memory or from the file as it is sent, so one upload holds at most a part's buffers.
-      const parts: CompletedPart[] = [];
-      for (let offset = 0, PartNumber = 1; offset < size; offset += partBytes, PartNumber++) {
-        const { Body, ContentLength } = partAt(offset, Math.min(partBytes, size - offset));
-        const command = (body: Uint8Array | NodeJS.ReadableStream) =>
-          client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body: body as Uint8Array, ContentLength }));
-        const { ETag } = typeof Body === 'function' ? await sendStreamed(command, Body) : await command(Body);
-        parts.push({ ETag, PartNumber });
-      }
+      // A few parts at a time, each read from memory or from its range of the file as it is sent: one upload holds at
+      // most partConcurrency parts' stream buffers, never a part whole (a file body is streamed, not signed).
+      const count = Math.ceil(size / partBytes);
+      const parts: CompletedPart[] = new Array<CompletedPart>(count);
+      let next = 0;
+      const sendParts = async () => {
+        for (let index = next++; index < count; index = next++) {
+          const offset = index * partBytes;
+          const PartNumber = index + 1;
+          const { Body, ContentLength } = partAt(offset, Math.min(partBytes, size - offset));
+          const command = (body: Uint8Array | NodeJS.ReadableStream) =>
+            client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body: body as Uint8Array, ContentLength }));
+          const { ETag } = typeof Body === 'function' ? await sendStreamed(command, Body) : await command(Body);
+          parts[index] = { ETag, PartNumber };
+        }
+      };
+      // Every sender stops at the first failure of any (the others finish their part), then the upload is aborted.
+      const senders = Array.from({ length: Math.min(partConcurrency, count) }, () =>
+        sendParts().catch((error: unknown) => {
+          next = count;
+          throw error;
+        }),
+      );
+      const settled = await Promise.allSettled(senders);
+      const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
       await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
     } catch (error) {
       // An abandoned upload keeps its parts (and their cost) until aborted.
@@ -121,6 +142,7 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
 
   return {
     client,
+    incoming: s3Incoming({ client, bucket, prefix, objectKey, unavailable, isMissing }),
     async put(key, data) {
       const Key = objectKey(key);
       try {

@@ -1,5 +1,5 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/spec';
+import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, TASK_MESSAGES, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/spec';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
@@ -12,6 +12,7 @@ import {
   clothesBody,
   dialogueBody,
   listBody,
+  reqIdBody,
   rotateBody,
   talkingFaceBody,
   taskIdBody,
@@ -24,7 +25,8 @@ import {
 import { bodyCap } from './body-cap';
 import { FEATURES_CACHE_CONTROL, offerAnswer } from './features';
 import { receiveUpload } from './task-context';
-import type { UploadGate } from '../media';
+import { createDirectUploads, type UploadGate } from '../media';
+import { clientIp } from '../http/client-ip';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
@@ -62,6 +64,19 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
 
   // Every other path here, unknown ones included: the general body cap, then a session.
   app.use('*', bodyCap(deps.config.bodyLimitBytes), signedIn);
+
+  // With S3 configured, uploads go from the browser straight to the bucket, checked and recorded on finish (the public
+  // API's code); null tells the playground to send the file here instead.
+  const direct = system.media.incoming ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media }) : null;
+  app.post('/file/v1/get_policy', async (c) => {
+    const { scene } = await validBody(c, uploadSceneBody);
+    return c.json(ok(direct ? await direct.issue(c.get('user').id, scene) : null));
+  });
+  app.post('/file/v1/policy_upload_finish', async (c) => {
+    const { reqId } = await validBody(c, reqIdBody);
+    if (!direct) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
+    return c.json(ok(await direct.finish(c.get('user').id, reqId, (bytes) => uploads.enter(clientIp(c, deps.config.trustProxy), bytes))));
+  });
 
   async function view(id: string) {
     const task = (await system.tasks.byId(id))!;

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
 import { noteApiCall, type RequestLog } from '../accounts/request-log';
 import type { AppDeps } from './deps';
-import { AppError } from '../http/errors';
+import { AppError, asOutage } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
 import { describeIssue, readBody, validate } from '../http/input';
 import { currentRequestId, type Logger } from '../log';
@@ -30,7 +30,8 @@ import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, upload
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';
 import { receiveUpload } from './task-context';
-import type { UploadGate } from '../media';
+import { createDirectUploads, type MediaInfo, type UploadGate } from '../media';
+import { clientIp } from '../http/client-ip';
 import type { UploadPolicyRow } from '../db';
 
 /** DreamAPI's envelope is {code, message, data}; `msg` repeats the message for clients of the §8 envelope. */
@@ -45,7 +46,8 @@ export const refusal = (code: number, message: string) => {
 };
 
 function publicErrors(log: Logger) {
-  return (err: Error, c: Context) => {
+  return (thrown: Error, c: Context) => {
+    const err = asOutage(thrown, log) ?? thrown;
     if (err instanceof AppError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
       return c.json(refusal(err.code, err.message), err.status);
@@ -234,8 +236,12 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
     return c.json(success({ secret: await webhookSecret(db, c.get('user').id, rotate) }));
   });
 
+  // With S3 configured the file goes from the client straight to the bucket (a presigned POST); else to this server.
+  const direct = system.media.incoming ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media }) : null;
+
   app.post('/file/v1/get_policy', async (c) => {
     const { scene } = body(uploadSceneBody, await readBody(c));
+    if (direct) return c.json(success(await direct.issue(c.get('user').id, scene)));
     const reqId = randomUUID();
     const now = Date.now();
     const expiresAt = now + MEDIA_LIMITS.uploadPolicyTtlMs;
@@ -256,12 +262,14 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   });
   app.post('/file/v1/policy_upload_finish', async (c) => {
     const { reqId } = body(reqIdBody, await readBody(c));
-    const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', c.get('user').id).executeTakeFirst();
+    const userId = c.get('user').id;
+    const finished = (info: MediaInfo) => c.json(success({ url: info.url, fileId: info.id, mime: info.mime, size: info.size, durationS: info.durationS }));
+    if (direct) return finished(await direct.finish(userId, reqId, (bytes) => uploads.enter(clientIp(c, config.trustProxy), bytes)));
+    const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', userId).executeTakeFirst();
     if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
     const media = policy.media_id ? await system.media.byId(policy.media_id) : undefined;
     if (!media) throw new AppError(409, ERROR_CODES.conflict, TASK_MESSAGES.uploadMissing);
-    const info = system.media.info(media);
-    return c.json(success({ url: info.url, fileId: info.id, mime: info.mime, size: info.size, durationS: info.durationS }));
+    return finished(system.media.info(media));
   });
 
   return app;

@@ -69,9 +69,13 @@ export const webhookSecretData = z.object({
 
 export const uploadPolicyData = z.object({
   reqId: z.string().describe('The id of this upload: finish it with policy_upload_finish'),
-  host: z.url().describe('Where to POST the file (multipart/form-data)'),
-  expireAt: z.number().int().describe('Unix milliseconds after which the policy is refused'),
-  fields: z.object({ reqId: z.string().describe('Send as the form field reqId'), signature: z.string().describe('Send as the form field signature') }).describe('Send these as form fields beside the file field "file"'),
+  host: z.url().describe('Where to POST the file (multipart/form-data): this server, or the storage bucket itself when the server uses one'),
+  expireAt: z.number().int().describe('Unix milliseconds after which the policy is refused (a bucket checks it when the upload starts)'),
+  fields: z
+    .record(z.string(), z.string())
+    .describe(
+      'Send every one as a form field, then the file last in the field "file". This server: reqId and signature. A bucket: its presigned POST fields; Content-Type may be replaced by the file\'s own type of the same family (audio/, image/, video/)',
+    ),
   accept: z.array(z.enum(['audio', 'image', 'video'])).describe('Kinds of media this scene accepts'),
 });
 

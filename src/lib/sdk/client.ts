@@ -153,6 +153,12 @@ export function createDreamApiClient(options: ClientOptions) {
       } catch (e) {
         throw new DreamApiError(`The upload did not reach the API: ${e instanceof Error ? e.message : String(e)}`, null, 0);
       }
+      // A storage bucket (the server's, when it uses one) answers 204, or XML, without our envelope.
+      if (!(res.headers.get('content-type') ?? '').includes('json')) {
+        if (res.ok) return { reqId: policy.reqId };
+        const reason = /<Message>([^<]*)<\/Message>/.exec(await res.text())?.[1];
+        throw new DreamApiError(`The storage refused the upload: ${reason ?? `HTTP ${res.status}`}`, null, res.status);
+      }
       return read<{ reqId: string }>(res);
     },
     finishUpload: (body: { reqId: string }) => post<T.UploadedFile>('finishUpload', body),

@@ -64,7 +64,8 @@ export interface UploadPolicy {
   reqId: string;
   host: string;
   expireAt: number;
-  fields: { reqId: string; signature: string };
+  /** Form fields to send before the file: this server's reqId and signature, or a storage bucket's presigned POST fields. */
+  fields: Record<string, string>;
   accept: Array<'audio' | 'image' | 'video'>;
 }
 export interface UploadedFile { url: string; fileId: string; mime: string; size: number; durationS: number | null }

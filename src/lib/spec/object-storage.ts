@@ -18,8 +18,27 @@ export const OBJECT_STORAGE = {
   maxAttempts: 3,
   /** Shortest presigned download link worth handing out; a signed URL with less life left is served directly. */
   minPresignS: 1,
+  /** Parts of one multipart upload sent at once, each streamed from its range of the file. */
+  partConcurrency: 4,
+} as const;
+
+/** Uploads sent from the client straight to the bucket (get_policy with S3_BUCKET set; docs/scaling.md). */
+export const DIRECT_UPLOADS = {
+  /** A presigned POST must be sent within this time; S3 checks it when the upload starts. */
+  formTtlS: 15 * 60,
+  /** The first bytes read to recognise what arrived before the whole file is fetched (formats announce themselves early). */
+  sniffBytes: 64 * 1024,
+  /** Where uploads land under the media prefix until they are checked (then copied to their own key). */
+  incomingFolder: 'incoming/',
+  /** Policies are removed this long after their form expired, with any file sent but never finished. */
+  sweepAfterMs: 60 * 60 * SECOND_MS,
+  /** Policies removed per database read of that sweep. */
+  sweepPage: 200,
 } as const;
 
 export const OBJECT_STORAGE_MESSAGES = {
   unavailable: 'Media storage is not reachable right now; try again in a minute',
+  /** Appended to a refusal of a file sent straight to the bucket. */
+  uploadRemoved: 'the uploaded file was removed; send a suitable one with the policy (or a new one once it expired) and finish again',
+  uploadChanged: 'The uploaded file was replaced while it was being checked; call policy_upload_finish again',
 } as const;
