@@ -44,8 +44,6 @@ export const MEDIA_LIMITS = {
   retentionMs: 7 * DAY_MS,
   /** How long a signed media URL works. */
   signedUrlTtlMs: 24 * HOUR_MS,
-  /** How often the cleanup job removes expired media. */
-  cleanupIntervalMs: HOUR_MS,
   /** An upload policy (get_policy) must be used within this time. */
   uploadPolicyTtlMs: HOUR_MS,
 } as const;
