@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
-import { MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/spec';
+import { CHORES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/spec';
 import type { Logger } from '../log';
 import type { ProbedMedia } from './probe';
 import { checkUploadFile } from './upload-check';
@@ -244,15 +244,30 @@ export function createMediaService(o: MediaServiceOptions) {
       await o.db.deleteFrom('media').where('task_id', '=', taskId).execute();
     },
 
-    /** The cleanup job's one pass: files past their retention are removed, then their rows. */
-    async cleanup(now = Date.now()): Promise<number> {
-      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('expires_at', '<', now).execute();
-      for (const row of rows) {
-        await o.store.delete(row.storage_key);
-        await o.db.deleteFrom('media').where('id', '=', row.id).execute();
+    /**
+     * The retention chore's media pass: files past their retention are removed, then their rows, `pageRows` at a time
+     * until none is left, so a backlog never loads at once (docs/scaling.md "Chores").
+     */
+    async cleanup(now = Date.now(), pageRows: number = CHORES.pageRows): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('expires_at', '<', now).orderBy('expires_at').limit(pageRows).execute();
+        // Files first: a row may outlive its file until the next pass, never the other way round.
+        for (const row of rows) await o.store.delete(row.storage_key);
+        if (rows.length > 0)
+          await o.db
+            .deleteFrom('media')
+            .where(
+              'id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute();
+        removed += rows.length;
+        if (rows.length < pageRows) break;
       }
       await sweepUploadPolicies(o.db, o.store.incoming ?? null, now);
-      return rows.length;
+      return removed;
     },
   };
 }
