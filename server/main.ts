@@ -15,6 +15,8 @@ import { healthRoutes, readinessRoutes } from './routes/health';
 import { openRateLimitStores } from './http/redis-rate-limit';
 import { drain } from './lifecycle/drain';
 import { createLifecycle } from './lifecycle/state';
+import { startWorkPause } from './lifecycle/pause';
+import { readinessChecks } from './lifecycle/readiness';
 import { metricsApp, metricsHandler } from './metrics';
 import { startTracing, stopTracing } from './telemetry/tracing';
 import { METRICS } from '../src/lib/spec';
@@ -50,6 +52,17 @@ async function main() {
   const { metrics } = config.ops;
   const app = role === 'worker' ? workerApp(deps) : createApp(deps);
   await tasks.start();
+  // A process that runs jobs stops taking them while its database or media store is away, and says why in /readyz.
+  const { queue } = tasks;
+  const workPause =
+    role !== 'api' && queue.pause && queue.resume
+      ? startWorkPause({
+          lifecycle,
+          log,
+          queue: { pause: async () => queue.pause?.(), resume: async () => queue.resume?.() },
+          checks: readinessChecks({ config: { ...config, redis: null }, database, queue }),
+        })
+      : null;
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     log.info('listening', { port: info.port, role, queue: config.queue.kind });
     const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
@@ -80,12 +93,13 @@ async function main() {
     );
     forced.unref();
     const closers = [
+      { name: 'work pause', close: async () => workPause?.stop() },
       { name: 'request log', close: () => requestLog.flush() },
       { name: 'shared counters', close: () => rateLimits.close() },
       { name: 'tracing', close: stopTracing },
       { name: 'metrics listener', close: () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())) },
     ];
-    drain({ lifecycle, log, server: server as Server, tasks, closers, database, drainDelayMs, drainTimeoutMs }).then(
+    drain({ lifecycle, log, server: server as Server, streams: tasks.live.streams, tasks, closers, database, drainDelayMs, drainTimeoutMs }).then(
       () => {
         log.info('stopped');
         process.exit(0);

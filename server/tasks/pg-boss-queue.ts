@@ -1,12 +1,13 @@
 // The job queue on PostgreSQL (QUEUE=pg-boss): jobs enqueued with the task's hold, leased by heartbeat, retried with backoff, refunded when attempts run out; cancel and provider hooks travel by NOTIFY.
-import pg from 'pg';
 import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
-import { ENGINE_DEFAULTS, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
+import { ENGINE_DEFAULTS, OUTAGES, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
 import type { TaskRow } from '../db';
+import { cancelSweep } from './cancel-sweep';
 import { settlesWithin, TaskHandedBack } from './hand-back';
 import { listenThrough } from './pg-boss-listen';
+import { queueListener } from './queue-listener';
 import type { TaskQueue } from './queue';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';
@@ -64,38 +65,44 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
   });
   boss.on('error', (error) => o.log.error('job queue error', { error: error.message }));
   if (o.runWorkers && o.listenUrl && o.listenUrl !== o.connectionString) listenThrough(boss, o.listenUrl);
-  let listener: pg.Client | undefined;
-  let listenTimer: NodeJS.Timeout | undefined;
   let started = false;
-  let stopping = false;
+  /** True while fetching is paused (server/lifecycle/pause.ts): the database or the media store does not answer. */
+  let paused = false;
+  /** Cancels sent while the listener was away are found by reading the tasks' status (server/tasks/cancel-sweep.ts). */
+  const sweep = cancelSweep({ running, read: (id) => o.tasks.byId(id), log: o.log });
+  /** Workers hear cancels and provider hooks on one session-pinned connection with keepalive; it reconnects when it fails. */
+  const listener = queueListener({
+    connectionString: o.listenUrl ?? o.connectionString,
+    log: o.log,
+    channels: {
+      [TASK_QUEUE.abortChannel]: (taskId) => running.get(taskId)?.controller.abort(new Error('canceled')),
+      [TASK_QUEUE.hookChannel]: notifyHook,
+    },
+    onListening: () => void sweep.sweep(),
+  });
 
-  /** Workers hear cancels and provider hooks on one session-pinned connection; it reconnects when dropped. */
-  async function listen(): Promise<void> {
-    if (stopping) return;
-    const client = new pg.Client({ connectionString: o.listenUrl ?? o.connectionString });
-    const retry = () => {
-      if (listener !== client || stopping) return;
-      listener = undefined;
-      void client.end().catch(() => undefined);
-      listenTimer = setTimeout(() => void listen(), TASK_QUEUE.listenRetryS * 1000);
-    };
-    listener = client;
-    client.on('error', (error) => {
-      o.log.warn('queue listener lost its connection', { error: error.message });
-      retry();
-    });
-    client.on('notification', (n) => {
-      if (!n.payload) return;
-      if (n.channel === TASK_QUEUE.abortChannel) running.get(n.payload)?.controller.abort(new Error('canceled'));
-      if (n.channel === TASK_QUEUE.hookChannel) notifyHook(n.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${TASK_QUEUE.abortChannel}`);
-      await client.query(`LISTEN ${TASK_QUEUE.hookChannel}`);
-    } catch (error) {
-      o.log.warn('queue listener could not connect', { error: message(error) });
-      retry();
+  // NOTIFY wakes workers for new jobs only: retries and jobs taken from a dead worker are found by polling,
+  // so the relaxed poll is the check interval, which keeps the takeover bound (docs/scaling.md).
+  const polling = { pollingIntervalSeconds: Math.max(0.5, o.pollMs / 1000), notifyPollingIntervalSeconds: o.checkS };
+
+  /** One fetch loop per slot; stopped by offWork (a pause or a draining stop). */
+  async function fetchJobs(): Promise<void> {
+    // One fetch loop per slot, each told to fetch again at once after a job: there may be more waiting, and
+    // otherwise a backlog drains one job per slot per relaxed poll (measured by bench/scale-out.mjs).
+    for (let slot = 0; slot < o.workers; slot++) {
+      const id: string = await boss.work<TaskJob>(
+        TASK_QUEUE.jobs,
+        // Engine caps across all workers: a job's group is its task's engine, counted in the database.
+        { ...polling, groupConcurrency: { default: ENGINE_DEFAULTS.concurrency, tiers: o.engineConcurrency } },
+        async ([job]) => {
+          if (!job) return;
+          try {
+            await handle(job);
+          } finally {
+            boss.notifyWorker(id);
+          }
+        },
+      );
     }
   }
 
@@ -164,7 +171,6 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     async start() {
       if (started) return;
       started = true;
-      stopping = false;
       await boss.start();
       await boss.createQueue(TASK_QUEUE.exhausted, { retryLimit: maxAttempts, retryDelay: o.retryDelayS, retryBackoff: true });
       const options = {
@@ -173,37 +179,37 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
         retryBackoff: true,
         retryDelayMax: TASK_QUEUE.retryDelayMaxS,
         heartbeatSeconds: o.leaseS,
-        expireInSeconds: Math.ceil(o.runTimeoutMs / 1000) + o.leaseS,
+        // A finished run may wait out a storage or database outage for its upload before it settles (store-retry.ts).
+        expireInSeconds: Math.ceil(o.runTimeoutMs / 1000) + OUTAGES.storeRetryDeadlineS + o.leaseS,
         deadLetter: TASK_QUEUE.exhausted,
       };
       await boss.createQueue(TASK_QUEUE.jobs, { ...options, notify: true });
       // An existing queue keeps its options from creation: bring them to this configuration.
       await boss.updateQueue(TASK_QUEUE.jobs, options);
       if (!o.runWorkers) return;
-      await listen();
-      // NOTIFY wakes workers for new jobs only: retries and jobs taken from a dead worker are found by polling,
-      // so the relaxed poll is the check interval, which keeps the takeover bound (docs/scaling.md).
-      const polling = { pollingIntervalSeconds: Math.max(0.5, o.pollMs / 1000), notifyPollingIntervalSeconds: o.checkS };
-      // One fetch loop per slot, each told to fetch again at once after a job: there may be more waiting, and
-      // otherwise a backlog drains one job per slot per relaxed poll (measured by bench/scale-out.mjs).
-      for (let slot = 0; slot < o.workers; slot++) {
-        const id: string = await boss.work<TaskJob>(
-          TASK_QUEUE.jobs,
-          // Engine caps across all workers: a job's group is its task's engine, counted in the database.
-          { ...polling, groupConcurrency: { default: ENGINE_DEFAULTS.concurrency, tiers: o.engineConcurrency } },
-          async ([job]) => {
-            if (!job) return;
-            try {
-              await handle(job);
-            } finally {
-              boss.notifyWorker(id);
-            }
-          },
-        );
-      }
+      await listener.start();
+      sweep.start();
+      await fetchJobs();
       await boss.work<TaskJob>(TASK_QUEUE.exhausted, polling, async ([job]) => {
         if (job) await exhausted(job);
       });
+    },
+    async pause() {
+      if (!started || paused || !o.runWorkers) return;
+      paused = true;
+      // Jobs already running go on (their outputs wait for the store); no new one is fetched.
+      await boss.offWork(TASK_QUEUE.jobs, { wait: false });
+    },
+    async resume() {
+      if (!started || !paused) return;
+      try {
+        await fetchJobs();
+        paused = false;
+      } catch (error) {
+        // Some slots may have started: stop them all, so the next resume starts each once.
+        await boss.offWork(TASK_QUEUE.jobs, { wait: false }).catch(() => undefined);
+        throw error;
+      }
     },
     async stop(drainMs) {
       if (!started) return;
@@ -218,11 +224,8 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
           }
         }
       }
-      stopping = true;
-      clearTimeout(listenTimer);
-      const client = listener;
-      listener = undefined;
-      await client?.end().catch(() => undefined);
+      await listener.stop();
+      await sweep.stop();
       await boss.stop({ graceful: true });
     },
   };
