@@ -2,6 +2,7 @@
 // beside a bare node:http + pg handler (bench/tracking-bare-pg.mjs) on another, the same sealed batches over loopback.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startServer } from './server.mjs';
@@ -81,10 +82,17 @@ export async function collectorIngestPostgres(siteDir) {
         { figure: `  bare node:http + pg handler (unnest per batch), ${senders} senders`, value: base.eventsPerS, unit: 'events/s' },
         { figure: `  collector / bare, ${senders} senders`, value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)), unit: '×' },
         { figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`, value: `${app.cpuUs} | ${base.cpuUs}`, unit: 'µs' },
+        {
+          figure: `  events per server CPU second (Node only, PostgreSQL not counted), collector | bare, ${senders} senders`,
+          value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`,
+          unit: 'events/s',
+        },
         { figure: `  latency p50 / p99, collector | bare, ${senders} senders`, value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`, unit: 'ms' },
         { figure: `  failed answers, collector | bare, ${senders} senders`, value: `${app.failed} | ${base.failed}`, unit: 'count' },
       );
     }
+    // The machine is shared: its load says how far the figures above are from an idle one.
+    rows.push({ figure: '  machine load average (1 min) at the end | cores', value: `${os.loadavg()[0].toFixed(1)} | ${os.cpus().length}`, unit: '' });
     const facts = await tableFacts(appDb.url);
     rows.push({
       figure: '  events stored by the collector (warm-up included) | partitions of tracking_events',
