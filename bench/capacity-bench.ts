@@ -1,18 +1,18 @@
 // Capacity bench (run by bench/capacity.mjs under tsx): 28 tasks/s through 2 API instances to 2 workers of the built server on pg-boss, a fixed-time fal stand-in as the engine; prints JSON rows.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase } from '../server/db';
-import { startTestS3 } from '../server/test-support/s3';
 import { createUser, type TestUser } from '../server/test-support/tasks';
 import { startCluster } from './capacity-cluster';
-import { startFixedTimeFal } from './capacity-fal';
-import { cpuSeconds, startMaxEnd, startSampler } from './capacity-sampler';
-import { offerLoad, taskFigures } from './capacity-load';
+import { FIGURES_PATH, type FalFigures } from './capacity-fal';
+import type { Services } from './capacity-services';
+import { measure, type Column } from './capacity-measure';
 
 /** CAPACITY_SECONDS shortens a trial run; the figures of record are the default 5 minutes. */
 const SECONDS = Number(process.env.CAPACITY_SECONDS ?? 300);
@@ -23,8 +23,8 @@ const JOB_MS = Number(process.env.CAPACITY_JOB_MS ?? 900);
 /** TASK_WORKERS of each worker: room for RATE × (engine time + the platform's part) running at once, with some to spare. */
 const SLOTS = Number(process.env.CAPACITY_SLOTS ?? 24);
 const ACCOUNTS = Number(process.env.CAPACITY_ACCOUNTS ?? 8);
-/** How long the tasks accepted may take to end after the load stops before the bench gives up on them. */
-const DRAIN_LIMIT_MS = 120_000;
+/** The baseline's length: one process with the in-process queue on SQLite, the same load and engine, after the cluster. */
+const BASELINE_SECONDS = Number(process.env.CAPACITY_BASELINE_SECONDS ?? Math.min(60, SECONDS));
 const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const SECRET = 'capacity-bench-secret-capacity-bench-secret';
@@ -68,11 +68,45 @@ async function clearRedis(prefix: string) {
   }
 }
 
-const ms = (n: number) => Math.round(n);
-const pct = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : NaN;
-};
+/** Accounts with credits enough for any run, in the database at `url` (migrated here first). */
+async function accounts(url: string): Promise<TestUser[]> {
+  const users: TestUser[] = [];
+  const database = await openDatabase(url);
+  try {
+    await migrateToLatest(database);
+    const config = loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: url, LOG_LEVEL: 'silent' });
+    for (let i = 0; i < ACCOUNTS; i++) users.push(await createUser({ database, config }, 1_000_000_000));
+  } finally {
+    // Closed before the load, so every connection counted on the database is a server's.
+    await database.close();
+  }
+  return users;
+}
+
+/** The fal stand-in and the S3 server, started in a process of their own; resolves once they listen. */
+async function startServices(): Promise<Services & { stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'capacity-services.ts'), String(JOB_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const services = await new Promise<Services>((resolve, reject) => {
+    child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Services));
+    child.once('exit', (code) => reject(new Error(`the bench's services exited with ${code}`)));
+  });
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await gone;
+  };
+  return { ...services, stop };
+}
+
+/** The baseline: the same load and engine through one process that does everything, on SQLite, with as many slots. */
+async function inProcessBaseline(single: ReturnType<typeof startCluster>, common: Record<string, string>, scratch: string, falUrl: string): Promise<Column> {
+  const sqliteUrl = `sqlite:${path.join(scratch, 'baseline.db')}`;
+  const keys = (await accounts(sqliteUrl)).map((u) => u.apiKey);
+  const one = await single.start('all', 'all-in-one', { ...common, DATABASE_URL: sqliteUrl, TASK_WORKERS: String(SLOTS * 2) });
+  return measure({ apis: [one], workers: [one], keys, databaseUrl: sqliteUrl, postgres: null, rate: RATE, seconds: BASELINE_SECONDS, falUrl });
+}
 
 async function run(): Promise<Row[]> {
   try {
@@ -88,108 +122,70 @@ async function run(): Promise<Row[]> {
   const dbUrl = url.toString();
   const prefix = `capacity-${randomBytes(5).toString('hex')}:`;
   const withRedis = await redisAnswers();
-  const siteDir = mkdtempSync(path.join(tmpdir(), 'capacity-site-'));
-  const fal = await startFixedTimeFal(JOB_MS);
-  const s3 = await startTestS3();
+  const scratch = mkdtempSync(path.join(tmpdir(), 'capacity-'));
+  const services = await startServices();
+  const { fal } = services;
   const cluster = startCluster();
-  await admin(`create database ${name}`);
+  const single = startCluster();
   try {
-    const users: TestUser[] = [];
-    const database = await openDatabase(dbUrl);
-    await migrateToLatest(database);
-    const config = loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: dbUrl, LOG_LEVEL: 'silent' });
-    for (let i = 0; i < ACCOUNTS; i++) users.push(await createUser({ database, config }, 1_000_000_000));
-    // Closed before the load, so every connection counted on this database is a server's.
-    await database.close();
-    const env = {
-      DATABASE_URL: dbUrl,
-      QUEUE: 'pg-boss',
-      ...(withRedis ? { REDIS_URL: redisUrl, REDIS_PREFIX: prefix } : {}),
-      ...s3.env('capacity'),
+    await admin(`create database ${name}`);
+    const common = {
       SECRET_KEY: SECRET,
-      SITE_DIR: siteDir,
+      SITE_DIR: scratch,
       LOG_LEVEL: 'warn',
       ENGINES: 'image-generation=fal',
       FAL_KEY: fal.key,
       FAL_QUEUE_URL: fal.url,
       FAL_STORAGE_URL: fal.url,
-      TASK_WORKERS: String(SLOTS),
       ENGINE_CONCURRENCY: `fal=${SLOTS * 2}`,
       // The per-account cap and rate limit are product rules, not capacity: set out of the way of the offered load.
       TASK_USER_CONCURRENCY: '100000',
       RATE_LIMIT_PER_MINUTE: '10000000',
     };
+    const users = await accounts(dbUrl);
+    const env = {
+      ...common,
+      DATABASE_URL: dbUrl,
+      QUEUE: 'pg-boss',
+      ...(withRedis ? { REDIS_URL: redisUrl, REDIS_PREFIX: prefix } : {}),
+      ...services.s3,
+      TASK_WORKERS: String(SLOTS),
+    };
     const workers = [await cluster.start('worker', 'worker-1', env), await cluster.start('worker', 'worker-2', env)];
     const apis = [await cluster.start('api', 'api-1', env), await cluster.start('api', 'api-2', env)];
-    const all = [...apis, ...workers];
-    const sampler = await startSampler(adminUrl, name, Object.fromEntries(all.map((i) => [i.name, i.pid])));
-    const cpuBefore = await Promise.all(all.map((i) => cpuSeconds(i.pid)));
-    const load = await offerLoad({ rate: RATE, seconds: SECONDS, apis: apis.map((a) => a.url), keys: users.map((u) => u.apiKey) });
-    const reader = await openDatabase(dbUrl, { maxConnections: 1 });
-    const tasks = await taskFigures(reader, load, DRAIN_LIMIT_MS);
-    await reader.close();
-    const cpu = (await Promise.all(all.map((i) => cpuSeconds(i.pid)))).map((after, n) => after - cpuBefore[n]!);
-    const sampled = await sampler.stop();
-    const perTask = (seconds: number) => ((seconds * 1000) / Math.max(1, tasks.succeeded)).toFixed(1);
-    const connections = sampled.connections;
-    const rows: Row[] = [
-      { figure: 'rate offered (submits/s)', value: load.offeredPerS.toFixed(1), baseline: `${RATE}/s asked (100k an hour = 27.8/s)` },
-      { figure: 'submits accepted (200) per s', value: (load.accepted.length / SECONDS).toFixed(1), baseline: '' },
-      { figure: 'tasks started per s (load window)', value: tasks.startedPerS.toFixed(1), baseline: '' },
-      { figure: 'tasks finished per s (load window)', value: tasks.finishedPerS.toFixed(1), baseline: '' },
-      {
-        figure: 'submit → start p50 / p99 ms',
-        value: `${ms(pct(tasks.toStart, 50))} / ${ms(pct(tasks.toStart, 99))}`,
-        baseline: 'tasks.created_at → started_at',
-      },
-      {
-        figure: 'submit → finish p50 / p99 ms',
-        value: `${ms(pct(tasks.toFinish, 50))} / ${ms(pct(tasks.toFinish, 99))}`,
-        baseline: `engine alone ${ms(pct(fal.engineMs, 50))} / ${ms(pct(fal.engineMs, 99))} (fal stand-in: submit received → image fetched)`,
-      },
-      {
-        figure: 'HTTP submit answer p50 / p99 ms',
-        value: `${ms(pct(load.answerMs, 50))} / ${ms(pct(load.answerMs, 99))}`,
-        baseline: `most in flight at once: ${load.maxInFlight}`,
-      },
-      { figure: 'tasks succeeded / failed / not ended', value: `${tasks.succeeded} / ${tasks.failed} / ${tasks.open}`, baseline: tasks.firstError },
-      { figure: 'drain after the load stopped (s)', value: (tasks.drainMs / 1000).toFixed(1), baseline: 'last task finished − last submit' },
-      {
-        figure: '5xx answers / other refusals / network errors',
-        value: `${load.serverErrors} / ${load.refused} / ${load.networkErrors}`,
-        baseline: load.firstRefusal,
-      },
-      {
-        figure: 'PostgreSQL connections max / mean',
-        value: `${Math.max(...connections)} / ${Math.round(connections.reduce((a, b) => a + b, 0) / connections.length)}`,
-        baseline: 'pg_stat_activity on the bench database, sampled each second',
-      },
-      ...Object.entries(sampled.rss).map(([process, series]) => ({ figure: `RSS ${process} MB start / max / end`, value: startMaxEnd(series), baseline: '' })),
-      {
-        figure: 'server CPU ms per task: api / worker',
-        value: `${perTask(cpu[0]! + cpu[1]!)} / ${perTask(cpu[2]! + cpu[3]!)}`,
-        baseline: 'both processes of each role, /proc/<pid>/stat over the load and drain (PostgreSQL not counted)',
-      },
-      {
-        figure: 'machine load average (1 min) mean / max',
-        value: `${(sampled.load.reduce((a, b) => a + b, 0) / sampled.load.length).toFixed(1)} / ${Math.max(...sampled.load).toFixed(1)}`,
-        baseline: `${cpus().length} cores, shared with whatever else runs; stderr lines of the servers: ${all.map((i) => i.stderrLines()).join(' / ')}`,
-      },
-      {
-        figure: 'setup',
-        value: `2 api + 2 worker processes of the built server, QUEUE=pg-boss on a fresh PostgreSQL database${withRedis ? ', Redis' : ''}, S3 (s3rver)`,
-        baseline: `${SECONDS} s at ${RATE}/s from ${ACCOUNTS} accounts; image_generation on a fal stand-in whose jobs take ${JOB_MS} ms; TASK_WORKERS=${SLOTS} per worker`,
-      },
-    ];
-    if (fal.refused > 0) rows.push({ figure: 'fal stand-in refusals', value: fal.refused, baseline: 'requests outside the protocol (should be 0)' });
+    const keys = users.map((u) => u.apiKey);
+    const measured = await measure({
+      apis,
+      workers,
+      keys,
+      databaseUrl: dbUrl,
+      postgres: { adminUrl, database: name },
+      rate: RATE,
+      seconds: SECONDS,
+      falUrl: fal.url,
+    });
+    await cluster.stop();
+
+    // The baseline: the same load and engine through one process that does everything, on SQLite, as many slots.
+    const baseline = BASELINE_SECONDS > 0 ? await inProcessBaseline(single, common, scratch, fal.url) : {};
+    const clusterColumn = `2 api + 2 workers, pg-boss, ${SECONDS} s`;
+    const baselineColumn = `baseline: 1 process, in-process queue, SQLite, ${BASELINE_SECONDS} s`;
+    const rows: Row[] = Object.keys(measured).map((figure) => ({ figure, [clusterColumn]: measured[figure]!, [baselineColumn]: baseline[figure] ?? '' }));
+    rows.push({
+      figure: 'setup',
+      [clusterColumn]: `built server (dist-server), fresh PostgreSQL database${withRedis ? ', Redis' : ''}, S3 (s3rver); TASK_WORKERS=${SLOTS} per worker`,
+      [baselineColumn]: `TASK_WORKERS=${SLOTS * 2}, media on local disk; both: ${RATE}/s from ${ACCOUNTS} accounts, image_generation on a fal stand-in whose jobs take ${JOB_MS} ms`,
+    });
+    const { refused } = (await (await fetch(`${fal.url}${FIGURES_PATH}`)).json()) as FalFigures;
+    if (refused > 0) rows.push({ figure: 'fal stand-in refusals (requests outside its protocol; should be 0)', [clusterColumn]: String(refused) });
     return rows;
   } finally {
     await cluster.stop();
+    await single.stop();
     await admin(`drop database if exists ${name} with (force)`);
-    await fal.close();
-    await s3.close();
+    await services.stop();
     if (withRedis) await clearRedis(prefix).catch(() => undefined);
-    rmSync(siteDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -37,7 +37,7 @@ export function startCluster() {
   let command: Promise<{ command: string; args: string[] }> | undefined;
 
   /** Starts one process of `role` (its own DATA_DIR); resolves once it prints that it is running. */
-  async function start(role: 'api' | 'worker', name: string, env: Record<string, string>): Promise<Instance> {
+  async function start(role: 'api' | 'worker' | 'all', name: string, env: Record<string, string>): Promise<Instance> {
     // Built once (under a second), then every process runs the same bundle.
     command ??= serverCommand();
     const { command: node, args } = await command;

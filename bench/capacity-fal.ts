@@ -27,14 +27,20 @@ function onePixelPng(): Buffer {
   ]);
 }
 
-export interface FixedTimeFal {
-  /** FAL_QUEUE_URL and FAL_STORAGE_URL of the servers under test. */
-  url: string;
-  key: string;
+/** Where the bench reads the stand-in's own figures (not a fal route). */
+export const FIGURES_PATH = '/__bench/figures';
+
+export interface FalFigures {
   /** Per finished job, ms from its submit reaching the stand-in to its image being fetched: the engine alone, no platform. */
   engineMs: number[];
   /** Requests that were not fal's protocol as the adapter speaks it (a wrong key, an unknown job): should stay 0. */
   refused: number;
+}
+
+export interface FixedTimeFal {
+  /** FAL_QUEUE_URL and FAL_STORAGE_URL of the servers under test. */
+  url: string;
+  key: string;
   close(): Promise<void>;
 }
 
@@ -49,7 +55,7 @@ export async function startFixedTimeFal(jobMs: number): Promise<FixedTimeFal> {
   const key = 'capacity-bench-key';
   const png = onePixelPng();
   const jobs = new Map<string, number>();
-  const state: Pick<FixedTimeFal, 'engineMs' | 'refused'> = { engineMs: [], refused: 0 };
+  const state: FalFigures = { engineMs: [], refused: 0 };
   let seq = 0;
   let base = '';
   const server = createServer((req, res) => {
@@ -62,6 +68,7 @@ export async function startFixedTimeFal(jobMs: number): Promise<FixedTimeFal> {
     req.resume();
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fal');
+      if (url.pathname === FIGURES_PATH) return res.end(JSON.stringify(state));
       const file = /^\/files\/([^/]+)\.png$/.exec(url.pathname);
       if (req.method === 'GET' && file) {
         const submitted = jobs.get(file[1]!);
@@ -89,11 +96,17 @@ export async function startFixedTimeFal(jobMs: number): Promise<FixedTimeFal> {
       send(400, { detail: 'Request is still in progress' });
     });
   });
+  // Idle connections are left for the client to close (undici after 4 s): a server closing first races a reused socket.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return Object.assign(state, {
+  return {
     url: base,
     key,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -12,6 +12,8 @@ export interface Sampled {
   rss: Record<string, number[]>;
   /** The machine's 1-minute load average, one number a second (other jobs on the machine show here). */
   load: number[];
+  /** CPU seconds used by the database's PostgreSQL backends since sampling began (as last sampled: a lower bound). */
+  postgresCpuS: () => number;
 }
 
 /** Clock ticks a second of /proc/<pid>/stat's times (USER_HZ, 100 on Linux). */
@@ -26,16 +28,34 @@ export async function cpuSeconds(pid: number): Promise<number> {
 }
 
 /**
- * Samples every second until stop(). The count is read over a connection to the admin database, so the sampler's
- * own connection is not among those counted.
+ * Samples every second until stop(). Connections (PostgreSQL only) are counted over a connection to the admin
+ * database, so the sampler's own connection is not among those counted.
  */
-export async function startSampler(adminUrl: string, database: string, processes: Record<string, number>) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  const sampled: Sampled = { connections: [], rss: Object.fromEntries(Object.keys(processes).map((name) => [name, []])), load: [] };
+export async function startSampler(postgres: { adminUrl: string; database: string } | null, processes: Record<string, number>) {
+  const client = postgres ? new pg.Client({ connectionString: postgres.adminUrl }) : null;
+  await client?.connect();
+  // Per backend pid: its CPU seconds when first seen (0 for one that connected after sampling began) and when last seen.
+  const backends = new Map<number, { first: number; last: number }>();
+  let firstSample = true;
+  const sampled: Sampled = {
+    connections: [],
+    rss: Object.fromEntries(Object.keys(processes).map((name) => [name, []])),
+    load: [],
+    postgresCpuS: () => [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0),
+  };
   const sample = async () => {
-    const { rows } = await client.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1', [database]);
-    sampled.connections.push(rows[0]!.n);
+    if (client && postgres) {
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [postgres.database]);
+      sampled.connections.push(rows.length);
+      for (const { pid } of rows) {
+        const used = await cpuSeconds(pid).catch(() => null);
+        if (used === null) continue;
+        const known = backends.get(pid);
+        if (known) known.last = used;
+        else backends.set(pid, { first: firstSample ? used : 0, last: used });
+      }
+      firstSample = false;
+    }
     sampled.load.push(Number((await readFile('/proc/loadavg', 'latin1')).split(' ')[0]));
     for (const [name, pid] of Object.entries(processes)) {
       const memory = await processMemory(pid).catch(() => null);
@@ -50,7 +70,7 @@ export async function startSampler(adminUrl: string, database: string, processes
     async stop(): Promise<Sampled> {
       clearInterval(timer);
       await running;
-      await client.end();
+      await client?.end();
       return sampled;
     },
   };
