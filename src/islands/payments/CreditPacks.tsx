@@ -1,13 +1,30 @@
 // Credit packs with Buy buttons for the dashboard's billing tab (the pricing page has the same packs as plain HTML,
-// src/components/CreditPacks.astro): a guest is asked to log in, a signed-in user goes to Stripe Checkout (buy.ts).
-import { useState } from 'react';
-import { CREDIT_PACKS, MESSAGES, formatPrice } from '../../lib/spec';
+// src/components/CreditPacks.astro): disabled with the reason beside them while the server takes no payments, else a
+// guest is asked to log in and a signed-in user goes to Stripe Checkout (buy.ts).
+import { useEffect, useState } from 'react';
+import { CREDIT_PACKS, MESSAGES, PAYMENTS_OFF, formatPrice } from '../../lib/spec';
+import { EXTERNAL_LINKS } from '../../lib/site/links';
 import { buyLabel, buyPack } from './buy';
 import styles from './CreditPacks.module.css';
 
 export default function CreditPacks() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState('');
+  // Unknown in the built HTML and while hydrating; the store loads beside the island and says when payments are off.
+  const [off, setOff] = useState(false);
+  useEffect(() => {
+    let unsubscribe = () => {};
+    let live = true;
+    void import('../../lib/stores/offer').then(({ $offer, loadOffer, paymentsOff }) => {
+      if (!live) return;
+      unsubscribe = $offer.subscribe((offer) => setOff(paymentsOff(offer)));
+      loadOffer().catch(() => {});
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, []);
 
   async function buy(packId: string) {
     setError('');
@@ -21,7 +38,7 @@ export default function CreditPacks() {
   }
 
   return (
-    <div>
+    <div data-payments-off={off ? '' : undefined}>
       <ul className={styles.packs}>
         {CREDIT_PACKS.map((pack) => (
           <li key={pack.id} className={`card ${styles.pack}`}>
@@ -31,7 +48,14 @@ export default function CreditPacks() {
             </p>
             <p className={styles.credits}>{pack.credits.toLocaleString('en-US')} credits</p>
             <p className={styles.price}>{formatPrice(pack)}</p>
-            <button type="button" className="button" disabled={busy !== null} aria-label={buyLabel(pack)} onClick={() => buy(pack.id)}>
+            <button
+              type="button"
+              className="button"
+              disabled={off || busy !== null}
+              aria-label={buyLabel(pack)}
+              aria-describedby={off ? PAYMENTS_OFF.elementId : undefined}
+              onClick={() => buy(pack.id)}
+            >
               {busy === pack.id ? 'Opening checkout…' : 'Buy'}
             </button>
           </li>
@@ -42,7 +66,12 @@ export default function CreditPacks() {
           {error}
         </p>
       )}
-      <p className={`muted ${styles.note}`}>Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.</p>
+      <div className={styles.notes}>
+        <p className={`muted ${styles.note}`}>Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.</p>
+        <p className={styles.off} id={PAYMENTS_OFF.elementId}>
+          {PAYMENTS_OFF.reason} <a href={EXTERNAL_LINKS.support}>{PAYMENTS_OFF.contactSupport}</a>
+        </p>
+      </div>
     </div>
   );
 }

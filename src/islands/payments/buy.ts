@@ -11,7 +11,8 @@ export function buyLabel(pack: CreditPack): string {
 
 /**
  * 'login' when the login modal was opened instead; otherwise the browser is on its way to checkout. Throws an Error
- * whose message is for people (the API's, SPEC.md §8) when checkout cannot start.
+ * whose message is for people (the API's, SPEC.md §8) when checkout cannot start: while payments are off here, the
+ * buttons are disabled as soon as the page knows it (the offer answer), so only a click before that gets this far.
  */
 export async function buyPack(packId: string): Promise<'login' | 'checkout'> {
   if (!$loggedIn.get()) {

@@ -1,11 +1,8 @@
-// The public features answer in the browser (which features this server serves, and at what price), fetched once per page.
-import { PUBLIC_TOOLS, REQUEST, type Feature } from '../spec';
-import type { FeatureState } from '../api/types';
+// The public features answer in the browser (which features this server serves, and at what price), from the page's one offer answer.
+import { PUBLIC_TOOLS, type Feature } from '../spec';
+import { forgetOffer, loadOffer, type FeatureMap } from '../stores/offer';
 
-export type FeatureMap = ReadonlyMap<Feature, FeatureState>;
-
-/** GET, public and cacheable (server/routes/features.ts). */
-export const FEATURES_PATH = '/api-playground/task/v1/features';
+export { FEATURES_PATH, type FeatureMap } from '../stores/offer';
 
 /** The features each product page runs (SPEC.md §2 playground children); a product can be tried when any of them is served. */
 export const PRODUCT_FEATURES: Readonly<Record<string, readonly Feature[]>> = {
@@ -39,25 +36,12 @@ export function isServed(map: FeatureMap, features: readonly Feature[]): boolean
   return features.some((feature) => map.get(feature)?.available);
 }
 
-let pending: Promise<FeatureMap> | null = null;
-
-/** The answer, fetched once per page (a failed fetch may be tried again); rejects when the server cannot be asked. */
-export function loadFeatures(): Promise<FeatureMap> {
-  const base = (import.meta.env.PUBLIC_API_BASE ?? '').replace(/\/$/, '');
-  pending ??= fetch(`${base}${FEATURES_PATH}`, { signal: AbortSignal.timeout(REQUEST.timeoutMs) })
-    .then((res) => res.json() as Promise<{ code: number; data: { list: FeatureState[] } }>)
-    .then((body) => {
-      if (body.code !== 0) throw new Error(`features answer ${body.code}`);
-      return new Map(body.data.list.map((state) => [state.feature, state]));
-    })
-    .catch((error: unknown) => {
-      pending = null;
-      throw error;
-    });
-  return pending;
+/** The features of the page's one offer answer (src/lib/stores/offer.ts); rejects when the server cannot be asked. */
+export async function loadFeatures(): Promise<FeatureMap> {
+  return (await loadOffer()).features;
 }
 
 /** Forgets the answer, so the next loadFeatures() asks again (tests that change the server between cases). */
 export function forgetFeatures(): void {
-  pending = null;
+  forgetOffer();
 }

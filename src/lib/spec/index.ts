@@ -35,3 +35,4 @@ export * from './media-tools';
 export * from './chores';
 export * from './live-status';
 export * from './offer-copy';
+export * from './payments-off';

@@ -14,7 +14,7 @@ export const OFFER_COPY = {
   landingHeadline: 'Create speech, images and video',
   /**
    * The headline once the answer is here: the kinds this server makes, and "with AI" only when a served feature may
-   * use an AI model (issue 30: the offline engines are no AI). Unchanged when it serves nothing.
+   * use an AI model (the offline engines are no AI). Unchanged when it serves nothing.
    */
   servedHeadline(kinds: readonly OutputKind[], withAi: boolean): string {
     const words = (Object.keys(KIND_WORDS) as OutputKind[]).filter((kind) => kinds.includes(kind)).map((kind) => KIND_WORDS[kind]);

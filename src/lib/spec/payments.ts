@@ -1,4 +1,5 @@
 // Credit packs people can buy, and the payment messages; SPEC.md §9 does not show plans, so these are ours.
+import { PAYMENTS_OFF } from './payments-off';
 
 export interface CreditPack {
   id: string;
@@ -28,15 +29,9 @@ export function formatPrice(pack: Pick<CreditPack, 'priceMinor' | 'currency'>): 
   );
 }
 
-/** Why Buy is disabled while payments are off: said beside the packs before any click, followed by a link to support. */
-const NOT_CONFIGURED_REASON = 'Payments are not configured on this server yet, so nothing can be bought.';
-
 export const PAYMENT_MESSAGES = {
-  /** The API's refusal (503) of a checkout while payments are off. */
-  notConfigured: `${NOT_CONFIGURED_REASON} Please contact support.`,
-  notConfiguredReason: NOT_CONFIGURED_REASON,
-  /** The link after the reason, to the support page (src/lib/site/links.ts EXTERNAL_LINKS.support). */
-  contactSupport: 'Contact support',
+  /** The API's refusal (503) of a checkout while payments are off; the pages say PAYMENTS_OFF before any click. */
+  notConfigured: `${PAYMENTS_OFF.reason} Please contact support.`,
   unknownPack: 'Unknown credit pack; choose one of the packs on the pricing page',
   checkoutFailed: 'The payment page could not be opened; please try again in a moment',
   badSignature: 'Webhook signature is missing, forged, or its timestamp is more than 5 minutes from now',
