@@ -1,5 +1,6 @@
 // A typed client for the public API (one method per OpenAPI operationId), for Node 18+ and browsers.
 import type * as T from './types';
+import { STREAM_PATH, taskStreams } from './stream';
 
 export class DreamApiError extends Error {
   constructor(
@@ -53,6 +54,7 @@ export const OPERATIONS = {
   sttCommon: { method: 'post', path: '/api/async/do_stt' },
   sttPro: { method: 'post', path: '/api/async/do_stt_pro' },
   getAsyncResult: { method: 'post', path: '/api/getAsyncResult' },
+  streamAsyncResult: { method: 'get', path: STREAM_PATH },
   cancelAsyncTask: { method: 'post', path: '/api/cancelAsyncTask' },
   remainingCredits: { method: 'post', path: '/api/remaining_credits' },
   webhookSecret: { method: 'post', path: '/api/webhook_secret' },
@@ -183,7 +185,14 @@ export function createDreamApiClient(options: ClientOptions) {
         await new Promise((r) => setTimeout(r, o.intervalMs ?? 1000));
       }
     },
+    /** Live status (Server-Sent Events): each change of the task, or of every task of the account without taskId. */
+    streamAsyncResult: (body: { taskId?: string } = {}, o?: Parameters<typeof live.stream>[1]) => live.stream(body.taskId, o),
+    /** The same stream by task id. */
+    stream: (taskId?: string, o?: Parameters<typeof live.stream>[1]) => live.stream(taskId, o),
+    /** Resolves once the task finished: through the stream, polling getAsyncResult when no stream can be had. */
+    wait: (taskId: string, o?: Parameters<typeof live.wait>[1]) => live.wait(taskId, o),
   } satisfies Record<OperationId, unknown> & Record<string, unknown>;
+  const live = taskStreams({ origin, apiKey: options.apiKey, fetch: doFetch, getAsyncResult: client.getAsyncResult });
   return client;
 }
 
