@@ -1,4 +1,6 @@
-// Island tests' network (happy-dom): fetch and XMLHttpRequest answered by the real app in-process, each request recorded.
+// Island tests' network (happy-dom): fetch and XMLHttpRequest answered by the real app in-process (uploads to a bucket sent out), each recorded.
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { vi } from 'vitest';
 
 interface InProcessApp {
@@ -41,8 +43,44 @@ function headerRecord(init: HeadersInit | undefined): Record<string, string> {
 }
 
 /**
- * Routes the page's fetch and XMLHttpRequest to `app` (undo with vi.unstubAllGlobals()). Uploads wait for `holdUploads`
- * when given, so a test can see the upload in progress; the one progress event reports the whole body once it is sent.
+ * An upload to another origin (the storage bucket an upload policy names) goes out for real, over node:http: the
+ * page's multipart form, fields in order and the file last, rebuilt byte for byte.
+ */
+async function sendElsewhere(url: URL, method: string, body: XMLHttpRequestBodyInit | null): Promise<{ status: number; text(): Promise<string> }> {
+  const boundary = `routed-browser-${randomUUID()}`;
+  const parts: Buffer[] = [];
+  if (body instanceof FormData) {
+    for (const [name, value] of body.entries()) {
+      const head =
+        typeof value === 'string'
+          ? `Content-Disposition: form-data; name="${name}"`
+          : `Content-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type || 'application/octet-stream'}`;
+      const content = typeof value === 'string' ? Buffer.from(value) : Buffer.from(await value.arrayBuffer());
+      parts.push(Buffer.from(`--${boundary}\r\n${head}\r\n\r\n`), content, Buffer.from('\r\n'));
+    }
+    parts.push(Buffer.from(`--${boundary}--\r\n`));
+  }
+  const payload = Buffer.concat(parts);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: async () => Buffer.concat(chunks).toString() }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/**
+ * Routes the page's fetch and XMLHttpRequest to `app` (undo with vi.unstubAllGlobals()); an upload to another origin
+ * goes there. Uploads wait for `holdUploads` when given, so a test can see the upload in progress; the one progress
+ * event reports the whole body once it is sent.
  */
 export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<void> } = {}): RoutedBrowser {
   const sent: SentRequest[] = [];
@@ -79,7 +117,8 @@ export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<voi
           const init = { method: this.method, headers: this.headers, body };
           const path = record(this.url, init);
           await o.holdUploads;
-          const res = await app.request(path, init);
+          const target = new URL(this.url, location.origin);
+          const res = target.origin === location.origin ? await app.request(path, init) : await sendElsewhere(target, this.method, body);
           const size = body instanceof FormData ? [...body.values()].reduce((n, v) => n + (typeof v === 'string' ? v.length : v.size), 0) : 0;
           this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size } as ProgressEvent);
           this.status = res.status;

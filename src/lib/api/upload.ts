@@ -1,5 +1,5 @@
-// Multipart file uploads with progress, answered and failing like every other call of the client (SPEC.md §7, §8).
-import { MESSAGES, REQUEST } from '../spec';
+// Multipart file uploads with progress, to this server or straight to its storage bucket, failing like every other call (SPEC.md §7, §8).
+import { MESSAGES, OBJECT_STORAGE_MESSAGES, REQUEST } from '../spec';
 import { ApiError, apiBase, authHeaders, settle, type Envelope } from './client';
 
 export interface UploadOptions {
@@ -37,6 +37,29 @@ export function apiUpload<T>(path: string, form: FormData, options: UploadOption
       } catch (error) {
         reject(error);
       }
+    };
+    xhr.send(form);
+  });
+}
+
+/**
+ * POSTs a form straight to the storage bucket a policy names (the server's S3 presigned POST), with progress. No
+ * session header goes there: the policy's signed fields authorise it. A refusal answers S3's XML; its message is kept.
+ */
+export function storageUpload(url: string, form: FormData, options: UploadOptions = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.timeout = options.timeoutMs ?? REQUEST.uploadTimeoutMs;
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) options.onProgress?.(e.loaded / e.total);
+    };
+    // A bucket without CORS for this site lands here too (the browser hides its answer): docs/scaling.md says what to set.
+    xhr.onerror = xhr.ontimeout = () => reject(new ApiError(MESSAGES.networkError, null));
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+      const reason = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText)?.[1];
+      reject(new ApiError(OBJECT_STORAGE_MESSAGES.storageRefused(reason ?? `HTTP ${xhr.status}`), null));
     };
     xhr.send(form);
   });

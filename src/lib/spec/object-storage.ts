@@ -41,4 +41,6 @@ export const OBJECT_STORAGE_MESSAGES = {
   /** Appended to a refusal of a file sent straight to the bucket. */
   uploadRemoved: 'the uploaded file was removed; send a suitable one with the policy (or a new one once it expired) and finish again',
   uploadChanged: 'The uploaded file was replaced while it was being checked; call policy_upload_finish again',
+  /** The bucket refused a file sent straight to it (too large, type or time outside its policy); S3's own reason follows. */
+  storageRefused: (reason: string) => `The storage refused the file: ${reason}`,
 } as const;
