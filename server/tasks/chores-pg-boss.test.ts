@@ -1,4 +1,4 @@
-// Chores with QUEUE=pg-boss on PostgreSQL: two workers register each schedule once, and a chore's job runs on one worker only, in pages.
+// Chores with QUEUE=pg-boss on PostgreSQL: workers (not api processes) run the scheduler, two workers register each schedule once, and a chore's job runs on one worker only, in pages.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,14 +29,14 @@ function recordingLog(lines: string[]): Logger {
   return { debug: keep, info: keep, warn: keep, error: keep };
 }
 
-async function worker(lines: string[]) {
+async function instance(role: 'api' | 'worker', lines: string[]) {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: dir,
     SECRET_KEY: TASKS_TEST_SECRET,
     PUBLIC_URL: 'http://localhost:8787',
     DATABASE_URL: fresh!.url,
-    ROLE: 'worker',
+    ROLE: role,
     QUEUE: 'pg-boss',
     QUEUE_LEASE_S: '10',
     QUEUE_CHECK_S: '1',
@@ -85,12 +85,23 @@ describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)',
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('two workers: one schedule per chore; a chore job runs once, on one worker, deleting a backlog larger than a page', async () => {
+  it('workers run the scheduler, api processes do not; two workers: one schedule per chore; a chore job runs once, on one worker, deleting a backlog larger than a page', async () => {
     const linesA: string[] = [];
     const linesB: string[] = [];
-    const a = await worker(linesA);
+    // pg-boss stamps its cron claim (version.cron_on) on every pass of its scheduler: an api process runs none.
+    const cronOn = async (db: AppDatabase['db']) => (await sql<{ at: Date | null }>`select cron_on as at from pgboss.version`.execute(db)).rows[0]?.at ?? null;
+    const api = await instance('api', []);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await cronOn(api.database.db)).toBeNull();
+    const a = await instance('worker', linesA);
     // A second worker, as a cluster has: it registers the same schedules and fetches the same chore queues.
-    await worker(linesB);
+    await instance('worker', linesB);
+    // The workers run the scheduler: its first pass comes right after start.
+    const started = Date.now();
+    while ((await cronOn(a.database.db)) === null) {
+      if (Date.now() - started > 10_000) throw new Error("no worker ran pg-boss's scheduler");
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const schedules = await a.boss.getSchedules();
     const chores = schedules.filter((s) => s.name === CHORES.mediaQueue || s.name === CHORES.trackingQueue);
     expect(chores.map((s) => [s.name, s.cron]).sort()).toEqual(
