@@ -58,7 +58,7 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     supervise: o.runWorkers,
     superviseIntervalSeconds: o.checkS,
     monitorIntervalSeconds: o.checkS,
-    // Workers run pg-boss's cron pass: each chore's schedule fires once per cluster (server/tasks/chore-schedules.ts).
+    // Workers run pg-boss's cron pass: each chore's schedule fires once per cluster (server/tasks/chores.ts).
     schedule: o.runWorkers,
     useListenNotify: o.runWorkers,
     instanceName: o.runWorkers ? 'worker' : 'api',
