@@ -1,4 +1,4 @@
-// Upload memory (run by bench/uploads.mjs under tsx): the server's peak RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http.
+// Upload memory (run by bench/uploads.mjs under tsx): server peak RSS for 1, 4 and 12 uploads of ~100 MB at once, and one with S3, beside bare node:http.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { migrateToLatest, openDatabase } from '../server/db';
 import { createUser, type TestUser } from '../server/test-support/tasks';
 import { startServer } from '../server/test-support/server-process';
 import { paddedMp4, processMemory, resetPeakMemory } from '../server/test-support/big-media';
+import { startTestS3 } from '../server/test-support/s3';
 
 const MB = 1024 * 1024;
 const FILE_BYTES = 100 * MB - 64 * 1024;
@@ -32,6 +33,28 @@ async function upload(url: string, user: TestUser): Promise<number> {
   const res = await fetch(`${url}/api-playground/file/v1/upload`, { method: 'POST', headers: { token: user.token }, body: form });
   await res.arrayBuffer();
   return res.status;
+}
+
+/** Sends the video to the bucket with a policy of the public API; answers the finish call, which the server works on. */
+async function sentToBucket(url: string, user: TestUser): Promise<() => Promise<number>> {
+  const call = (name: string, body: object) =>
+    fetch(`${url}/api/file/v1/${name}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const policy = ((await (await call('get_policy', { scene: 'video' })).json()) as { data: { reqId: string; host: string; fields: Record<string, string> } })
+    .data;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(policy.fields)) form.set(name, name === 'Content-Type' ? 'video/mp4' : value);
+  form.set('file', await openAsBlob(video, { type: 'video/mp4' }), 'video.mp4');
+  const sent = await fetch(policy.host, { method: 'POST', body: form });
+  if (!sent.ok) throw new Error(`the bucket refused the upload: HTTP ${sent.status}`);
+  return async () => {
+    const res = await call('policy_upload_finish', { reqId: policy.reqId });
+    await res.arrayBuffer();
+    return res.status;
+  };
 }
 
 /** The bare baseline: a node:http server piping each body to a file. */
@@ -74,6 +97,7 @@ for (const count of COUNTS) {
     const ok = ours.statuses.filter((s) => s === 200).length;
     rows.push({
       'uploads at once': count,
+      storage: 'disk (DATA_DIR)',
       'file MB': +(FILE_BYTES / MB).toFixed(1),
       'RSS before MB': +(ours.before / MB).toFixed(0),
       'peak RSS MB': +(ours.peak / MB).toFixed(0),
@@ -85,6 +109,50 @@ for (const count of COUNTS) {
     });
   } finally {
     await server.stop('SIGKILL');
+  }
+}
+
+// With S3 configured (s3rver in this process, so its memory is not the server's): an upload through the server goes
+// from the scratch file to the bucket in parts, a few at once; one sent straight to the bucket is fetched and measured
+// on finish. One upload each, on a fresh server.
+{
+  const s3 = await startTestS3('uploads-bench');
+  const data = path.join(dir, 'data-s3');
+  const env = {
+    DATA_DIR: data,
+    DATABASE_URL: `sqlite:${path.join(dir, 'app-s3.db')}`,
+    SECRET_KEY: 'uploads-bench-secret-uploads-bench-secret',
+    ...s3.env('bench/'),
+  };
+  const database = await openDatabase(env.DATABASE_URL);
+  await migrateToLatest(database);
+  const user = await createUser({ database, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, 100);
+  await database.close();
+  const server = await startServer(env);
+  try {
+    const baseline = await bare(1);
+    const through = await measure(server.child.pid!, 1, () => upload(server.url, user));
+    const direct = await measure(server.child.pid!, 1, await sentToBucket(server.url, user));
+    for (const [route, figures] of [
+      ['through the server, then to S3 in parts', through],
+      ['straight to S3; finish fetches and probes it', direct],
+    ] as const) {
+      rows.push({
+        'uploads at once': 1,
+        storage: `S3: ${route}`,
+        'file MB': +(FILE_BYTES / MB).toFixed(1),
+        'RSS before MB': +(figures.before / MB).toFixed(0),
+        'peak RSS MB': +(figures.peak / MB).toFixed(0),
+        'growth MB': +(figures.growth / MB).toFixed(1),
+        'growth per upload MB': +(figures.growth / MB).toFixed(1),
+        answers: figures.statuses.join(' '),
+        'bare node:http growth MB': +(baseline.growth / MB).toFixed(1),
+        goal: 'growth < 30 MB',
+      });
+    }
+  } finally {
+    await server.stop('SIGKILL');
+    await s3.close();
   }
 }
 rmSync(dir, { recursive: true, force: true });

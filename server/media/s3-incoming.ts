@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../http/errors';
 import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
+import { collectedWhileRead } from './collected-stream';
 import type { IncomingUploads } from './store';
 
 export interface S3IncomingOptions {
@@ -76,7 +77,7 @@ export function s3Incoming(o: S3IncomingOptions): IncomingUploads {
       try {
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key, IfMatch: file.etag }));
         // Streamed to disk: the file is never held in memory.
-        await pipeline(answer.Body as Readable, createWriteStream(target));
+        await pipeline(collectedWhileRead(answer.Body as Readable), createWriteStream(target));
       } catch (error) {
         if (o.isMissing(error)) throw changed();
         throw failed('get', Key, error);

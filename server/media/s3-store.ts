@@ -15,6 +15,7 @@ import { createReadStream } from 'node:fs';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
+import { collectedWhileRead } from './collected-stream';
 import { s3Incoming } from './s3-incoming';
 import { SAFE_KEY, type IncomingUploads, type MediaStore } from './store';
 
@@ -154,7 +155,7 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
     },
     async putFile(key, file, size) {
       const Key = objectKey(key);
-      const range = (offset: number, length: number) => () => createReadStream(file, { start: offset, end: offset + length - 1 });
+      const range = (offset: number, length: number) => () => collectedWhileRead(createReadStream(file, { start: offset, end: offset + length - 1 }));
       try {
         if (size <= singlePutMax) {
           await sendStreamed(
