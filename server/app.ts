@@ -17,6 +17,7 @@ import { bodyCap } from './routes/body-cap';
 import { healthRoutes, readinessRoutes } from './routes/health';
 import { engineHookRoutes } from './routes/engine-hooks';
 import { keyRoutes } from './routes/keys';
+import { developerDashboardRoutes } from './routes/developer-dashboard';
 import { mediaRoutes } from './routes/media';
 import { contactRoutes } from './routes/contact';
 import { paymentRoutes } from './routes/payments';
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps) {
   const requestLog = deps.requestLog ?? createRequestLog(deps.database.db, log);
   app.route('/user', userRoutes(accounts));
   app.route('/apply', keyRoutes(accounts, requestLog));
+  app.route('/apply', developerDashboardRoutes(accounts, config.tasks.outboundAllowPrivate));
   // One gate for both upload paths: the caps count every upload this process is receiving.
   const uploads = deps.uploadGate ?? createUploadGate(config.uploads);
   // Live status streams (SSE) before their areas, whose body caps and handlers would otherwise answer them first.

@@ -6,6 +6,7 @@ import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
 import type { TaskCostsTable, TaskProviderCostsTable } from './schema/costs.ts';
 import type { ApiRequestsTable, ShareLinksTable } from './schema/history.ts';
+import type { WebhookAttemptsTable } from './schema/developer-tools.ts';
 import type {
   EngineSlotsTable,
   MediaTable,
@@ -23,6 +24,7 @@ export type * from './schema/contact.ts';
 export type * from './schema/audit.ts';
 export type * from './schema/costs.ts';
 export type * from './schema/history.ts';
+export type * from './schema/developer-tools.ts';
 export type * from './schema/tasks.ts';
 export type * from './schema/tracking.ts';
 
@@ -50,6 +52,7 @@ export interface Schema {
   upload_policies: UploadPoliciesTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   provider_jobs: ProviderJobsTable;
   engine_slots: EngineSlotsTable;
   tracking_app_keys: TrackingAppKeysTable;

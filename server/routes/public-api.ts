@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import { assertNotSuspended, authenticate, lazyServerKeys, requireApiKey, type AuthEnv } from '../accounts';
 import { noteApiCall, type RequestLog } from '../accounts/request-log';
+import { apiKeyIdOf } from '../accounts/api-keys';
 import type { AppDeps } from './deps';
 import { AppError, asOutage } from '../http/errors';
 import { rateLimit } from '../http/rate-limit';
@@ -30,6 +31,7 @@ import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, upload
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';
 import { receiveUpload } from './task-context';
+import { DEVELOPER_API_READS, developerApiRoutes } from './developer-api';
 import { createDirectUploads, type MediaInfo, type UploadGate } from '../media';
 import { clientIp } from '../http/client-ip';
 import type { UploadPolicyRow } from '../db';
@@ -64,7 +66,7 @@ export const PUBLIC_API_PREFIX = '/api';
 export const isPublicApiPath = (path: string) => path === PUBLIC_API_PREFIX || path.startsWith(`${PUBLIC_API_PREFIX}/`);
 
 /** The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already made. */
-const READS = new Set(['/getAsyncResult', '/cancelAsyncTask', '/remaining_credits', '/webhook_secret', '/file/v1/policy_upload_finish']);
+const READS = new Set(['/getAsyncResult', '/cancelAsyncTask', '/remaining_credits', '/webhook_secret', '/file/v1/policy_upload_finish', ...DEVELOPER_API_READS]);
 
 /** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
 const ILLEGAL_PARAMETER = PUBLIC_API_CODES.illegalParameter;
@@ -202,12 +204,15 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
       source: 'api',
       idempotencyKey: key,
       callbackUrl: callbackUrl ?? null,
+      keyId: apiKeyIdOf(user) ?? null,
+      requestId: currentRequestId() ?? null,
     });
     if (replayed) c.header('Idempotent-Replayed', 'true');
     noteApiCall(c, { taskId: task.id, credits: replayed ? 0 : task.credits_held });
     return c.json(success({ taskId: task.id, status: task.status, credits: task.credits_held }));
   };
   for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) app.post(`/async/${tool}`, (c) => submitted(c, tool));
+  app.route('/', developerApiRoutes(deps));
 
   async function result(userId: string, taskId: string) {
     const task = await system.tasks.get(userId, taskId);

@@ -16,6 +16,7 @@ import { createTaskRunner } from './runner';
 import { providerJobStore } from './provider-jobs';
 import { replayed, requestHash } from './idempotency';
 import { LEDGER_REASONS, settleCredits } from './settlement';
+import { checkKeyCaps } from './key-caps';
 
 export interface SubmitRequest {
   userId: string;
@@ -25,6 +26,9 @@ export interface SubmitRequest {
   source: 'playground' | 'api';
   idempotencyKey?: string | null;
   callbackUrl?: string | null;
+  /** Of a public API submit: its key, whose credit caps are checked with the hold (key-caps.ts), and its X-Request-Id, kept for the usage export. */
+  keyId?: string | null;
+  requestId?: string | null;
 }
 
 export interface StoredOutput {
@@ -165,6 +169,7 @@ export function createTaskService(o: TaskServiceOptions) {
               'Retry-After': String(TASK_LIMITS.retryAfterS),
             });
           }
+          if (req.keyId) await checkKeyCaps(trx, req.keyId, credits, now);
           const row = await trx
             .insertInto('tasks')
             .values({
@@ -180,6 +185,8 @@ export function createTaskService(o: TaskServiceOptions) {
               idempotency_key: req.idempotencyKey ?? null,
               request_hash: req.idempotencyKey ? hash : null,
               callback_url: req.callbackUrl ?? null,
+              key_id: req.keyId ?? null,
+              request_id: req.requestId ?? null,
               created_at: now,
               updated_at: now,
             })
@@ -260,6 +267,7 @@ export function createTaskService(o: TaskServiceOptions) {
       await providerJobs.settle({ id, status: removed.status as TaskStatus, engine: removed.engine, attempts: removed.attempts });
       await providerJobs.remove(id);
       await o.media.deleteForTask(id);
+      await db.deleteFrom('webhook_attempts').where('task_id', '=', id).execute();
       await db.deleteFrom('webhook_deliveries').where('task_id', '=', id).execute();
       await db.deleteFrom('tasks').where('id', '=', id).execute();
     },

@@ -3,10 +3,11 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
 import type { Logger } from '../log';
-import { outboundFetch, outboundUrlProblem, type OutboundPolicy } from '../http/outbound';
+import { outboundUrlProblem, type OutboundPolicy } from '../http/outbound';
 import type { MediaService } from '../media';
 import { WEBHOOKS } from '../../src/lib/spec';
 import { dreamView } from './views';
+import { postWebhook, recordAttempt } from './webhook-attempts';
 
 /** A user's signing secret, created on first use: whsec_ + base64 of 24 random bytes. */
 export async function webhookSecret(db: Kysely<Schema>, userId: string, rotate = false): Promise<string> {
@@ -28,6 +29,13 @@ export async function webhookSecret(db: Kysely<Schema>, userId: string, rotate =
 export function signWebhook(secret: string, id: string, timestampS: number, body: string): string {
   const key = Buffer.from(secret.startsWith(WEBHOOKS.secretPrefix) ? secret.slice(WEBHOOKS.secretPrefix.length) : secret, 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampS}.${body}`).digest('base64')}`;
+}
+
+/** The Standard Webhooks headers of one send of a message: its id unchanged, a fresh timestamp and signature each time. */
+export async function signedHeaders(db: Kysely<Schema>, row: { id: string; user_id: string; payload: string }): Promise<Record<string, string>> {
+  const secret = await webhookSecret(db, row.user_id);
+  const timestamp = Math.floor(Date.now() / 1000);
+  return { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload) };
 }
 
 /**
@@ -69,36 +77,15 @@ export function webhookDispatcher(o: WebhookDispatcherOptions) {
   const pollMs = o.pollMs ?? Math.min(1000, o.retryBaseMs);
 
   async function deliver(row: Awaited<ReturnType<typeof due>>[number]) {
-    const secret = await webhookSecret(o.db, row.user_id);
-    const timestamp = Math.floor(Date.now() / 1000);
-    let error: string | null = null;
-    try {
-      // Through the guard, redirects not followed: a 3xx is a failed attempt like any other non-2xx.
-      const res = await outboundFetch(
-        row.url,
-        {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'webhook-id': row.id,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload),
-          },
-          body: row.payload,
-          signal: AbortSignal.timeout(WEBHOOKS.timeoutMs),
-        },
-        o.outbound,
-      );
-      res.close();
-      if (res.status < 200 || res.status >= 300) error = `HTTP ${res.status}`;
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-    }
+    const sent = await postWebhook(row.url, await signedHeaders(o.db, row), row.payload, o.outbound);
+    const error = sent.error;
     const attempts = row.attempts + 1;
     const now = Date.now();
     const status = error === null ? 'delivered' : attempts >= o.maxAttempts ? 'failed' : 'pending';
     const next = now + o.retryBaseMs * WEBHOOKS.backoffFactor ** (attempts - 1);
     await o.db.updateTable('webhook_deliveries').set({ status, attempts, last_error: error, next_attempt_at: next, updated_at: now }).where('id', '=', row.id).execute();
+    // The delivery log (webhook_attempts) keeps every attempt with what the receiver answered.
+    await recordAttempt(o.db, sent, { delivery: row, attempt: attempts, trigger: 'retry', nextRetryAt: status === 'pending' ? next : null });
     if (error) o.log.warn('webhook delivery failed', { id: row.id, attempts, error, willRetry: status === 'pending' });
   }
 

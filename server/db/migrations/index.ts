@@ -16,6 +16,7 @@ import * as providerJobs from './013_provider_jobs.ts';
 import * as providerCosts from './014_provider_costs.ts';
 import * as engineSlots from './015_engine_slots.ts';
 import * as trackingPartitions from './016_tracking_partitions.ts';
+import * as developerTools from './017_developer_tools.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: providerCosts.name, up: providerCosts.up },
   { version: 15, name: engineSlots.name, up: engineSlots.up },
   { version: 16, name: trackingPartitions.name, up: trackingPartitions.up },
+  { version: 17, name: developerTools.name, up: developerTools.up },
 ];

@@ -74,6 +74,9 @@ export interface ApiKeysTable {
   created_at: EpochMs;
   /** The latest public API call made with it, to the minute (REQUEST_LOG.lastUsedResolutionMs); null when never used. */
   last_used_at: EpochMs | null;
+  /** Credit caps of the key per UTC day and month (migration 017, server/tasks/key-caps.ts); null: no cap. */
+  daily_credit_cap: number | null;
+  monthly_credit_cap: number | null;
 }
 
 export type User = Selectable<UsersTable>;

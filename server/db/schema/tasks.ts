@@ -30,6 +30,10 @@ export interface TasksTable {
   outputs_expired_at: EpochMs | null;
   /** W3C traceparent of the submitting request (migration 009), so the run joins its trace; null with tracing off. */
   trace_context: string | null;
+  /** The API key a public API task was submitted with (migration 017), what its credit caps count; null for the playground. */
+  key_id: string | null;
+  /** X-Request-Id of the submitting public API call (migration 017), carried by the usage export. */
+  request_id: string | null;
 }
 
 /** An uploaded or generated file kept by the media store until expires_at. */

@@ -49,6 +49,7 @@ export const EXPECTED_TABLES = [
   'tracking_monitor',
   'upload_policies',
   'users',
+  'webhook_attempts',
   'webhook_deliveries',
   'webhook_secrets',
 ];
@@ -139,7 +140,9 @@ export function databaseTargets(): Target[] {
 export async function tableNames(app: AppDatabase): Promise<string[]> {
   const query =
     app.engine === 'postgres'
-      ? sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`
+      ? // Tables as the schema names them: a partitioned table once, not each of its partitions (migration 016).
+        sql<{ name: string }>`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition`
       : sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%'`;
   const { rows } = await query.execute(app.db);
   return rows.map((r) => r.name).sort();

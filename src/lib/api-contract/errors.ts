@@ -1,5 +1,5 @@
 // The public API's error catalogue: every envelope code with its HTTP status and when it is answered.
-import { ERROR_CODES, PUBLIC_API_CODES, TASK_ERROR_CODES } from '../spec';
+import { DEVELOPER_TOOL_CODES, ERROR_CODES, PUBLIC_API_CODES, TASK_ERROR_CODES } from '../spec';
 
 export interface ErrorEntry {
   code: number;
@@ -14,6 +14,7 @@ export const ERROR_CATALOGUE = {
   invalidInput: { code: ERROR_CODES.invalidInput, http: 400, title: 'Invalid input', when: 'The body is not valid JSON, or the file a per-second tool is charged on could not be downloaded or measured.' },
   notLoggedIn: { code: ERROR_CODES.notLoggedIn, http: 401, title: 'Not authenticated', when: 'The Authorization header is missing or the API key is wrong.' },
   insufficientCredits: { code: TASK_ERROR_CODES.insufficientCredits, http: 402, title: 'Not enough credits', when: 'The balance does not cover the task\'s estimate; no task is created.' },
+  keyCapReached: { code: DEVELOPER_TOOL_CODES.keyCapReached, http: 429, title: 'Key credit cap reached', when: 'The task\'s hold would pass the daily or monthly credit cap of the key (keys/set_caps); the message names the cap and when it resets (UTC), Retry-After the seconds until then. No task is created.' },
   forbidden: { code: ERROR_CODES.forbidden, http: 403, title: 'Forbidden', when: 'An upload policy is unknown, expired or forged, or a media link of this server belongs to another account.' },
   suspended: { code: ERROR_CODES.suspended, http: 403, title: 'Account suspended', when: 'The account is suspended: submits, uploads, invitation codes and payments are refused; results, cancel and the balance still answer.' },
   notFound: { code: ERROR_CODES.notFound, http: 404, title: 'Not found', when: 'No task (or upload policy) with this id for this key, or no such route.' },

@@ -8,3 +8,4 @@ export * from './offer';
 export { taskEventsQuery, type TaskEventsQuery } from './live-status';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';
+export * from './developer-tools';

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
+import { DEVELOPER_OPERATIONS } from './developer-operations';
 import { streamOperation, type StreamDoc } from './live-status';
 import { remainingCreditsData, submitData, taskResult, uploadAckData, uploadFinishData, uploadForm, uploadPolicyData, webhookSecretData } from './schemas';
 
@@ -36,7 +37,7 @@ export interface Operation {
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
-const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal', 'featureUnavailable'];
+const submitErrors: ErrorKey[] = ['illegalParameter', 'invalidInput', 'notLoggedIn', 'insufficientCredits', 'keyCapReached', 'forbidden', 'suspended', 'conflict', 'payloadTooLarge', 'unsupportedMediaType', 'rateLimited', 'internal', 'featureUnavailable'];
 
 const callbackField = { callbackUrl: 'An http(s) URL on a public host; the finished task is POSTed there, signed (see Webhooks)' };
 /** A task id as the server makes them (crypto.randomUUID), so examples look like real answers. */
@@ -215,6 +216,7 @@ export const OPERATIONS: readonly Operation[] = [
     response: { schema: uploadFinishData, example: { url: 'https://api.example.com/media/ab12cd.wav?exp=1760086400000&sig=…', fileId: 'ab12cd', mime: 'audio/wav', size: 88244, durationS: 2 } },
     errors: ['illegalParameter', 'notLoggedIn', 'notFound', 'conflict', 'rateLimited', 'internal'],
   },
+  ...DEVELOPER_OPERATIONS,
   {
     id: 'openApiDocument',
     method: 'get',

@@ -34,5 +34,6 @@ export * from './provider-costs';
 export * from './media-tools';
 export * from './chores';
 export * from './live-status';
+export * from './developer-tools';
 export * from './offer-copy';
 export * from './payments-off';
