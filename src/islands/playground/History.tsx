@@ -5,7 +5,7 @@ import { useHydratedStore } from '../shared/useHydratedStore';
 import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { historyApi } from '../../lib/api';
 import { $loggedIn } from '../../lib/stores/session';
-import { playgroundApi, type TaskView } from './api';
+import { followTask, playgroundApi, type TaskView } from './api';
 import { $historyTick, bumpHistory } from './history-store';
 import HistoryItem from './HistoryItem';
 import { trackAction } from './track';
@@ -70,24 +70,29 @@ export default function History({ features, screen }: { features: readonly Featu
     el?.focus({ preventScroll: true });
   }, [openedId]);
 
-  // Unfinished items (a re-run) are polled until they finish; then the rest of the page hears of it.
+  // Unfinished items (a re-run) follow the account's status stream until they finish, or are polled when it cannot
+  // be had; then the rest of the page hears of it.
   const listed = opened ? [items?.find((t) => t.taskId === opened.taskId) ?? opened, ...(items ?? []).filter((t) => t.taskId !== opened.taskId)] : items;
   const running = listed?.filter(active).map((t) => t.taskId).join(',') ?? '';
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => {
-      for (const id of running.split(',')) {
-        playgroundApi.poll(id).then(
-          (task) => {
-            setItems((list) => list?.map((t) => (t.taskId === id ? task : t)) ?? null);
-            setOpened((t) => (t?.taskId === id ? task : t));
-            if (!active(task)) bumpHistory();
-          },
-          () => undefined,
-        );
-      }
-    }, HISTORY.pollMs);
-    return () => clearInterval(timer);
+    const ids = running.split(',');
+    const apply = (task: TaskView) => {
+      setItems((list) => list?.map((t) => (t.taskId === task.taskId ? task : t)) ?? null);
+      setOpened((t) => (t?.taskId === task.taskId ? task : t));
+      if (!active(task)) bumpHistory();
+    };
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const poll = () => {
+      timer ??= setInterval(() => {
+        for (const id of ids) playgroundApi.poll(id).then(apply, () => undefined);
+      }, HISTORY.pollMs);
+    };
+    const stops = ids.map((id) => followTask(id, apply, poll));
+    return () => {
+      for (const stop of stops) stop();
+      clearInterval(timer);
+    };
   }, [running]);
 
   const commitDelete = useCallback(

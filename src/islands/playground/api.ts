@@ -1,8 +1,8 @@
 // The playground's calls, through the product API client (src/lib/api: 10 s timeout, §8 envelope, 40001 signs out), and its error tests.
-import { ApiError, playgroundApi, type MediaInfo } from '../../lib/api';
+import { ApiError, followTask, playgroundApi, type MediaInfo } from '../../lib/api';
 import { API_CODES, TASK_ERROR_CODES, type MediaKind } from '../../lib/spec';
 
-export { playgroundApi };
+export { followTask, playgroundApi };
 export type { FeatureState, SampleModel, TaskView, TaskOutputView as TaskOutput } from '../../lib/api';
 
 /** What an upload answers (the same shape the server's media service returns). */

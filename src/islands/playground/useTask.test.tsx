@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
+import { LIVE_STATUS, RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/session';
 import { speechCost } from './pricing';
@@ -88,6 +88,16 @@ describe('useTask through the speech screen', () => {
     // The history refreshes itself with the finished task.
     await waitFor(() => expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull());
     expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
+  });
+
+  it('follows the run over the account status stream: progress and result arrive without a poll', async () => {
+    await start();
+    await submitSpeech('Pushed, not polled');
+    await waitFor(() => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'), { timeout: 5000 });
+    release();
+    await waitFor(() => expect(screen.getAllByTestId('run-card')[0]!.dataset.phase).toBe('succeeded'), { timeout: 5000 });
+    expect(net.sent.filter((r) => r.path.startsWith(LIVE_STATUS.playgroundPath))).not.toEqual([]);
+    expect(net.sent.filter((r) => r.path === '/api-playground/video_tools/v1/poll')).toEqual([]);
   });
 
   it('runs two tasks at once, each in its own card, and both finish with their own result', async () => {
@@ -178,11 +188,13 @@ describe('useTask through the speech screen', () => {
     expect($user.get()).toBeNull();
   });
 
-  it('stops polling after repeated network failures and points to the history', async () => {
+  it('when the stream breaks, polls, and stops after repeated network failures and points to the history', async () => {
     await start();
     await submitSpeech('Network will drop');
     await panel().findByRole('button', { name: 'Cancel' }, { timeout: 3000 });
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    // The status stream breaks with the network; reconnecting fails too, so the run falls back to polling.
+    t!.system.live.streams.close();
     const alert = await panel().findByRole('alert', {}, { timeout: 10_000 });
     expect(alert.textContent).toContain('Failed to fetch. The task keeps running; find it in the history below.');
   }, 15_000);

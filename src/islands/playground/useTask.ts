@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { $loggedIn, refreshUser } from '../../lib/stores/session';
 import { openModal } from '../../lib/stores/modals';
 import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
-import { isInsufficientCredits, isNotLoggedIn, playgroundApi, type TaskView } from './api';
+import { followTask, isInsufficientCredits, isNotLoggedIn, playgroundApi, type TaskView } from './api';
 import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
 import { trackAction } from './track';
@@ -41,6 +41,34 @@ const failureText = (task: TaskView) =>
   task.status === 'canceled' ? 'The task was canceled; credits were refunded. Submit again when ready.' : `${task.error ?? 'The task failed'}. Check the inputs and try again.`;
 
 const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
+const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
+/** Follows a task over the status stream until it finishes (its final view), or null once the stream fails (then poll). */
+function streamed(first: TaskView, onView: (task: TaskView) => void, following: Set<() => void>): Promise<TaskView | null> {
+  return new Promise((resolve) => {
+    const stop = followTask(
+      first.taskId,
+      (task) => {
+        onView(task);
+        if (isRunning(task)) return;
+        end();
+        resolve(task);
+      },
+      () => {
+        end();
+        resolve(null);
+      },
+    );
+    const end = () => {
+      stop();
+      following.delete(leave);
+    };
+    const leave = () => {
+      end();
+      resolve(null);
+    };
+    following.add(leave);
+  });
+}
 let nextId = 1;
 
 export function useTask(screen: string) {
@@ -48,12 +76,16 @@ export function useTask(screen: string) {
   // The list as last set, for decisions taken between renders (two quick submits must both count against the limit).
   const current = useRef<Run[]>([]);
   const alive = useRef(true);
+  const following = useRef(new Set<() => void>());
   const count = useRef(0);
   const submits = useRef(new Map<number, { submit: Submit; logmap: Record<string, unknown> }>());
   useEffect(() => {
     alive.current = true;
+    const runs = following.current;
     return () => {
       alive.current = false;
+      // A screen that goes away stops following its runs.
+      for (const leave of [...runs]) leave();
     };
   }, []);
 
@@ -72,9 +104,10 @@ export function useTask(screen: string) {
 
   const follow = useCallback(
     async (id: number, first: TaskView) => {
-      let task = first;
+      // Pushed over the account's status stream; polled once a second only when no stream can be had.
+      let task = isRunning(first) ? ((await streamed(first, (t) => seen(id, t), following.current)) ?? first) : first;
       let failures = 0;
-      while (alive.current && (task.status === 'queued' || task.status === 'running')) {
+      while (alive.current && isRunning(task)) {
         await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
         if (!alive.current) return;
         try {
