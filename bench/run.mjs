@@ -7,6 +7,7 @@ import { accountThroughput } from './accounts.mjs';
 import { apiThroughput } from './api-throughput.mjs';
 import { taskBenchmarks } from './tasks.mjs';
 import { scaleOutBenchmarks } from './scale-out.mjs';
+import { liveStatusLatency } from './live-status.mjs';
 import { capacity } from './capacity.mjs';
 import { playgroundScores } from './playground.mjs';
 import { previewBenchmarks } from './preview.mjs';
@@ -41,6 +42,10 @@ const benchmarks = [
   {
     name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)',
     run: async () => scaleOutBenchmarks(),
+  },
+  {
+    name: 'Live status: status change → event received, p50/p99, submitted through one api instance and streamed from another (SSE over PostgreSQL NOTIFY and over Redis pub/sub), beside a 1 s poll of getAsyncResult',
+    run: async () => liveStatusLatency(),
   },
   {
     name: 'Capacity through HTTP: 28 tasks/s (100k an hour) via 2 api instances to 2 workers of the built server for 5 minutes, fixed-time engine; rate held, latency, PostgreSQL connections, RSS',

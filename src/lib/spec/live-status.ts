@@ -20,7 +20,7 @@ export const LIVE_STATUS = {
   /** Re-reads on an account stream's resume reach this far before Last-Event-ID (clocks of instances differ a little). */
   clockSkewMs: 5 * SECOND_MS,
   /** A notice that arrived before its transaction committed (Redis) is read again after these delays. */
-  recheckMs: [250, 1500] as readonly number[],
+  recheckMs: [50, 250, 1500] as readonly number[],
   /** NOTIFY channel (and Redis channel suffix) carrying {userId, taskId} of a changed task. */
   channel: 'dreamapi_task_status',
   /** The feed's listener: TCP keepalive, a ping this often, and a ping unanswered this long counts as a lost connection. */
