@@ -7,6 +7,8 @@ import { cpuSeconds, startMaxEnd, startSampler } from './capacity-sampler';
 
 /** How long the tasks accepted may take to end after the load stops before the bench gives up on them. */
 const DRAIN_LIMIT_MS = 120_000;
+/** Seconds the processes are watched with no load first: what polling and heartbeats cost with nothing to do. */
+const IDLE_S = 15;
 
 export interface Setup {
   /** Processes that take submits (the load goes to each in turn). */
@@ -37,16 +39,21 @@ export type Column = Record<string, string>;
 export async function measure(s: Setup): Promise<Column> {
   const processes = [...new Set([...s.apis, ...s.workers])];
   const sampler = await startSampler(s.postgres, Object.fromEntries(processes.map((i) => [i.name, i.pid])));
+  const cpuIdle = await Promise.all(processes.map((i) => cpuSeconds(i.pid)));
+  await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
   const cpuBefore = await Promise.all(processes.map((i) => cpuSeconds(i.pid)));
+  const postgresIdleS = sampler.sampled.postgresCpuS();
   const engineFrom = (await engineTimes(s.falUrl)).length;
   const load = await offerLoad({ rate: s.rate, seconds: s.seconds, apis: s.apis.map((a) => a.url), keys: s.keys });
   const reader = await openDatabase(s.databaseUrl, { maxConnections: 1 });
   const tasks = await taskFigures(reader, load, DRAIN_LIMIT_MS).finally(() => reader.close());
   const cpu = (await Promise.all(processes.map((i) => cpuSeconds(i.pid)))).map((after, n) => after - cpuBefore[n]!);
   const sampled = await sampler.stop();
+  const idle = (group: Instance[]) => processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpuBefore[n]! - cpuIdle[n]! : 0), 0) / IDLE_S;
   const engine = (await engineTimes(s.falUrl)).slice(engineFrom);
   const perTask = (seconds: number) => ((seconds * 1000) / Math.max(1, tasks.succeeded)).toFixed(1);
   const cpuOf = (group: Instance[]) => perTask(processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpu[n]! : 0), 0));
+  const postgresS = sampled.postgresCpuS() - postgresIdleS;
   const split = s.apis.some((a) => !s.workers.includes(a));
   const connections = sampled.connections;
   return {
@@ -68,7 +75,10 @@ export async function measure(s: Setup): Promise<Column> {
       .map(([name, series]) => `${name} ${startMaxEnd(series)}`)
       .join('; '),
     'CPU ms per task (servers, and PostgreSQL backends as sampled)': `${split ? `api ${cpuOf(s.apis)}, worker ${cpuOf(s.workers)}` : cpuOf(processes)}${
-      s.postgres ? `, PostgreSQL ${perTask(sampled.postgresCpuS())}` : ''
+      s.postgres ? `, PostgreSQL ${perTask(postgresS)}` : ''
+    }`,
+    [`CPU while idle, ${IDLE_S} s before the load (cores)`]: `${split ? `api ${idle(s.apis).toFixed(2)}, worker ${idle(s.workers).toFixed(2)}` : idle(processes).toFixed(2)}${
+      s.postgres ? `, PostgreSQL ${(postgresIdleS / IDLE_S).toFixed(2)}` : ''
     }`,
     'machine load average (1 min) mean / max': `${mean(sampled.load).toFixed(1)} / ${Math.max(...sampled.load).toFixed(1)}`,
     'server stderr lines (warnings, errors)': processes.map((p) => `${p.name} ${p.stderrLines()}`).join('; '),
