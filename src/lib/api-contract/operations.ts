@@ -1,6 +1,6 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
 import type { z } from 'zod';
-import { IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
+import { DIRECT_UPLOADS, IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
 import { DEVELOPER_OPERATIONS } from './developer-operations';
@@ -186,7 +186,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/file/v1/get_policy',
     tag: 'Uploads',
     summary: 'Upload step 1: get a policy',
-    description: `A one-use upload policy, valid for ${MEDIA_LIMITS.uploadPolicyTtlMs / 60_000} minutes: POST the file to host with its fields (step 2), then call policy_upload_finish (step 3).`,
+    description: `A one-use upload policy, valid for ${MEDIA_LIMITS.uploadPolicyTtlMs / 60_000} minutes: POST the file to host with its fields (step 2), then call policy_upload_finish (step 3). When the server keeps media in an S3 bucket, host is the bucket and fields its presigned POST, valid for ${DIRECT_UPLOADS.formTtlS / 60} minutes.`,
     auth: 'bearer',
     request: { schema: uploadSceneBody, contentType: 'application/json', example: { scene: 'audio' }, fields: { scene: `What may be uploaded: ${Object.keys(UPLOAD_SCENES).join(', ')} (default any)` } },
     response: { schema: uploadPolicyData, example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', host: 'https://api.example.com/api/file/v1/upload', expireAt: 1760003600000, fields: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', signature: 'mR0x…' }, accept: ['audio'] } },
@@ -198,7 +198,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/file/v1/upload',
     tag: 'Uploads',
     summary: 'Upload step 2: send the file',
-    description: 'Step 2 of an upload, sent to the policy\'s host: multipart/form-data with the policy\'s fields and the file in "file"; the signature authorises it, no API key needed.',
+    description:
+      'Step 2 of an upload, sent to the policy\'s host: multipart/form-data with the policy\'s fields, then the file last in "file"; the fields authorise it, no API key needed. A bucket host answers S3\'s 204 instead of this envelope.',
     auth: 'signature',
     request: { schema: uploadForm, contentType: 'multipart/form-data', example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962', signature: 'mR0x…', file: '@voice.wav' } },
     response: { schema: uploadAckData, example: { reqId: '3b241101-e2bb-4255-8caf-4136c566a962' } },
