@@ -42,6 +42,6 @@ describe('PRICE_ROWS', () => {
   it('says a variant by clip length and resolution', () => {
     const video = rows.find((r) => r.features.includes('text-to-video'))!;
     expect(video.items.map(variantText)).toEqual(['4 s · 512p', '4 s · 720p', '8 s · 720p', '4 s · 1080p']);
-    expect(variantText(rows[0]!.items[0]!)).toBe('—');
+    expect(variantText(rows[0]!.items[0]!)).toBe('');
   });
 });

@@ -80,8 +80,8 @@ export const PRICE_ROWS: readonly PriceRowGroup[] = [
   { id: 'other', title: 'Other', rows: [row('Available credits query', [], ['available-credits'], true)] },
 ];
 
-/** What a variant line says in the Resolution column: "4 s · 720p", or "—" for a single price. */
+/** What a variant line says before its price: "4 s · 720p"; empty for a single price. */
 export function variantText(item: PriceItem): string {
-  if (!item.resolution) return '—';
+  if (!item.resolution) return '';
   return item.durationS ? `${item.durationS} s · ${item.resolution}` : item.resolution;
 }
