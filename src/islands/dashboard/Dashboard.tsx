@@ -1,5 +1,5 @@
-// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing, and our requests): overview with usage, API keys, request log, billing.
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing, and our requests): overview with usage, API keys, request log with webhooks and export, billing.
+import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
 import { useHydratedStore } from '../shared/useHydratedStore';
@@ -8,6 +8,10 @@ import KeyTab from './KeyTab';
 import OverviewTab from './OverviewTab';
 import RequestsTab from './RequestsTab';
 import styles from './Dashboard.module.css';
+
+// Below the request log, loaded when that tab opens: the dashboard's first load does not carry them.
+const WebhookLog = lazy(() => import('./WebhookLog'));
+const UsageExport = lazy(() => import('./UsageExport'));
 
 const TABS = [
   { type: 'dashboard', label: 'Overview' },
@@ -80,6 +84,12 @@ export default function Dashboard() {
         {user && tab === 'dashboard' && <OverviewTab user={user} />}
         {user && tab === 'key' && <KeyTab userId={user.userId} />}
         {user && tab === 'requests' && <RequestsTab />}
+        {user && tab === 'requests' && (
+          <Suspense fallback={null}>
+            <WebhookLog />
+            <UsageExport />
+          </Suspense>
+        )}
         {user && tab === 'billing' && <BillingTab />}
       </div>
     </div>

@@ -1,9 +1,14 @@
-// The dashboard's list of API keys: name, hint, created and last used; create a named key (shown once) and revoke one with confirmation.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// The dashboard's list of API keys: name, hint, created and last used, credit caps with their use; create a named key (shown once, caps optional) and revoke one.
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { dashboardApi, type ApiKeyView } from '../../lib/api';
-import { MESSAGES, NAMED_API_KEYS } from '../../lib/spec';
+import { developerToolsApi, type KeyCapView } from '../../lib/api/developer-tools';
+import { KEY_CAPS, MESSAGES, NAMED_API_KEYS } from '../../lib/spec';
 import { showToast } from '../../lib/stores/modals';
+import { capOf } from './cap-input';
 import styles from './Dashboard.module.css';
+
+// Loaded after the list: the page's first load stays within its budget.
+const KeyCaps = lazy(() => import('./KeyCaps'));
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const message = (e: unknown) => (e instanceof Error ? e.message : MESSAGES.failed);
@@ -11,6 +16,10 @@ const message = (e: unknown) => (e instanceof Error ? e.message : MESSAGES.faile
 export default function NamedKeys() {
   const [keys, setKeys] = useState<ApiKeyView[] | null>(null);
   const [name, setName] = useState('');
+  const [dailyCap, setDailyCap] = useState('');
+  const [monthlyCap, setMonthlyCap] = useState('');
+  const [caps, setCaps] = useState<Record<string, KeyCapView>>({});
+  const capsSaved = (view: KeyCapView) => setCaps((all) => ({ ...all, [view.keyId]: view }));
   const [created, setCreated] = useState<(ApiKeyView & { key: string }) | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [error, setError] = useState('');
@@ -27,6 +36,10 @@ export default function NamedKeys() {
       (list) => live && setKeys(list),
       (e: unknown) => live && setError(message(e)),
     );
+    developerToolsApi.keyCaps().then(
+      (list) => live && setCaps(Object.fromEntries(list.map((c) => [c.keyId, c]))),
+      (e: unknown) => live && setError(message(e)),
+    );
     return () => {
       live = false;
     };
@@ -39,6 +52,10 @@ export default function NamedKeys() {
       const made = await dashboardApi.createKey(name);
       setCreated(made);
       setName('');
+      // Caps given with the name are set at once, before the key is copied anywhere.
+      capsSaved(await developerToolsApi.setKeyCaps(made.id, { dailyCap: capOf(dailyCap), monthlyCap: capOf(monthlyCap) }));
+      setDailyCap('');
+      setMonthlyCap('');
       // Where the server lists it too: after the default key, newest first.
       setKeys((list) => [...(list ?? []).filter((k) => k.isDefault), made, ...(list ?? []).filter((k) => !k.isDefault)]);
     } catch (err) {
@@ -68,7 +85,10 @@ export default function NamedKeys() {
   return (
     <section className={`card ${styles.section}`} aria-labelledby="keys-heading">
       <h2 id="keys-heading">All keys</h2>
-      <p className="muted">Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys.</p>
+      <p className="muted">
+        Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys. A key may carry daily
+        and monthly credit caps (UTC): a task that would pass one is refused, so a leaked or runaway key cannot drain your credits.
+      </p>
       {error && (
         <p className={styles.error} role="alert">
           {error}
@@ -85,6 +105,32 @@ export default function NamedKeys() {
             maxLength={NAMED_API_KEYS.nameMaxLength}
             required
             placeholder="e.g. Production server"
+          />
+        </label>
+        <label>
+          Daily credit cap
+          <input
+            type="number"
+            min={1}
+            max={KEY_CAPS.maxCredits}
+            step={1}
+            inputMode="numeric"
+            value={dailyCap}
+            onChange={(e) => setDailyCap(e.target.value)}
+            placeholder="No cap"
+          />
+        </label>
+        <label>
+          Monthly credit cap
+          <input
+            type="number"
+            min={1}
+            max={KEY_CAPS.maxCredits}
+            step={1}
+            inputMode="numeric"
+            value={monthlyCap}
+            onChange={(e) => setMonthlyCap(e.target.value)}
+            placeholder="No cap"
           />
         </label>
         <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
@@ -119,6 +165,11 @@ export default function NamedKeys() {
                   Created {dateFormat.format(k.createdAt)} · {k.lastUsedAt === null ? 'never used' : `last used ${dateFormat.format(k.lastUsedAt)}`}
                 </span>
               </div>
+              {caps[k.id] && (
+                <Suspense fallback={null}>
+                  <KeyCaps name={k.name} caps={caps[k.id]!} onSaved={capsSaved} />
+                </Suspense>
+              )}
               {k.isDefault ? (
                 <span className="muted">Default key (regenerate it above)</span>
               ) : confirming === k.id ? (
