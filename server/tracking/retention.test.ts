@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDatabase } from '../db';
 import { databaseEngines } from '../db/test-support/engines';
 import { groupCommitter, type EventRow } from './group-commit';
-import { DAY_MS, partitionDays } from './partitions';
+import { createPartitions, DAY_MS, partitionDays } from './partitions';
 import { pruneTrackingEvents } from './retention';
 
 const engines = databaseEngines('trkret');
@@ -119,6 +119,36 @@ describe.each(engines.filter((e) => e.label === 'postgres'))('tracking_events pa
       const days = await partitionDays(database.db);
       expect(Math.min(...days)).toBeGreaterThanOrEqual(later + 10);
       expect(await count(database)).toBe(0);
+    } finally {
+      await dispose();
+    }
+  });
+
+  it('a drop that cannot get its lock within a second gives up until the next pass, and never fails the pass', async () => {
+    const { database, dispose } = await engine.open();
+    try {
+      await migrateToLatest(database);
+      const old = TODAY - 40;
+      expect(await createPartitions(database.db, old, old)).toEqual([old]);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+      // An insert whose transaction stays open holds a lock on tracking_events, as a collector group committing would.
+      const insert = database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('tracking_events').values(row('held', NOW)).execute();
+        inserted();
+        await held;
+      });
+      await insertedNow;
+      const blocked = await pruneTrackingEvents(database, { retentionDays: 30, now: NOW });
+      expect(blocked.partitionsDropped).toBe(0);
+      expect(await partitionDays(database.db)).toContain(old);
+      release();
+      await insert;
+      const next = await pruneTrackingEvents(database, { retentionDays: 30, now: NOW });
+      expect(next.partitionsDropped).toBe(1);
+      expect(await partitionDays(database.db)).not.toContain(old);
     } finally {
       await dispose();
     }

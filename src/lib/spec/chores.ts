@@ -32,6 +32,6 @@ export const TRACKING_RETENTION = {
   maxDays: 3650,
   /** Daily partitions made ahead of today (and one behind, for late arrivals), so inserts never wait for DDL. */
   partitionsAheadDays: 3,
-  /** How long dropping an old partition may wait for inserts in flight before it gives up until the next pass. */
-  dropLockTimeoutMs: 5000,
+  /** How long dropping an old partition may wait for inserts in flight (new inserts queue behind it meanwhile) before it gives up until the next pass. */
+  dropLockTimeoutMs: 1000,
 } as const;
