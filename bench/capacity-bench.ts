@@ -166,7 +166,6 @@ async function run(): Promise<Row[]> {
     });
     await cluster.stop();
 
-    // The baseline: the same load and engine through one process that does everything, on SQLite, as many slots.
     const baseline = BASELINE_SECONDS > 0 ? await inProcessBaseline(single, common, scratch, fal.url) : {};
     const clusterColumn = `2 api + 2 workers, pg-boss, ${SECONDS} s`;
     const baselineColumn = `baseline: 1 process, in-process queue, SQLite, ${BASELINE_SECONDS} s`;
