@@ -1,5 +1,5 @@
 // Multipart file uploads with progress, to this server or straight to its storage bucket, failing like every other call (SPEC.md §7, §8).
-import { MESSAGES, OBJECT_STORAGE_MESSAGES, REQUEST } from '../spec';
+import { DIRECT_UPLOAD_MESSAGES, MESSAGES, REQUEST } from '../spec';
 import { ApiError, apiBase, authHeaders, settle, type Envelope } from './client';
 
 export interface UploadOptions {
@@ -59,7 +59,7 @@ export function storageUpload(url: string, form: FormData, options: UploadOption
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve();
       const reason = /<Message>([^<]*)<\/Message>/.exec(xhr.responseText)?.[1];
-      reject(new ApiError(OBJECT_STORAGE_MESSAGES.storageRefused(reason ?? `HTTP ${xhr.status}`), null));
+      reject(new ApiError(DIRECT_UPLOAD_MESSAGES.storageRefused(reason ?? `HTTP ${xhr.status}`), null));
     };
     xhr.send(form);
   });

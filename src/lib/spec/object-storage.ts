@@ -41,6 +41,10 @@ export const OBJECT_STORAGE_MESSAGES = {
   /** Appended to a refusal of a file sent straight to the bucket. */
   uploadRemoved: 'the uploaded file was removed; send a suitable one with the policy (or a new one once it expired) and finish again',
   uploadChanged: 'The uploaded file was replaced while it was being checked; call policy_upload_finish again',
+} as const;
+
+/** What the browser shows (kept apart from the server's messages, so only this reaches its bundle). */
+export const DIRECT_UPLOAD_MESSAGES = {
   /** The bucket refused a file sent straight to it (too large, type or time outside its policy); S3's own reason follows. */
   storageRefused: (reason: string) => `The storage refused the file: ${reason}`,
 } as const;
