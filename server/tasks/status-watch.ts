@@ -8,6 +8,9 @@ const ACTIVE: TaskStatus[] = ['queued', 'running'];
 export const isFinished = (task: Pick<TaskRow, 'status'>) => FINISHED_STATUSES.includes(task.status as TaskStatus);
 /** What a client sees change: a new status, progress or update time is a new event; the same again is not. */
 const signature = (t: TaskRow) => `${t.status}:${t.progress}:${t.updated_at}`;
+const isFinishedSignature = (sig: string) => FINISHED_STATUSES.some((status) => sig.startsWith(`${status}:`));
+/** Tasks an account stream remembers having sent. */
+const SENT_LIMIT = 1000;
 
 export interface WatchOptions {
   db: Kysely<Schema>;
@@ -61,6 +64,9 @@ export function watchTasks(o: WatchOptions) {
   function changedOf(rows: TaskRow[]): TaskRow[] {
     const changed = rows.filter((t) => sent.get(t.id) !== signature(t)).sort((a, b) => a.updated_at - b.updated_at);
     for (const t of changed) sent.set(t.id, signature(t));
+    // A long-lived account stream forgets the oldest finished tasks (they change no more; a re-read within the skew
+    // window may send one again, which clients take as the same state).
+    if (sent.size > SENT_LIMIT) for (const [id, sig] of sent) if (sent.size > SENT_LIMIT / 2 && isFinishedSignature(sig)) sent.delete(id);
     return changed;
   }
 
