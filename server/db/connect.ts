@@ -82,6 +82,16 @@ async function closeSqlite(db: Kysely<Schema>, handle: Database.Database): Promi
   if (handle.open) handle.close();
 }
 
+/**
+ * Connecting is bounded here, on the client, not with the pool's connectionTimeoutMillis: that would also bound the
+ * wait for a free pooled connection, and a burst of requests queueing behind a busy pool is no outage.
+ */
+class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: OUTAGES.databaseConnectTimeoutMs });
+  }
+}
+
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {
   const { searchPath, maxConnections } = options;
   if (searchPath !== undefined && !IDENTIFIER.test(searchPath)) {
@@ -92,9 +102,9 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const pool = new pg.Pool({
     connectionString: url,
     types,
-    // While PostgreSQL is away a request fails within this bound (answered 503, server/http/errors.ts) instead of
-    // queueing for a connection without end; keepalive finds a connection that half-opened.
-    connectionTimeoutMillis: OUTAGES.databaseConnectTimeoutMs,
+    // A server that does not answer fails each new connection within a bound (answered 503, server/http/errors.ts);
+    // keepalive finds a connection that half-opened.
+    Client: BoundedClient,
     keepAlive: true,
     keepAliveInitialDelayMillis: OUTAGES.databaseKeepAliveDelayMs,
     ...(maxConnections !== undefined ? { max: maxConnections } : {}),

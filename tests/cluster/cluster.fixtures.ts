@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
+import { expect } from 'vitest';
+import type { Schema, TaskRow } from '../../server/db';
+import { LEDGER_REASONS } from '../../server/tasks';
 import { skipUnlessRequired } from '../../server/test-support/required-services';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -111,7 +115,8 @@ export async function startInstance(role: 'api' | 'worker', env: Record<string, 
     if (stderr.length > 4000) stderr = stderr.slice(-4000);
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${role} on ${url} did not start: ${stderr}`)), 60_000);
+    // Generous: tsx compiles the server at each start, and the machine may be busy with other tests.
+    const timer = setTimeout(() => reject(new Error(`${role} on ${url} did not start: ${stderr}`)), 150_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('is running')) {
         clearTimeout(timer);
@@ -173,5 +178,26 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms${describe ? `: ${await describe()}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Each task moved credits exactly once: one hold; a succeeded one settled at most once and never refunded (its ledger
+ * sums to minus its charge), any other refunded once and never settled (its ledger sums to 0).
+ */
+export async function expectSettledOnce(db: Kysely<Schema>, tasks: TaskRow[]) {
+  for (const task of tasks) {
+    const ledger = await db.selectFrom('credit_ledger').select(['reason', 'delta']).where('reference', '=', task.id).execute();
+    const reasons = ledger.map((r) => r.reason);
+    expect(reasons.filter((r) => r === LEDGER_REASONS.hold)).toHaveLength(1);
+    if (task.status === 'succeeded') {
+      expect(reasons.filter((r) => r === LEDGER_REASONS.settle).length).toBeLessThanOrEqual(1);
+      expect(reasons).not.toContain(LEDGER_REASONS.refund);
+      expect(ledger.reduce((n, r) => n + r.delta, 0)).toBe(-task.credits_charged!);
+    } else {
+      expect(reasons.filter((r) => r === LEDGER_REASONS.refund)).toHaveLength(1);
+      expect(reasons).not.toContain(LEDGER_REASONS.settle);
+      expect(ledger.reduce((n, r) => n + r.delta, 0)).toBe(0);
+    }
   }
 }

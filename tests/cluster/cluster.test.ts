@@ -1,4 +1,4 @@
-// Real server processes on one PostgreSQL, Redis and S3: 2 api and 2 worker instances, kill -9 takeover, shared caps and budgets, media and cancel across instances (docs/scaling.md).
+// Real server processes on one PostgreSQL, Redis and S3: 2 api and 2 worker instances, kill -9 takeover, shared caps and budgets, media and cancel across instances, outages under load (docs/scaling.md).
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,22 @@ import { startTestS3, type TestS3 } from '../../server/test-support/s3';
 import { createUser, creditState, type TestUser } from '../../server/test-support/tasks';
 import { silentWav } from '../../server/test-support/wav';
 import { TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
-import { call, clearRedisPrefix, freshDatabase, killAll, missingServices, startInstance, waitFor, webhookListener, type Instance, REDIS_URL } from './cluster.fixtures';
+import type { TcpProxy } from '../../server/test-support/tcp-proxy';
+import {
+  call,
+  clearRedisPrefix,
+  expectSettledOnce,
+  freshDatabase,
+  killAll,
+  missingServices,
+  startInstance,
+  waitFor,
+  webhookListener,
+  type Instance,
+  PG_ADMIN_URL,
+  REDIS_URL,
+} from './cluster.fixtures';
+import { outagesInTurn, outcome, proxyTo, steadyLoad } from './steady-load';
 
 const skipReason = await missingServices();
 if (skipReason) console.warn(`cluster test skipped: ${skipReason}`);
@@ -23,6 +38,9 @@ const CAP = 2;
 const RATE_LIMIT = 15;
 const BALANCE = 8;
 const SECRET = 'cluster-test-secret-cluster-test-secret-01';
+/** Accounts of the steady load during the outages, each submitting every LOAD_EVERY_MS (under RATE_LIMIT a minute). */
+const [LOAD_USERS, LOAD_EVERY_MS] = [8, 4500];
+const [OUTAGE_MS, POSTGRES_CUT_MS] = [60_000, 15_000];
 const TERMINAL = ['succeeded', 'failed', 'canceled'];
 
 const prefix = `cluster-${randomBytes(5).toString('hex')}:`;
@@ -37,12 +55,21 @@ let workers: Instance[] = [];
 const users: TestUser[] = [];
 const accepted: string[] = [];
 let hooks: Awaited<ReturnType<typeof webhookListener>>;
+// Every instance reaches PostgreSQL and Redis through these proxies: an outage is a cut there, never a stop of the machine's services.
+let [pgProxy, redisProxy]: (TcpProxy | undefined)[] = [];
 
 const db = () => database!.db;
-const statusCounts = async () => JSON.stringify(await db().selectFrom('tasks').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute());
+const statusCounts = async () =>
+  JSON.stringify(
+    await db()
+      .selectFrom('tasks')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute(),
+  );
 const tasksNotTerminal = async () => (await db().selectFrom('tasks').select('id').where('status', 'not in', TERMINAL).execute()).length;
 
-describe.skipIf(skipReason !== null)('a cluster of api and worker processes on PostgreSQL, Redis and S3', { timeout: 170_000 }, () => {
+describe.skipIf(skipReason !== null)('a cluster of api and worker processes on PostgreSQL, Redis and S3', { timeout: 400_000 }, () => {
   beforeAll(async () => {
     hooks = await webhookListener();
     const fresh = await freshDatabase();
@@ -50,14 +77,15 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     s3 = await startTestS3();
     database = await openDatabase(fresh.url);
     await migrateToLatest(database);
+    [pgProxy, redisProxy] = await Promise.all([proxyTo(PG_ADMIN_URL, 5432), proxyTo(REDIS_URL, 6379)]);
     env = {
-      DATABASE_URL: fresh.url,
+      DATABASE_URL: pgProxy.url(fresh.url),
       QUEUE: 'pg-boss',
       QUEUE_LEASE_S: '10',
       QUEUE_CHECK_S: '1',
       QUEUE_RETRY_DELAY_S: '1',
       TASK_POLL_MS: '200',
-      REDIS_URL,
+      REDIS_URL: redisProxy.url(REDIS_URL),
       REDIS_PREFIX: prefix,
       ...s3.env('cluster'),
       SECRET_KEY: SECRET,
@@ -76,13 +104,16 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     };
     const config = loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: fresh.url, LOG_LEVEL: 'silent' });
     for (let i = 0; i < USERS + 3; i++) users.push(await createUser({ database, config }, i === USERS + 2 ? 100 : BALANCE));
+    for (let i = 0; i < LOAD_USERS; i++) users.push(await createUser({ database, config }, 100_000));
     // Only api instances at first: nothing runs, so the per-user cap is the only thing that refuses a submit.
     api = await Promise.all([startInstance('api', env, instances), startInstance('api', env, instances)]);
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await killAll(instances);
     hooks?.server.close();
+    await pgProxy?.close();
+    await redisProxy?.close();
     await database?.close();
     await drop?.();
     await s3?.close();
@@ -97,7 +128,10 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
         const user = users[n % USERS]!;
         // User 0's tasks call a local listener back.
         const callback = n % USERS === 0 ? { callbackUrl: hooks.url } : {};
-        return call(api[n % 2]!.url, user.apiKey, '/async/do_tts_common', { text: `Task ${n}.`, lan: 'en-US', ...callback }).then((a) => ({ ...a, user: user.id }));
+        return call(api[n % 2]!.url, user.apiKey, '/async/do_tts_common', { text: `Task ${n}.`, lan: 'en-US', ...callback }).then((a) => ({
+          ...a,
+          user: user.id,
+        }));
       }),
     );
     const ok = answers.filter((a) => a.status === 200);
@@ -123,7 +157,12 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     workers = await Promise.all([startInstance('worker', env, instances), startInstance('worker', env, instances)]);
     // Kill one worker while tasks are still running or waiting.
     // Each worker runs at most 2 at once: 3 running means both workers hold tasks, so the killed one dies mid-task.
-    await waitFor(async () => (await db().selectFrom('tasks').select('id').where('status', '=', 'running').execute()).length >= 3, 60_000, 'both workers running tasks', statusCounts);
+    await waitFor(
+      async () => (await db().selectFrom('tasks').select('id').where('status', '=', 'running').execute()).length >= 3,
+      60_000,
+      'both workers running tasks',
+      statusCounts,
+    );
     const victim = workers[0]!;
     const runningAtKill = await db().selectFrom('tasks').select('id').where('status', '=', 'running').execute();
     const waitingAtKill = await tasksNotTerminal();
@@ -144,21 +183,8 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     console.info(
       `cluster: ${rows.length} tasks: ${count('succeeded')} succeeded, ${count('failed')} failed, ${count('canceled')} canceled; at the kill ${runningAtKill.length} running and ${waitingAtKill} unfinished; ${retried.length} run again, the last done ${takeoverS.toFixed(1)} s after the kill; all done ${drainS.toFixed(1)} s after it; at most ${overlap} at once`,
     );
-    for (const task of rows) {
-      expect(TERMINAL).toContain(task.status);
-      const ledger = await db().selectFrom('credit_ledger').select(['reason', 'delta']).where('reference', '=', task.id).execute();
-      const reasons = ledger.map((r) => r.reason);
-      expect(reasons.filter((r) => r === LEDGER_REASONS.hold)).toHaveLength(1);
-      if (task.status === 'succeeded') {
-        expect(reasons.filter((r) => r === LEDGER_REASONS.settle).length).toBeLessThanOrEqual(1);
-        expect(reasons).not.toContain(LEDGER_REASONS.refund);
-        expect(ledger.reduce((n, r) => n + r.delta, 0)).toBe(-task.credits_charged!);
-      } else {
-        expect(reasons.filter((r) => r === LEDGER_REASONS.refund)).toHaveLength(1);
-        expect(reasons).not.toContain(LEDGER_REASONS.settle);
-        expect(ledger.reduce((n, r) => n + r.delta, 0)).toBe(0);
-      }
-    }
+    for (const task of rows) expect(TERMINAL).toContain(task.status);
+    await expectSettledOnce(db(), rows);
     for (const user of users) {
       const state = await creditState({ database: database! }, user.id);
       expect(state.balance).toBe(state.ledgerSum);
@@ -168,7 +194,11 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
   it('each webhook event reaches the listener at least once, every delivery of it with one webhook-id', async () => {
     const withCallback = await db().selectFrom('tasks').select('id').where('user_id', '=', users[0]!.id).execute();
     expect(withCallback).toHaveLength(CAP);
-    await waitFor(async () => (await db().selectFrom('webhook_deliveries').select('id').where('status', '=', 'delivered').execute()).length >= CAP, 60_000, 'every webhook delivered');
+    await waitFor(
+      async () => (await db().selectFrom('webhook_deliveries').select('id').where('status', '=', 'delivered').execute()).length >= CAP,
+      60_000,
+      'every webhook delivered',
+    );
     const events = await db().selectFrom('webhook_deliveries').select(['id', 'task_id']).execute();
     expect(events).toHaveLength(CAP);
     for (const event of events) {
@@ -179,18 +209,19 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     }
   });
 
-  it('a file uploaded through one api instance is served by the other from S3', async () => {
+  it('a file uploaded with a policy from one api instance is served by the other from S3', async () => {
     const [a, b] = api as [Instance, Instance];
     const user = users[USERS + 1]!;
     const policy = await call(a.url, user.apiKey, '/file/v1/get_policy', { scene: 'audio' });
     expect(policy.status).toBe(200);
-    const fields = (policy.data as { fields: Record<string, string> }).fields;
+    // With S3 the policy is a presigned POST straight to the bucket; the file goes last, with its own type.
+    const { host, fields, reqId } = policy.data as { host: string; fields: Record<string, string>; reqId: string };
     const form = new FormData();
-    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    for (const [k, v] of Object.entries(fields)) form.set(k, k === 'Content-Type' ? 'audio/wav' : v);
     const wav = silentWav(0.5, 16_000);
     form.set('file', new Blob([wav], { type: 'audio/wav' }), 'a.wav');
-    expect((await fetch(`${a.url}/api/file/v1/upload`, { method: 'POST', body: form })).status).toBe(200);
-    const finished = await call(a.url, user.apiKey, '/file/v1/policy_upload_finish', { reqId: fields.reqId });
+    expect((await fetch(host, { method: 'POST', body: form })).status).toBe(204);
+    const finished = await call(a.url, user.apiKey, '/file/v1/policy_upload_finish', { reqId });
     expect(finished.status).toBe(200);
     const url = new URL(finished.data!.url as string);
     expect(url.origin).toBe(a.url);
@@ -206,7 +237,11 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     const submitted = await call(b.url, user.apiKey, '/async/do_tts_common', { text, lan: 'en-US' });
     expect(submitted.status).toBe(200);
     const id = submitted.data!.taskId as string;
-    await waitFor(async () => (await db().selectFrom('tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status !== 'queued', 30_000, 'a worker taking the task');
+    await waitFor(
+      async () => (await db().selectFrom('tasks').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status !== 'queued',
+      30_000,
+      'a worker taking the task',
+    );
     const canceled = await call(a.url, user.apiKey, '/cancelAsyncTask', { taskId: id });
     expect(canceled.status).toBe(200);
     const task = await db().selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -215,10 +250,50 @@ describe.skipIf(skipReason !== null)('a cluster of api and worker processes on P
     const ledger = await db().selectFrom('credit_ledger').select('reason').where('reference', '=', id).orderBy('id').execute();
     expect(ledger.map((r) => r.reason)).toEqual([LEDGER_REASONS.hold, LEDGER_REASONS.refund]);
     // The worker, told by NOTIFY, gives the task up: no output stored and the balance whole once its job is done.
-    await waitFor(async () => (await sql<{ state: string }>`select state from pgboss.job where id = ${id}`.execute(db())).rows.every((j) => !['created', 'retry', 'active'].includes(j.state)), 30_000, 'the job leaving the worker');
+    await waitFor(
+      async () =>
+        (await sql<{ state: string }>`select state from pgboss.job where id = ${id}`.execute(db())).rows.every(
+          (j) => !['created', 'retry', 'active'].includes(j.state),
+        ),
+      30_000,
+      'the job leaving the worker',
+    );
     expect(await db().selectFrom('media').select('id').where('task_id', '=', id).execute()).toHaveLength(0);
     const state = await creditState({ database: database! }, user.id);
     expect(state.balance).toBe(100);
     expect(state.ledgerSum).toBe(100);
   });
+  it(`under steady load, S3 down ${OUTAGE_MS / 1000} s, Redis down ${OUTAGE_MS / 1000} s and PostgreSQL cut off ${POSTGRES_CUT_MS / 1000} s fail no task, lose none and leave no drift`, async () => {
+    const loadUsers = users.slice(USERS + 3);
+    const load = steadyLoad({ api: () => api, keys: loadUsers.map((u) => u.apiKey), everyMs: LOAD_EVERY_MS });
+    try {
+      await outagesInTurn({
+        load,
+        s3: s3!,
+        redis: redisProxy!,
+        postgres: pgProxy!,
+        worker: workers[0]!,
+        api: api[0]!,
+        apiKey: loadUsers[0]!.apiKey,
+        outageMs: OUTAGE_MS,
+        postgresCutMs: POSTGRES_CUT_MS,
+      });
+    } finally {
+      await load.stop();
+    }
+    await waitFor(async () => (await tasksNotTerminal()) === 0, 120_000, 'every task reaching a final status', statusCounts);
+
+    const rows = await db().selectFrom('tasks').selectAll().where('id', 'in', load.accepted).execute();
+    console.info(outcome(load, rows));
+    expect(rows).toHaveLength(load.accepted.length);
+    expect(load.accepted.length).toBeGreaterThan(0);
+    expect(rows.filter((t) => t.status !== 'succeeded').map((t) => `${t.status}: ${t.error}`)).toEqual([]);
+    // Refused submits were told why: the per-user cap (429) or the database being away (503); never a 500 or a dropped connection.
+    for (const answer of load.answers.keys()) expect(['200', '429', '503']).toContain(answer);
+    await expectSettledOnce(db(), rows);
+    for (const user of loadUsers) {
+      const state = await creditState({ database: database! }, user.id);
+      expect(state.balance).toBe(state.ledgerSum);
+    }
+  }, 360_000);
 });

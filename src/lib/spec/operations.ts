@@ -82,7 +82,7 @@ export const OUTAGES = {
   workCheckMs: 2 * SECOND_MS,
   /** Retry-After of a 503 answered while the database is unreachable. */
   databaseRetryAfterS: 5,
-  /** Connecting to PostgreSQL (or waiting for a pooled connection) may take this long before the request is answered 503. */
+  /** Opening a PostgreSQL connection may take this long before the request is answered 503 (waiting for a free pooled one is not bounded). */
   databaseConnectTimeoutMs: 5 * SECOND_MS,
   /** TCP keepalive on pooled PostgreSQL connections: a connection that half-opened is found within about this plus the OS's probes. */
   databaseKeepAliveDelayMs: 10 * SECOND_MS,
