@@ -77,6 +77,15 @@ test.describe('a server with no payments, no OAuth and only the offline engines'
     await expect(dialog.getByText(MESSAGES.invalidEmail)).toBeHidden();
   });
 
+  test("the reference's price table uses the same names and marks what this server does not run", async ({ page }) => {
+    await page.goto(`${plain.url}/reference`);
+    await page.getByText('The full price table').click();
+    const table = page.getByRole('region', { name: 'Price table' });
+    await expect(table.getByRole('cell', { name: /^AI Clothes Changer/ })).toContainText(FEATURE_MESSAGES.notAvailableHere);
+    await expect(table).toContainText('Character to Video · a script');
+    await expect(table).not.toContainText(/Live Photo|AI Model/);
+  });
+
   test('the landing names what this server makes and promises no AI', async ({ page }) => {
     await page.goto(`${plain.url}/playground`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create speech and video');
