@@ -64,7 +64,7 @@ export async function collectorIngestPostgres(siteDir) {
   let server;
   let bare;
   try {
-    server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret, DATABASE_URL: appDb.url });
+    server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret, DATABASE_URL: appDb.url }, { startTimeoutS: 120 });
     bare = await startBare(bareDb.url, secret);
     await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
     await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
