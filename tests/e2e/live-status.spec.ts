@@ -1,0 +1,45 @@
+// Live status in Chromium: a playground run's progress and result arrive over the account's status stream, not by polling.
+import { expect, test, type Page } from '@playwright/test';
+import { LIVE_STATUS } from '../../src/lib/spec';
+import { admin } from './support/admin';
+import { useMailbox } from './support/mailbox';
+import { hydrated, signInByMail } from './support/sign-in';
+
+const mailbox = useMailbox();
+const POLL = '/api-playground/video_tools/v1/poll';
+
+async function signIn(page: Page, name: string): Promise<void> {
+  const email = `${name}-${Date.now()}@example.com`;
+  await page.goto('/playground/speech');
+  await signInByMail(page, mailbox, email);
+  admin('grant', email, '200');
+}
+
+test('a run follows its status over the stream: the card finishes with no poll request, and falls back to polling when the stream is refused', async ({
+  page,
+}) => {
+  // Sign-in, two runs and the fallback's polls: more than the default 30 s on a busy machine.
+  test.setTimeout(180_000);
+  await signIn(page, 'live-status');
+  const paths: string[] = [];
+  page.on('request', (req) => paths.push(new URL(req.url()).pathname));
+  await page.goto('/playground/speech');
+  await hydrated(page);
+
+  await page.getByLabel('Text', { exact: true }).fill('Status pushed to the page.');
+  await page.getByRole('button', { name: 'Generate speech' }).click();
+  const card = page.getByTestId('run-card').first();
+  await expect(card).toHaveAttribute('data-phase', 'succeeded', { timeout: 30_000 });
+  await expect(card.getByTestId('result-audio')).toBeVisible();
+  expect(paths).toContain(LIVE_STATUS.playgroundPath);
+  expect(paths.filter((p) => p === POLL)).toEqual([]);
+
+  // The stream refused (as a server over its stream cap would): the next run is polled once a second and still finishes.
+  await page.route(`**${LIVE_STATUS.playgroundPath}*`, (route) =>
+    route.fulfill({ status: 429, contentType: 'application/json', body: '{"code":40029,"msg":"busy"}' }),
+  );
+  await page.getByLabel('Text', { exact: true }).fill('Status polled instead.');
+  await page.getByRole('button', { name: 'Generate speech' }).click();
+  await expect(page.getByTestId('run-card').first()).toHaveAttribute('data-phase', 'succeeded', { timeout: 30_000 });
+  expect(paths.filter((p) => p === POLL).length).toBeGreaterThan(0);
+});
