@@ -39,6 +39,13 @@ export default function CreditPacks() {
 
   return (
     <div data-payments-off={off ? '' : undefined}>
+      {/* Above the packs, so a phone shows why Buy is off before the first button. */}
+      <div className={styles.notes}>
+        <p className={`muted ${styles.note}`}>Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.</p>
+        <p className={styles.off} id={PAYMENTS_OFF.elementId}>
+          {PAYMENTS_OFF.reason} <a href={EXTERNAL_LINKS.support}>{PAYMENTS_OFF.contactSupport}</a>
+        </p>
+      </div>
       <ul className={styles.packs}>
         {CREDIT_PACKS.map((pack) => (
           <li key={pack.id} className={`card ${styles.pack}`}>
@@ -66,12 +73,6 @@ export default function CreditPacks() {
           {error}
         </p>
       )}
-      <div className={styles.notes}>
-        <p className={`muted ${styles.note}`}>Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.</p>
-        <p className={styles.off} id={PAYMENTS_OFF.elementId}>
-          {PAYMENTS_OFF.reason} <a href={EXTERNAL_LINKS.support}>{PAYMENTS_OFF.contactSupport}</a>
-        </p>
-      </div>
     </div>
   );
 }
