@@ -44,6 +44,9 @@ describe('parseTrackingArgs', () => {
     expect(refused(['keys', 'add', ' web'])).toContain('without surrounding spaces');
     expect(refused(['keys', 'remove', 'web'])).toContain("not 'remove'");
     expect(refused(['import'])).toContain("unknown command 'import'");
+    expect(parseTrackingArgs(['prune'])).toEqual({ command: 'prune' });
+    expect(refused(['prune', '--days', '3'])).toContain("'--days'");
+    expect(refused(['prune', 'now'])).toContain("'now'");
     expect(refused([])).toContain('a command is needed');
   });
 });

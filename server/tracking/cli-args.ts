@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 export const TRACKING_USAGE = `Usage:
   npm run tracking:export [-- --since <epoch ms>] [--app-key <key>] [--table events|messages|monitor]
   npm run tracking:keys -- list | add <appKey> [label] | revoke <appKey>
+  npm run tracking:prune    (one retention pass now; the server runs one every hour)
 The database is the server's (DATABASE_URL, or DATA_DIR/app.db).`;
 
 const TABLES = ['events', 'messages', 'monitor'] as const;
@@ -13,7 +14,8 @@ const MAX_APP_KEY_LENGTH = 256;
 export type TrackingCommand =
   | { command: 'export'; since: number; appKey?: string; table: (typeof TABLES)[number] }
   | { command: 'keys'; action: 'list' }
-  | { command: 'keys'; action: 'add' | 'revoke'; key: string; label?: string };
+  | { command: 'keys'; action: 'add' | 'revoke'; key: string; label?: string }
+  | { command: 'prune' };
 
 /** A command line the CLI cannot run: printed with the usage, exit code 2. */
 export class TrackingUsageError extends Error {
@@ -63,6 +65,10 @@ export function parseTrackingArgs(argv: readonly string[]): TrackingCommand {
       throw new TrackingUsageError(`${action} needs an app key of 1 to ${MAX_APP_KEY_LENGTH} characters without surrounding spaces`);
     }
     return { command, action, key, label };
+  }
+  if (command === 'prune') {
+    strict(() => parseArgs({ args, strict: true, allowPositionals: false, options: {} }));
+    return { command };
   }
   throw new TrackingUsageError(command ? `unknown command '${command}'` : 'a command is needed');
 }

@@ -1,7 +1,8 @@
-// Operator CLI: `npm run tracking:export` writes stored events as NDJSON; `npm run tracking:keys` registers app keys.
+// Operator CLI: `npm run tracking:export` writes events as NDJSON, `tracking:keys` registers app keys, `tracking:prune` runs a retention pass.
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import { parseTrackingArgs, TRACKING_USAGE, TrackingUsageError, type TrackingCommand } from './cli-args';
+import { pruneTrackingEvents } from './retention';
 
 const PAGE = 1000;
 
@@ -53,6 +54,15 @@ async function main(): Promise<number> {
           lastId = rows[rows.length - 1]!.id;
         }
       }
+      return 0;
+    }
+    if (run.command === 'prune') {
+      // The pass the hourly chore runs (server/tasks/chores.ts), for an operator who will not wait for it.
+      const pruned = await pruneTrackingEvents(database, { retentionDays: config.tracking.retentionDays });
+      const { removed, partitionsDropped, partitionsMade } = pruned;
+      process.stdout.write(
+        `older than ${config.tracking.retentionDays} days: ${removed} events deleted, ${partitionsDropped} days dropped; ${partitionsMade} made ahead\n`,
+      );
       return 0;
     }
     if (run.action === 'list') {
