@@ -10,4 +10,3 @@ export { dashboardApi, historyApi } from './dashboard';
 export { apiUpload, type UploadOptions } from './upload';
 export type { FeatureState, MediaInfo, SampleModel, TaskOutputView, TaskView } from './types';
 export type { ApiKeyView, ApiRequestEntry, ApiRequestPage, LedgerTask, SharedResult, ShareLinkView, UsageReport } from './types';
-export { followTask } from './task-stream';
