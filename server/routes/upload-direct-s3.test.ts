@@ -36,7 +36,8 @@ async function post(policy: Policy, bytes: Uint8Array, type: string): Promise<nu
   const form = new FormData();
   for (const [name, value] of Object.entries(policy.fields)) form.append(name, name === 'Content-Type' ? type : value);
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), 'upload');
-  const res = await fetch(policy.host, { method: 'POST', body: form });
+  // One more try when a kept-alive connection was closed by s3rver just as it was reused (its 5 s idle timeout).
+  const res = await fetch(policy.host, { method: 'POST', body: form }).catch(() => fetch(policy.host, { method: 'POST', body: form }));
   await res.arrayBuffer();
   return res.status;
 }
