@@ -53,7 +53,7 @@ const benchmarks = [
   },
   { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
   {
-    name: 'Upload memory: server RSS while 1, 4 and 12 uploads of ~100 MB run at once, beside bare node:http piping to a file',
+    name: 'Upload memory: server RSS for 1, 4, 12 uploads of ~100 MB at once and one with S3 (via the server; straight to the bucket), beside bare node:http',
     run: async () => uploadMemory(),
   },
   {
