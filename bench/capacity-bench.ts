@@ -127,6 +127,19 @@ async function run(): Promise<Row[]> {
   const { fal } = services;
   const cluster = startCluster();
   const single = startCluster();
+  // Once, whether the run ends or a signal stops it first (both wait for the same clean-up).
+  let cleaning: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      await cluster.stop();
+      await single.stop();
+      await admin(`drop database if exists ${name} with (force)`);
+      await services.stop();
+      if (withRedis) await clearRedis(prefix).catch(() => undefined);
+      rmSync(scratch, { recursive: true, force: true });
+    })());
+  // Stopped from outside (a timeout, Ctrl-C): the processes, the database and the Redis keys go all the same.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
   try {
     await admin(`create database ${name}`);
     const common = {
@@ -179,12 +192,7 @@ async function run(): Promise<Row[]> {
     if (refused > 0) rows.push({ figure: 'fal stand-in refusals (requests outside its protocol; should be 0)', [clusterColumn]: String(refused) });
     return rows;
   } finally {
-    await cluster.stop();
-    await single.stop();
-    await admin(`drop database if exists ${name} with (force)`);
-    await services.stop();
-    if (withRedis) await clearRedis(prefix).catch(() => undefined);
-    rmSync(scratch, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 

@@ -51,6 +51,9 @@ export function startCluster() {
     });
     let stderr = '';
     let lines = 0;
+    // Listed at once, so a stop while it starts kills it too.
+    const instance = { name, url, child, pid: child.pid!, stderrLines: () => lines };
+    instances.push(instance);
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       stderr = (stderr + text).slice(-4000);
@@ -68,8 +71,6 @@ export function startCluster() {
         reject(new Error(`${name} exited early with ${code}: ${stderr}`));
       });
     });
-    const instance = { name, url, child, pid: child.pid!, stderrLines: () => lines };
-    instances.push(instance);
     return instance;
   }
 
