@@ -44,7 +44,7 @@ const TESTS = '**/*.{test,fixtures}.{ts,tsx}';
 const boundaries = (files, patterns) => ({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
 
 export default defineConfig(
-  { ignores: ['dist/', 'dist-server/', 'data/', '.astro/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/'] },
+  { ignores: ['dist/', 'dist-server/', 'data/', '.astro/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/', 'src/lib/sdk/dist/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { buildSdk, packSdk } from './build-sdk.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // SITE_DIR lets parallel test runs build into their own folders; the server reads the same variable.
@@ -11,9 +12,12 @@ const stampFile = path.join(outDir, '.build-hash');
 // The reference pages' OpenAPI document comes from src/lib/api-contract, so src covers it.
 const inputs = ['src', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
+/** Built output inside src (the SDK package's), not a source of the site. */
+const notSources = new Set([path.join('src', 'lib', 'sdk', 'dist')]);
+
 function* filesUnder(entry) {
   const full = path.join(root, entry);
-  if (!existsSync(full)) return;
+  if (!existsSync(full) || notSources.has(entry)) return;
   if (statSync(full).isFile()) {
     yield entry;
     return;
@@ -45,4 +49,7 @@ console.log('Building the site…');
 const env = { ...process.env, NODE_ENV: 'production' };
 const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], { cwd: root, stdio: 'inherit', env });
 if (result.status !== 0) process.exit(result.status ?? 1);
+// The SDK package, served as /sdk/dreamapi-platform-sdk.tgz: View code's JavaScript installs it from here.
+await buildSdk();
+packSdk(path.join(outDir, 'sdk'));
 writeFileSync(stampFile, wanted);

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { forgetFeatures } from '../../lib/site/features';
+import { SDK_PACKAGE } from '../../lib/spec';
 import { $apiKey } from '../../lib/stores/session';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
@@ -63,13 +64,23 @@ describe('View code', () => {
     expect(code()).toContain(`Bearer ${user.apiKey}`);
     fireEvent.click(screen.getByRole('button', { name: 'Hide key' }));
 
-    fireEvent.click(tab('JavaScript'));
-    expect(code()).toContain('import { createDreamApiClient } from');
+    // The SDK by its package name (installable from this server too), waiting over the live status stream.
+    fireEvent.click(tab('JavaScript (SDK)'));
+    expect(code()).toContain(`npm install ${SDK_PACKAGE.name}`);
+    expect(code()).toContain(`${SDK_PACKAGE.tarballPath})`);
+    expect(code()).toContain(`import { createDreamApiClient } from "${SDK_PACKAGE.name}";`);
     expect(code()).toContain('const { taskId } = await client.ttsPro({\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});');
-    expect(code()).toContain('await client.waitForTask(taskId)');
+    expect(code()).toContain('await client.wait(taskId)');
+    // Without the SDK: plain fetch, polling getAsyncResult until the task ends.
+    fireEvent.click(tab('JavaScript (fetch)'));
+    expect(code()).toContain('await api("/api/async/do_tts_pro", {\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});');
+    expect(code()).toContain('while (result.task.status < 3)');
+    // Python waits for the result too.
     fireEvent.click(tab('Python'));
     expect(code()).toContain('requests.post(');
     expect(code()).toContain('"audioId": "en-us-male-1"');
+    expect(code()).toContain('while result["task"]["status"] < 3:');
+    expect(code()).toContain('print(result["audios"][0]["audioUrl"])');
 
     fireEvent.click(tab('curl'));
     fireEvent.click(screen.getByRole('button', { name: 'Copy' }));
@@ -79,10 +90,16 @@ describe('View code', () => {
     expect(within(screen.getByTestId('code-panel')).getByRole('status').textContent).toBe('Copied with your key');
 
     // The copied call, sent with the key it carries, makes the task the screen's own submit makes.
-    const res = await t.app.request('/api/async/do_tts_pro', { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(curlBody(copied)) });
+    const res = await t.app.request('/api/async/do_tts_pro', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(curlBody(copied)),
+    });
     expect(res.status).toBe(200);
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute()).toHaveLength(2));
+    await waitFor(async () =>
+      expect(await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute()).toHaveLength(2),
+    );
     const [api, playground] = await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute();
     expect(api!.source).toBe('api');
     expect(playground!.source).toBe('playground');

@@ -29,7 +29,7 @@ export function shellQuote(value: string): string {
 const json = (value: unknown, indent = 2) => JSON.stringify(value, null, indent);
 
 /** JSON to Python literal syntax (True/False/None), keeping the JSON layout. */
-function pythonLiteral(value: unknown): string {
+export function pythonLiteral(value: unknown): string {
   return json(value, 4).replace(/("(?:[^"\\]|\\.)*")|\b(true|false|null)\b/g, (_match, str: string | undefined, word: string | undefined) => {
     if (str) return str;
     return word === 'true' ? 'True' : word === 'false' ? 'False' : 'None';
@@ -77,7 +77,9 @@ export function javascriptSample(spec: SampleSpec, baseUrl: string, key: string)
     ...(headers.length ? ['  headers: {', ...headers.map((h) => `    ${h},`), '  },'] : []),
     ...(body ? [body.trimEnd()] : []),
     '});',
-    ...(spec.envelope ? ['const answer = await res.json();', 'if (answer.code !== 0) throw new Error(answer.message);', 'console.log(answer.data);'] : ['console.log(await res.json());']),
+    ...(spec.envelope
+      ? ['const answer = await res.json();', 'if (answer.code !== 0) throw new Error(answer.message);', 'console.log(answer.data);']
+      : ['console.log(await res.json());']),
   );
   return out.join('\n');
 }
@@ -90,8 +92,22 @@ export function pythonSample(spec: SampleSpec, baseUrl: string, key: string): st
   if (headers.length) args.push('headers={' + headers.join(', ') + '}');
   if (spec.contentType === 'multipart/form-data') {
     const fields = formFields(spec.example ?? {});
-    args.push('data={' + fields.filter((f) => !f.file).map((f) => `${json(f.name)}: ${json(f.value)}`).join(', ') + '}');
-    args.push('files={' + fields.filter((f) => f.file).map((f) => `${json(f.name)}: open(${json(f.value)}, "rb")`).join(', ') + '}');
+    args.push(
+      'data={' +
+        fields
+          .filter((f) => !f.file)
+          .map((f) => `${json(f.name)}: ${json(f.value)}`)
+          .join(', ') +
+        '}',
+    );
+    args.push(
+      'files={' +
+        fields
+          .filter((f) => f.file)
+          .map((f) => `${json(f.name)}: open(${json(f.value)}, "rb")`)
+          .join(', ') +
+        '}',
+    );
   } else if (spec.method === 'post') {
     args.push(`json=${pythonLiteral(spec.example ?? {})}`);
   }

@@ -1,10 +1,12 @@
-// "View code" for the current inputs: curl, JavaScript (the platform's SDK) and Python, the user's key masked until revealed, a copy button and the call's cost.
+// "View code" for the current inputs: curl, JavaScript (the SDK package, or plain fetch) and Python, each submitting and (but curl)
+// waiting for the result; the user's key masked until revealed, a copy button and the call's cost.
 import { useState } from 'react';
-import { curlSample, KEY_PLACEHOLDER, pythonSample, SAMPLE_LANGUAGES, type SampleLanguage } from '../../../lib/reference/samples';
+import { curlSample, KEY_PLACEHOLDER } from '../../../lib/reference/samples';
 import { maskApiKey, useApiKey, useApiOrigin } from '../../reference/useApiKey';
 import { callPath, sampleSpec, type ApiCall } from './calls';
 import { callOf, type RunRequest } from './run-calls';
-import { sdkSample } from './sdk-sample';
+import { pythonRunSample } from './python-sample';
+import { fetchSample, sdkSample } from './sdk-sample';
 import styles from './code-panel.module.css';
 
 interface Props {
@@ -16,16 +18,25 @@ interface Props {
   costHint?: string;
 }
 
-function code(language: SampleLanguage, call: ApiCall, origin: string, key: string): string {
-  if (language === 'javascript') return sdkSample(call, origin, key);
-  return language === 'curl' ? curlSample(sampleSpec(call), origin, key) : pythonSample(sampleSpec(call), origin, key);
+const RUN_LANGUAGES = [
+  { id: 'curl', label: 'curl' },
+  { id: 'sdk', label: 'JavaScript (SDK)' },
+  { id: 'fetch', label: 'JavaScript (fetch)' },
+  { id: 'python', label: 'Python' },
+] as const;
+type RunLanguage = (typeof RUN_LANGUAGES)[number]['id'];
+
+function code(language: RunLanguage, call: ApiCall, origin: string, key: string): string {
+  if (language === 'sdk') return sdkSample(call, origin, key);
+  if (language === 'fetch') return fetchSample(call, origin, key);
+  return language === 'curl' ? curlSample(sampleSpec(call), origin, key) : pythonRunSample(call, origin, key);
 }
 
 export default function CodePanel({ request, cost, costHint }: Props) {
   const call = callOf(request);
   const key = useApiKey();
   const origin = useApiOrigin('');
-  const [language, setLanguage] = useState<SampleLanguage>('curl');
+  const [language, setLanguage] = useState<RunLanguage>('curl');
   const [revealed, setRevealed] = useState(false);
   const [copied, setCopied] = useState<'' | 'done' | 'failed'>('');
   const shownKey = key ? (revealed ? key : maskApiKey(key)) : KEY_PLACEHOLDER;
@@ -44,7 +55,7 @@ export default function CodePanel({ request, cost, costHint }: Props) {
     <div className={styles.panel} data-testid="code-panel">
       <div className={styles.toolbar}>
         <div role="tablist" aria-label="Code language" className={styles.tabs}>
-          {SAMPLE_LANGUAGES.map((l) => (
+          {RUN_LANGUAGES.map((l) => (
             <button
               key={l.id}
               type="button"
@@ -79,7 +90,15 @@ export default function CodePanel({ request, cost, costHint }: Props) {
           Cost of this call: <strong data-testid="code-cost">{cost ?? '—'}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
         </span>
       </p>
-      <pre id="run-code" role="tabpanel" aria-labelledby={`run-code-tab-${language}`} tabIndex={0} className={styles.code} data-testid="run-code" data-language={language}>
+      <pre
+        id="run-code"
+        role="tabpanel"
+        aria-labelledby={`run-code-tab-${language}`}
+        tabIndex={0}
+        className={styles.code}
+        data-testid="run-code"
+        data-language={language}
+      >
         <code>{code(language, call, origin, shownKey)}</code>
       </pre>
       <p className={styles.note} role="status">
