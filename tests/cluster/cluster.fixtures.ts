@@ -109,11 +109,13 @@ export async function startInstance(role: 'api' | 'worker', env: Record<string, 
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const instance: Instance = { role, url, dataDir, child, exited };
   all.push(instance);
+  // The last of what it printed (both streams), for the error when it does not start.
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    if (stderr.length > 4000) stderr = stderr.slice(-4000);
-  });
+  const keep = (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  };
+  child.stderr!.on('data', keep);
+  child.stdout!.on('data', keep);
   await new Promise<void>((resolve, reject) => {
     // Generous: tsx compiles the server at each start, and the machine may be busy with other tests.
     const timer = setTimeout(() => reject(new Error(`${role} on ${url} did not start: ${stderr}`)), 150_000);
