@@ -38,7 +38,8 @@ export function errorEnvelope(code: number, msg: string) {
  * the request again shortly. Null for any other error. Every error handler passes what it caught through this first.
  */
 export function asOutage(error: Error, log: Logger): AppError | null {
-  if (!isDatabaseUnavailable(error)) return null;
+  // An AppError is already the answer: media storage's 503 keeps its own message though its cause is a refused socket.
+  if (error instanceof AppError || !isDatabaseUnavailable(error)) return null;
   log.warn('database unreachable', { error: error.message });
   return new AppError(503, ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable, { 'Retry-After': String(OUTAGES.databaseRetryAfterS) });
 }
