@@ -15,6 +15,7 @@ import { speechBenchmarks } from './speech.mjs';
 import { opsOverhead } from './ops.mjs';
 import { uploadMemory } from './uploads.mjs';
 import { soak } from './soak.mjs';
+import { usageExportMemory } from './usage-export.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 import { collectorIngestPostgres } from './tracking-ingest-pg.mjs';
 
@@ -55,6 +56,10 @@ const benchmarks = [
   {
     name: 'Upload memory: server RSS for 1, 4, 12 uploads of ~100 MB at once and one with S3 (via the server; straight to the bucket), beside bare node:http',
     run: async () => uploadMemory(),
+  },
+  {
+    name: 'Usage export: a year of one account (100k tasks, 100k ledger rows) as CSV, streamed in keyset pages vs the whole range at once; rows/s and peak live heap',
+    run: async () => usageExportMemory(),
   },
   {
     name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end',
