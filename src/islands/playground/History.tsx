@@ -5,7 +5,7 @@ import { useHydratedStore } from '../shared/useHydratedStore';
 import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { historyApi } from '../../lib/api';
 import { $loggedIn } from '../../lib/stores/session';
-import { followTask, playgroundApi, type TaskView } from './api';
+import { liveStatus, playgroundApi, type TaskView } from './api';
 import { $historyTick, bumpHistory } from './history-store';
 import HistoryItem from './HistoryItem';
 import { trackAction } from './track';
@@ -88,9 +88,14 @@ export default function History({ features, screen }: { features: readonly Featu
         for (const id of ids) playgroundApi.poll(id).then(apply, () => undefined);
       }, HISTORY.pollMs);
     };
-    const stops = ids.map((id) => followTask(id, apply, poll));
+    let stops: Array<() => void> | undefined;
+    liveStatus().then(
+      (live) => (stops ??= ids.map((id) => live.followTask(id, apply, poll))),
+      () => stops ?? poll(),
+    );
     return () => {
-      for (const stop of stops) stop();
+      for (const stop of stops ?? []) stop();
+      stops = [];
       clearInterval(timer);
     };
   }, [running]);

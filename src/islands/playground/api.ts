@@ -1,29 +1,11 @@
 // The playground's calls through the product API client (src/lib/api: 10 s timeout, §8 envelope, 40001 signs out), error tests, live status follow.
-import { ApiError, playgroundApi, type MediaInfo, type TaskView } from '../../lib/api';
+import { ApiError, playgroundApi, type MediaInfo } from '../../lib/api';
 import { API_CODES, TASK_ERROR_CODES, type MediaKind } from '../../lib/spec';
 
 export { playgroundApi };
 
-/**
- * Follows a task over the account's status stream (src/lib/api/task-stream.ts), loaded on the first run so the
- * screens' first load does not carry it; `onFail` (poll instead) also when it cannot be loaded. Answers the stop.
- */
-export function followTask(taskId: string, onView: (view: TaskView) => void, onFail: () => void): () => void {
-  let stop: (() => void) | undefined;
-  let stopped = false;
-  import('../../lib/api/task-stream').then(
-    (stream) => {
-      if (!stopped) stop = stream.followTask(taskId, onView, onFail);
-    },
-    () => {
-      if (!stopped) onFail();
-    },
-  );
-  return () => {
-    stopped = true;
-    stop?.();
-  };
-}
+/** The live status client (src/lib/api/task-stream.ts), loaded with the first run so the screens' first load does not carry it. */
+export const liveStatus = () => import('../../lib/api/task-stream');
 export type { FeatureState, SampleModel, TaskView, TaskOutputView as TaskOutput } from '../../lib/api';
 
 /** What an upload answers (the same shape the server's media service returns). */

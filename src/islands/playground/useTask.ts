@@ -3,7 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { $loggedIn, refreshUser } from '../../lib/stores/session';
 import { openModal } from '../../lib/stores/modals';
 import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
-import { followTask, isInsufficientCredits, isNotLoggedIn, playgroundApi, type TaskView } from './api';
+import { isInsufficientCredits, isNotLoggedIn, liveStatus, playgroundApi, type TaskView } from './api';
 import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
 import { trackAction } from './track';
@@ -42,33 +42,6 @@ const failureText = (task: TaskView) =>
 
 const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
 const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
-/** Follows a task over the status stream until it finishes (its final view), or null once the stream fails (then poll). */
-function streamed(first: TaskView, onView: (task: TaskView) => void, following: Set<() => void>): Promise<TaskView | null> {
-  return new Promise((resolve) => {
-    const stop = followTask(
-      first.taskId,
-      (task) => {
-        onView(task);
-        if (isRunning(task)) return;
-        end();
-        resolve(task);
-      },
-      () => {
-        end();
-        resolve(null);
-      },
-    );
-    const end = () => {
-      stop();
-      following.delete(leave);
-    };
-    const leave = () => {
-      end();
-      resolve(null);
-    };
-    following.add(leave);
-  });
-}
 let nextId = 1;
 
 export function useTask(screen: string) {
@@ -105,7 +78,13 @@ export function useTask(screen: string) {
   const follow = useCallback(
     async (id: number, first: TaskView) => {
       // Pushed over the account's status stream; polled once a second only when no stream can be had.
-      let task = isRunning(first) ? ((await streamed(first, (t) => seen(id, t), following.current)) ?? first) : first;
+      const streamed = isRunning(first)
+        ? await liveStatus().then(
+            (live) => live.untilFinished(first, (t) => seen(id, t), following.current),
+            () => null,
+          )
+        : null;
+      let task = streamed ?? first;
       let failures = 0;
       while (alive.current && isRunning(task)) {
         await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));

@@ -94,3 +94,36 @@ export function followTask(taskId: string, onView: (view: TaskView) => void, onF
     }
   };
 }
+
+const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
+
+/**
+ * Follows a task until it finishes (answers its final view), or null once the stream fails (then poll) or the caller
+ * leaves: each follow puts its leave function in `following`, which a screen going away calls.
+ */
+export function untilFinished(first: TaskView, onView: (task: TaskView) => void, following: Set<() => void>): Promise<TaskView | null> {
+  return new Promise((resolve) => {
+    const stop = followTask(
+      first.taskId,
+      (task) => {
+        onView(task);
+        if (isRunning(task)) return;
+        end();
+        resolve(task);
+      },
+      () => {
+        end();
+        resolve(null);
+      },
+    );
+    const end = () => {
+      stop();
+      following.delete(leave);
+    };
+    const leave = () => {
+      end();
+      resolve(null);
+    };
+    following.add(leave);
+  });
+}
