@@ -49,8 +49,13 @@ export function createDirectUploads(o: DirectUploadsOptions) {
   async function check(reqId: string, file: IncomingFile, allowed: readonly MediaKind[]): Promise<ProbedMedia> {
     checkUploadSize(file.size, allowed);
     const head = await incoming.head(reqId, file, Math.min(file.size, DIRECT_UPLOADS.sniffBytes));
-    const sniffed = await sniffMedia(head);
-    checkSniffed(sniffed, allowed, 'file', startsWithId3(head));
+    // A head the sniffer cannot read to its end leaves the decision to the whole file.
+    let unsure = startsWithId3(head);
+    const sniffed = await sniffMedia(head).catch(() => {
+      unsure = true;
+      return null;
+    });
+    checkSniffed(sniffed, allowed, 'file', unsure);
     if (sniffed?.kind === 'image') return checkProbed({ kind: 'image', mime: sniffed.mime, durationS: null }, file.size, allowed);
     return withWorkDir('incoming-', async (dir) => {
       const local = path.join(dir, 'upload');

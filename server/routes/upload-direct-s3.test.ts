@@ -1,5 +1,7 @@
 // Uploads straight to the bucket (real s3rver): get_policy's presigned POST, the browser form POST, and finish's checks.
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/spec';
@@ -7,6 +9,7 @@ import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
+import { ffmpegTools, runTool, withWorkDir } from '../tools';
 
 let s3: TestS3;
 let t: TasksTestApp;
@@ -138,6 +141,32 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
     const { finish } = await sendAndFinish('image', PNG, 'image/png');
     expect(finish.status).toBe(200);
     expect(finish.body.data).toMatchObject({ mime: 'image/png', size: PNG.length, durationS: null });
+  });
+
+  it('takes an MP3 whose ID3 tag is longer than the first bytes read, from the whole file', async () => {
+    const mp3 = await withWorkDir('id3-', async (dir) => {
+      const file = path.join(dir, 'tagged.mp3');
+      const tools = ffmpegTools();
+      if (!tools) throw new Error('ffmpeg is needed to make the test MP3');
+      await runTool(tools.ffmpeg, [
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:duration=2',
+        '-metadata',
+        `comment=${'a'.repeat(100_000)}`,
+        '-y',
+        file,
+      ]);
+      return readFile(file);
+    });
+    expect(mp3.subarray(0, 3).toString()).toBe('ID3');
+    const { finish } = await sendAndFinish('audio', mp3, 'audio/mpeg');
+    expect(finish.status).toBe(200);
+    expect(finish.body.data.mime).toBe('audio/mpeg');
+    expect(finish.body.data.durationS).toBeCloseTo(2, 0);
   });
 
   it('refuses a file of the wrong type, removes it and records nothing', async () => {
