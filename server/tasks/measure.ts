@@ -4,7 +4,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
 import { ERROR_CODES, PREVIEW, quote, featurePrice, INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type PriceInput } from '../../src/lib/spec';
-import type { TaskServiceOptions } from './service';
+import type { ReadInput } from './task-types';
 
 /** The estimate held at submit: the §9 price of the input's measures. */
 export function estimateCredits(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
@@ -36,7 +36,7 @@ function readProblem(error: unknown): string {
   return `${TASK_MESSAGES.inputUnreadable} (${cause})`;
 }
 
-export function createInputChecks(o: { media: MediaService; log: Logger; publicUrl: string; readInput?: TaskServiceOptions['readInput'] }) {
+export function createInputChecks(o: { media: MediaService; log: Logger; publicUrl: string; readInput?: ReadInput }) {
   const ownMedia = `${o.publicUrl}/media/`;
 
   return {

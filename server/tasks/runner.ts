@@ -1,13 +1,13 @@
 // Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it on the real measures (SPEC.md §9).
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult, type ProviderCost } from '../engines';
+import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
+import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature } from '../../src/lib/spec';
 import type { TaskBilling } from './billing';
 import type { ProviderJobStore } from './provider-jobs';
-import type { StoredOutput, TaskServiceOptions } from './service';
+import type { FinishTask, ReadInput, StoredOutput } from './task-types';
 import { abortedUnless, finishThroughOutage, isOutage, storeOutputs } from './store-retry';
 
 /** The abort reason of a task that ran past TASK_TIMEOUT_MS. */
@@ -15,23 +15,12 @@ export class TaskTimeout extends Error {
   override name = 'TaskTimeout';
 }
 
-/**
- * The service's one way to end a task: sets the outcome and moves credits together; false when it was no longer in
- * `from`, or, given `attempt`, when another attempt has taken the task over since.
- */
-export type FinishTask = (
-  id: string,
-  outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] } | { status: 'failed'; error: string },
-  from: TaskStatus[],
-  attempt?: number,
-) => Promise<boolean>;
-
 export interface RunnerOptions {
   db: Kysely<Schema>;
   engines: EngineRegistry;
   media: MediaService;
   log: Logger;
-  readInput?: TaskServiceOptions['readInput'];
+  readInput?: ReadInput;
   finish: FinishTask;
   /** Settles on the engine that made the result (NO_MODEL_PRICE; server/tasks/billing.ts). */
   billing: Pick<TaskBilling, 'settle'>;

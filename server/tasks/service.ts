@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery, type Schema, type TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
-import type { EngineContext, EngineRegistry, ProviderCost } from '../engines';
+import type { EngineRegistry, ProviderCost } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
@@ -17,6 +17,7 @@ import { providerJobStore } from './provider-jobs';
 import { replayed, requestHash } from './idempotency';
 import { LEDGER_REASONS, settleCredits } from './settlement';
 import { checkKeyCaps } from './key-caps';
+import type { ReadInput, StoredOutput } from './task-types';
 
 export interface SubmitRequest {
   userId: string;
@@ -29,13 +30,6 @@ export interface SubmitRequest {
   /** Of a public API submit: its key, whose credit caps are checked with the hold (key-caps.ts), and its X-Request-Id, kept for the usage export. */
   keyId?: string | null;
   requestId?: string | null;
-}
-
-export interface StoredOutput {
-  media: string[];
-  cloneId?: string;
-  /** Transcript of a speech-to-text task. */
-  text?: string;
 }
 
 export { LEDGER_REASONS };
@@ -53,7 +47,7 @@ export interface TaskServiceOptions {
   /** Base of this server's signed media URLs (config.publicUrl): such inputs must be the submitting user's own files. */
   publicUrl: string;
   /** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
-  readInput?: (url: string, kinds: Parameters<EngineContext['readInput']>[1], signal: AbortSignal) => ReturnType<EngineContext['readInput']>;
+  readInput?: ReadInput;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
   onFinished?: (trx: Transaction<Schema>, task: TaskRow, costs?: ProviderCost[]) => Promise<void>;
 }

@@ -8,7 +8,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { withWorkDir } from '../tools';
 import { ERROR_CODES, OUTAGES } from '../../src/lib/spec';
-import type { FinishTask } from './runner';
+import type { FinishTask } from './task-types';
 
 /** The media store answered 503 (server/media/s3-store.ts) or PostgreSQL is unreachable: worth waiting out, unlike any other failure. */
 export function isOutage(error: unknown): boolean {
