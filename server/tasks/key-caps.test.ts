@@ -114,6 +114,8 @@ describe.skipIf(skip !== null)('key credit caps on PostgreSQL across two instanc
         .where('key_id', '=', keyId)
         .executeTakeFirstOrThrow();
       expect(Number(held.held)).toBe(20);
+      const caps = await post(instances.list[1]!, '/api/keys/caps', {}, bearer(user));
+      expect(caps.body.data!.list).toEqual([expect.objectContaining({ keyId, dailyCap: 20, usedToday: 20, usedThisMonth: 20 })]);
     } finally {
       await instances.close();
     }

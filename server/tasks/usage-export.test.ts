@@ -53,11 +53,14 @@ describe('CSV cells', () => {
   });
 });
 
-describe('usage export', () => {
+// The keyset queries on both engines (PostgreSQL when TEST_DATABASE_URL is set).
+const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+
+describe.each(targets)('usage export on $label', ({ postgres }) => {
   let t: TasksTestApp;
   let user: TestUser;
   beforeAll(async () => {
-    t = await createTasksTestApp({ env: { RATE_LIMIT_PER_MINUTE: '10000', TASK_USER_CONCURRENCY: '100' } });
+    t = await createTasksTestApp({ postgres, env: { RATE_LIMIT_PER_MINUTE: '10000', TASK_USER_CONCURRENCY: '100' } });
     user = await createUser(t, 1000);
   });
   afterAll(async () => t?.close());
