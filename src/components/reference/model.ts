@@ -51,7 +51,16 @@ function toReference(path: string, method: 'get' | 'post', op: OpenApiOperation)
     errors: Object.entries(op.responses)
       .filter(([status]) => status !== '200')
       .map(([status, r]) => ({ http: Number(status), codes: r['x-error-codes'] ?? [], description: r.description })),
-    sample: { method, path, auth, contentType: request?.contentType, example: request?.example, envelope: success.schema.$ref === undefined && !stream },
+    sample: {
+      method,
+      // A stream sample names the task to follow.
+      path: stream ? `${path}?taskId=TASK_ID` : path,
+      auth,
+      contentType: request?.contentType,
+      example: request?.example,
+      envelope: success.schema.$ref === undefined && !stream,
+      stream: Boolean(stream),
+    },
   };
 }
 

@@ -9,6 +9,8 @@ export interface SampleSpec {
   example?: Record<string, unknown>;
   /** False for answers outside the {code, message, data} envelope (the OpenAPI document). */
   envelope: boolean;
+  /** Server-Sent Events (the live status stream): the samples print the events as they arrive. */
+  stream?: boolean;
 }
 
 export type SampleLanguage = 'curl' | 'javascript' | 'python';
@@ -45,7 +47,7 @@ function formFields(example: Record<string, unknown>): Array<{ name: string; val
 }
 
 export function curlSample(spec: SampleSpec, baseUrl: string, key: string): string {
-  const lines = [`curl -sS ${spec.method === 'get' ? '' : '-X POST '}${shellQuote(baseUrl + spec.path)}`];
+  const lines = [`curl -sS${spec.stream ? 'N' : ''} ${spec.method === 'get' ? '' : '-X POST '}${shellQuote(baseUrl + spec.path)}`];
   if (spec.auth === 'bearer') lines.push(`-H ${shellQuote(`Authorization: Bearer ${key}`)}`);
   if (spec.contentType === 'multipart/form-data') {
     for (const f of formFields(spec.example ?? {})) lines.push(`-F ${shellQuote(`${f.name}=${f.file ? '@' : ''}${f.value}`)}`);
@@ -77,9 +79,11 @@ export function javascriptSample(spec: SampleSpec, baseUrl: string, key: string)
     ...(headers.length ? ['  headers: {', ...headers.map((h) => `    ${h},`), '  },'] : []),
     ...(body ? [body.trimEnd()] : []),
     '});',
-    ...(spec.envelope
-      ? ['const answer = await res.json();', 'if (answer.code !== 0) throw new Error(answer.message);', 'console.log(answer.data);']
-      : ['console.log(await res.json());']),
+    ...(spec.stream
+      ? ['const events = res.body.pipeThrough(new TextDecoderStream()).getReader();', 'for (let part = await events.read(); !part.done; part = await events.read()) console.log(part.value);']
+      : spec.envelope
+        ? ['const answer = await res.json();', 'if (answer.code !== 0) throw new Error(answer.message);', 'console.log(answer.data);']
+        : ['console.log(await res.json());']),
   );
   return out.join('\n');
 }
@@ -111,8 +115,10 @@ export function pythonSample(spec: SampleSpec, baseUrl: string, key: string): st
   } else if (spec.method === 'post') {
     args.push(`json=${pythonLiteral(spec.example ?? {})}`);
   }
+  if (spec.stream) args.push('stream=True');
   out.push(`res = requests.${spec.method}(`, ...args.map((a) => `    ${a.replaceAll('\n', '\n    ')},`), '    timeout=30,', ')');
-  if (spec.envelope) out.push('answer = res.json()', 'if answer["code"] != 0:', '    raise RuntimeError(answer["message"])', 'print(answer["data"])');
+  if (spec.stream) out.push('for line in res.iter_lines():', '    print(line.decode())');
+  else if (spec.envelope) out.push('answer = res.json()', 'if answer["code"] != 0:', '    raise RuntimeError(answer["message"])', 'print(answer["data"])');
   else out.push('print(res.json())');
   return out.join('\n');
 }

@@ -41,7 +41,11 @@ describe('schemaRows', () => {
       Object.values(item).flatMap((op) =>
         [
           ...schemaRows(Object.values(op.requestBody?.content ?? {})[0]?.schema as Record<string, unknown> | undefined),
-          ...schemaRows(((op.responses['200']?.content?.['application/json']?.schema as { properties?: { data?: Record<string, unknown> } }).properties?.data)),
+          // A stream (text/event-stream) is described by the data of its events.
+          ...schemaRows(
+            (op.responses['200']?.content?.['application/json']?.schema as { properties?: { data?: Record<string, unknown> } } | undefined)?.properties?.data ??
+              op.responses['200']?.content?.['text/event-stream']?.['x-event-data'],
+          ),
         ].map((row) => ({ ...row, at: `${path} ${row.name}` })),
       ),
     );
