@@ -40,7 +40,7 @@ const BALANCE = 8;
 const SECRET = 'cluster-test-secret-cluster-test-secret-01';
 /** Accounts of the steady load during the outages, each submitting every LOAD_EVERY_MS (under RATE_LIMIT a minute). */
 const [LOAD_USERS, LOAD_EVERY_MS] = [8, 4500];
-const [OUTAGE_MS, POSTGRES_CUT_MS] = [60_000, 15_000];
+const [OUTAGE_MS, POSTGRES_CUT_MS] = [60_000, 60_000];
 const TERMINAL = ['succeeded', 'failed', 'canceled'];
 
 const prefix = `cluster-${randomBytes(5).toString('hex')}:`;
