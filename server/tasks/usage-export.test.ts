@@ -144,5 +144,7 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
     expect(long.message).toContain(`${USAGE_EXPORT.maxRangeDays} days`);
     const bad = (await (await api('/api/usage/export', { from: 'yesterday', to: '2026-01-01' })).json()) as { message: string };
     expect(bad.message).toContain('from');
+    const notADay = (await (await api('/api/usage/export', { from: '2026-02-30', to: '2026-03-01' })).json()) as { message: string };
+    expect(notADay.message).toContain('from: must be a date YYYY-MM-DD');
   });
 });

@@ -37,7 +37,13 @@ export const webhookDeliveriesBody = z.object({
   taskId: z.string().trim().min(1).max(64).optional().describe('Only the deliveries of this task'),
   failedOnly: boolean.default(false).describe('Only attempts that did not get a 2xx answer'),
   before: z.coerce.number().int().min(1).optional().describe('The nextBefore of the previous page'),
-  limit: z.coerce.number().int().min(1).max(WEBHOOK_LOG.maxPageSize, `must be at most ${WEBHOOK_LOG.maxPageSize}`).default(WEBHOOK_LOG.defaultPageSize),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(WEBHOOK_LOG.maxPageSize, `must be at most ${WEBHOOK_LOG.maxPageSize}`)
+    .default(WEBHOOK_LOG.defaultPageSize)
+    .describe('Attempts per page'),
 });
 
 export const webhookAttemptView = z.object({
@@ -65,7 +71,15 @@ export const webhookAttemptsData = z.object({
 
 export const redeliverBody = z.object({ deliveryId: z.string().trim().min(1, 'is required').max(100).describe('The deliveryId (webhook-id) to send again') });
 
-const day = z.iso.date('must be a date YYYY-MM-DD');
+// A refinement rather than z.iso.date(): the document then says "format date", not zod's long pattern.
+const day = z
+  .string()
+  .refine((v) => {
+    const ms = Date.parse(`${v}T00:00:00Z`);
+    // 2026-02-30 parses as 2 March: only a day that reads back the same is one.
+    return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(v);
+  }, 'must be a date YYYY-MM-DD')
+  .meta({ format: 'date' });
 /** A range of UTC days, both ends included. */
 export const usageExportBody = z
   .object({ from: day.describe('First UTC day, YYYY-MM-DD'), to: day.describe('Last UTC day, YYYY-MM-DD (included)') })
@@ -76,7 +90,7 @@ export type UsageRange = z.infer<typeof usageExportBody>;
 export const usageRow = z.object({
   kind: z.enum(['task', 'ledger']).describe('task: one generation; ledger: one credit movement'),
   id: z.string().describe("The task id, or the ledger row's id"),
-  time: z.iso.datetime().describe('When the task was submitted or the credits moved (UTC)'),
+  time: z.string().meta({ format: 'date-time' }).describe('When the task was submitted or the credits moved (UTC)'),
   feature: z.string().nullable().describe('The feature a task ran; null for ledger rows'),
   engine: z.string().nullable().describe('The engine that ran it'),
   status: z.string().nullable().describe('queued, running, succeeded, failed or canceled'),

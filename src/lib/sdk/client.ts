@@ -61,6 +61,11 @@ export const OPERATIONS = {
   getUploadPolicy: { method: 'post', path: '/api/file/v1/get_policy' },
   uploadFile: { method: 'post', path: '/api/file/v1/upload' },
   finishUpload: { method: 'post', path: '/api/file/v1/policy_upload_finish' },
+  keyCaps: { method: 'post', path: '/api/keys/caps' },
+  setKeyCaps: { method: 'post', path: '/api/keys/set_caps' },
+  webhookDeliveries: { method: 'post', path: '/api/webhooks/deliveries' },
+  redeliverWebhook: { method: 'post', path: '/api/webhooks/redeliver' },
+  usageExport: { method: 'post', path: '/api/usage/export' },
   openApiDocument: { method: 'get', path: '/api/openapi.json' },
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
@@ -164,6 +169,12 @@ export function createDreamApiClient(options: ClientOptions) {
       return read<{ reqId: string }>(res);
     },
     finishUpload: (body: { reqId: string }) => post<T.UploadedFile>('finishUpload', body),
+    keyCaps: () => post<{ list: T.KeyCaps[] }>('keyCaps'),
+    setKeyCaps: (body: T.SetKeyCapsRequest) => post<T.KeyCaps>('setKeyCaps', body),
+    webhookDeliveries: (body: T.WebhookDeliveriesRequest = {}) => post<{ list: T.WebhookAttempt[]; nextBefore: number | null }>('webhookDeliveries', body),
+    redeliverWebhook: (body: { deliveryId: string }) => post<T.WebhookAttempt>('redeliverWebhook', body),
+    /** Tasks and credit movements of a range of UTC days (the server streams them; this reads the whole answer). */
+    usageExport: (body: T.UsageExportRequest) => post<{ from: string; to: string; rows: T.UsageRow[] }>('usageExport', body),
     async openApiDocument(): Promise<Record<string, unknown>> {
       const res = await doFetch(origin + OPERATIONS.openApiDocument.path);
       if (!res.ok) throw new DreamApiError(`HTTP ${res.status}`, null, res.status);

@@ -77,3 +77,5 @@ export interface WebhookEvent {
   timestamp: string;
   data: TaskResult;
 }
+
+export type * from './developer-types';
