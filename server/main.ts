@@ -19,7 +19,7 @@ import { startWorkPause } from './lifecycle/pause';
 import { readinessChecks } from './lifecycle/readiness';
 import { metricsApp, metricsHandler } from './metrics';
 import { startTracing, stopTracing } from './telemetry/tracing';
-import { METRICS } from '../src/lib/spec';
+import { METRICS, OUTAGES } from '../src/lib/spec';
 
 async function main() {
   // Everything written from here on (database, WAL, secret, media, ffmpeg outputs) is readable by our user only.
@@ -36,7 +36,11 @@ async function main() {
   // Which ffmpeg/ffprobe parse outside files, and their versions; one missing or too old is a clear error here.
   reportFfmpeg(log);
   // DATABASE_POOL_MAX, by role by default (docs/scaling.md "Connections").
-  const database = await openDatabase(config.databaseUrl, { maxConnections: config.database.poolMax });
+  const database = await openDatabase(config.databaseUrl, {
+    maxConnections: config.database.poolMax,
+    connectTimeoutMs: OUTAGES.databaseConnectTimeoutMs,
+    keepAliveDelayMs: OUTAGES.databaseKeepAliveDelayMs,
+  });
   const migration = await migrateToLatest(database);
   log.info('database ready', { engine: database.engine, version: migration.version, applied: migration.applied });
 

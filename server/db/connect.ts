@@ -7,7 +7,6 @@ import { makePrivateDir, restrictToOwner } from '../private-files/index.ts';
 import type { Engine } from './migrations/index.ts';
 import type { Schema } from './schema.ts';
 import { cachedStatements } from './statement-cache.ts';
-import { OUTAGES } from '../../src/lib/spec';
 
 /**
  * Open one per process and share it. For a SQLite file this matters: better-sqlite3 waits for locks
@@ -28,6 +27,12 @@ export interface OpenDatabaseOptions {
   searchPath?: string;
   /** PostgreSQL only: maximum pool size (pg's default of 10 when omitted). */
   maxConnections?: number;
+  /**
+   * PostgreSQL only: how long opening one connection may take, and when TCP keepalive starts (the server passes
+   * OUTAGES' values; this module runs under plain Node too, so it takes them as options instead of importing the rules).
+   */
+  connectTimeoutMs?: number;
+  keepAliveDelayMs?: number;
 }
 
 const ACCEPTED_FORMS = 'sqlite:<path> (e.g. sqlite:./data/app.db), sqlite::memory:, postgres://user:password@host:port/database or postgresql://…';
@@ -86,14 +91,16 @@ async function closeSqlite(db: Kysely<Schema>, handle: Database.Database): Promi
  * Connecting is bounded here, on the client, not with the pool's connectionTimeoutMillis: that would also bound the
  * wait for a free pooled connection, and a burst of requests queueing behind a busy pool is no outage.
  */
-class BoundedClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
-    super({ ...config, connectionTimeoutMillis: OUTAGES.databaseConnectTimeoutMs });
-  }
+function boundedClient(connectTimeoutMs: number): typeof pg.Client {
+  return class BoundedClient extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  };
 }
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<AppDatabase> {
-  const { searchPath, maxConnections } = options;
+  const { searchPath, maxConnections, connectTimeoutMs, keepAliveDelayMs } = options;
   if (searchPath !== undefined && !IDENTIFIER.test(searchPath)) {
     throw new Error(`searchPath must be a plain SQL identifier (letters, digits, underscore), got "${searchPath}"`);
   }
@@ -104,9 +111,9 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     types,
     // A server that does not answer fails each new connection within a bound (answered 503, server/http/errors.ts);
     // keepalive finds a connection that half-opened.
-    Client: BoundedClient,
+    ...(connectTimeoutMs !== undefined ? { Client: boundedClient(connectTimeoutMs) } : {}),
     keepAlive: true,
-    keepAliveInitialDelayMillis: OUTAGES.databaseKeepAliveDelayMs,
+    ...(keepAliveDelayMs !== undefined ? { keepAliveInitialDelayMillis: keepAliveDelayMs } : {}),
     ...(maxConnections !== undefined ? { max: maxConnections } : {}),
     ...(searchPath !== undefined ? { options: `-c search_path=${searchPath}` } : {}),
   });

@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { openRateLimitStores } from '../http/redis-rate-limit';
+import { OUTAGES } from '../../src/lib/spec';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;
@@ -30,7 +31,8 @@ export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
 /** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. A `mailer` replaces SMTP. */
 export async function createTestApp(env: Record<string, string> = {}, o: { mailer?: Mailer } = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...BILLING_TEST_ENV, ...env });
-  const database = await openDatabase(config.databaseUrl);
+  // Bounded as main.ts bounds it: a database that stops answering is an outage (503), not a hang.
+  const database = await openDatabase(config.databaseUrl, { connectTimeoutMs: OUTAGES.databaseConnectTimeoutMs, keepAliveDelayMs: OUTAGES.databaseKeepAliveDelayMs });
   await migrateToLatest(database);
   const log = createLogger(config.logLevel);
   const tasks = createTaskSystem({ config, database, log });
