@@ -2,12 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Schema } from '../db';
+import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { withWorkDir } from '../tools';
 import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS, UPLOAD_SCENES, type MediaKind } from '../../src/lib/spec';
 import type { MediaInfo } from '../../src/lib/api/types';
-import type { MediaService } from './index';
 import type { ProbedMedia } from './probe';
 import { sniffMedia } from './sniff';
 import type { IncomingFile, IncomingUploads } from './store';
@@ -23,10 +22,18 @@ export interface DirectUploadPolicy {
   accept: MediaKind[];
 }
 
+/** What direct uploads use of the media service (server/media/index.ts), stated here because that module exports this one. */
+export interface MediaRecords {
+  byId(id: string): Promise<MediaRow | undefined>;
+  info(row: MediaRow): MediaInfo;
+  saveStored(userId: string, probed: ProbedMedia, size: number, place: (key: string) => Promise<void>): Promise<MediaInfo>;
+  deleteByIds(ids: readonly string[]): Promise<void>;
+}
+
 export interface DirectUploadsOptions {
   db: Kysely<Schema>;
   incoming: IncomingUploads;
-  media: Pick<MediaService, 'byId' | 'info' | 'saveStored' | 'deleteByIds'>;
+  media: MediaRecords;
 }
 
 /** An ID3 tag (MP3 and others) may be longer than the head read; only the whole file tells what follows it. */
