@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/spec';
 import type { TaskOutput, TaskView } from './api';
-import type { Run } from './useTask';
+import type { Run } from './run';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
 import styles from './playground.module.css';

@@ -8,24 +8,9 @@ import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
 import { trackAction } from './track';
 import { loadRunCard } from './run-card-loader';
+import type { Phase, Run } from './run';
 
-export type Phase = 'idle' | 'submitting' | 'running' | 'succeeded' | 'failed';
-
-/** One submit and what became of it; the screen shows a card per run, newest first. */
-export interface Run {
-  /** Local id of the card (the task id is not known until the submit answers). */
-  id: number;
-  /** Counts this screen's runs from 1, as their cards are titled. */
-  number: number;
-  phase: Exclude<Phase, 'idle'>;
-  task: TaskView | null;
-  error: string | null;
-  /** Set when the server refused for too few credits: the card offers the top-up. */
-  needsTopUp: boolean;
-  /** When the submit was sent, and when the task was first seen running (this browser's clock, for elapsed and remaining time). */
-  submittedAt: number;
-  runningSince: number | null;
-}
+export type { Phase, Run };
 
 /** The latest run's state, as one-run screens read it (the voice-clone screen names its clone when it succeeds). */
 export interface TaskState {

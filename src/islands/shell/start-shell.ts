@@ -2,7 +2,7 @@
 // account area, the toasts and the cookie banner to their stores; the modal host loads, with React, only when wanted.
 import { mountAccountNav } from '../account/account-nav';
 import { watchModals } from '../modals/modal-loader';
-import { initSession } from '../../lib/stores/session';
+import { initSession } from '../../lib/stores/session-start';
 import { mountCookieBanner } from './cookie-banner';
 import { showToasts } from './toast';
 

@@ -1,7 +1,7 @@
 // Operations of the developer tools for the OpenAPI document and the reference: key credit caps, the webhook delivery log, the usage export.
 import { KEY_CAPS, USAGE_EXPORT, WEBHOOK_LOG, WEBHOOKS } from '../spec';
 import type { ErrorKey } from './errors';
-import type { Operation } from './operations';
+import type { Operation } from './operation-shape';
 import {
   keyCapsBody,
   keyCapsData,

@@ -1,19 +1,11 @@
 // The live status stream's contract: its query schema and its operation (GET, text/event-stream of getAsyncResult views).
 import { z } from 'zod';
 import { LIVE_STATUS } from '../spec';
-import type { Operation } from './operations';
+import type { Operation, StreamDoc } from './operation-shape';
 
 /** ?taskId= names one task (the stream ends after its final status); without it the stream carries every task of the account. */
 export const taskEventsQuery = z.object({ taskId: z.string().trim().min(1).max(64).optional() });
 export type TaskEventsQuery = z.infer<typeof taskEventsQuery>;
-
-/** What a stream operation adds to an ordinary one: its query, the SSE event name and an example of the wire format. */
-export interface StreamDoc {
-  query: z.ZodType;
-  fields: Record<string, string>;
-  event: string;
-  wireExample: string;
-}
 
 export const streamDescription = [
   `Server-Sent Events of the task's status and progress as they change, pushed by whichever API instance you are connected to.`,

@@ -1,39 +1,13 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
-import type { z } from 'zod';
 import { DIRECT_UPLOADS, IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
 import { DEVELOPER_OPERATIONS } from './developer-operations';
-import { streamOperation, type StreamDoc } from './live-status';
+import { streamOperation } from './live-status';
+import type { Operation, Tag } from './operation-shape';
 import { remainingCreditsData, submitData, taskResult, uploadAckData, uploadFinishData, uploadForm, uploadPolicyData, webhookSecretData } from './schemas';
 
-export type Tag = 'Speech' | 'Video' | 'Image' | 'Tasks' | 'Account' | 'Uploads' | 'Meta';
-
-export interface Operation {
-  /** Stable id: the OpenAPI operationId and the /api-reference/{id} page. */
-  id: string;
-  method: 'get' | 'post';
-  path: string;
-  tag: Tag;
-  summary: string;
-  description: string;
-  /** bearer: Authorization: Bearer <key>; signature: the upload policy's signature; none: public. */
-  auth: 'bearer' | 'signature' | 'none';
-  request?: {
-    schema: z.ZodType;
-    contentType: 'application/json' | 'multipart/form-data';
-    example: Record<string, unknown>;
-    /** Field descriptions merged into the generated JSON Schema. */
-    fields?: Record<string, string>;
-  };
-  /** The `data` of a success answer, or null for a non-envelope answer (the OpenAPI document itself). */
-  response: { schema: z.ZodType | null; example: unknown };
-  errors: ErrorKey[];
-  /** Submits accept Idempotency-Key and callbackUrl. */
-  submit?: boolean;
-  /** A GET answered with Server-Sent Events whose data is `response` (src/lib/api-contract/live-status.ts). */
-  stream?: StreamDoc;
-}
+export type { Operation, Tag };
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];

@@ -14,15 +14,15 @@ describe('initSession', () => {
   // initSession runs once per page, so each test loads fresh copies of the stores.
   async function freshStores() {
     vi.resetModules();
-    return { session: await import('./session'), modals: await import('./modals') };
+    return { session: await import('./session'), start: await import('./session-start'), modals: await import('./modals') };
   }
 
   it('on the next page, loads the user and runs the deferred after-login steps once', async () => {
     const result = await signIn(server.t, 'later@example.com');
     await completeLogin(result, { deferred: true });
     history.replaceState(null, '', '/playground/speech');
-    const { session, modals } = await freshStores();
-    session.initSession();
+    const { session, start, modals } = await freshStores();
+    start.initSession();
     await vi.waitFor(() => expect(modals.$modal.get()).toBe('info'));
     expect(session.$user.get()?.userId).toBe(result.userId);
     expect(sessionStorage.getItem('afterLoginPending')).toBeNull();
@@ -30,8 +30,8 @@ describe('initSession', () => {
 
   it('on the root page, which navigates on at once, keeps them pending', async () => {
     await completeLogin(await signIn(server.t, 'later@example.com'), { deferred: true });
-    const { session, modals } = await freshStores();
-    session.initSession();
+    const { session, start, modals } = await freshStores();
+    start.initSession();
     await vi.waitFor(() => expect(session.$user.get()).toBeTruthy());
     await vi.waitFor(() => expect(server.calls().filter((c) => c === '/user/info')).toHaveLength(1));
     expect(modals.$modal.get()).toBeNull();
@@ -40,8 +40,8 @@ describe('initSession', () => {
 
   it('remembers where the visitor came from', async () => {
     history.replaceState(null, '', '/pricing?from=newsletter');
-    const { session } = await freshStores();
-    session.initSession();
+    const { session, start } = await freshStores();
+    start.initSession();
     await vi.waitFor(() => expect(session.$user.get()).toBeNull());
     expect(getCookie(COOKIE_NAMES.from)).toBe('newsletter');
   });

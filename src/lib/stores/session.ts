@@ -1,11 +1,12 @@
 // The signed-in user shared by every island (SPEC.md §3 storage keys and cookies, §4 session). Every page loads this
 // first, so it holds only what a page needs to know who is there: the API client loads once there is a stored session to
-// ask about (a guest's page never needs it), and signing in and out live in login.ts, loaded with them.
+// ask about (a guest's page never needs it), signing in and out live in login.ts, loaded with them, and the page's start
+// in session-start.ts.
 import { atom, type ReadableAtom } from 'nanostores';
 import { onNotLoggedIn, type UserInfo } from '../api';
 import type * as ApiModuleType from '../api';
 import { COOKIE_NAMES, COOKIES, STORAGE_KEYS } from '../spec';
-import { getCookie, local, session, setCookie } from '../storage';
+import { getCookie, local, setCookie } from '../storage';
 
 type ApiModule = typeof ApiModuleType;
 
@@ -77,20 +78,4 @@ export async function refreshUser(): Promise<UserInfo | null> {
     if ($user.get() === undefined) $user.set(null);
     return null;
   }
-}
-
-let started = false;
-
-/** Once per page: remember where the visitor came from and load the user of a stored token. */
-export function initSession(): void {
-  if (started) return;
-  started = true;
-  rememberArrival();
-  void refreshUser().then(async (user) => {
-    // The root page always navigates on (SPEC.md §2, §4), so the deferred steps wait for the next page.
-    if (!user || !session.get(AFTER_LOGIN_PENDING) || location.pathname === '/') return;
-    session.remove(AFTER_LOGIN_PENDING);
-    const { afterLogin } = await import('./login');
-    await afterLogin(user);
-  });
 }

@@ -4,7 +4,7 @@ import { randomQueueId, wireEntry } from './batch';
 // The file, not the api-contract index: the index would pull zod into the worker bundle.
 import { signedText } from '../api-contract/tracking';
 import { sealEntries, signBatch } from './cipher';
-import type { Answer, AppInfo, ConfigData, QueuedEntry, TokenData, TrackInfoBody } from './types';
+import type { Answer, AppInfo, ConfigData, EngineFlags, QueuedEntry, TokenData, TrackInfoBody } from './types';
 
 /** Thrown by a transport when no answer came back (offline, timeout, HTTP error page, non-JSON). */
 export class NetworkError extends Error {
@@ -22,13 +22,7 @@ export interface SessionCache {
   delete(key: string): Promise<void>;
 }
 
-/** SPEC.md §4 "Flags track token valid, config valid, appKey valid and request in progress". */
-export interface EngineFlags {
-  tokenValid: boolean;
-  configValid: boolean;
-  appKeyValid: boolean;
-  requesting: boolean;
-}
+export type { EngineFlags };
 
 export interface CachedToken extends TokenData {
   fetchedAt: number;

@@ -1,5 +1,12 @@
 // Shapes shared by the tracking stub, the worker engine and the collector: entries, config, answers (SPEC.md §3, §7) and the worker's API.
-import type { EngineFlags } from './session';
+
+/** SPEC.md §4 "Flags track token valid, config valid, appKey valid and request in progress". */
+export interface EngineFlags {
+  tokenValid: boolean;
+  configValid: boolean;
+  appKeyValid: boolean;
+  requesting: boolean;
+}
 
 /** One tracking log entry as it travels inside an encrypted batch (SPEC.md §3 plus a unique entryId for dedupe). */
 export interface TrackEntry {

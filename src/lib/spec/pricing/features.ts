@@ -1,6 +1,6 @@
 // Every kind of task the platform runs, and the SPEC.md §9 price item and measures each one is charged on.
 
-import type { PriceInput } from './price-input';
+import type { PriceInput } from './price-measures';
 import type { PriceItemId } from './prices';
 import type { QuoteParams } from './quote';
 

@@ -1,20 +1,9 @@
 // What a task's price depends on, read from its stored input: the same function prices the playground's preview and the server's charge.
 
 import type { Feature } from './features';
+import type { PriceInput } from './price-measures';
 
-/** What a task's price depends on, as known at submit (estimate) or after the run (settle). */
-export interface PriceInput {
-  /** Characters of text to speak (speech features). */
-  characters?: number;
-  /** Seconds of media: the input's length at submit, the output's real length when settling. */
-  seconds?: number;
-  /** Output resolution for video features, e.g. '720p'. */
-  resolution?: string;
-  /** Clip length in seconds for fixed-length video features. */
-  durationS?: number;
-  /** Images asked for (image generation is charged per image). */
-  count?: number;
-}
+export type { PriceInput };
 
 /** Characters as billed: code points of the trimmed text, so an emoji or a Chinese text is not billed double. */
 export function characterCount(text: string): number {

@@ -1,5 +1,5 @@
-// No two folders of src/ and server/ import each other, directly or round a longer chain (DESIGN.md "Layout": a
-// folder is an area, and areas depend one way); the test names every loop it finds, with one import for each step.
+// No two folders, and no two files, of src/ and server/ import each other, directly or round a longer chain (DESIGN.md
+// "Layout": areas depend one way, and so do the modules in one); the test names every loop it finds, one import a step.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +74,21 @@ function folderGraph(files: string[]): Map<string, Map<string, Edge>> {
   return graph;
 }
 
-/** Strongly connected components of two or more folders (Tarjan), each a set of folders that reach one another. */
+/** File → file it imports: type-only and dynamic imports count, since they too say which module depends on which. */
+function fileGraph(files: string[]): Map<string, Map<string, Edge>> {
+  const graph = new Map<string, Map<string, Edge>>();
+  for (const from of files) {
+    const out = new Map<string, Edge>();
+    graph.set(from, out);
+    for (const specifier of specifiers(scriptOf(from, readFileSync(join(ROOT, from), 'utf8')))) {
+      const to = resolveImport(from, specifier);
+      if (to && !isTestOnly(to) && to !== from) out.set(to, { from, to });
+    }
+  }
+  return graph;
+}
+
+/** Strongly connected components of two or more nodes (Tarjan), each a set of folders or files that reach one another. */
 function loops(graph: Map<string, Map<string, Edge>>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -106,7 +120,7 @@ function loops(graph: Map<string, Map<string, Edge>>): string[][] {
   return found;
 }
 
-/** One shortest loop through `start` inside its component, written as folder → folder with the import of each step. */
+/** One shortest loop through `start` inside its component, written as node → node with the import of each step. */
 function describeLoop(graph: Map<string, Map<string, Edge>>, component: string[]): string {
   const members = new Set(component);
   const start = component[0]!;
@@ -132,13 +146,15 @@ function describeLoop(graph: Map<string, Map<string, Edge>>, component: string[]
   path.push(start);
   const steps = path.slice(1).map((to, i) => {
     const edge = graph.get(path[i]!)!.get(to)!;
-    return `  ${path[i]} → ${to} (${edge.from} imports ${edge.to})`;
+    const witness = edge.from === path[i] && edge.to === to ? '' : ` (${edge.from} imports ${edge.to})`;
+    return `  ${path[i]} → ${to}${witness}`;
   });
   return [`loop among ${component.join(', ')}:`, ...steps].join('\n');
 }
 
 const files = SCANNED.flatMap(sourceFiles).filter((path) => !isTestOnly(path));
 const graph = folderGraph(files);
+const modules = fileGraph(files);
 
 describe('folder imports', () => {
   it('reads every kind of import, resolved to its file', () => {
@@ -188,5 +204,28 @@ describe('folder imports', () => {
 
   it('no folder imports, directly or through others, a folder that imports it', () => {
     expect(loops(graph).map((component) => describeLoop(graph, component))).toEqual([]);
+  });
+});
+
+describe('file imports', () => {
+  it('a file reaches the files it imports, a type-only or dynamic import included', () => {
+    expect(modules.get('src/islands/playground/run-card-loader.ts')?.has('src/islands/playground/RunCard.tsx')).toBe(true);
+    expect(modules.get('server/tasks/runner.ts')?.has('server/tasks/task-types.ts')).toBe(true);
+  });
+
+  it('a loop of files is found and named file by file', () => {
+    const edge = (from: string, to: string): [string, Edge] => [to, { from, to }];
+    const sample = new Map([
+      ['x.ts', new Map([edge('x.ts', 'y.ts')])],
+      ['y.ts', new Map([edge('y.ts', 'x.ts'), edge('y.ts', 'z.ts')])],
+      ['z.ts', new Map<string, Edge>()],
+    ]);
+    const found = loops(sample);
+    expect(found).toEqual([['x.ts', 'y.ts']]);
+    expect(describeLoop(sample, found[0]!)).toBe(['loop among x.ts, y.ts:', '  x.ts → y.ts', '  y.ts → x.ts'].join('\n'));
+  });
+
+  it('no file imports, directly or through others, a file that imports it', () => {
+    expect(loops(modules).map((component) => describeLoop(modules, component))).toEqual([]);
   });
 });
