@@ -5,11 +5,6 @@ import { declineCookies, expectNoSidewaysScroll } from './support/page-checks';
 
 test.beforeEach(({ page }) => declineCookies(page));
 
-test('/foo/bar lands on / and from there on /playground', async ({ page }) => {
-  await page.goto('/foo/bar');
-  await page.waitForURL((url) => url.pathname === '/playground');
-});
-
 test('the Products dropdown opens by mouse and closes by a click elsewhere', async ({ page }) => {
   await page.goto('/pricing');
   const products = page.locator('details.nav__dropdown', { has: page.getByText('Products', { exact: true }) });
