@@ -2,27 +2,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config';
-import { idpEnv, startFakeIdp, type FakeIdp } from '../test-support/fake-idp';
+import { idpEnv, startFakeIdps, type FakeIdps } from '../test-support/fake-idp';
 import { authorizeUrl, isConfigured, OAuthExchangeError, OAuthNoEmailError, redirectUri, verifiedIdentity } from './providers';
 
-let google: FakeIdp;
-let github: FakeIdp;
-
-beforeAll(async () => {
-  google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret' });
-  github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret' });
-});
-afterAll(async () => {
-  await google.close();
-  await github.close();
-});
+let idps: FakeIdps;
+beforeAll(async () => (idps = await startFakeIdps()));
+afterAll(() => idps.close());
 beforeEach(() => {
-  google.identity = { email: 'Gee@Example.COM', verified: true, name: 'Gee' };
-  github.identity = { email: 'Octo@Example.COM', verified: true, name: 'Octo Cat' };
+  idps.google.identity = { email: 'Gee@Example.COM', verified: true, name: 'Gee' };
+  idps.github.identity = { email: 'Octo@Example.COM', verified: true, name: 'Octo Cat' };
 });
 
 function configWith(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://api.test/', ...idpEnv(google, github), ...env });
+  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://api.test/', ...idpEnv(idps.google, idps.github), ...env });
 }
 
 function pkce() {
@@ -61,7 +53,7 @@ describe('authorizeUrl', () => {
   ] as const)('asks %s for a code with the scopes that yield an email, the state and an S256 challenge', (provider, scope) => {
     const config = configWith();
     const url = new URL(authorizeUrl(config, provider, 'dreamapi.state-value', 'challenge-value'));
-    expect(url.origin + url.pathname).toBe(`${(provider === 'google' ? google : github).url}/authorize`);
+    expect(url.origin + url.pathname).toBe(`${(provider === 'google' ? idps.google : idps.github).url}/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: `${provider}-client`,
       redirect_uri: `http://api.test/user/${provider}/login/callback`,
@@ -83,12 +75,12 @@ describe('verifiedIdentity', () => {
   it('returns the primary verified GitHub email in lower case and the profile name, or the login without one', async () => {
     const config = configWith();
     expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({ email: 'octo@example.com', name: 'Octo Cat' });
-    github.identity.name = '';
+    idps.github.identity.name = '';
     expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({ email: 'octo@example.com', name: 'octo' });
   });
 
   it.each(['google', 'github'] as const)('answers OAuthNoEmailError for an unverified %s email', async (provider) => {
-    (provider === 'google' ? google : github).identity.verified = false;
+    (provider === 'google' ? idps.google : idps.github).identity.verified = false;
     const config = configWith();
     await expect(verifiedIdentity(config, provider, await authorize(config, provider))).rejects.toBeInstanceOf(OAuthNoEmailError);
   });
@@ -121,7 +113,7 @@ describe('verifiedIdentity', () => {
 
   it('answers OAuthExchangeError with both statuses when the GitHub API does not answer the profile', async () => {
     // The Google-like provider has no /user endpoints: it answers 404 to both calls.
-    const config = configWith({ GITHUB_API_URL: google.url });
+    const config = configWith({ GITHUB_API_URL: idps.google.url });
     await expect(verifiedIdentity(config, 'github', await authorize(config, 'github'))).rejects.toThrow(new OAuthExchangeError('GitHub API answered 404/404'));
   });
 });

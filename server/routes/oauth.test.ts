@@ -2,24 +2,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';
-import { idpEnv, startFakeIdp, type FakeIdp } from '../test-support/fake-idp';
+import { idpEnv, startFakeIdps, type FakeIdps } from '../test-support/fake-idp';
 import { createAccountsTestApp, post, signIn, useAccountsTestApp } from '../test-support/accounts';
 
-let google: FakeIdp;
-let github: FakeIdp;
-
-beforeAll(async () => {
-  google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret' });
-  github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret' });
-});
-afterAll(async () => {
-  await google.close();
-  await github.close();
-});
-const t = useAccountsTestApp(() => ({ ...idpEnv(google, github), PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
+let idps: FakeIdps;
+beforeAll(async () => (idps = await startFakeIdps()));
+afterAll(() => idps.close());
+const t = useAccountsTestApp(() => ({ ...idpEnv(idps.google, idps.github), PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
 beforeEach(() => {
-  google.identity = { email: 'g@example.com', verified: true, name: 'Gee' };
-  github.identity = { email: 'octo@example.com', verified: true, name: 'Octo' };
+  idps.google.identity = { email: 'g@example.com', verified: true, name: 'Gee' };
+  idps.github.identity = { email: 'octo@example.com', verified: true, name: 'Octo' };
 });
 
 function pkce() {
@@ -73,7 +65,7 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   });
 
   it('refuses a state without the dreamapi prefix and random part, before calling the provider', async () => {
-    const before = (provider === 'google' ? google : github).tokenRequests;
+    const before = (provider === 'google' ? idps.google : idps.github).tokenRequests;
     for (const state of ['dreamapi', 'evil.abcdefghijklmnopqrstuvwxyz', 'dreamapi.short']) {
       const res = await post(t.app, `/user/${provider}/login/callback`, { code: 'c', state, codeVerifier: pkce().verifier });
       expect(res.status).toBe(400);
@@ -81,11 +73,11 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
     }
     const url = await post(t.app, `/user/${provider}/login/url`, { state: 'dreamapi', codeChallenge: pkce().challenge });
     expect(url.status).toBe(400);
-    expect((provider === 'google' ? google : github).tokenRequests).toBe(before);
+    expect((provider === 'google' ? idps.google : idps.github).tokenRequests).toBe(before);
   });
 
   it('refuses an identity without a verified email', async () => {
-    (provider === 'google' ? google : github).identity.verified = false;
+    (provider === 'google' ? idps.google : idps.github).identity.verified = false;
     const { siteRoot, state, verifier } = await authorize(provider);
     const res = await post(t.app, `/user/${provider}/login/callback`, { code: siteRoot.searchParams.get('code')!, state, codeVerifier: verifier });
     expect(res.status).toBe(400);
@@ -95,7 +87,7 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
 
 describe('linking and configuration', () => {
   it('links a provider sign-in to the email-code account with the same verified address', async () => {
-    google.identity.email = 'same@example.com';
+    idps.google.identity.email = 'same@example.com';
     const { userId } = await signIn(t, 'same@example.com');
     const { siteRoot, state, verifier } = await authorize('google');
     const res = await post(t.app, '/user/google/login/callback', { code: siteRoot.searchParams.get('code')!, state, codeVerifier: verifier });

@@ -5,22 +5,15 @@ import { SIGNUP_CREDITS_DEFAULT, SIGNUP_LEDGER_REASON } from '../../src/lib/spec
 import { findOrCreateUserByEmail } from '../accounts/users';
 import { migrateToLatest } from '../db';
 import { databaseEngines } from '../db/test-support/engines';
-import { idpEnv, startFakeIdp, type FakeIdp } from '../test-support/fake-idp';
+import { idpEnv, startFakeIdps, type FakeIdps } from '../test-support/fake-idp';
 import { post, signIn, useAccountsTestApp } from '../test-support/accounts';
 
-let google: FakeIdp;
-let github: FakeIdp;
-beforeAll(async () => {
-  google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret' });
-  github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret' });
-});
-afterAll(async () => {
-  await google.close();
-  await github.close();
-});
+let idps: FakeIdps;
+beforeAll(async () => (idps = await startFakeIdps()));
+afterAll(() => idps.close());
 
 // SIGNUP_CREDITS left unset (an empty value is "unset"): the production default applies.
-const t = useAccountsTestApp(() => ({ ...idpEnv(google, github), SIGNUP_CREDITS: '', PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
+const t = useAccountsTestApp(() => ({ ...idpEnv(idps.google, idps.github), SIGNUP_CREDITS: '', PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
 
 async function ledger(userId: string) {
   return t.database.db.selectFrom('credit_ledger').select(['delta', 'reason', 'balance_after']).where('user_id', '=', userId).orderBy('id').execute();
@@ -28,7 +21,7 @@ async function ledger(userId: string) {
 
 /** Signs in with Google against the local identity provider, as the browser would. */
 async function googleSignIn(email: string) {
-  google.identity = { email, verified: true, name: 'Gee' };
+  idps.google.identity = { email, verified: true, name: 'Gee' };
   const state = `dreamapi.${randomBytes(18).toString('base64url')}`;
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');

@@ -135,3 +135,16 @@ export function idpEnv(google: FakeIdp, github: FakeIdp): Record<string, string>
     GITHUB_API_URL: github.url,
   };
 }
+
+/** The pair every sign-in test uses: a Google-like and a GitHub-like provider with the client ids idpEnv names. */
+export interface FakeIdps {
+  google: FakeIdp;
+  github: FakeIdp;
+  close(): Promise<void>;
+}
+
+export async function startFakeIdps(ports: { google?: number; github?: number } = {}): Promise<FakeIdps> {
+  const google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret', port: ports.google });
+  const github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret', port: ports.github });
+  return { google, github, close: async () => void (await Promise.all([google.close(), github.close()])) };
+}

@@ -1,25 +1,18 @@
 // Google-like (OIDC) and GitHub-like sign-in through local identity providers, and a forged-state callback that fails.
 import { expect, test } from '@playwright/test';
-import { startFakeIdp, type FakeIdp } from '../../server/test-support/fake-idp';
+import { startFakeIdps, type FakeIdps } from '../../server/test-support/fake-idp';
 import { accountPorts, E2E_APP_PORT } from './support/accounts-env';
 import { hydrated, openLogin, skipAboutYou } from './support/sign-in';
 
 const ports = accountPorts(E2E_APP_PORT);
-let google: FakeIdp;
-let github: FakeIdp;
+let idps: FakeIdps;
 
-test.beforeAll(async () => {
-  google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret', port: ports.google });
-  github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret', port: ports.github });
-});
-test.afterAll(async () => {
-  await google.close();
-  await github.close();
-});
+test.beforeAll(async () => (idps = await startFakeIdps(ports)));
+test.afterAll(() => idps.close());
 
 for (const provider of ['Google', 'GitHub'] as const) {
   test(`signs in with ${provider} and returns to the page the sign-in started from`, async ({ page }) => {
-    const idp = provider === 'Google' ? google : github;
+    const idp = provider === 'Google' ? idps.google : idps.github;
     const email = `${provider.toLowerCase()}-${Date.now()}@example.com`;
     idp.identity = { email, verified: true, name: `${provider} Person` };
     await page.goto('/pricing');
@@ -45,11 +38,11 @@ test('a callback with a forged state signs nobody in and never reaches the provi
     sessionStorage.setItem('oauthState', 'dreamapi.this-tab-made-this-state-1234');
     sessionStorage.setItem('oauthVerifier', 'v'.repeat(43));
   });
-  const before = google.tokenRequests;
+  const before = idps.google.tokenRequests;
   await page.goto('/?code=attacker-code&state=dreamapi.forged-by-an-attacker-5678');
   await expect(page.getByRole('alert')).toContainText('Login Failed');
   expect(await page.evaluate(() => localStorage.getItem('userToken'))).toBeNull();
-  expect(google.tokenRequests).toBe(before);
+  expect(idps.google.tokenRequests).toBe(before);
   // The failed state is spent: the address bar no longer carries the code.
   expect(new URL(page.url()).search).toBe('');
 });
