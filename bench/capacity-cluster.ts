@@ -1,10 +1,10 @@
 // The capacity bench's cluster: the built server (as `npm start` runs it) started as ROLE=api and ROLE=worker processes on free ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverCommand } from '../scripts/server-command.mjs';
+import { freePort } from '../server/test-support/free-port';
 
 export interface Instance {
   name: string;
@@ -17,19 +17,6 @@ export interface Instance {
 
 /** Lines of each process's stderr passed on as they come; the rest are only counted (a failing run would flood the output). */
 const ECHOED_LINES = 5;
-
-/** A port free right now, so PUBLIC_URL can name it before the process listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export function startCluster() {
   const instances: Instance[] = [];

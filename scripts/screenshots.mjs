@@ -4,11 +4,11 @@
 // Words narrow the routes to those containing one of them, e.g. `npm run screenshots -- dashboard reference`.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
+import { freePort } from '../server/test-support/free-port.ts';
+import { startTestSmtp } from '../server/test-support/smtp.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const siteDir = path.resolve(root, process.env.SITE_DIR || 'dist');
@@ -33,17 +33,6 @@ const OPENED = [
 const EMAIL = 'screenshots@dreamapi.test';
 const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Every page the build wrote (…/index.html), as routes; / is left out since it only redirects to /playground. */
 function builtRoutes(dir, prefix = '') {
   const routes = [];
@@ -62,21 +51,10 @@ const slug = (route) => route.replace(/^\//, '').replace(/[/?&]/g, '_').replace(
 /** A real SMTP server that keeps the sign-in codes mailed to each address. */
 async function startMailbox(port) {
   const codes = new Map();
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        const code = /sign-in code(?: is|:) (\d{4})/.exec(raw)?.[1];
-        for (const rcpt of session.envelope.rcptTo) if (code) codes.set(rcpt.address.toLowerCase(), code);
-        callback();
-      });
-    },
-  });
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const server = await startTestSmtp((raw, recipients) => {
+    const code = /sign-in code(?: is|:) (\d{4})/.exec(raw)?.[1];
+    for (const rcpt of recipients) if (code) codes.set(rcpt, code);
+  }, port);
   return {
     async code(email) {
       for (let i = 0; i < 200; i++) {
@@ -85,7 +63,7 @@ async function startMailbox(port) {
       }
       throw new Error(`no sign-in code was mailed to ${email}`);
     },
-    close: () => new Promise((resolve) => server.close(resolve)),
+    close: () => server.close(),
   };
 }
 

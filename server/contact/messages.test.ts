@@ -1,15 +1,14 @@
 // Contact messages at unit level: stored before mailing, limited per address or IP within the hour, mailed over real SMTP.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTACT, CONTACT_MESSAGES, ERROR_CODES } from '../../src/lib/spec';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
+import { startTestSmtp, type TestSmtp } from '../test-support/smtp';
 import { createSupportMailer, submitContactMessage, type ContactMessage } from './messages';
 
 const received: string[] = [];
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let smtpUrl: string;
 let database: AppDatabase;
 let warnings: Array<{ msg: string; fields?: Record<string, unknown> }>;
@@ -21,22 +20,10 @@ function recordingLogger(): Logger {
 }
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      stream.on('end', () => {
-        received.push(text);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startTestSmtp((raw) => received.push(raw));
+  smtpUrl = smtp.url;
 });
-afterAll(() => new Promise<void>((resolve) => smtp.close(resolve)));
+afterAll(() => smtp.close());
 
 beforeEach(async () => {
   database = await openDatabase('sqlite::memory:');

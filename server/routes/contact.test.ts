@@ -1,34 +1,20 @@
 // The contact form: messages are validated, stored, limited per sender and mailed to support over real SMTP.
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTACT, CONTACT_MESSAGES } from '../../src/lib/spec';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { startTestSmtp, type TestSmtp } from '../test-support/smtp';
 
 const received: string[] = [];
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let t: TestApp;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let text = '';
-      stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      stream.on('end', () => {
-        received.push(text);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, SUPPORT_EMAIL: 'support@dreamapi.test', TRUST_PROXY: 'true' });
+  smtp = await startTestSmtp((raw) => received.push(raw));
+  t = await createTestApp({ SMTP_URL: smtp.url, SUPPORT_EMAIL: 'support@dreamapi.test', TRUST_PROXY: 'true' });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(resolve));
+  await smtp.close();
 });
 
 function send(body: Record<string, string>, ip = '203.0.113.9') {

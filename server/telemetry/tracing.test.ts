@@ -1,12 +1,12 @@
 // Tracing on the real server: request, task and engine spans of one trace reach a local OTLP/HTTP receiver; with no endpoint no SDK module is loaded.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
+import { freePort } from '../test-support/free-port';
 import { listenLocal, readBody } from '../test-support/provider-fakes';
 import { startServer, type ServerProcess } from '../test-support/server-process';
 import { createUser, waitForTask } from '../test-support/tasks';
@@ -29,17 +29,6 @@ interface OtlpSpan {
 }
 interface OtlpExport {
   resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: Value }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-}
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  const probe = createServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    }),
-  );
 }
 
 const attr = (span: OtlpSpan, key: string) => {

@@ -1,10 +1,10 @@
 // Test-only: Debian's PgBouncer as a child process in transaction mode, on a free port in front of one PostgreSQL database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port';
 import { skipUnlessRequired } from './required-services';
 
 const CANDIDATES = [process.env.PGBOUNCER_PATH, '/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'];
@@ -25,17 +25,6 @@ export interface PgBouncer {
   /** PgBouncer's admin console (SHOW POOLS, SHOW CLIENTS), simple queries only. */
   adminUrl: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function answers(url: string): Promise<boolean> {

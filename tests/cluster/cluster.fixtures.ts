@@ -12,6 +12,7 @@ import pg from 'pg';
 import { expect } from 'vitest';
 import type { Schema, TaskRow } from '../../server/db';
 import { LEDGER_REASONS } from '../../server/tasks';
+import { freePort } from '../../server/test-support/free-port';
 import { skipUnlessRequired } from '../../server/test-support/required-services';
 
 export const PG_ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -70,18 +71,6 @@ export async function clearRedisPrefix(prefix: string) {
   } finally {
     redis.disconnect();
   }
-}
-
-/** A port free right now, so PUBLIC_URL can name it before the process listens. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Instance {

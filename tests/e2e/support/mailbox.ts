@@ -2,7 +2,7 @@
 // in the test workers that hand out login codes and sign-in links from that folder, so flows may run side by side.
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import { startTestSmtp } from '../../../server/test-support/smtp';
 
 export interface Mailbox {
   /** Waits for the next mail to this address and returns the 4-digit code in it. */
@@ -27,29 +27,15 @@ function quotedPrintable(raw: string): string {
 export async function startMailServer(port: number, folder: string): Promise<{ close(): Promise<void> }> {
   mkdirSync(folder, { recursive: true });
   let sequence = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-      stream.on('end', () => {
-        for (const rcpt of session.envelope.rcptTo) {
-          sequence += 1;
-          const name = `${String(sequence).padStart(6, '0')}.${rcpt.address.toLowerCase()}.eml`;
-          writeFileSync(path.join(folder, `${name}.part`), raw);
-          renameSync(path.join(folder, `${name}.part`), path.join(folder, name));
-        }
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  return { close: () => new Promise((resolve) => server.close(() => resolve())) };
+  const server = await startTestSmtp((raw, recipients) => {
+    for (const rcpt of recipients) {
+      sequence += 1;
+      const name = `${String(sequence).padStart(6, '0')}.${rcpt}.eml`;
+      writeFileSync(path.join(folder, `${name}.part`), raw);
+      renameSync(path.join(folder, `${name}.part`), path.join(folder, name));
+    }
+  }, port);
+  return { close: () => server.close() };
 }
 
 /**
