@@ -77,8 +77,11 @@ for (const width of [1440, 390]) {
       expect(await noSidewaysScroll(page)).toBe(true);
       await page.screenshot({ path: path.join(shots, `history-${width}.png`), fullPage: true });
 
-      // Run again: a new item with the same inputs, followed until it finishes.
-      await jugs.first().getByRole('button', { name: 'Run again' }).click();
+      // Run again: a paid run states its price and asks first; then a new item with the same inputs, followed until it finishes.
+      await jugs.first().getByRole('button', { name: 'Run again…' }).click();
+      const ask = jugs.first().getByRole('group', { name: /^Run Speech · Pro again\?$/ });
+      await expect(ask).toContainText(/Run it again for \d+ credits?\?/);
+      await ask.getByRole('button', { name: 'Yes, run again' }).click();
       await expect(jugs).toHaveCount(2);
       await expect(jugs.first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
 

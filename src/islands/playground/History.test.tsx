@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { HISTORY, TASK_LIMITS, type Feature } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { $user, refreshUser } from '../../lib/stores/session';
 import History from './History';
 import { bumpHistory } from './history-store';
 import { resetPage, signInPage } from '../shared/page.fixtures';
@@ -116,12 +116,25 @@ describe('History', () => {
     expect(ids(container)).toEqual([keep]);
   });
 
-  it('runs a task again with the same inputs and follows it until it finishes', async () => {
+  it('asks before a paid re-run, names its price, runs it with the same inputs, follows it and updates the balance', async () => {
     const first = await speak('once more', 'pro');
     const { container } = render(<History features={SPEECH} screen="speech" />);
     await waitFor(() => expect(ids(container)).toEqual([first]));
-    fireEvent.click(within(items(container)[0]!).getByRole('button', { name: 'Run again' }));
+    const item = items(container)[0]!;
+    const held = (await t.database.db.selectFrom('tasks').select('credits_held').where('id', '=', first).executeTakeFirstOrThrow()).credits_held;
+    expect(held).toBeGreaterThan(0);
+    fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
+    const ask = within(item).getByRole('group', { name: 'Run Speech · Pro again?' });
+    expect(ask.textContent).toContain(`Run it again for ${held} credit${held === 1 ? '' : 's'}?`);
+    // Cancel runs nothing.
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([]);
+    fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
+    const before = (await refreshUser())!.userPoints;
+    fireEvent.click(within(item).getByRole('button', { name: 'Yes, run again' }));
     await waitFor(() => expect(ids(container)).toHaveLength(2));
+    // The hold shows in the balance without a reload.
+    await waitFor(() => expect($user.get()!.userPoints).toBe(before - held));
     const again = ids(container)[0]!;
     expect(again).not.toBe(first);
     expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([{ taskId: first }]);

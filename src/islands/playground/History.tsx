@@ -4,7 +4,7 @@ import { useStore } from '@nanostores/react';
 import { useHydratedStore } from '../shared/useHydratedStore';
 import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { historyApi } from '../../lib/api';
-import { $loggedIn } from '../../lib/stores/session';
+import { $loggedIn, refreshUser } from '../../lib/stores/session';
 import { liveStatus, playgroundApi, type TaskView } from './api';
 import { $historyTick, bumpHistory } from './history-store';
 import HistoryItem from './HistoryItem';
@@ -63,6 +63,14 @@ export default function History({ features, screen }: { features: readonly Featu
     playgroundApi.poll(id).then(setOpened, (e: unknown) => setError(failure(e, 'Could not open the task')));
   }, [loggedIn]);
   const openedId = opened?.taskId;
+  // The run a Run again started: scrolled to and focused once it is listed (it is the newest, so first).
+  const [ranAgain, setRanAgain] = useState<string | null>(null);
+  useEffect(() => {
+    if (!ranAgain) return;
+    const el = document.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(ranAgain)}"]`);
+    el?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    el?.focus({ preventScroll: true });
+  }, [ranAgain]);
   useEffect(() => {
     if (!openedId) return;
     const el = document.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(openedId)}"]`);
@@ -73,14 +81,22 @@ export default function History({ features, screen }: { features: readonly Featu
   // Unfinished items (a re-run) follow the account's status stream until they finish, or are polled when it cannot
   // be had; then the rest of the page hears of it.
   const listed = opened ? [items?.find((t) => t.taskId === opened.taskId) ?? opened, ...(items ?? []).filter((t) => t.taskId !== opened.taskId)] : items;
-  const running = listed?.filter(active).map((t) => t.taskId).join(',') ?? '';
+  const running =
+    listed
+      ?.filter(active)
+      .map((t) => t.taskId)
+      .join(',') ?? '';
   useEffect(() => {
     if (!running) return;
     const ids = running.split(',');
     const apply = (task: TaskView) => {
       setItems((list) => list?.map((t) => (t.taskId === task.taskId ? task : t)) ?? null);
       setOpened((t) => (t?.taskId === task.taskId ? task : t));
-      if (!active(task)) bumpHistory();
+      if (!active(task)) {
+        bumpHistory();
+        // Charged, or refunded: the balance in the header and the cost bar follows.
+        void refreshUser();
+      }
     };
     let timer: ReturnType<typeof setInterval> | undefined;
     const poll = () => {
@@ -151,6 +167,9 @@ export default function History({ features, screen }: { features: readonly Featu
       const fresh = await historyApi.rerun(task.taskId);
       trackAction(screen, 'rerun', 'click', { taskId: task.taskId });
       setItems((list) => [fresh, ...(list ?? [])]);
+      // The hold left the balance at once; the new run is listed first, so it is brought into view there.
+      void refreshUser();
+      setRanAgain(fresh.taskId);
     } catch (e) {
       setError(failure(e, 'Could not run it again'));
     }
@@ -168,10 +187,23 @@ export default function History({ features, screen }: { features: readonly Featu
         </button>
       </div>
       <div className={styles.tools} role="search">
-        <input type="search" className={styles.search} value={typed} maxLength={HISTORY.searchMaxLength} onChange={(e) => setTyped(e.target.value)} placeholder="Search prompts and voices" aria-label="Search history" />
+        <input
+          type="search"
+          className={styles.search}
+          value={typed}
+          maxLength={HISTORY.searchMaxLength}
+          onChange={(e) => setTyped(e.target.value)}
+          placeholder="Search prompts and voices"
+          aria-label="Search history"
+        />
         <select className={styles.filter} value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Show">
           <option value="screen">{features.length > 1 ? 'This screen' : featureLabel(features[0] ?? '')}</option>
-          {features.length > 1 && features.map((f) => <option key={f} value={f}>{featureLabel(f)}</option>)}
+          {features.length > 1 &&
+            features.map((f) => (
+              <option key={f} value={f}>
+                {featureLabel(f)}
+              </option>
+            ))}
           <option value="all">All features</option>
         </select>
       </div>
@@ -190,10 +222,12 @@ export default function History({ features, screen }: { features: readonly Featu
           </p>
         ))}
       </div>
-      {shown && shown.length === 0 && <p className="muted">{query || filter !== 'screen' ? 'Nothing matches.' : 'Nothing yet. Your results appear here for 7 days.'}</p>}
+      {shown && shown.length === 0 && (
+        <p className="muted">{query || filter !== 'screen' ? 'Nothing matches.' : 'Nothing yet. Your results appear here for 7 days.'}</p>
+      )}
       <ul className={styles.list} data-testid="history">
         {shown?.map((t) => (
-          <HistoryItem key={t.taskId} task={t} highlighted={t.taskId === openedId} onRerun={(x) => void rerun(x)} onDelete={remove} />
+          <HistoryItem key={t.taskId} task={t} highlighted={t.taskId === openedId || t.taskId === ranAgain} onRerun={(x) => void rerun(x)} onDelete={remove} />
         ))}
       </ul>
     </section>

@@ -9,8 +9,21 @@ import styles from './History.module.css';
 
 function Result({ output, label }: { output: TaskOutput; label: string }) {
   // Videos load nothing until played and show their poster frame meanwhile; audio reads only its length.
-  if (output.kind === 'audio') return <audio className={styles.player} controls preload="metadata" src={output.url} aria-label={label} data-testid="result-audio" />;
-  if (output.kind === 'video') return <video className={styles.player} controls playsInline preload="none" poster={output.posterUrl ?? undefined} src={output.url} aria-label={label} data-testid="result-video" />;
+  if (output.kind === 'audio')
+    return <audio className={styles.player} controls preload="metadata" src={output.url} aria-label={label} data-testid="result-audio" />;
+  if (output.kind === 'video')
+    return (
+      <video
+        className={styles.player}
+        controls
+        playsInline
+        preload="none"
+        poster={output.posterUrl ?? undefined}
+        src={output.url}
+        aria-label={label}
+        data-testid="result-video"
+      />
+    );
   return <img className={styles.player} src={output.url} alt={label} loading="lazy" data-testid="result-image" />;
 }
 
@@ -25,6 +38,9 @@ interface Props {
 
 export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Props) {
   const [sharing, setSharing] = useState(false);
+  // A paid re-run states its price and asks first, as Generate shows the cost beside its button; a free one just runs.
+  const [confirming, setConfirming] = useState(false);
+  const rerunCost = task.creditsHeld;
   const name = featureLabel(task.feature);
   const when = timeFormat.format(task.createdAt);
   const { text, detail } = inputSummary(task.input);
@@ -32,7 +48,12 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
   const shareable = task.status === 'succeeded' && task.outputs.length > 0 && !task.outputsExpired;
   const credits = `${task.credits} ${task.credits === 1 ? 'credit' : 'credits'}`;
   return (
-    <li className={`${styles.item} ${highlighted ? styles.highlighted : ''}`} data-task-id={task.taskId} data-status={task.status} tabIndex={highlighted ? -1 : undefined}>
+    <li
+      className={`${styles.item} ${highlighted ? styles.highlighted : ''}`}
+      data-task-id={task.taskId}
+      data-status={task.status}
+      tabIndex={highlighted ? -1 : undefined}
+    >
       <div className={styles.meta}>
         <strong>{name}</strong>
         <div className={styles.engine}>
@@ -46,7 +67,13 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
       {(text || detail) && (
         <p className={styles.summary} data-testid="history-summary">
           {text && <span className={styles.text}>{text}</span>}
-          {detail && <span className="muted"> {text ? '· ' : ''}{detail}</span>}
+          {detail && (
+            <span className="muted">
+              {' '}
+              {text ? '· ' : ''}
+              {detail}
+            </span>
+          )}
         </p>
       )}
       {task.error && <p className={styles.error}>{task.error}</p>}
@@ -69,9 +96,9 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
             </a>
           );
         })}
-        {finished && (
-          <button type="button" className={styles.action} onClick={() => onRerun(task)}>
-            Run again
+        {finished && !confirming && (
+          <button type="button" className={styles.action} onClick={() => (rerunCost > 0 ? setConfirming(true) : onRerun(task))}>
+            {rerunCost > 0 ? 'Run again…' : 'Run again (free)'}
           </button>
         )}
         {shareable && (
@@ -83,6 +110,26 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
           Delete
         </button>
       </div>
+      {confirming && (
+        <div className={styles.confirm} role="group" aria-label={`Run ${name} again?`}>
+          <span>
+            Run it again for <strong>{rerunCost}</strong> {rerunCost === 1 ? 'credit' : 'credits'}?
+          </span>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              setConfirming(false);
+              onRerun(task);
+            }}
+          >
+            Yes, run again
+          </button>
+          <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
       {sharing && shareable && <ShareLinks taskId={task.taskId} name={name} />}
     </li>
   );
