@@ -3,15 +3,16 @@ import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';
 import { useHydratedStore } from '../shared/useHydratedStore';
-import BillingTab from './BillingTab';
-import KeyTab from './KeyTab';
 import OverviewTab from './OverviewTab';
-import RequestsTab from './RequestsTab';
 import styles from './Dashboard.module.css';
 
-// Below the request log, loaded when that tab opens: the dashboard's first load does not carry them.
+// The overview is the first tab people see; the others load when opened (or linked to): the first load does not carry them.
+const KeyTab = lazy(() => import('./KeyTab'));
+const RequestsTab = lazy(() => import('./RequestsTab'));
+const BillingTab = lazy(() => import('./BillingTab'));
 const WebhookLog = lazy(() => import('./WebhookLog'));
 const UsageExport = lazy(() => import('./UsageExport'));
+const loadingTab = <p className="muted">Loading…</p>;
 
 const TABS = [
   { type: 'dashboard', label: 'Overview' },
@@ -82,15 +83,19 @@ export default function Dashboard() {
           </div>
         )}
         {user && tab === 'dashboard' && <OverviewTab user={user} />}
-        {user && tab === 'key' && <KeyTab userId={user.userId} />}
-        {user && tab === 'requests' && <RequestsTab />}
-        {user && tab === 'requests' && (
-          <Suspense fallback={null}>
-            <WebhookLog />
-            <UsageExport />
+        {user && tab !== 'dashboard' && (
+          <Suspense fallback={loadingTab}>
+            {tab === 'key' && <KeyTab userId={user.userId} />}
+            {tab === 'requests' && (
+              <>
+                <RequestsTab />
+                <WebhookLog />
+                <UsageExport />
+              </>
+            )}
+            {tab === 'billing' && <BillingTab />}
           </Suspense>
         )}
-        {user && tab === 'billing' && <BillingTab />}
       </div>
     </div>
   );

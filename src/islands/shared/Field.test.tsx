@@ -1,7 +1,7 @@
 // A Field ties its label, control, hint and error together: the label names the control, hint and error describe it.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWN_PASTE_NOTICE, watchPasteCuts } from '../../lib/site/paste-limit';
+import { OWN_PASTE_NOTICE, watchPasteCuts } from '../../lib/site/paste-watch';
 import Field from './Field';
 
 afterEach(cleanup);
@@ -45,7 +45,7 @@ describe('Field', () => {
     expect(document.getElementById('f-plain-error')).toBeNull();
   });
 
-  it('a paste longer than the maxlength says what was left out, and a paste that fits clears it', () => {
+  it('a paste longer than the maxlength says what was left out, and a paste that fits clears it', async () => {
     render(
       <Field id="f-text" label="Text" hint="0 / 5000 characters">
         <textarea maxLength={5000} />
@@ -53,10 +53,12 @@ describe('Field', () => {
     );
     const area = screen.getByLabelText('Text');
     fireEvent.paste(area, { clipboardData: { getData: () => 'x'.repeat(6000) } });
-    expect(screen.getByRole('status').textContent).toBe('Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.');
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe('Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.'),
+    );
     expect(area.getAttribute('aria-describedby')).toBe('f-text-hint f-text-paste');
     fireEvent.paste(area, { clipboardData: { getData: () => 'short' } });
-    expect(screen.getByRole('status').textContent).toBe('');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(''));
     expect(area.getAttribute('aria-describedby')).toBe('f-text-hint');
   });
 
@@ -71,9 +73,9 @@ describe('Field', () => {
 });
 
 describe('watchPasteCuts', () => {
-  it('tells what a paste lost in any field with a limit, except those that say it themselves', () => {
+  it('tells what a paste lost in any field with a limit, except those that say it themselves', async () => {
     const told: string[] = [];
-    watchPasteCuts((message) => told.push(message), document);
+    const measured = watchPasteCuts((message) => told.push(message), document);
     const plain = document.createElement('textarea');
     plain.maxLength = 10;
     const own = document.createElement('textarea');
@@ -81,6 +83,7 @@ describe('watchPasteCuts', () => {
     own.setAttribute(OWN_PASTE_NOTICE, '');
     document.body.append(plain, own);
     for (const field of [plain, own]) fireEvent.paste(field, { clipboardData: { getData: () => 'x'.repeat(25) } });
+    await Promise.all(measured);
     expect(told).toEqual(['Your paste was longer than the 10-character limit, so the last 15 characters were left out.']);
     plain.remove();
     own.remove();

@@ -1,7 +1,6 @@
 // A form field: its label, the control (the one child), a hint, an error and a paste notice, tied together by ids for assistive technology.
 import { cloneElement, useState, type ClipboardEvent, type ReactElement, type ReactNode } from 'react';
-import { OWN_PASTE_NOTICE, pasteOverflow } from '../../lib/site/paste-limit';
-import { pasteCutNotice } from '../../lib/spec';
+import { OWN_PASTE_NOTICE } from '../../lib/site/paste-watch';
 import styles from './Field.module.css';
 
 /** What Field sets on its control: the id the label points at, and the descriptions and validity it announces. */
@@ -39,8 +38,12 @@ export default function Field({ id, label, children, hint, hintId = `${id}-hint`
   const [cut, setCut] = useState('');
   const onPaste = (event: ClipboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
     children.props.onPaste?.(event);
-    const over = pasteOverflow(event.currentTarget, event.clipboardData.getData('text'));
-    setCut(over > 0 ? pasteCutNotice(event.currentTarget.maxLength, over) : '');
+    // Measured from what the event shows now; the measuring code loads with the first paste, not with the page.
+    const { value, maxLength, selectionStart, selectionEnd, tagName } = event.currentTarget;
+    const pasted = event.clipboardData.getData('text');
+    void import('../../lib/site/paste-limit').then(({ pasteCut }) =>
+      setCut(pasteCut({ value, maxLength, selectionStart, selectionEnd, tagName }, pasted) ?? ''),
+    );
   };
   const hasHint = hint !== undefined && hint !== null && hint !== false;
   const hasError = error !== undefined && error !== null && error !== false && error !== '';
@@ -50,7 +53,13 @@ export default function Field({ id, label, children, hint, hintId = `${id}-hint`
       <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>
         {label}
       </label>
-      {cloneElement(children, { id, 'aria-describedby': describedBy || undefined, 'aria-invalid': hasError ? true : undefined, onPaste, [OWN_PASTE_NOTICE]: '' })}
+      {cloneElement(children, {
+        id,
+        'aria-describedby': describedBy || undefined,
+        'aria-invalid': hasError ? true : undefined,
+        onPaste,
+        [OWN_PASTE_NOTICE]: '',
+      })}
       {hasHint && (
         <p id={hintId} className={styles.hint} aria-live={hintLive ? 'polite' : undefined}>
           {hint}

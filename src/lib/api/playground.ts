@@ -1,29 +1,9 @@
 // Typed playground calls (server/routes/playground.ts): session token, JSON bodies, the §8 envelope, and uploads with progress.
-import type { z } from 'zod';
-import { REQUEST, type Feature, type MediaKind } from '../spec';
-import type { uploadPolicyData } from '../api-contract/schemas';
+import type { Feature, MediaKind } from '../spec';
 import { apiRequest } from './client';
 import type { FeatureState, MediaInfo, SampleModel, TaskView } from './types';
-import { apiUpload, storageUpload } from './upload';
 
 const BASE = '/api-playground';
-
-type UploadPolicy = z.infer<typeof uploadPolicyData>;
-
-/** The share of the bar the bytes fill; the rest is the server's check on finish. */
-const FINISHING = 0.95;
-
-/** A policy's fields, then the file last (S3 reads no field after it); its own type where the policy's family allows. */
-function directForm(policy: UploadPolicy, file: Blob, name: string): FormData {
-  const form = new FormData();
-  for (const [field, value] of Object.entries(policy.fields)) {
-    // "audio/" and the like name the family the policy takes; a policy of several kinds takes any type.
-    const family = value.endsWith('/') ? value : '';
-    form.append(field, field === 'Content-Type' && file.type !== '' && file.type.startsWith(family) ? file.type : value);
-  }
-  form.append('file', file, name);
-  return form;
-}
 
 const post = <T>(path: string, body: Record<string, unknown>) => apiRequest<T>(`${BASE}${path}`, body, { json: true });
 const get = <T>(path: string) => apiRequest<T>(`${BASE}${path}`, {}, { method: 'GET' });
@@ -57,26 +37,9 @@ export const playgroundApi = {
   list: (b: { page: number; pageSize: number; feature?: Feature; features?: readonly Feature[]; q?: string }) =>
     post<{ list: TaskView[]; total: number }>('/video_tools/v1/get_list', b),
   /**
-   * One file with its scene; progress as it goes, no time limit unless timeoutMs (REQUEST.uploadTimeoutMs). When the
-   * server offers a policy (its media is in a bucket) the file goes straight to the bucket and the server checks it
-   * on finish; otherwise it goes to the server as multipart `file`.
+   * One file with its scene; progress as it goes, no time limit unless timeoutMs (REQUEST.uploadTimeoutMs). Straight to
+   * the bucket when the server offers a policy, else to the server (playground-upload.ts, loaded with the first file).
    */
-  upload: async (file: Blob, scene: MediaKind, onProgress: (fraction: number) => void, name = 'upload', timeoutMs?: number): Promise<MediaInfo> => {
-    const policy = await post<UploadPolicy | null>('/file/v1/get_policy', { scene });
-    if (!policy) {
-      const form = new FormData();
-      form.append('scene', scene);
-      form.append('file', file, name);
-      return apiUpload<MediaInfo>(`${BASE}/file/v1/upload`, form, { onProgress, timeoutMs });
-    }
-    await storageUpload(policy.host, directForm(policy, file, name), { onProgress: (f) => onProgress(Math.min(f, FINISHING)), timeoutMs });
-    // Finish fetches and measures what arrived, as a pass-through upload is measured: the same time limit.
-    const media = await apiRequest<MediaInfo>(
-      `${BASE}/file/v1/policy_upload_finish`,
-      { reqId: policy.reqId },
-      { json: true, timeoutMs: timeoutMs ?? REQUEST.uploadTimeoutMs },
-    );
-    onProgress(1);
-    return media;
-  },
+  upload: (file: Blob, scene: MediaKind, onProgress: (fraction: number) => void, name = 'upload', timeoutMs?: number): Promise<MediaInfo> =>
+    import('./playground-upload').then((m) => m.playgroundUpload(BASE, file, scene, onProgress, name, timeoutMs)),
 };

@@ -24,18 +24,10 @@ export function pasteOverflow(field: LimitedField, pasted: string): number {
   return Math.max(0, after - field.maxLength);
 }
 
-/** Marks a control that says what a paste lost by itself, under the field; the page-wide watcher leaves it alone. */
-export const OWN_PASTE_NOTICE = 'data-paste-notice';
+export { OWN_PASTE_NOTICE } from './paste-watch';
 
-/**
- * Page-wide: calls `onCut` with the notice when a paste into any input or textarea passes its maxlength, so no
- * field drops text silently. Measured during the event, as the clipboard and the selection are only known then.
- */
-export function watchPasteCuts(onCut: (message: string) => void, root: Document = document): void {
-  root.addEventListener('paste', (event) => {
-    const field = event.target;
-    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.hasAttribute(OWN_PASTE_NOTICE)) return;
-    const over = pasteOverflow(field, event.clipboardData?.getData('text') ?? '');
-    if (over > 0) onCut(pasteCutNotice(field.maxLength, over));
-  });
+/** The notice for a paste the field cuts, or null when it all fits. */
+export function pasteCut(field: LimitedField, pasted: string): string | null {
+  const over = pasteOverflow(field, pasted);
+  return over > 0 ? pasteCutNotice(field.maxLength, over) : null;
 }
