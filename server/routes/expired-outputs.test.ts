@@ -2,16 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_MESSAGES } from '../../src/lib/spec';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { postJson } from '../test-support/post-json';
 
 const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
 
 let t: TasksTestApp;
 let user: TestUser;
 
-async function call(path: string, body: unknown, headers: Record<string, string>) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const call = async (path: string, body: unknown, headers: Record<string, string>) => (await postJson(t.app, path, body, headers)).body;
 const result = (taskId: string) => call('/api/getAsyncResult', { taskId }, { authorization: `Bearer ${user.apiKey}` }).then((r) => r.data);
 const poll = (taskId: string) => call('/api-playground/video_tools/v1/poll', { taskId }, { token: user.token }).then((r) => r.data);
 const history = () => call('/api-playground/video_tools/v1/get_list', {}, { token: user.token }).then((r) => r.data.list as Array<{ taskId: string }>);

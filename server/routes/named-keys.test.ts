@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/spec';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { postJson } from '../test-support/post-json';
 
 let t: TasksTestApp;
 let user: TestUser;
@@ -12,10 +13,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-async function call(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
 const list = async () => (await call('/apply/keys/list', {})).body.data.list as Array<{ id: string; name: string; hint: string; isDefault: boolean; lastUsedAt: number | null }>;
 
 /** Waits until the request log's batched writes (one setImmediate away) are stored. */

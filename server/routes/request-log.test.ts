@@ -3,25 +3,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_LOG } from '../../src/lib/spec';
 import { createRequestLog } from '../accounts/request-log';
 import { createLogger } from '../log';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { postJson } from '../test-support/post-json';
 
 let t: TasksTestApp;
 let user: TestUser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({
-    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
-    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
-  });
-  await t.system.queue.start();
+  t = await createOkBadTestApp();
   user = await createUser(t, 100);
 });
 afterEach(() => t.close());
 
-async function call(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
 const api = (path: string, body: unknown) => call(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
 /** A database handle that counts the rows of each insert it runs. */
 function countingInserts() {

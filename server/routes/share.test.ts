@@ -1,17 +1,14 @@
 // Share links: an owner's opt-in public link to one result; viewed without an account; signed, expiring, revocable.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HISTORY_MESSAGES, MEDIA_LIMITS, SHARE_LINKS } from '../../src/lib/spec';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { postJson } from '../test-support/post-json';
 
 let t: TasksTestApp;
 let user: TestUser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({
-    engines: [testEngine({ name: 'ok', features: ['tts-common'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
-    env: { ENGINES: 'tts-common=ok,dialogue=bad', SITE_URL: 'https://site.example' },
-  });
-  await t.system.queue.start();
+  t = await createOkBadTestApp({ SITE_URL: 'https://site.example' });
   user = await createUser(t, 100);
 });
 afterEach(async () => {
@@ -19,10 +16,7 @@ afterEach(async () => {
   await t.close();
 });
 
-async function call(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
 async function view(url: string) {
   const token = new URL(url).searchParams.get(SHARE_LINKS.tokenParam)!;
   const res = await t.app.request(`/share/v1/view?${SHARE_LINKS.tokenParam}=${encodeURIComponent(token)}`);

@@ -1,6 +1,7 @@
 // Credit caps per API key: 50 parallel submits on one key stop at its cap (SQLite, and PostgreSQL across two instances), the refusal's code and wording, and who may change a cap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { postJson } from '../test-support/post-json';
 import { appInstances, postgresSkipReason, type Instance } from '../test-support/instances';
 import { BILLING_TEST_ENV } from '../test-support/app';
 import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES } from '../../src/lib/spec';
@@ -8,10 +9,8 @@ import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES } from '
 const ENV = { RATE_LIMIT_PER_MINUTE: '100000', TASK_USER_CONCURRENCY: '500' };
 type Answer = { status: number; headers: Headers; body: { code: number; message: string; data: Record<string, unknown> | null } };
 
-async function post(app: Pick<Instance, 'app'>, path: string, body: unknown, headers: Record<string, string>): Promise<Answer> {
-  const res = await app.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Answer['body'] };
-}
+const post = (app: Pick<Instance, 'app'>, path: string, body: unknown, headers: Record<string, string>): Promise<Answer> =>
+  postJson<Answer['body']>(app.app, path, body, headers);
 const bearer = (user: TestUser) => ({ authorization: `Bearer ${user.apiKey}` });
 /** A 1-credit text-to-speech submit (charged per 250 characters). */
 const submit = (app: Pick<Instance, 'app'>, user: TestUser) =>

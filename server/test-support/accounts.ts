@@ -62,10 +62,7 @@ export async function post(app: AccountsTestApp['app'], path: string, body: Body
   return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-export async function postJson(app: AccountsTestApp['app'], path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+export { postJson } from './post-json';
 
 /** Signs in by email code and returns the session token and user id. */
 export async function signIn(t: AccountsTestApp, email = 'person@example.com'): Promise<{ token: string; userId: string }> {

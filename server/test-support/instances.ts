@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem } from '../tasks';
+import { postJson as postJsonTo } from './post-json';
 import { skipUnlessRequired } from './required-services';
 
 export const INSTANCES_TEST_SECRET = 'instances-test-secret-instances-test-0123';
@@ -86,16 +87,9 @@ export async function appInstances(count: number, env: Record<string, string> = 
 }
 
 /** POSTs JSON to one instance and answers the status with the parsed body. */
-export async function postJson<T = { code: number; msg: string; data: Record<string, unknown> | null }>(
+export const postJson = <T = { code: number; msg: string; data: Record<string, unknown> | null }>(
   instance: Instance,
   route: string,
   body: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: T }> {
-  const res = await instance.app.request(route, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+) => postJsonTo<T>(instance.app, route, body, headers);

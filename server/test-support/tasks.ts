@@ -157,3 +157,16 @@ export async function uploadAs(t: Pick<TasksTestApp, 'app'>, user: TestUser, byt
   if (body.code !== 0) throw new Error(`upload of ${name} refused: ${body.msg}`);
   return body.data;
 }
+
+/**
+ * A started app with an engine 'ok' that speaks (tts-common, tts-pro) and one 'bad' whose every dialogue fails: for the
+ * tests that read what succeeded and failed runs leave behind (usage, request log, billing rows, history).
+ */
+export async function createOkBadTestApp(env: Record<string, string> = {}): Promise<TasksTestApp> {
+  const t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000', ...env },
+  });
+  await t.system.queue.start();
+  return t;
+}

@@ -2,7 +2,8 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { postJson } from '../../../server/test-support/post-json';
 import { USAGE } from '../../lib/spec';
 import BillingTab from './BillingTab';
 import UsageChart from './UsageChart';
@@ -13,20 +14,14 @@ let user: TestUser;
 let net: RoutedBrowser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({
-    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
-    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000' },
-  });
-  await t.system.queue.start();
+  t = await createOkBadTestApp();
   user = await createUser(t, 500);
   net = await signInPage(t, user);
 });
 afterEach(() => resetPage(t));
 
-async function post(path: string, body: unknown, headers: Record<string, string> = { token: user.token }) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return ((await res.json()) as { data: any }).data; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+const post = async (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
+  (await postJson(t.app, path, body, headers)).body.data;
 async function run(path: string, body: unknown): Promise<string> {
   const id = (await post(`/api-playground${path}`, body)).taskId as string;
   await waitForTask(t, id);

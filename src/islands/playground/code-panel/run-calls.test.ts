@@ -2,6 +2,7 @@
 // call of the same inputs make a task of the same feature, price row, hold and stored settings.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, uploadAs, type TasksTestApp, type TestUser } from '../../../../server/test-support/tasks';
+import { postJson } from '../../../../server/test-support/post-json';
 import { silentWav } from '../../../../server/test-support/wav';
 import type { VideoType } from '../../../lib/site/products';
 import { callFeature, callPath, type ApiCall } from './calls';
@@ -25,8 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function post(path: string, headers: Record<string, string>, body: unknown) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const answer = (await res.json()) as { code: number; message?: string; msg?: string; data: { taskId: string } };
+  const { body: answer } = await postJson<{ code: number; message?: string; msg?: string; data: { taskId: string } }>(t.app, path, body, headers);
   expect(answer.code, answer.message ?? answer.msg).toBe(0);
   return t.database.db.selectFrom('tasks').select(['feature', 'price_item', 'credits_held', 'input']).where('id', '=', answer.data.taskId).executeTakeFirstOrThrow();
 }
