@@ -1,6 +1,6 @@
 // The browser SDK against the real app: its calls and the server's refusals work end to end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDreamApiClient, DreamApiError, type DreamApiClient } from '../../src/lib/sdk';
+import { createDreamApiClient, DreamApiError, type DreamApiClient } from '../../src/lib/sdk/index';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 
 let t: TasksTestApp;

@@ -1,7 +1,7 @@
 // The SDK's webhook verifier (src/lib/sdk) accepts what the server signs and refuses tampering, replays and missing headers.
 import { describe, expect, it } from 'vitest';
 import { signWebhook } from '../tasks/webhooks';
-import { signature, verifyWebhook, webhookProblem } from '../../src/lib/sdk';
+import { signature, verifyWebhook, webhookProblem } from '../../src/lib/sdk/index';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W';

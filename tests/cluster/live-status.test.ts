@@ -10,7 +10,7 @@ import { loadConfig } from '../../server/config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../../server/db';
 import { collect, type OpenedStream } from '../../server/test-support/sse.fixtures';
 import { createUser, type TestUser } from '../../server/test-support/tasks';
-import { createDreamApiClient } from '../../src/lib/sdk';
+import { createDreamApiClient } from '../../src/lib/sdk/index';
 import { LIVE_STATUS } from '../../src/lib/spec';
 import { call, clearRedisPrefix, freshDatabase, killAll, missingServices, startInstance, waitFor, type Instance, REDIS_URL } from './cluster.fixtures';
 

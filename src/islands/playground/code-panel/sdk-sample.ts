@@ -1,6 +1,6 @@
 // The JavaScript samples of a run: with the platform's SDK package (submit, then wait over the live status stream), and with
 // plain fetch for people without it (submit, then poll getAsyncResult until the task ends).
-import { OPERATIONS, type OperationId } from '../../../lib/sdk';
+import { OPERATIONS, type OperationId } from '../../../lib/sdk/index';
 import { SDK_PACKAGE } from '../../../lib/spec';
 import { callPath, type ApiCall, type CallOutput } from './calls';
 
