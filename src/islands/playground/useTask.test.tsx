@@ -9,6 +9,7 @@ import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/session';
 import { speechCost } from './pricing';
 import SpeechScreen from './SpeechScreen';
+import { failureText } from './useTask';
 
 const TTS = '/api-playground/speech/v1/tts';
 const CANCEL = '/api-playground/video_tools/v1/cancel';
@@ -155,6 +156,11 @@ describe('useTask through the speech screen', () => {
     expect(alert.textContent).toContain('The task was canceled; credits were refunded. Submit again when ready.');
     expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe(String(START_CREDITS)));
+  });
+
+  it('a canceled free run (it held nothing) is not said to be refunded', () => {
+    expect(failureText({ status: 'canceled', creditsHeld: 0, error: null })).toBe('The task was canceled. Submit again when ready.');
+    expect(failureText({ status: 'canceled', creditsHeld: 3, error: null })).toBe('The task was canceled; credits were refunded. Submit again when ready.');
   });
 
   it('shows why a task failed, and Retry submits the same request again', async () => {

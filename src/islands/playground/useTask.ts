@@ -22,8 +22,11 @@ export interface TaskState {
 
 type Submit = () => Promise<TaskView>;
 
-const failureText = (task: TaskView) =>
-  task.status === 'canceled' ? 'The task was canceled; credits were refunded. Submit again when ready.' : `${task.error ?? 'The task failed'}. Check the inputs and try again.`;
+export const failureText = (task: Pick<TaskView, 'status' | 'creditsHeld' | 'error'>) =>
+  task.status === 'canceled'
+    ? // A free run held nothing: there is nothing to give back.
+      `The task was canceled${task.creditsHeld > 0 ? '; credits were refunded' : ''}. Submit again when ready.`
+    : `${task.error ?? 'The task failed'}. Check the inputs and try again.`;
 
 const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
 const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
