@@ -24,8 +24,6 @@ export function pasteOverflow(field: LimitedField, pasted: string): number {
   return Math.max(0, after - field.maxLength);
 }
 
-export { OWN_PASTE_NOTICE } from './paste-watch';
-
 /** The notice for a paste the field cuts, or null when it all fits. */
 export function pasteCut(field: LimitedField, pasted: string): string | null {
   const over = pasteOverflow(field, pasted);
