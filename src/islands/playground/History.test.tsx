@@ -2,7 +2,8 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import { postJson } from '../../../server/test-support/post-json';
+import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { HISTORY, TASK_LIMITS, type Feature } from '../../lib/spec';
 import { $user, refreshUser } from '../../lib/stores/session';
 import History from './History';
@@ -18,11 +19,7 @@ let net: RoutedBrowser;
 
 beforeEach(async () => {
   // Speech succeeds on one test engine; dialogue fails on another, so both kinds of item exist.
-  t = await createTasksTestApp({
-    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
-    env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad' },
-  });
-  await t.system.queue.start();
+  t = await createOkBadTestApp();
   user = await createUser(t, 500);
   net = await signInPage(t, user);
 });
@@ -34,8 +31,7 @@ afterEach(async () => {
 
 /** Submits through the API (not the browser) and waits until the task is finished. */
 async function task(path: string, body: unknown): Promise<string> {
-  const res = await t.app.request(`/api-playground${path}`, { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify(body) });
-  const id = ((await res.json()) as { data: { taskId: string } }).data.taskId;
+  const id = (await postJson<{ data: { taskId: string } }>(t.app, `/api-playground${path}`, body, { token: user.token })).body.data.taskId;
   await waitForTask(t, id);
   return id;
 }
