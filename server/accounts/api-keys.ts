@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery, type ApiKey, type Schema, type User } from '../db';
 import { AppError } from '../http/errors';
-import { API_KEYS, ERROR_CODES, HISTORY_MESSAGES, NAMED_API_KEYS } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_KEYS, ERROR_CODES, HISTORY_MESSAGES, NAMED_API_KEYS } from '../../src/lib/spec';
 import type { ApiKeyView } from '../../src/lib/api/types';
 import { decrypt, encrypt, randomToken, sha256Hex } from './crypto';
 
@@ -36,12 +36,36 @@ export async function getOrCreateApiKey(db: Kysely<Schema>, encryptionKey: Buffe
 export async function regenerateApiKey(db: Kysely<Schema>, encryptionKey: Buffer, userId: string): Promise<string> {
   const key = newKey();
   const values = { key_ciphertext: encrypt(encryptionKey, key), key_hash: sha256Hex(key), created_at: Date.now(), last_used_at: null };
-  await db
-    .insertInto('api_keys')
-    .values({ id: randomUUID(), user_id: userId, name: NAMED_API_KEYS.defaultName, key_hint: null, is_default: 1, ...values })
-    .onConflict((oc) => oc.column('user_id').where(isDefault).doUpdateSet(values))
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const old = await trx.selectFrom('api_keys').select('key_hash').where('user_id', '=', userId).where('is_default', '=', 1).executeTakeFirst();
+    if (old) await retireKey(trx, old.key_hash, userId, 'regenerated');
+    await trx
+      .insertInto('api_keys')
+      .values({ id: randomUUID(), user_id: userId, name: NAMED_API_KEYS.defaultName, key_hint: null, is_default: 1, ...values })
+      .onConflict((oc) => oc.column('user_id').where(isDefault).doUpdateSet(values))
+      .execute();
+  });
   return key;
+}
+
+type RetiredReason = 'revoked' | 'regenerated';
+
+/** Keeps a key's hash after it stops matching, so a call with it is told why (retiredKeyMessage). */
+async function retireKey(db: Kysely<Schema>, keyHash: string, userId: string, reason: RetiredReason): Promise<void> {
+  const retired = { user_id: userId, reason, retired_at: Date.now() };
+  await db
+    .insertInto('retired_api_keys')
+    .values({ key_hash: keyHash, ...retired })
+    .onConflict((oc) => oc.column('key_hash').doUpdateSet(retired))
+    .execute();
+}
+
+/** What a call with no live key is told: that its key was revoked or regenerated (and when), or null when it never was one. */
+export async function retiredKeyMessage(db: Kysely<Schema>, key: string): Promise<string | null> {
+  const row = await db.selectFrom('retired_api_keys').select(['reason', 'retired_at']).where('key_hash', '=', sha256Hex(key)).executeTakeFirst();
+  if (!row) return null;
+  const on = new Date(Number(row.retired_at)).toISOString().slice(0, 10);
+  return row.reason === 'revoked' ? ACCOUNT_MESSAGES.revokedApiKey(on) : ACCOUNT_MESSAGES.regeneratedApiKey(on);
 }
 
 function view(row: ApiKey, encryptionKey: Buffer): ApiKeyView {
@@ -74,10 +98,13 @@ export async function createApiKey(db: Kysely<Schema>, encryptionKey: Buffer, us
 
 /** Revokes a named key: it stops matching at once. The default key is regenerated instead, so /apply/playground always has one. */
 export async function revokeApiKey(db: Kysely<Schema>, userId: string, keyId: string): Promise<void> {
-  const row = await db.selectFrom('api_keys').select(['id', 'is_default']).where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db.selectFrom('api_keys').select(['id', 'is_default', 'key_hash']).where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw new AppError(404, ERROR_CODES.notFound, HISTORY_MESSAGES.keyNotFound);
   if (row.is_default === 1) throw new AppError(409, ERROR_CODES.conflict, HISTORY_MESSAGES.keyDefaultRevoke);
-  await db.deleteFrom('api_keys').where('id', '=', keyId).where('user_id', '=', userId).execute();
+  await db.transaction().execute(async (trx) => {
+    await retireKey(trx, row.key_hash, userId, 'revoked');
+    await trx.deleteFrom('api_keys').where('id', '=', keyId).where('user_id', '=', userId).execute();
+  });
 }
 
 /** Which key a user object answered by userByApiKey came through, for the request log; the user row itself stays as it is. */

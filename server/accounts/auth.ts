@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { AppError } from '../http/errors';
 import { API_CODES, MESSAGES, ACCOUNT_MESSAGES, ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
-import { userByApiKey } from './api-keys';
+import { retiredKeyMessage, userByApiKey } from './api-keys';
 import { sessionUser } from './sessions';
 
 export interface AuthVariables {
@@ -96,7 +96,7 @@ export function requireApiKey(db: Kysely<Schema>, o: AuthOptions = {}): Middlewa
   return async (c, next) => {
     const key = bearer(c);
     const user = key ? await apiKeyUser(db, c, key) : undefined;
-    if (!user) throw new AppError(401, API_CODES.notLoggedIn, ACCOUNT_MESSAGES.invalidApiKey);
+    if (!user) throw new AppError(401, API_CODES.notLoggedIn, (key && (await retiredKeyMessage(db, key))) || ACCOUNT_MESSAGES.invalidApiKey);
     authorize(c, { user, sessionToken: null, signedInBefore: null }, o);
     await next();
   };

@@ -1,6 +1,6 @@
 // Kysely table types for the tables the migrations in ./migrations create, one module per area under ./schema; keep in step with them.
 import type { EpochMs } from './schema/common.ts';
-import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, SessionsTable, UsersTable } from './schema/accounts.ts';
+import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, RetiredApiKeysTable, SessionsTable, UsersTable } from './schema/accounts.ts';
 import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, PaymentsTable, StripeEventsTable } from './schema/billing.ts';
 import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
@@ -41,6 +41,7 @@ export interface Schema {
   login_codes: LoginCodesTable;
   login_guesses: LoginGuessesTable;
   api_keys: ApiKeysTable;
+  retired_api_keys: RetiredApiKeysTable;
   api_requests: ApiRequestsTable;
   share_links: ShareLinksTable;
   credit_ledger: CreditLedgerTable;

@@ -1,6 +1,6 @@
 // Named API keys beside the default key: list, create (shown once), revoke, limits, last-used times written by public API calls.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/spec';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 
@@ -40,7 +40,9 @@ describe('named API keys', () => {
 
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` })).body.data.remainingCredits).toBe(10);
     expect((await call('/apply/keys/revoke', { keyId: made.body.data.id })).status).toBe(200);
-    expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` })).status).toBe(401);
+    const revoked = await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` });
+    // Told what became of the key, not that it is wrong.
+    expect(revoked).toMatchObject({ status: 401, body: { msg: ACCOUNT_MESSAGES.revokedApiKey(new Date().toISOString().slice(0, 10)) } });
     // The default key is untouched.
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${user.apiKey}` })).status).toBe(200);
     expect((await list()).map((k) => k.name)).toEqual([NAMED_API_KEYS.defaultName]);
@@ -49,8 +51,11 @@ describe('named API keys', () => {
   it('regenerating the default key leaves named keys working', async () => {
     const named = (await call('/apply/keys/create', { name: 'Worker' })).body.data.key as string;
     const fresh = (await call('/apply/playground/regenerate', { userId: user.id })).body.data.key as string;
-    expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${user.apiKey}` })).status).toBe(401);
+    const old = await call('/api/remaining_credits', {}, { authorization: `Bearer ${user.apiKey}` });
+    expect(old).toMatchObject({ status: 401, body: { msg: ACCOUNT_MESSAGES.regeneratedApiKey(new Date().toISOString().slice(0, 10)) } });
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${fresh}` })).status).toBe(200);
+    // A key that never existed is still just wrong.
+    expect((await call('/api/remaining_credits', {}, { authorization: 'Bearer sk-never-issued' })).body.msg).toBe(ACCOUNT_MESSAGES.invalidApiKey);
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${named}` })).status).toBe(200);
   });
 

@@ -17,6 +17,7 @@ import * as providerCosts from './014_provider_costs.ts';
 import * as engineSlots from './015_engine_slots.ts';
 import * as trackingPartitions from './016_tracking_partitions.ts';
 import * as developerTools from './017_developer_tools.ts';
+import * as retiredApiKeys from './018_retired_api_keys.ts';
 
 export type { Engine, Migration } from './migration.ts';
 
@@ -38,4 +39,5 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: engineSlots.name, up: engineSlots.up },
   { version: 16, name: trackingPartitions.name, up: trackingPartitions.up },
   { version: 17, name: developerTools.name, up: developerTools.up },
+  { version: 18, name: retiredApiKeys.name, up: retiredApiKeys.up },
 ];

@@ -79,6 +79,15 @@ export interface ApiKeysTable {
   monthly_credit_cap: number | null;
 }
 
+/** A revoked or regenerated key's hash (migration 018): a call with it is told so, instead of "wrong key". */
+export interface RetiredApiKeysTable {
+  key_hash: string;
+  user_id: string;
+  /** revoked | regenerated */
+  reason: string;
+  retired_at: EpochMs;
+}
+
 export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

@@ -36,6 +36,7 @@ export const EXPECTED_TABLES = [
   'media',
   'payments',
   'provider_jobs',
+  'retired_api_keys',
   'schema_version',
   'sessions',
   'share_links',

@@ -111,6 +111,10 @@ export const ACCOUNT_MESSAGES = {
   oauthNoEmail: 'The identity provider did not share a verified email address',
   insufficientCredits: 'Not enough credits',
   invalidApiKey: 'The API key is missing, wrong or was regenerated',
+  /** A call with a key its owner revoked (dates are UTC, YYYY-MM-DD). */
+  revokedApiKey: (on: string) => `This API key was revoked on ${on}; use another key, or create one in the dashboard`,
+  /** A call with the default key as it was before its owner regenerated it. */
+  regeneratedApiKey: (on: string) => `This API key was regenerated on ${on}; use the new key shown in the dashboard`,
 } as const;
 
 /**
