@@ -5,7 +5,8 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase, type AppDatabase, type TrackingEventsTable } from '../db';
+import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { trackingEventRow as event } from '../test-support/tracking-events';
 import type { Logger } from '../log';
 import { CHORES, TASK_QUEUE } from '../../src/lib/spec';
 import { createTaskSystem, type TaskSystem } from '.';
@@ -51,23 +52,6 @@ async function instance(role: 'api' | 'worker', lines: string[]) {
   return { system, database, boss: (system.queue as ReturnType<typeof pgBossQueue>).boss };
 }
 
-const event = (id: string, time: number): TrackingEventsTable => ({
-  entry_id: id,
-  app_key: 'k',
-  produce_id: 'p',
-  device_id: 'd',
-  cold_start_id: 'c',
-  seq_id: 1,
-  uid: '',
-  time,
-  oid: 'o',
-  action: 1,
-  foid: '',
-  ffid: '',
-  logmap: '{}',
-  queue_id: 'q',
-  received_at: time,
-});
 
 describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)', () => {
   beforeAll(async () => {

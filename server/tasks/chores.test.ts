@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TrackingEventsTable } from '../db';
+import { trackingEventRow as event } from '../test-support/tracking-events';
 import { createMediaService, localMediaStore } from '../media';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { recordExpiredOutputs } from './retention';
@@ -67,23 +67,6 @@ async function tasksWithResults(app: TasksTestApp, count: number, expired: numbe
   }
 }
 
-const event = (id: string, time: number): TrackingEventsTable => ({
-  entry_id: id,
-  app_key: 'k',
-  produce_id: 'p',
-  device_id: 'd',
-  cold_start_id: 'c',
-  seq_id: 1,
-  uid: '',
-  time,
-  oid: 'o',
-  action: 1,
-  foid: '',
-  ffid: '',
-  logmap: '{}',
-  queue_id: 'q',
-  received_at: time,
-});
 
 describe.each(targets)('retention chores on $label', ({ postgres }) => {
   it('media retention works in pages: 23 expired results with pages of 10, each task told when, the 4 kept untouched', async () => {

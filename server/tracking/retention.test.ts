@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDatabase } from '../db';
 import { databaseEngines } from '../db/test-support/engines';
+import { trackingEventRow } from '../test-support/tracking-events';
 import { groupCommitter, type EventRow } from './group-commit';
 import { createPartitions, DAY_MS, partitionDays } from './partitions';
 import { pruneTrackingEvents } from './retention';
@@ -12,23 +13,9 @@ const engines = databaseEngines('trkret');
 const NOW = Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS / 2;
 const TODAY = Math.floor(NOW / DAY_MS);
 
-const row = (id: string, time: number, receivedAt = NOW): EventRow => ({
-  entry_id: id,
-  app_key: 'k',
-  produce_id: 'p',
-  device_id: 'd',
-  cold_start_id: 'c',
-  seq_id: 1,
-  uid: '',
-  time,
-  oid: 'o',
-  action: 1,
-  foid: '',
-  ffid: '',
-  logmap: '{"a":"\\"quoted\\" and \\\\ back"}',
-  queue_id: 'q',
-  received_at: receivedAt,
-});
+/** A stored event, with quotes and a backslash in its logmap. */
+const row = (id: string, time: number, receivedAt = NOW): EventRow =>
+  trackingEventRow(id, time, { received_at: receivedAt, logmap: '{"a":"\\"quoted\\" and \\\\ back"}' });
 
 async function count(database: AppDatabase): Promise<number> {
   const r = await database.db

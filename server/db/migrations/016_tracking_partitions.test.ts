@@ -4,28 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate.ts';
 import { databaseEngines } from '../test-support/engines.ts';
 import { migrations } from './index.ts';
+import { trackingEventRow as event } from '../../test-support/tracking-events.ts';
 
 const engines = databaseEngines('mig016');
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NOW = Date.now();
 
-const event = (id: string, time: number) => ({
-  entry_id: id,
-  app_key: 'k',
-  produce_id: 'p',
-  device_id: 'd',
-  cold_start_id: 'c',
-  seq_id: 1,
-  uid: '',
-  time,
-  oid: 'o',
-  action: 1,
-  foid: '',
-  ffid: '',
-  logmap: '{}',
-  queue_id: 'q',
-  received_at: time,
-});
 
 describe.each(engines)('migration 016 on $label', (engine) => {
   it('keeps every existing event, and a redelivered one is still a duplicate', async () => {
