@@ -38,6 +38,11 @@ const noDeepSpec = {
   regex: '^\\.{1,2}/(.*/)?spec/(?!index$)',
   message: 'Import the spec through its index (src/lib/spec), not one of its modules.',
 };
+// src/lib/sdk is a package: its package.json points a folder import at the built bundle, which a clean checkout lacks.
+const noSdkFolder = {
+  regex: '^\\.{1,2}/(.*/)?lib/sdk$',
+  message: 'Import the SDK as …/lib/sdk/index: the folder is a package whose entry is its build output (src/lib/sdk/dist).',
+};
 // Test files and the *.fixtures.ts set-up they share (test-only, never imported by shipped code).
 const TESTS = '**/*.{test,fixtures}.{ts,tsx}';
 /** One flat-config entry per file group; later entries replace earlier ones, so each lists all its patterns. */
@@ -59,11 +64,11 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  boundaries(['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'], [noDeepSpec]),
-  boundaries(['src/**'], [noServer, noDeepSpec]),
-  boundaries([`src/${TESTS}`], [noServerButHarness, noDeepSpec]),
-  boundaries(['src/lib/**'], [noServer, noIslands, noWorker, noDeepSpec]),
-  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker, noDeepSpec]),
-  boundaries(['server/**'], [serverToSrc, noDeepSpec]),
-  boundaries([`server/${TESTS}`], [serverTestToSrc, noDeepSpec]),
+  boundaries(['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'], [noDeepSpec, noSdkFolder]),
+  boundaries(['src/**'], [noServer, noDeepSpec, noSdkFolder]),
+  boundaries([`src/${TESTS}`], [noServerButHarness, noDeepSpec, noSdkFolder]),
+  boundaries(['src/lib/**'], [noServer, noIslands, noWorker, noDeepSpec, noSdkFolder]),
+  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker, noDeepSpec, noSdkFolder]),
+  boundaries(['server/**'], [serverToSrc, noDeepSpec, noSdkFolder]),
+  boundaries([`server/${TESTS}`], [serverTestToSrc, noDeepSpec, noSdkFolder]),
 );

@@ -32,7 +32,9 @@ const forbidden: Array<[file: string, code: string]> = [
   ['src/lib/tracking/site.ts', "import { createTrackingWorker } from '../../worker/tracking-api';"],
   ['src/lib/tracking/tracker.ts', "export * from '../../worker/tracking-api';"],
   ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from '../../worker/tracking-api';"],
-  ['server/routes/public-api.ts', "import { createDreamApiClient } from '../../src/lib/sdk';"],
+  ['server/routes/public-api.ts', "import { createDreamApiClient } from '../../src/lib/sdk/index';"],
+  ['server/sdk/client.test.ts', "import { createDreamApiClient } from '../../src/lib/sdk';"],
+  ['src/islands/playground/code-panel/sdk-sample.ts', "import { OPERATIONS } from '../../../lib/sdk';"],
   ['server/routes/tracking.ts', "import { sealEntries } from '../../src/lib/tracking/cipher';"],
   ['server/app.ts', "import { login } from '../src/lib/api/accounts';"],
   ['server/tasks/views.ts', "import ModalHost from '../../src/islands/modals/ModalHost';"],
@@ -60,7 +62,7 @@ const allowed: Array<[file: string, code: string]> = [
   ['src/lib/spec/index.ts', "export * from './pricing';"],
   ['tests/structure/voices.test.ts', "import { VOICES } from '../../src/lib/spec/index';"],
   ['server/routes/accounts.ts', "import type { Me } from '../../src/lib/api/types';"],
-  ['server/sdk/webhooks.test.ts', "import { verifyWebhook } from '../../src/lib/sdk';"],
+  ['server/sdk/webhooks.test.ts', "import { verifyWebhook } from '../../src/lib/sdk/index';"],
   ['server/routes/tracking.test.ts', "import { sealEntries } from '../../src/lib/tracking/cipher';"],
 ];
 
