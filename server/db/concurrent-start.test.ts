@@ -7,7 +7,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { CHORES, TASK_QUEUE } from '../../src/lib/spec';
 import { postgresSkipReason } from '../test-support/instances';
 import { TASKS_TEST_SECRET } from '../test-support/tasks';
 import { openDatabase } from './index.ts';
@@ -111,7 +111,9 @@ describe.skipIf(skipReason !== null)(`three instances starting together on an em
       const bossVersions = await sql<{ version: number }>`select version from ${boss}.version`.execute(database.db);
       expect(bossVersions.rows).toHaveLength(1);
       const queues = await sql<{ name: string }>`select name from ${boss}.queue order by name`.execute(database.db);
-      expect(queues.rows.map((r) => r.name)).toEqual([TASK_QUEUE.jobs, TASK_QUEUE.exhausted].sort());
+      // Ours: the tasks, their dead letters and the chores (server/tasks/chores.ts); pg-boss keeps its own beside them.
+      const ours = queues.rows.map((r) => r.name).filter((name) => !name.startsWith('__pgboss__'));
+      expect(ours).toEqual([TASK_QUEUE.jobs, TASK_QUEUE.exhausted, CHORES.mediaQueue, CHORES.trackingQueue].sort());
     } finally {
       await database.close();
     }
