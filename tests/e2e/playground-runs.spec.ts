@@ -39,8 +39,10 @@ test('View code follows the form, copies with the real key, and the copied curl 
   await expect(code(page)).toContainText(`"text":"Code panel, second words."`);
   await expect(code(page)).toContainText('/api/async/do_tts_pro');
   await expect(page.getByTestId('code-cost')).toHaveText((await page.getByTestId('cost').textContent()) ?? '');
-  await page.getByRole('tab', { name: 'JavaScript' }).click();
+  await page.getByRole('tab', { name: 'JavaScript (SDK)' }).click();
   await expect(code(page)).toContainText('await client.ttsPro({');
+  await page.getByRole('tab', { name: 'JavaScript (fetch)' }).click();
+  await expect(code(page)).toContainText('await api("/api/async/do_tts_pro", {');
   await page.getByRole('tab', { name: 'curl' }).click();
 
   await page.getByRole('button', { name: 'Copy' }).click();
