@@ -83,7 +83,8 @@ function videoAndAudio(): { video: string; audio: string } {
  */
 async function playedDuration(page: Page, testId: string): Promise<number> {
   const media = page.getByTestId(testId).first();
-  await expect(media).toBeVisible();
+  // The result appears when the run ends: a video render on a busy machine can take longer than the default 5 s.
+  await expect(media).toBeVisible({ timeout: 60_000 });
   let duration = 0;
   await expect
     .poll(
