@@ -32,7 +32,10 @@ export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
 export async function createTestApp(env: Record<string, string> = {}, o: { mailer?: Mailer } = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...BILLING_TEST_ENV, ...env });
   // Bounded as main.ts bounds it: a database that stops answering is an outage (503), not a hang.
-  const database = await openDatabase(config.databaseUrl, { connectTimeoutMs: OUTAGES.databaseConnectTimeoutMs, keepAliveDelayMs: OUTAGES.databaseKeepAliveDelayMs });
+  const database = await openDatabase(config.databaseUrl, {
+    connectTimeoutMs: OUTAGES.databaseConnectTimeoutMs,
+    keepAliveDelayMs: OUTAGES.databaseKeepAliveDelayMs,
+  });
   await migrateToLatest(database);
   const log = createLogger(config.logLevel);
   const tasks = createTaskSystem({ config, database, log });

@@ -1,4 +1,4 @@
-// Tracking retention on SQLite and (with TEST_DATABASE_URL) PostgreSQL: paged deletes past the cutoff, daily partitions made ahead and dropped, duplicates still refused.
+// Tracking retention on SQLite and (TEST_DATABASE_URL) PostgreSQL: paged deletes, partitions made ahead and dropped, duplicates refused.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDatabase } from '../db';

@@ -1,4 +1,4 @@
-// The dashboard (SPEC.md §2 /dashboard?type=dashboard|key|billing, and our requests): overview with usage, API keys, request log with webhooks and export, billing.
+// The dashboard (SPEC.md §2 /dashboard?type=…): overview with usage, API keys, request log with webhooks and export, billing.
 import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/session';

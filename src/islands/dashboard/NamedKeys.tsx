@@ -1,4 +1,4 @@
-// The dashboard's list of API keys: name, hint, created and last used, credit caps with their use; create a named key (shown once, caps optional) and revoke one.
+// The dashboard's API keys: name, hint, created, last used, credit caps and their use; create a named key (shown once), revoke one.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { dashboardApi, type ApiKeyView } from '../../lib/api';
 import type { KeyCapView } from '../../lib/api/developer-tools';
