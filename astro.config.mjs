@@ -18,15 +18,15 @@ export default defineConfig({
   security: { csp: { scriptDirective: { hashes: [CONSENT_EARLY_SCRIPT, SAMPLE_ORIGIN_SCRIPT, NOT_FOUND_EARLY_SCRIPT].map(scriptHash) } } },
   vite: {
     worker: { format: 'es' },
-    // src/lib/spec is constants and pure functions only, and everything imports it through its index: saying so lets
-    // the bundle keep just the spec modules a page uses, which keeps the tracking stub in its 3 KB (bench/tracking.mjs).
+    // src/lib/product-rules is constants and pure functions only, and everything imports it through its index: saying so lets
+    // the bundle keep just the product-rules modules a page uses, which keeps the tracking stub in its 3 KB (bench/tracking.mjs).
     // The API client's modules are declarations too, so a static page's shell takes the account calls without the
-    // playground's (src/lib/spec/page-budgets.ts).
-    // The 40001 notice module, which every page's session store listens on, stays a chunk of its own rather than joining
+    // playground's (src/lib/product-rules/page-budgets.ts).
+    // The 40001 notice module, which every page's signed-in store listens on, stays a chunk of its own rather than joining
     // the API client's, which a static page loads only when it makes a call.
     build: {
       rollupOptions: {
-        treeshake: { moduleSideEffects: (id) => !/\/src\/lib\/(spec|api)\//.test(id) },
+        treeshake: { moduleSideEffects: (id) => !/\/src\/lib\/(product-rules|api)\//.test(id) },
         output: { manualChunks: (id) => (id.includes('/src/lib/api/not-logged-in.') ? 'not-logged-in' : undefined) },
       },
     },

@@ -23,20 +23,20 @@ const noWorker = {
   regex: `${UP}worker(/|$)`,
   message: 'src/lib is shared by islands, worker and server, so it never imports src/worker (its API types are in src/lib/tracking/types).',
 };
-const SERVER_MAY_USE = ['lib/spec(/|$)', 'lib/api-contract(/|$)', 'lib/api/types$'];
-const serverMessage = 'server/ imports from src/ only src/lib/spec, src/lib/api-contract and src/lib/api/types.';
+const SERVER_MAY_USE = ['lib/product-rules(/|$)', 'lib/api-contract(/|$)', 'lib/api/types$'];
+const serverMessage = 'server/ imports from src/ only src/lib/product-rules, src/lib/api-contract and src/lib/api/types.';
 const serverToSrc = { regex: `${UP}src/(?!${SERVER_MAY_USE.join('|')})`, message: serverMessage };
 // Server tests also check browser clients against the real server: the SDK and the tracking batch cipher.
 const serverTestToSrc = {
   regex: `${UP}src/(?!${[...SERVER_MAY_USE, 'lib/sdk(/|$)', 'lib/tracking/(cipher|types)$'].join('|')})`,
   message: `${serverMessage} Tests may also use src/lib/sdk and src/lib/tracking/{cipher,types}.`,
 };
-// The spec has one entry point: its modules are imported as `…/lib/spec`, never `…/lib/spec/<module>`, from anywhere
+// The product rules have one entry point: its modules are imported as `…/lib/product-rules`, never `…/lib/product-rules/<module>`, from anywhere
 // outside it (its own modules import one another as ./x). The build tree-shakes the index (astro.config.mjs), so the
 // page's tracking stub imports it too and stays within its budget.
-const noDeepSpec = {
-  regex: '^\\.{1,2}/(.*/)?spec/(?!index$)',
-  message: 'Import the spec through its index (src/lib/spec), not one of its modules.',
+const noDeepRules = {
+  regex: '^\\.{1,2}/(.*/)?product-rules/(?!index$)',
+  message: 'Import the product rules through its index (src/lib/product-rules), not one of its modules.',
 };
 // src/lib/sdk is a package: its package.json points a folder import at the built bundle, which a clean checkout lacks.
 const noSdkFolder = {
@@ -64,11 +64,11 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
-  boundaries(['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'], [noDeepSpec, noSdkFolder]),
-  boundaries(['src/**'], [noServer, noDeepSpec, noSdkFolder]),
-  boundaries([`src/${TESTS}`], [noServerButHarness, noDeepSpec, noSdkFolder]),
-  boundaries(['src/lib/**'], [noServer, noIslands, noWorker, noDeepSpec, noSdkFolder]),
-  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker, noDeepSpec, noSdkFolder]),
-  boundaries(['server/**'], [serverToSrc, noDeepSpec, noSdkFolder]),
-  boundaries([`server/${TESTS}`], [serverTestToSrc, noDeepSpec, noSdkFolder]),
+  boundaries(['**/*.{js,mjs,cjs,ts,tsx,mts,cts}'], [noDeepRules, noSdkFolder]),
+  boundaries(['src/**'], [noServer, noDeepRules, noSdkFolder]),
+  boundaries([`src/${TESTS}`], [noServerButHarness, noDeepRules, noSdkFolder]),
+  boundaries(['src/lib/**'], [noServer, noIslands, noWorker, noDeepRules, noSdkFolder]),
+  boundaries([`src/lib/${TESTS}`], [noServerButHarness, noIslands, noWorker, noDeepRules, noSdkFolder]),
+  boundaries(['server/**'], [serverToSrc, noDeepRules, noSdkFolder]),
+  boundaries([`server/${TESTS}`], [serverTestToSrc, noDeepRules, noSdkFolder]),
 );

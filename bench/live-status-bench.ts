@@ -14,7 +14,7 @@ import { listen, type Listening } from '../server/test-support/listen';
 import { createUser, TASKS_TEST_SECRET, type TestUser } from '../server/test-support/tasks';
 import { silentWav } from '../server/test-support/wav';
 import { readEvents } from '../src/lib/sdk/sse';
-import { LIVE_STATUS } from '../src/lib/spec';
+import { LIVE_STATUS } from '../src/lib/product-rules';
 
 /** Tasks submitted one every SUBMIT_GAP_MS; each reports STEPS progress changes STEP_MS apart, then succeeds. */
 const TASKS = 30;

@@ -1,4 +1,4 @@
-// Benchmark: each built page's first-load JavaScript against its budget (src/lib/spec/page-budgets.ts), in gzip (what the
+// Benchmark: each built page's first-load JavaScript against its budget (src/lib/product-rules/page-budgets.ts), in gzip (what the
 // server sends) and brotli (what a CDN would), with the files it takes; tests/structure/page-budgets.test.ts uses the same measure.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -83,8 +83,8 @@ const kb = (bytes) => Number((bytes / 1024).toFixed(1));
 
 /** The table `npm run bench` prints: one row per page (the reference pages folded into one row, their largest). */
 export async function pageWeights(dist = siteDir()) {
-  // The budgets are TypeScript in src/lib/spec; tsx loads them, as the other benchmarks load server code.
-  const { PAGE_BUDGETS, pageKind } = await tsImport('../src/lib/spec/index.ts', import.meta.url);
+  // The budgets are TypeScript in src/lib/product-rules; tsx loads them, as the other benchmarks load server code.
+  const { PAGE_BUDGETS, pageKind } = await tsImport('../src/lib/product-rules/index.ts', import.meta.url);
   const loads = pageLoads(dist).map((l) => ({ ...l, budget: PAGE_BUDGETS[pageKind(l.route)] }));
   const operations = loads.filter((l) => l.route.startsWith('/api-reference/'));
   const largest = operations.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a), operations[0]);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ffmpegTools, runTool } from '../server/tools';
 import { previewEngine } from '../server/engines/preview';
-import type { Feature } from '../src/lib/spec';
+import type { Feature } from '../src/lib/product-rules';
 import { memoryProviderJobs } from '../server/test-support/provider-jobs';
 
 const tools = ffmpegTools();

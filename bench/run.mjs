@@ -25,7 +25,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 // Each benchmark returns rows (or a promise of rows) for one table.
 const benchmarks = [
-  { name: 'Page weight: first-load JS per page vs its budget (src/lib/spec/page-budgets.ts, gzip file by file)', run: async () => pageWeights() },
+  { name: 'Page weight: first-load JS per page vs its budget (src/lib/product-rules/page-budgets.ts, gzip file by file)', run: async () => pageWeights() },
   { name: 'Lighthouse, mobile, static pages (goals: performance ≥ 98, TBT ≤ 150 ms, CLS 0; median of 3 runs)', run: () => lighthouseScores() },
   { name: 'Playground screens, Lighthouse mobile, all ten (goals: performance ≥ 95, TBT ≤ 150 ms, CLS 0; median of 3 runs)', run: playgroundScores },
   { name: 'Tracking stub size (main thread, gzip; target ≤ 3 KB)', run: async () => stubSize() },

@@ -10,7 +10,7 @@ import { serverCommand } from '../scripts/server-command.mjs';
 import { processMemory } from '../server/test-support/big-media';
 import { signedText } from '../src/lib/api-contract';
 import { sealEntries, signBatch } from '../src/lib/tracking/cipher';
-import { TRACKING_PATHS } from '../src/lib/spec';
+import { TRACKING_PATHS } from '../src/lib/product-rules';
 
 const MB = 1024 * 1024;
 /** SOAK_S shortens a trial run; the figures of record are the default 10 minutes. */

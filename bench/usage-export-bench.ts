@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrateToLatest, openDatabase } from '../server/db';
 import { csvLine, usageCsv, usagePages } from '../server/tasks/usage-export';
-import { USAGE_EXPORT } from '../src/lib/spec';
+import { USAGE_EXPORT } from '../src/lib/product-rules';
 import type { UsageRow } from '../src/lib/api-contract';
 
 const ROWS = Number(process.env.USAGE_EXPORT_BENCH_ROWS ?? 100_000);

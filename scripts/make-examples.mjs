@@ -1,4 +1,4 @@
-// Makes the playground's example files in public/examples/ (src/lib/spec/examples.ts lists them) with the platform's own offline
+// Makes the playground's example files in public/examples/ (src/lib/product-rules/examples.ts lists them) with the platform's own offline
 // engines: speech by eSpeak NG, clips by the preview engine, then made small (reduced size, mono AAC). Run: node scripts/make-examples.mjs
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ const out = path.join(root, 'public/examples');
 const work = path.join(os.tmpdir(), `make-examples-${process.pid}`);
 const load = (file) => tsImport(path.join(root, file), import.meta.url);
 
-const spec = await load('src/lib/spec/index.ts');
+const spec = await load('src/lib/product-rules/index.ts');
 const { synthesize } = await load('server/engines/espeak.ts');
 const { espeakEngine } = await load('server/engines/espeak.ts');
 const { previewEngine } = await load('server/engines/preview.ts');

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRACKING_PATHS } from '../src/lib/spec';
+import { TRACKING_PATHS } from '../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from './test-support/tasks';
 import { silentWav } from './test-support/wav';
 

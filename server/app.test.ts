@@ -1,7 +1,7 @@
 // The app's shared behaviour: health, the §8 envelope for every failure, body caps, CORS and security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../src/lib/api-contract';
-import { ENGINE_NAMES, ERROR_CODES, ERROR_MESSAGES, TRACKING_PATHS } from '../src/lib/spec';
+import { ENGINE_NAMES, ERROR_CODES, ERROR_MESSAGES, TRACKING_PATHS } from '../src/lib/product-rules';
 import { createTestApp, type TestApp } from './test-support/app';
 import { createUser, type TestUser } from './test-support/tasks';
 

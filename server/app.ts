@@ -1,6 +1,6 @@
 // Builds the API host's Hono app from its dependencies; never listens (tests call app.request()).
 import { Hono } from 'hono';
-import { ERROR_CODES, ERROR_MESSAGES, METRICS, REQUEST_ID } from '../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, METRICS, REQUEST_ID } from '../src/lib/product-rules';
 import type { AppDeps } from './routes/deps';
 import { errorEnvelope, errorResponder } from './http/errors';
 import { collectorRefusals, httpMetrics, metricsHandler } from './metrics';

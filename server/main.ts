@@ -19,7 +19,7 @@ import { startWorkPause } from './lifecycle/pause';
 import { readinessChecks } from './lifecycle/readiness';
 import { metricsApp, metricsHandler } from './metrics';
 import { startTracing, stopTracing } from './telemetry/tracing';
-import { METRICS, OUTAGES } from '../src/lib/spec';
+import { METRICS, OUTAGES } from '../src/lib/product-rules';
 
 async function main() {
   // Everything written from here on (database, WAL, secret, media, ffmpeg outputs) is readable by our user only.

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { preparedQuery, type ApiKey, type Schema, type User } from '../db';
 import { AppError } from '../http/errors';
-import { ACCOUNT_MESSAGES, API_KEYS, ERROR_CODES, HISTORY_MESSAGES, NAMED_API_KEYS } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_KEYS, ERROR_CODES, HISTORY_MESSAGES, NAMED_API_KEYS } from '../../src/lib/product-rules';
 import type { ApiKeyView } from '../../src/lib/api/types';
 import { decrypt, encrypt, randomToken, sha256Hex } from './crypto';
 

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
 import { AppError } from '../http/errors';
-import { API_CODES, MESSAGES, ACCOUNT_MESSAGES, ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
+import { API_CODES, MESSAGES, ACCOUNT_MESSAGES, ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { retiredKeyMessage, userByApiKey } from './api-keys';
 import { sessionUser } from './sessions';
 

@@ -1,7 +1,7 @@
 // Daily guess budgets of email sign-in over simulated weeks (the `now` argument, no sleeping), on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/product-rules';
 import { migrateToLatest, type AppDatabase } from '../db';
 import { databaseEngines } from '../db/test-support/engines';
 import { AppError } from '../http/errors';

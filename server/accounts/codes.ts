@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, ACCOUNT_MESSAGES, LOGIN, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/spec';
+import { ERROR_CODES, ACCOUNT_MESSAGES, LOGIN, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/product-rules';
 import { hmacHex, randomDigits, randomToken, sameHex, sha256Hex } from './crypto';
 
 function codeHash(hashKey: Buffer, email: string, code: string): string {

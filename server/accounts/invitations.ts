@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { applyCreditChange } from '../credits';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, ACCOUNT_MESSAGES, INVITATION } from '../../src/lib/spec';
+import { ERROR_CODES, ACCOUNT_MESSAGES, INVITATION } from '../../src/lib/product-rules';
 import { randomToken } from './crypto';
 
 export interface NewInvitationInput {

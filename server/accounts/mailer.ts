@@ -2,7 +2,7 @@
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { LOGIN_CODES, LOGIN_LINK } from '../../src/lib/spec';
+import { LOGIN_CODES, LOGIN_LINK } from '../../src/lib/product-rules';
 
 /** What one code mail carries: the 4-digit code and a link that signs in without it (docs/security.md). */
 export interface LoginMail {

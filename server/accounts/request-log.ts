@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
-import { ERROR_CODES, REQUEST_LOG } from '../../src/lib/spec';
+import { ERROR_CODES, REQUEST_LOG } from '../../src/lib/product-rules';
 import type { ApiRequestPage } from '../../src/lib/api/types';
 import type { AuthEnv } from './auth';
 import { apiKeyIdOf } from './api-keys';

@@ -1,7 +1,7 @@
 // Sessions: random tokens given to the browser, stored only as hashes, with an expiry and revocation.
 import type { Kysely } from 'kysely';
 import { preparedQuery, type Schema, type User } from '../db';
-import { SESSIONS } from '../../src/lib/spec';
+import { SESSIONS } from '../../src/lib/product-rules';
 import { randomToken, sha256Hex } from './crypto';
 
 export async function createSession(db: Kysely<Schema>, userId: string, now = Date.now()): Promise<string> {

@@ -4,7 +4,7 @@ import type { Schema, User } from '../db';
 import { randomToken } from './crypto';
 import { applyCreditChange } from '../credits';
 import type { UserInfo } from '../../src/lib/api/types';
-import { normalizeEmail, SIGNUP_LEDGER_REASON } from '../../src/lib/spec';
+import { normalizeEmail, SIGNUP_LEDGER_REASON } from '../../src/lib/product-rules';
 
 export interface SignUpAttribution {
   referer?: string | undefined;

@@ -7,7 +7,7 @@ import { recordAudit } from '../audit';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import { SECRET_FILE } from '../accounts/secret';
-import { AUDIT } from '../../src/lib/spec';
+import { AUDIT } from '../../src/lib/product-rules';
 import { backupSqlite, restoreSqlite, sqliteFileOf, type BackupSummary } from './backup';
 import { runAdmin, USAGE, UsageError } from './commands';
 

@@ -6,7 +6,7 @@ import { listAudit, recordAudit } from '../audit';
 import { applyCreditChange } from '../credits';
 import { costLines, costsByEngine, parseRates, parseSince } from './costs';
 import type { Schema } from '../db';
-import { AUDIT, INVITATION, normalizeEmail } from '../../src/lib/spec';
+import { AUDIT, INVITATION, normalizeEmail } from '../../src/lib/product-rules';
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 

@@ -1,7 +1,7 @@
 // `npm run admin -- costs`: per engine tasks, credits, provider cost in dollars and native units, margin, by date and with an operator's rate.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
-import { USD_PER_CREDIT } from '../../src/lib/spec';
+import { USD_PER_CREDIT } from '../../src/lib/product-rules';
 import { runAdmin, UsageError } from './commands';
 
 let database: AppDatabase;

@@ -1,7 +1,7 @@
 // `npm run admin -- costs`: per engine, tasks settled, credits charged, what the results cost at the providers, and the margin.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
-import { COST_MESSAGES, COST_UNITS, DREAMAPI_USD_PER_CREDIT, USD_PER_CREDIT, type CostUnit } from '../../src/lib/spec';
+import { COST_MESSAGES, COST_UNITS, DREAMAPI_USD_PER_CREDIT, USD_PER_CREDIT, type CostUnit } from '../../src/lib/product-rules';
 
 /** Dollars per unit given on the command line (--rate dreamapi-credits=0.01): the operator's own price of a unit. */
 export type UnitRates = Partial<Record<CostUnit, number>>;

@@ -2,7 +2,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { creditMovements } from '../metrics';
-import { AUDIT } from '../../src/lib/spec';
+import { AUDIT } from '../../src/lib/product-rules';
 
 export interface AuditEntry {
   /** operator:<name>, user:<id> or system (AUDIT.systemActor). */

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '.';
-import { SIGNUP_CREDITS_DEFAULT } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT } from '../../src/lib/product-rules';
 
 describe('loadConfig', () => {
   it('defaults to port 8787, embedded SQLite under ./data and the built site in ./dist', () => {

@@ -1,7 +1,7 @@
 // Database connection settings: a pool size per role, DATABASE_POOL_MAX over it, LISTEN on DATABASE_DIRECT_URL when given.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '.';
-import { DATABASE_POOL } from '../../src/lib/spec';
+import { DATABASE_POOL } from '../../src/lib/product-rules';
 
 const pg = 'postgres://u@pooler:6432/db';
 

@@ -1,6 +1,6 @@
 // Environment variables of the database connections (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; docs/scaling.md "Connections").
 import { z } from 'zod';
-import { DATABASE_POOL } from '../../src/lib/spec';
+import { DATABASE_POOL } from '../../src/lib/product-rules';
 import type { Role } from './queue';
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;

@@ -1,7 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_RETENTION, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_RETENTION, UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
 import type { LogLevel } from '../log';
 import { parseProxyTrust, type ProxyTrust } from '../http/client-ip';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
@@ -55,7 +55,7 @@ const envSchema = z
           return z.NEVER;
         }
       }),
-    // Uploads being received at once (src/lib/spec UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
+    // Uploads being received at once (src/lib/product-rules UPLOADS_IN_FLIGHT; docs/security.md "Uploads in flight").
     UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perAccount),
     UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(UPLOADS_IN_FLIGHT.perClient),
     UPLOAD_BYTES_IN_FLIGHT: z.coerce
@@ -103,7 +103,7 @@ const envSchema = z
     STRIPE_API_BASE: z.url().optional(),
     // Contact form: where messages from /contact-us are mailed when SMTP_URL is set.
     SUPPORT_EMAIL: z.email().optional(),
-    // Credits a new account starts with (src/lib/spec/signup.ts); 0 switches the grant off.
+    // Credits a new account starts with (src/lib/product-rules/signup.ts); 0 switches the grant off.
     SIGNUP_CREDITS: z.coerce.number().int().min(0).max(1_000_000).default(SIGNUP_CREDITS_DEFAULT),
   })
   .extend(taskEnvShape)

@@ -1,7 +1,7 @@
 // The operability settings: metrics token or port, the OTLP endpoint (tracing off without it), drain timings, and the clear refusals.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '.';
-import { DRAIN } from '../../src/lib/spec';
+import { DRAIN } from '../../src/lib/product-rules';
 
 describe('metrics, tracing and drain settings', () => {
   it('leave metrics and tracing off by default, with the drain defaults', () => {

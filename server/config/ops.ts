@@ -1,6 +1,6 @@
 // Environment variables of metrics, tracing and the graceful drain (merged into the server configuration in index.ts).
 import { z } from 'zod';
-import { DRAIN, METRICS } from '../../src/lib/spec';
+import { DRAIN, METRICS } from '../../src/lib/product-rules';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

@@ -1,7 +1,7 @@
 // Role and job queue settings: embedded defaults, pg-boss only on PostgreSQL, clear refusals.
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '.';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 
 describe('ROLE and QUEUE', () => {
   it('default to one process doing everything on the in-process queue', () => {

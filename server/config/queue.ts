@@ -1,6 +1,6 @@
 // Environment variables of the process role and the job queue (ROLE, QUEUE, QUEUE_*; docs/scaling.md "Job queue").
 import { z } from 'zod';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 
 /** all: HTTP and workers (default); api: HTTP only, submits enqueue; worker: runs tasks, HTTP only for /healthz. */
 export const ROLES = ['all', 'api', 'worker'] as const;

@@ -1,6 +1,6 @@
 // Environment variables of the shared counters (REDIS_URL, REDIS_PREFIX; merged into the server configuration in index.ts).
 import { z } from 'zod';
-import { RATE_LIMITS } from '../../src/lib/spec';
+import { RATE_LIMITS } from '../../src/lib/product-rules';
 
 export const redisEnvShape = {
   /** Unset: request budgets are counted in each process's memory (docs/configuration.md). */

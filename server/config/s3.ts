@@ -1,6 +1,6 @@
 // Environment variables of the S3-compatible media store (S3_*; merged into the server configuration in index.ts).
 import { z } from 'zod';
-import { OBJECT_STORAGE } from '../../src/lib/spec';
+import { OBJECT_STORAGE } from '../../src/lib/product-rules';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 

@@ -16,7 +16,7 @@ import {
   NO_MODEL_PRICES,
   NO_MODEL_PRICE_DEFAULT,
   type NoModelPrice,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -72,7 +72,7 @@ export const taskEnvShape = {
   ENGINES: engineMap.optional(),
   ENGINE_CONCURRENCY: perEngine.default({}),
   ENGINE_TIMEOUTS_MS: perEngine.default({}),
-  /** What a run on an engine with no AI model (espeak, preview) costs: free, or the full price (src/lib/spec/availability.ts). */
+  /** What a run on an engine with no AI model (espeak, preview) costs: free, or the full price (src/lib/product-rules/availability.ts). */
   NO_MODEL_PRICE: z.enum(NO_MODEL_PRICES).default(NO_MODEL_PRICE_DEFAULT),
   FAL_KEY: z.string().min(1).optional(),
   FAL_QUEUE_URL: z.url().default(PROVIDER_URLS.falQueue),
@@ -107,7 +107,7 @@ export interface TaskConfig {
   engines: Partial<Record<Feature, string[]>>;
   /** Features ENGINES names explicitly: only these are exempt from routing to configured providers first. */
   enginesGiven: Feature[];
-  /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/spec/engines). */
+  /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/product-rules/engines). */
   engineConcurrency: Record<string, number>;
   engineTimeoutsMs: Record<string, number>;
   /** NO_MODEL_PRICE: runs on engines with no AI model are free (default) or charged the full price. */

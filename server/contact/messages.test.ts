@@ -1,6 +1,6 @@
 // Contact messages at unit level: stored before mailing, limited per address or IP within the hour, mailed over real SMTP.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CONTACT, CONTACT_MESSAGES, ERROR_CODES } from '../../src/lib/spec';
+import { CONTACT, CONTACT_MESSAGES, ERROR_CODES } from '../../src/lib/product-rules';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';

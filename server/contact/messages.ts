@@ -1,7 +1,7 @@
 // Stores a contact-form message, limits how often one sender may write, and mails it to the support inbox.
 import nodemailer from 'nodemailer';
 import type { Kysely } from 'kysely';
-import { CONTACT, CONTACT_MESSAGES, type ContactTopic, ERROR_CODES } from '../../src/lib/spec';
+import { CONTACT, CONTACT_MESSAGES, type ContactTopic, ERROR_CODES } from '../../src/lib/product-rules';
 import type { Config } from '../config';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';

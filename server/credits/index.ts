@@ -2,9 +2,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { auditCreditChange, causedByTask, type CreditAudit } from '../audit';
-import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/product-rules';
 import type { LedgerPage } from '../../src/lib/api/types';
-import type { TaskStatus } from '../../src/lib/spec';
+import type { TaskStatus } from '../../src/lib/product-rules';
 
 export interface CreditChange {
   userId: string;

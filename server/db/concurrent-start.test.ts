@@ -7,7 +7,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHORES, TASK_QUEUE } from '../../src/lib/spec';
+import { CHORES, TASK_QUEUE } from '../../src/lib/product-rules';
 import { postgresSkipReason } from '../test-support/instances';
 import { TASKS_TEST_SECRET } from '../test-support/tasks';
 import { openDatabase } from './index.ts';

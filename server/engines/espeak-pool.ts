@@ -3,7 +3,7 @@
 // cap), and an aborted synthesis ends only its own thread.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import { SPEECH_POOL } from '../../src/lib/spec';
+import { SPEECH_POOL } from '../../src/lib/product-rules';
 
 export interface SpeechJob {
   text: string;

@@ -1,5 +1,5 @@
 // Offline speech engine: eSpeak-NG compiled to WASM (npm espeak-ng), for TTS and dialogue; no key, no system package.
-import { RUN_OPTIONS, SPEECH_DEFAULT_WPM, voiceById, type Feature, type RunOption } from '../../src/lib/spec';
+import { RUN_OPTIONS, SPEECH_DEFAULT_WPM, voiceById, type Feature, type RunOption } from '../../src/lib/product-rules';
 import { speechPool, type SpeechPool } from './espeak-pool';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult } from './types';
 import { joinWithPauses, readWav, wavSeconds, writeWav } from './wav';

@@ -1,7 +1,7 @@
 // Engine registry: which engines serve which feature, in fallback order, with per-engine concurrency and timeouts.
 import { AppError } from '../http/errors';
-import { ERROR_CODES, ENGINE_DEFAULTS, FEATURE_MESSAGES, engineLabel } from '../../src/lib/spec';
-import type { Feature } from '../../src/lib/spec';
+import { ERROR_CODES, ENGINE_DEFAULTS, FEATURE_MESSAGES, engineLabel } from '../../src/lib/product-rules';
+import type { Feature } from '../../src/lib/product-rules';
 import { espeakEngine } from './espeak';
 import { previewEngine } from './preview';
 import { semaphore, type Semaphore } from './semaphore';

@@ -9,7 +9,7 @@ import {
   voiceServed,
   type Feature,
   type RunOption,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 import type { Engine } from './types';
 
 /** The settings `engine` honours for `feature`; none when it lists none. */

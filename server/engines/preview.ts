@@ -11,7 +11,7 @@ import {
   voiceById,
   type Feature,
   type RunOption,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 import { probeMedia } from '../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineResult, type InputMedia } from './types';
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
@@ -33,7 +33,7 @@ interface VideoInput {
   videoUrl?: string;
   srcVideoUrl?: string;
   videoParams?: { video_width?: number; video_height?: number };
-  /** Advanced settings (src/lib/spec/run-options.ts): the frame's shape, and a seed that varies colours and motion. */
+  /** Advanced settings (src/lib/product-rules/run-options.ts): the frame's shape, and a seed that varies colours and motion. */
   aspectRatio?: string;
   seed?: number;
 }

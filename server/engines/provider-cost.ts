@@ -1,13 +1,13 @@
 // What a result cost at its provider, as an engine reports it on EngineResult.providerCosts and the task records it when it settles.
 import { z } from 'zod';
-import { COST_PROVIDERS, COST_UNITS, type CostProvider, type CostUnit } from '../../src/lib/spec';
+import { COST_PROVIDERS, COST_UNITS, type CostProvider, type CostUnit } from '../../src/lib/product-rules';
 
 export const providerCostSchema = z.object({
   provider: z.enum(COST_PROVIDERS),
   /** The figure in the provider's own unit (fal billable units, ElevenLabs billed characters, DreamAPI credits…). */
   amount: z.number().finite().nonnegative(),
   unit: z.enum(COST_UNITS),
-  /** In dollars where a price per unit is known (a published price, src/lib/spec/provider-costs.ts); else null. */
+  /** In dollars where a price per unit is known (a published price, src/lib/product-rules/provider-costs.ts); else null. */
   usd: z.number().finite().nonnegative().nullable(),
   /** True when the provider reported nothing and `amount` was computed here from our own measures and a published price. */
   estimated: z.boolean(),

@@ -1,5 +1,5 @@
 // Which engines serve a feature when ENGINES does not say: every provider with a key that serves it, then the offline default.
-import { FEATURES, type Feature } from '../../src/lib/spec';
+import { FEATURES, type Feature } from '../../src/lib/product-rules';
 import type { Engine } from './types';
 
 /**

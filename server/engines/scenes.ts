@@ -1,6 +1,6 @@
 // ffmpeg argument lists of the preview engine's scenes: prompt gradients, portraits, pan/zoom, audio over a still or a video.
 import { createHash } from 'node:crypto';
-import { PREVIEW, ENGINE_LABELS } from '../../src/lib/spec';
+import { PREVIEW, ENGINE_LABELS } from '../../src/lib/product-rules';
 
 export interface Size {
   width: number;

@@ -1,5 +1,5 @@
 // The one interface every generation engine implements, local or a provider adapter.
-import type { Feature, MediaKind, PriceInput, RunOption } from '../../src/lib/spec';
+import type { Feature, MediaKind, PriceInput, RunOption } from '../../src/lib/product-rules';
 import type { ProviderCost } from './provider-cost';
 
 export interface EngineOutput {
@@ -75,7 +75,7 @@ export interface Engine {
   /** Features this engine can serve. */
   features: readonly Feature[];
   run(feature: Feature, input: unknown, ctx: EngineContext): Promise<EngineResult>;
-  /** Advanced settings it honours per feature (src/lib/spec/run-options.ts); a feature not listed honours none. */
+  /** Advanced settings it honours per feature (src/lib/product-rules/run-options.ts); a feature not listed honours none. */
   options?: Partial<Record<Feature, readonly RunOption[]>>;
   /** Languages (primary subtags) whose voices it can speak per feature; a feature not listed speaks every voice. */
   languages?: Partial<Record<Feature, readonly string[]>>;

@@ -1,7 +1,7 @@
 // A client that leaves before sending its whole body, on a real connection: the call is logged as a refused request (400), never a 500 or an error line.
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_CODES } from '../../src/lib/product-rules';
 import { listen, type Listening } from '../test-support/listen';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 

@@ -2,7 +2,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ERROR_CODES, ERROR_MESSAGES, OPERATIONS_MESSAGES, OUTAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, OPERATIONS_MESSAGES, OUTAGES } from '../../src/lib/product-rules';
 import { isDatabaseUnavailable } from '../db';
 import { currentRequestId, type Logger } from '../log';
 

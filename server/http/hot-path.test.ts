@@ -3,7 +3,7 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_CODES } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { listen, type Listening } from '../test-support/listen';
 import { corsHeaders } from './cors';

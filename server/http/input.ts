@@ -1,7 +1,7 @@
 // Reads a request body in any of the accepted encodings and validates it, naming the field and rule that failed.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { AppError, invalidInput } from './errors';
 import { whileReading } from './cut-off';
 import { describeIssue, validate } from './issue-text';

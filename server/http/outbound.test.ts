@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EngineInputError } from '../engines/types';
 import type { MediaService } from '../media';
 import { inputReader } from '../tasks/input-media';
-import { OUTBOUND, OUTBOUND_MESSAGES } from '../../src/lib/spec';
+import { OUTBOUND, OUTBOUND_MESSAGES } from '../../src/lib/product-rules';
 import { silentWav } from '../test-support/wav';
 import { OutboundRefused, addressRange, isPublicAddress, outboundFetch, outboundUrlProblem, type OutboundPolicy } from './outbound';
 

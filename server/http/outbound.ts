@@ -4,7 +4,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { OUTBOUND, OUTBOUND_MESSAGES } from '../../src/lib/spec';
+import { OUTBOUND, OUTBOUND_MESSAGES } from '../../src/lib/product-rules';
 
 export interface ResolvedAddress {
   address: string;

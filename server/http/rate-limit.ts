@@ -1,7 +1,7 @@
 // Request budgets per caller: per account when the credentials are valid, else per client IP (docs/security.md "Rate limits").
 import ipaddr from 'ipaddr.js';
 import type { Context, MiddlewareHandler } from 'hono';
-import { ERROR_CODES, RATE_LIMITS, TASK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, RATE_LIMITS, TASK_MESSAGES } from '../../src/lib/product-rules';
 import { clientIp, type ProxyTrust } from './client-ip';
 import { AppError } from './errors';
 

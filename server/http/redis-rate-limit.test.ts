@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { signMessage } from '../../src/lib/tracking/cipher';
-import { TRACKING_MESSAGE_LIMITS, TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_MESSAGE_LIMITS, TRACKING_PATHS } from '../../src/lib/product-rules';
 import type { Logger } from '../log';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { createUser } from '../test-support/tasks';

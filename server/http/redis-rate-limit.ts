@@ -1,7 +1,7 @@
 // Request budgets counted in Redis, so every instance shares them (docs/configuration.md REDIS_URL, docs/security.md "Rate limits").
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { RATE_LIMITS } from '../../src/lib/spec';
+import { RATE_LIMITS } from '../../src/lib/product-rules';
 import type { Logger } from '../log';
 import { memoryRateLimitStore, type RateLimitStore } from './rate-limit';
 
@@ -18,7 +18,7 @@ export interface RateLimitStores {
  * one atomic script starts a window with the first hit (SET NX EX) and counts later hits in it (INCRBY), so instances
  * hitting one key at once neither both start a window nor lose a hit. The answer's `resetAt` is `now` plus the time
  * Redis has left on the window. Redis keeps windows in whole seconds (EX): `windowMs` is rounded down, to at least
- * one second (every budget window is whole minutes, src/lib/spec RATE_LIMITS, TRACKING_*_LIMITS).
+ * one second (every budget window is whole minutes, src/lib/product-rules RATE_LIMITS, TRACKING_*_LIMITS).
  *
  * When Redis does not answer within RATE_LIMITS.sharedTimeoutMs (the connection's commandTimeout), or is known to be
  * down, the hit is counted in `fallback` (this process's memory) instead: budgets then hold per process, as without

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { AppError } from './errors';
-import { ERROR_CODES, UPLOAD_FORM } from '../../src/lib/spec';
+import { ERROR_CODES, UPLOAD_FORM } from '../../src/lib/product-rules';
 import { PRIVATE_FILE_MODE } from '../private-files';
 import { noteReceivedBytes } from './young-garbage';
 

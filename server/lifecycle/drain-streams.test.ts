@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { collect } from '../test-support/sse.fixtures';
 import { startServer, type ServerProcess } from '../test-support/server-process';
 import { createUser } from '../test-support/tasks';

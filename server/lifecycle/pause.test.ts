@@ -4,7 +4,7 @@ import { createApp } from '../app';
 import { createLogger } from '../log';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { startTestS3, type TestS3 } from '../test-support/s3';
-import { ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_CODES } from '../../src/lib/product-rules';
 import { startWorkPause } from './pause';
 import { readinessChecks } from './readiness';
 import { createLifecycle } from './state';

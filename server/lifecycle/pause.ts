@@ -1,6 +1,6 @@
 // A worker stops taking jobs while its database or media store does not answer, and takes them again once both do; /readyz says why meanwhile.
 import type { Logger } from '../log';
-import { OUTAGES, READINESS } from '../../src/lib/spec';
+import { OUTAGES, READINESS } from '../../src/lib/product-rules';
 import { runChecks, type Check } from './readiness';
 import type { Lifecycle } from './state';
 

@@ -6,7 +6,7 @@ import type { AppDatabase } from '../db';
 import type { RateLimitStores } from '../http/redis-rate-limit';
 import { s3MediaStore } from '../media';
 import type { TaskQueue } from '../tasks';
-import { READINESS } from '../../src/lib/spec';
+import { READINESS } from '../../src/lib/product-rules';
 
 export interface CheckResult {
   up: boolean;

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { withWorkDir } from '../tools';
-import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS, UPLOAD_SCENES, type MediaKind } from '../../src/lib/spec';
+import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS, UPLOAD_SCENES, type MediaKind } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import type { ProbedMedia } from './probe';
 import { sniffMedia } from './sniff';

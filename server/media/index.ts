@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
-import { CHORES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/spec';
+import { CHORES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/product-rules';
 import type { Logger } from '../log';
 import type { ProbedMedia } from './probe';
 import { checkUploadFile } from './upload-check';

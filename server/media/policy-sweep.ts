@@ -1,7 +1,7 @@
 // Removes upload policies long past their time, with any file sent straight to the bucket under them and never finished.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
-import { DIRECT_UPLOADS } from '../../src/lib/spec';
+import { DIRECT_UPLOADS } from '../../src/lib/product-rules';
 import type { IncomingUploads } from './store';
 
 /**

@@ -1,7 +1,7 @@
 // Poster frames: one JPEG taken from a video result with ffmpeg, stored beside it so lists show a picture instead of a black tile.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { POSTERS } from '../../src/lib/spec';
+import { POSTERS } from '../../src/lib/product-rules';
 import { ffmpegTools, runTool, withWorkDir, type FfmpegTools } from '../tools';
 
 /** The demuxer of each stored video type, so ffmpeg reads the bytes as what they are and guesses nothing. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UPLOAD_LIMITS } from '../../src/lib/spec';
+import { UPLOAD_LIMITS } from '../../src/lib/product-rules';
 import { ffmpegTools, probe, runTool } from '../tools';
 import { estimateCredits } from '../tasks';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';

@@ -1,7 +1,7 @@
 // Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { MEDIA_TOOLS_MISSING_MESSAGE, type MediaKind } from '../../src/lib/spec';
+import { MEDIA_TOOLS_MISSING_MESSAGE, type MediaKind } from '../../src/lib/product-rules';
 import { decodedAudioSeconds, ffmpegTools, probe, withWorkDir, type FfmpegTools } from '../tools';
 import { sniffFile, sniffMedia, type SniffedType } from './sniff';
 
@@ -12,7 +12,7 @@ export interface ProbedMedia {
   durationS: number | null;
 }
 
-/** The refusal when no usable ffprobe/ffmpeg was found (the wording lives with the tools' limits in src/lib/spec). */
+/** The refusal when no usable ffprobe/ffmpeg was found (the wording lives with the tools' limits in src/lib/product-rules). */
 export const NO_FFPROBE_MESSAGE = MEDIA_TOOLS_MISSING_MESSAGE;
 
 /** The demuxer each sniffed type is read with: the bytes chose the format, ffprobe does not guess another. */

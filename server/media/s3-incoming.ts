@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../http/errors';
-import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
+import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES } from '../../src/lib/product-rules';
 import { collectedWhileRead } from './collected-stream';
 import type { IncomingUploads } from './store';
 

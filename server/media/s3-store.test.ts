@@ -7,7 +7,7 @@ import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, OBJECT_STORAGE } from '../../src/lib/spec';
+import { ERROR_CODES, OBJECT_STORAGE } from '../../src/lib/product-rules';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { s3MediaStore } from './s3-store';
 

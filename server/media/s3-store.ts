@@ -14,7 +14,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createReadStream } from 'node:fs';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
-import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/product-rules';
 import { collectedWhileRead } from './collected-stream';
 import { s3Incoming } from './s3-incoming';
 import { SAFE_KEY, type IncomingUploads, type MediaStore } from './store';

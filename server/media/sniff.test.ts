@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UPLOAD_LIMITS } from '../../src/lib/spec';
+import { UPLOAD_LIMITS } from '../../src/lib/product-rules';
 import { silentWav } from '../test-support/wav';
 import { sniffFile, sniffMedia } from './sniff';
 

@@ -1,6 +1,6 @@
 // Recognises media by its bytes (never by its name) with file-type; lengths and streams are measured by probe.ts.
 import { fileTypeFromBuffer, fileTypeFromFile, type FileTypeResult } from 'file-type';
-import type { MediaKind } from '../../src/lib/spec';
+import type { MediaKind } from '../../src/lib/product-rules';
 
 export interface SniffedType {
   kind: MediaKind;

@@ -1,6 +1,6 @@
 // Checks an upload by its bytes, never by its name: an accepted format of an allowed kind, under the size and length caps.
 import { AppError } from '../http/errors';
-import { ERROR_CODES, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/spec';
+import { ERROR_CODES, UPLOAD_LIMITS, UPLOAD_PROBE, type MediaKind } from '../../src/lib/product-rules';
 import { NO_FFPROBE_MESSAGE, probeMediaFile, type ProbedMedia } from './probe';
 import type { SniffedType } from './sniff';
 

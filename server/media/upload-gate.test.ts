@@ -1,7 +1,7 @@
 // The caps on uploads in flight: per address, per account, bytes per process; a release frees exactly what was held.
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../http/errors';
-import { TASK_MESSAGES, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
+import { TASK_MESSAGES, UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
 import { createUploadGate } from './upload-gate';
 
 const MB = 1024 * 1024;

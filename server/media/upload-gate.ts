@@ -1,6 +1,6 @@
 // Caps on uploads being received at once: per account, per client address and bytes per process (docs/security.md).
 import { AppError } from '../http/errors';
-import { ERROR_CODES, TASK_MESSAGES, UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
+import { ERROR_CODES, TASK_MESSAGES, UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
 
 export interface UploadGateLimits {
   perAccount: number;

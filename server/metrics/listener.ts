@@ -1,7 +1,7 @@
 // The app behind METRICS_PORT: /metrics and nothing else, so the port can be opened to the scraper alone.
 import { Hono } from 'hono';
 import { envelope } from '../http/errors';
-import { ERROR_CODES, ERROR_MESSAGES, METRICS } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, METRICS } from '../../src/lib/product-rules';
 import { metricsHandler, type MetricsRouteOptions } from './route';
 
 export function metricsApp(o: MetricsRouteOptions): Hono {

@@ -1,6 +1,6 @@
 // /metrics scraped after real traffic: requests by route pattern, tasks, queue, credits, engines, collector and process metrics move by the right amounts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
 import { batch, entry, KEY, useCollector } from '../routes/tracking.fixtures';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';

@@ -1,6 +1,6 @@
 // The process's Prometheus metrics (prom-client): one registry, every metric defined once here, names under METRICS.prefix.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { METRICS } from '../../src/lib/spec';
+import { METRICS } from '../../src/lib/product-rules';
 
 /** Metrics are per process, as Prometheus scrapes them; tests read deltas, so apps built side by side may share it. */
 export const registry = new Registry();

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { envelope } from '../http/errors';
 import type { Logger } from '../log';
-import { ERROR_CODES, OPERATIONS_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, OPERATIONS_MESSAGES } from '../../src/lib/product-rules';
 import { collectProcessMetrics, registry } from './registry';
 import { refreshTaskGauges } from './task-gauges';
 

@@ -1,7 +1,7 @@
 // Collector counters: batches and events accepted or duplicated, and every refused call by its reason.
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../http/errors';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_PATHS } from '../../src/lib/product-rules';
 import { trackingBatches, trackingEvents, trackingRefusals } from './registry';
 
 /** A refusal's reason is the name of its SPEC.md §8 tracking code (signMismatch, rateLimited, tokenFailure…). */

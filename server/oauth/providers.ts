@@ -1,7 +1,7 @@
 // Google (OIDC) and GitHub sign-in: the authorize URL with PKCE, and the code exchange that yields a verified email.
 import * as oauth from 'oauth4webapi';
 import type { Config, OAuthProviderConfig } from '../config';
-import type { OAuthProvider } from '../../src/lib/spec';
+import type { OAuthProvider } from '../../src/lib/product-rules';
 
 export interface VerifiedIdentity {
   email: string;

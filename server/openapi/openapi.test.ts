@@ -2,7 +2,7 @@
 // documented request schemas enforced by validation, and real answers matching the documented answer schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { PUBLIC_TOOLS, type PublicTool, PUBLIC_API_CODES } from '../../src/lib/spec';
+import { PUBLIC_TOOLS, type PublicTool, PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import {
   buildOpenApiDocument,

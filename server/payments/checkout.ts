@@ -1,7 +1,7 @@
 // Starts a purchase: a Stripe Checkout Session for one credit pack, recorded as a pending payment.
 import type Stripe from 'stripe';
 import type { Kysely } from 'kysely';
-import type { CreditPack } from '../../src/lib/spec';
+import type { CreditPack } from '../../src/lib/product-rules';
 import type { Schema, User } from '../db';
 
 export interface CheckoutStart {

@@ -1,6 +1,6 @@
 // Stripe events reaching two instances on one PostgreSQL database at the same moment: each purchase is granted once and the ledger sums to the balance.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREDIT_PACKS } from '../../src/lib/spec';
+import { CREDIT_PACKS } from '../../src/lib/product-rules';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 import { appInstances, postgresSkipReason, type Instance, type Instances } from '../test-support/instances';
 import { createUser, creditState, type TestUser } from '../test-support/tasks';

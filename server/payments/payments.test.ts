@@ -1,6 +1,6 @@
 // Payments against a local fake of Stripe's API: checkout, a grant exactly once, signatures, refunds, disputes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREDIT_PACKS, PAYMENT_MESSAGES, STRIPE_WEBHOOK_TOLERANCE_S } from '../../src/lib/spec';
+import { CREDIT_PACKS, PAYMENT_MESSAGES, STRIPE_WEBHOOK_TOLERANCE_S } from '../../src/lib/product-rules';
 import { createAccountsTestApp, post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 

@@ -1,6 +1,6 @@
 // Webhook events that arrive together, again or out of order, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: each purchase is granted once and clawed back at most once.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CREDIT_PACKS } from '../../src/lib/spec';
+import { CREDIT_PACKS } from '../../src/lib/product-rules';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
 

@@ -1,6 +1,6 @@
 // Verifies a Stripe webhook: the HMAC by the stripe package, and its timestamp within the tolerance in both directions.
 import type Stripe from 'stripe';
-import { STRIPE_WEBHOOK_TOLERANCE_S } from '../../src/lib/spec';
+import { STRIPE_WEBHOOK_TOLERANCE_S } from '../../src/lib/product-rules';
 
 export class WebhookSignatureError extends Error {
   constructor(reason: string) {

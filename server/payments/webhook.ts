@@ -1,7 +1,7 @@
 // Acts on verified Stripe events: grants a purchase exactly once, and claws credits back on refunds and disputes.
 import type Stripe from 'stripe';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { CHECKOUT_PENDING_MS, PAYMENT_LEDGER_REASONS } from '../../src/lib/spec';
+import { CHECKOUT_PENDING_MS, PAYMENT_LEDGER_REASONS } from '../../src/lib/product-rules';
 import { applyCreditChange } from '../credits';
 import type { PaymentsTable, Schema } from '../db';
 

@@ -15,7 +15,7 @@ import {
   isValidLoginCode,
   isSafeText,
   UNSAFE_TEXT_MESSAGE,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 
 /** A string field; says whether it was missing or of the wrong type. */
 const str = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });

@@ -1,6 +1,6 @@
 // Sign-in with SPEC.md §7's own payload (email and code, no attempt id): the newest code counts, and the guess budgets hold.
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, LOGIN_GUESSES, MESSAGES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, LOGIN_GUESSES, MESSAGES } from '../../src/lib/product-rules';
 import { post, useAccountsTestApp } from '../test-support/accounts';
 
 const t = useAccountsTestApp();

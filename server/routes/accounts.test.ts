@@ -1,6 +1,6 @@
 // Email sign-in by code or link with its limits, sessions, user info and the guard on every account route (SPEC.md §4, §7).
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, LOGIN_GUESSES, LOGIN_LINK, MESSAGES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, LOGIN_GUESSES, LOGIN_LINK, MESSAGES } from '../../src/lib/product-rules';
 import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
 const t = useAccountsTestApp();

@@ -8,7 +8,7 @@ import { findOrCreateUserByEmail, toUserInfo } from '../accounts/users';
 import { AppError, envelope } from '../http/errors';
 import { parseInput, readBody, validBody } from '../http/input';
 import { clientBudgetKey } from '../http/rate-limit';
-import { ERROR_CODES, MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, MESSAGES } from '../../src/lib/product-rules';
 import { emailLoginBody, infoUpdateBody, linkLoginBody, sendCodeBody } from './account-schemas';
 import { countryCode, type AccountsContext } from './accounts-context';
 import { bodyCap } from './body-cap';

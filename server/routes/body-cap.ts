@@ -1,6 +1,6 @@
 // The general body cap each route area applies to its JSON and form bodies; file uploads use their own (task-context.ts).
 import type { MiddlewareHandler } from 'hono';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { cappedBody } from '../http/capped-body';
 import { errorEnvelope } from '../http/errors';
 

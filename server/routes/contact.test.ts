@@ -1,6 +1,6 @@
 // The contact form: messages are validated, stored, limited per sender and mailed to support over real SMTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTACT, CONTACT_MESSAGES } from '../../src/lib/spec';
+import { CONTACT, CONTACT_MESSAGES } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { startTestSmtp, type TestSmtp } from '../test-support/smtp';
 

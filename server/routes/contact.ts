@@ -1,7 +1,7 @@
 // POST /contact/message: the contact form on /contact-us, stored and mailed to support.
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { CONTACT, CONTACT_MESSAGES, MESSAGES, UNSAFE_TEXT_MESSAGE, isSafeText } from '../../src/lib/spec';
+import { CONTACT, CONTACT_MESSAGES, MESSAGES, UNSAFE_TEXT_MESSAGE, isSafeText } from '../../src/lib/product-rules';
 import { authenticate } from '../accounts';
 import { createSupportMailer, submitContactMessage } from '../contact/messages';
 import type { AppDeps } from './deps';

@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createInvitation } from '../accounts';
 import { applyCreditChange } from '../credits';
-import { ACCOUNT_MESSAGES, INVITATION, LOGIN_CODES, MESSAGES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, INVITATION, LOGIN_CODES, MESSAGES } from '../../src/lib/product-rules';
 import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
 const t = useAccountsTestApp();

@@ -4,7 +4,7 @@ import { redeemInvitation, requireUser, type AuthEnv } from '../accounts';
 import { creditHistory } from '../credits';
 import { envelope } from '../http/errors';
 import { validBody } from '../http/input';
-import { MESSAGES } from '../../src/lib/spec';
+import { MESSAGES } from '../../src/lib/product-rules';
 import { historyBody, invitationBody } from './account-schemas';
 import type { AccountsContext } from './accounts-context';
 

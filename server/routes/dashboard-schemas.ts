@@ -1,6 +1,6 @@
 // Request bodies of the dashboard and history calls (named keys, request log, usage, share links), with "field: rule" messages.
 import { z } from 'zod';
-import { isSafeText, NAMED_API_KEYS, REQUEST_LOG, SHARE_LINKS, UNSAFE_TEXT_MESSAGE, USAGE } from '../../src/lib/spec';
+import { isSafeText, NAMED_API_KEYS, REQUEST_LOG, SHARE_LINKS, UNSAFE_TEXT_MESSAGE, USAGE } from '../../src/lib/product-rules';
 
 const str = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
 const id = () => str().trim().min(1, 'is required').max(64, 'is too long');

@@ -6,7 +6,7 @@ import { apiKeyIdOf } from '../accounts/api-keys';
 import { AppError } from '../http/errors';
 import { describeIssue, readBody, validate } from '../http/input';
 import { keyCapViews, listWebhookAttempts, redeliverWebhook, setKeyCaps, textStream, usageJson, usagePages } from '../tasks';
-import { PUBLIC_API_CODES } from '../../src/lib/spec';
+import { PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { keyCapsBody, redeliverBody, usageExportBody, webhookDeliveriesBody } from '../../src/lib/api-contract';
 import type { AppDeps } from './deps';
 

@@ -5,7 +5,7 @@ import { requireUser, type AuthEnv } from '../accounts';
 import { envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { keyCapViews, listWebhookAttempts, redeliverWebhook, setKeyCaps, textStream, usageCsv, usagePages } from '../tasks';
-import { MESSAGES, USAGE_EXPORT_MESSAGES } from '../../src/lib/spec';
+import { MESSAGES, USAGE_EXPORT_MESSAGES } from '../../src/lib/product-rules';
 import { keyCapsBody, redeliverBody, usageExportBody, webhookDeliveriesBody } from '../../src/lib/api-contract';
 import type { AccountsContext } from './accounts-context';
 import { bodyCap } from './body-cap';

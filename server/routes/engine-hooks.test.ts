@@ -1,7 +1,7 @@
 // POST /engine-hooks/:engine/:taskId: fal hooks must carry fal's signature (checked against a local JWKS); valid ones
 // are validated (4xx envelopes, never 5xx) and wake only a waiting poller.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_CODES, FAL_WEBHOOK, FAL_WEBHOOK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, FAL_WEBHOOK, FAL_WEBHOOK_MESSAGES } from '../../src/lib/product-rules';
 import { waitForHook } from '../engines/providers/hooks';
 import { FAL_HOOK_HEADERS, type FalHookRejection } from '../engines/providers/fal-webhook-signature';
 import { falHookHeaders, falTestKey, startJwksServer, type JwksServer, type SignedHook } from '../engines/providers/fal-webhook-signature.fixtures';

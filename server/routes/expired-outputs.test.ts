@@ -1,6 +1,6 @@
 // After retention a task says its results expired and when (getAsyncResult, poll, history), and keeps the rest of its record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TASK_MESSAGES } from '../../src/lib/spec';
+import { TASK_MESSAGES } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 

@@ -1,6 +1,6 @@
 // The public features answer, the 503 for features no engine serves, and what runs without an AI model cost (NO_MODEL_PRICE).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, FEATURES, quote, type Feature } from '../../src/lib/spec';
+import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, FEATURES, quote, type Feature } from '../../src/lib/product-rules';
 import type { FeatureState } from '../../src/lib/api/types';
 import { offerSchema } from '../../src/lib/api-contract';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';

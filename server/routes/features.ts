@@ -1,6 +1,6 @@
 // The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by which engine, and what a run
 // costs; beside it, whether payments work here and which sign-in methods are offered, so no page can say otherwise.
-import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/spec';
+import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/product-rules';
 import type { FeatureState, OfferAnswer } from '../../src/lib/api/types';
 import type { Config } from '../config';
 import { engineLanguages, engineOptions, type EngineRegistry } from '../engines';

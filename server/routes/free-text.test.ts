@@ -1,6 +1,6 @@
 // Profile and contact fields refuse control and bidirectional-override characters with a 400 naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNSAFE_TEXT_MESSAGE, ERROR_CODES } from '../../src/lib/spec';
+import { UNSAFE_TEXT_MESSAGE, ERROR_CODES } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { createUser, type TestUser } from '../test-support/tasks';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { createLogger } from '../log';
-import { ERROR_CODES, OPERATIONS_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, OPERATIONS_MESSAGES } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 

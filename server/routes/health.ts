@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
-import { ERROR_CODES, FEATURES, OPERATIONS_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, FEATURES, OPERATIONS_MESSAGES } from '../../src/lib/product-rules';
 import { readinessChecks, runChecks } from '../lifecycle/readiness';
 import { bodyCap } from './body-cap';
 

@@ -4,7 +4,7 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HISTORY_MESSAGES } from '../../src/lib/spec';
+import { HISTORY_MESSAGES } from '../../src/lib/product-rules';
 import type { Engine } from '../engines';
 import { ffmpegTools } from '../tools';
 import { createTasksTestApp, createUser, testEngine, uploadAs, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';

@@ -1,7 +1,7 @@
 // POST /user/infoAsked: the information modal is offered once per account, remembered on the server (SPEC.md §4
 // "shown once per user"), so another browser of the same account does not offer it again; /user/info reads it back.
 import { describe, expect, it, vi } from 'vitest';
-import { API_CODES, LOGIN_CODES } from '../../src/lib/spec';
+import { API_CODES, LOGIN_CODES } from '../../src/lib/product-rules';
 import { migrateToLatest, migrations, openDatabase } from '../db';
 import { post, signIn, useAccountsTestApp } from '../test-support/accounts';
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engines';
-import { ERROR_CODES, TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { requireApiKey, type AuthEnv } from '../accounts';
-import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/product-rules';
 import { errorResponder } from '../http/errors';
 import { createLogger } from '../log';
 import { post, signIn, useAccountsTestApp } from '../test-support/accounts';

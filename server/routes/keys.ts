@@ -7,7 +7,7 @@ import { apiRequestPage, type RequestLog } from '../accounts/request-log';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { usageReport } from '../tasks';
-import { ERROR_CODES, ACCOUNT_MESSAGES, MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ACCOUNT_MESSAGES, MESSAGES } from '../../src/lib/product-rules';
 import { applyKeyBody } from './account-schemas';
 import type { AccountsContext } from './accounts-context';
 import { bodyCap } from './body-cap';

@@ -12,7 +12,7 @@ import { createLogger } from '../log';
 import { signedLinkParams } from '../media';
 import { createTaskSystem } from '../tasks';
 import { inputReader } from '../tasks/input-media';
-import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { TASKS_TEST_SECRET, createTasksTestApp, createUser, testEngine, uploadAs, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';

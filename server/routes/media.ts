@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from './deps';
 import { signedLinkParams } from '../media';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import { bodyCap } from './body-cap';
 import { requestedRange } from '../http/byte-range';
 

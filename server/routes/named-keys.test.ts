@@ -1,6 +1,6 @@
 // Named API keys beside the default key: list, create (shown once), revoke, limits, last-used times written by public API calls.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 

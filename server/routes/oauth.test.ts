@@ -1,7 +1,7 @@
 // Google (OIDC) and GitHub sign-in against local identity providers: state prefix, PKCE, callback redirect.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, API_CODES } from '../../src/lib/product-rules';
 import { idpEnv, startFakeIdps, type FakeIdps } from '../test-support/fake-idp';
 import { createAccountsTestApp, post, signIn, useAccountsTestApp } from '../test-support/accounts';
 

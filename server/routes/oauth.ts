@@ -5,7 +5,7 @@ import { validBody } from '../http/input';
 import { createSession } from '../accounts/sessions';
 import { findOrCreateUserByEmail } from '../accounts/users';
 import { authorizeUrl, isConfigured, OAuthNoEmailError, verifiedIdentity } from '../oauth/providers';
-import { ERROR_CODES, ACCOUNT_MESSAGES, MESSAGES, type OAuthProvider } from '../../src/lib/spec';
+import { ERROR_CODES, ACCOUNT_MESSAGES, MESSAGES, type OAuthProvider } from '../../src/lib/product-rules';
 import { oauthCallbackBody, oauthUrlBody } from './account-schemas';
 import { countryCode, type AccountsContext } from './accounts-context';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OUTBOUND_MESSAGES } from '../../src/lib/spec';
+import { OUTBOUND_MESSAGES } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
 import { webhookDispatcher } from '../tasks/webhooks';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';

@@ -2,7 +2,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type Stripe from 'stripe';
-import { CREDIT_PACKS, PAYMENT_MESSAGES, creditPack, ERROR_CODES } from '../../src/lib/spec';
+import { CREDIT_PACKS, PAYMENT_MESSAGES, creditPack, ERROR_CODES } from '../../src/lib/product-rules';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
 import { AppError, envelope } from '../http/errors';

@@ -1,5 +1,5 @@
 // Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, TASK_MESSAGES, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/spec';
+import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, TASK_MESSAGES, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/product-rules';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
@@ -30,7 +30,7 @@ import { clientIp } from '../http/client-ip';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
-/** The advanced settings a body gave (src/lib/spec/run-options.ts), stored with the task's input for its engine. */
+/** The advanced settings a body gave (src/lib/product-rules/run-options.ts), stored with the task's input for its engine. */
 const settings = (b: Partial<Record<RunOption, unknown>>) =>
   Object.fromEntries(RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]));
 

@@ -1,6 +1,6 @@
 // Refusals of the public API: every one in its own envelope ({code, message, msg, data}), a bad field as 10192 naming the rule in plain words.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERROR_MESSAGES, PUBLIC_API_CODES, RUN_OPTIONS } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, PUBLIC_API_CODES, RUN_OPTIONS } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 
 let t: TasksTestApp;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quote } from '../../src/lib/spec';
+import { quote } from '../../src/lib/product-rules';
 import { wavDuration } from '../media';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';

@@ -26,7 +26,7 @@ import {
   VOICES,
   type Feature,
   type PublicTool,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';
@@ -105,7 +105,7 @@ function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
 
 /**
  * Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input; the task
- * service measures the input a per-second tool is charged on (src/lib/spec/limits.ts LENGTH_INPUTS).
+ * service measures the input a per-second tool is charged on (src/lib/product-rules/limits.ts LENGTH_INPUTS).
  */
 function toolInput(tool: PublicTool, raw: unknown): ToolInput {
   const parsed = (tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)) as Record<string, unknown>;

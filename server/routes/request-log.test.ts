@@ -1,6 +1,6 @@
 // The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning (usage.test.ts has the usage report).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_LOG } from '../../src/lib/spec';
+import { REQUEST_LOG } from '../../src/lib/product-rules';
 import { createRequestLog } from '../accounts/request-log';
 import { createLogger } from '../log';
 import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { synthesize } from '../engines';
 import { ffmpegTools, probe } from '../tools';
-import { RUN_OPTIONS } from '../../src/lib/spec';
+import { RUN_OPTIONS } from '../../src/lib/product-rules';
 
 let t: TasksTestApp | undefined;
 const dir = mkdtempSync(path.join(tmpdir(), 'run-options-'));

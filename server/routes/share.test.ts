@@ -1,6 +1,6 @@
 // Share links: an owner's opt-in public link to one result; viewed without an account; signed, expiring, revocable.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HISTORY_MESSAGES, MEDIA_LIMITS, SHARE_LINKS } from '../../src/lib/spec';
+import { HISTORY_MESSAGES, MEDIA_LIMITS, SHARE_LINKS } from '../../src/lib/product-rules';
 import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 

@@ -5,7 +5,7 @@ import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
 import { rateLimit } from '../http/rate-limit';
 import { createShareLinks } from '../tasks';
-import { ERROR_CODES, HISTORY_MESSAGES, MESSAGES, SHARE_LINKS } from '../../src/lib/spec';
+import { ERROR_CODES, HISTORY_MESSAGES, MESSAGES, SHARE_LINKS } from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { bodyCap } from './body-cap';
 import { createShareBody, shareIdBody, shareTaskBody } from './dashboard-schemas';

@@ -1,7 +1,7 @@
 // The sign-up grant (SIGNUP_CREDITS): a new account starts with credits, once, in the ledger, whichever way it first signs in.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNUP_CREDITS_DEFAULT, SIGNUP_LEDGER_REASON } from '../../src/lib/spec';
+import { SIGNUP_CREDITS_DEFAULT, SIGNUP_LEDGER_REASON } from '../../src/lib/product-rules';
 import { findOrCreateUserByEmail } from '../accounts/users';
 import { migrateToLatest } from '../db';
 import { databaseEngines } from '../db/test-support/engines';

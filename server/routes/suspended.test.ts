@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvitation } from '../accounts';
 import { runAdmin } from '../admin/commands';
-import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';

@@ -9,7 +9,7 @@ import { AppError } from '../http/errors';
 import { receiveUploadStream } from '../http/upload-stream';
 import type { UploadGate } from '../media';
 import { withWorkDir } from '../tools';
-import { ERROR_CODES, ERROR_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/spec';
+import { ERROR_CODES, ERROR_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/product-rules';
 
 /** The largest upload of any kind. */
 const MAX_UPLOAD_FILE = Math.max(...Object.values(UPLOAD_LIMITS).map((l) => l.maxBytes));

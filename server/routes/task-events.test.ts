@@ -1,7 +1,7 @@
 // Live status streams (SSE) through the app: account and task streams, view shapes, ids and resume, the cap, the drain, refusals.
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/spec';
+import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { collect, dataOf, type OpenedStream } from '../test-support/sse.fixtures';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 

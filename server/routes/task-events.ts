@@ -8,7 +8,7 @@ import { describeIssue, validate } from '../http/input';
 import { rateLimit } from '../http/rate-limit';
 import type { TaskRow } from '../db';
 import { dreamView, isFinished, mediaByTask, taskView, type TaskSystem } from '../tasks';
-import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/spec';
+import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { refusal } from './public-api';
 import { taskEventsQuery } from '../../src/lib/api-contract';

@@ -1,6 +1,6 @@
 // Collector batches reaching several instances on one PostgreSQL database at the same moment: every entry id is stored once (SPEC.md §7).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/product-rules';
 import type { TrackEntry } from '../../src/lib/tracking/types';
 import { trackingStore } from '../tracking/store';
 import { appInstances, postgresSkipReason, postJson, type Instance, type Instances } from '../test-support/instances';

@@ -1,7 +1,7 @@
 // Collector budgets: messages, monitoring reports, tokens and batches per device, per client address and per day, refused with 429 and Retry-After (docs/tracking-protocol.md "Limits").
 import { describe, expect, it, vi } from 'vitest';
 import { signMessage } from '../../src/lib/tracking/cipher';
-import { ERROR_CODES, TRACKING_BATCH_LIMITS, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS, TRACKING_PATHS, TRACKING_TOKEN_LIMITS } from '../../src/lib/spec';
+import { ERROR_CODES, TRACKING_BATCH_LIMITS, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS, TRACKING_PATHS, TRACKING_TOKEN_LIMITS } from '../../src/lib/product-rules';
 import { batch, entry, KEY, useProxiedCollector } from './tracking.fixtures';
 
 describe('message limits (docs/tracking-protocol.md "message")', () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { signedText } from '../../src/lib/api-contract';
 import { sealEntries, signBatch } from '../../src/lib/tracking/cipher';
 import type { TrackEntry, TrackInfoBody } from '../../src/lib/tracking/types';
-import { TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 
 export const KEY = 'test-app';

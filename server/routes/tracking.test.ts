@@ -1,7 +1,7 @@
 // Collector tests: token flow, encrypted batches sealed by the browser's own cipher, and every kind of bad input (SPEC.md §7, §8).
 import { describe, expect, it, vi } from 'vitest';
 import { sealEntries, signMessage } from '../../src/lib/tracking/cipher';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/product-rules';
 import { createTestApp } from '../test-support/app';
 import { batch, entry, KEY, useCollector } from './tracking.fixtures';
 

@@ -1,6 +1,6 @@
 // The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/spec';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
@@ -11,7 +11,7 @@ import { accessTokenBody, messageBody, monitorBody, trackConfigBody, trackInfoBo
 import { collectorBudgets } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
 import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
-import { tokenSessions } from '../tracking/sessions';
+import { verifiedTokens } from '../tracking/verified-tokens';
 import { lazyServerKeys } from '../accounts';
 import { bodyCap } from './body-cap';
 import { countStoredBatch } from '../metrics';
@@ -36,7 +36,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   const budgets = collectorBudgets(rateLimits?.store('tracking'));
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
-  const sessions = tokenSessions(secret);
+  const sessions = verifiedTokens(secret);
   const ingest = batchIngester(database, store);
   const small = collectorBodyCap(TRACKING_LIMITS.smallBodyMaxBytes);
   const ok = (c: Context, data: unknown = null) => c.json(envelope(TRACKING_CODES.ok, 'ok', data));

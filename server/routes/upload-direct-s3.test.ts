@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/spec';
+import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';

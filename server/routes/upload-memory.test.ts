@@ -10,7 +10,7 @@ import { createUser, type TestUser } from '../test-support/tasks';
 import { startServer, until, type ServerProcess } from '../test-support/server-process';
 import { paddedMp4, processMemory, resetPeakMemory } from '../test-support/big-media';
 import { WORK_ROOT_MARKER } from '../tools';
-import { UPLOADS_IN_FLIGHT } from '../../src/lib/spec';
+import { UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'upload-memory-'));
 const VIDEO = path.join(dir, 'big.mp4');

@@ -1,6 +1,6 @@
 // The per-day, per-feature usage report (runs and credits) and billing rows that say which task they are about.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { USAGE } from '../../src/lib/spec';
+import { USAGE } from '../../src/lib/product-rules';
 import { createOkBadTestApp, createTasksTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from './deps';
 import { synthesize } from '../engines';
 import { AppError } from '../http/errors';
-import { ERROR_CODES, voiceById } from '../../src/lib/spec';
+import { ERROR_CODES, voiceById } from '../../src/lib/product-rules';
 import { bodyCap } from './body-cap';
 
 /** Fourteen short WAVs at most (one per voice), so the cache needs no eviction. */

@@ -1,7 +1,7 @@
 // The SDK's live status against the app on a real connection: stream() yields each change, wait() streams and falls back to polling.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDreamApiClient, StreamRefused, type DreamApiClient, type TaskResult } from '../../src/lib/sdk/index';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { listen, type Listening } from '../test-support/listen';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp } from '../test-support/tasks';
 

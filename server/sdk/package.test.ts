@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSdk, packSdk } from '../../scripts/build-sdk.mjs';
-import { SDK_PACKAGE } from '../../src/lib/spec';
+import { SDK_PACKAGE } from '../../src/lib/product-rules';
 import { listen, type Listening } from '../test-support/listen';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 

@@ -1,6 +1,6 @@
 // Task billing: a refused feature's operator hint goes to the log (once at warn level), holds cover the dearest engine of a chain.
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, FEATURE_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, FEATURE_MESSAGES } from '../../src/lib/product-rules';
 import { createEngineRegistry } from '../engines';
 import type { Logger } from '../log';
 import { testEngine } from '../test-support/tasks';

@@ -1,5 +1,5 @@
 // What a task is charged: the engine it is stored with, the hold at submit and the settle after the run, with NO_MODEL_PRICE applied.
-import { engineUsesModel, runCredits, type Feature, type NoModelPrice, type PriceInput } from '../../src/lib/spec';
+import { engineUsesModel, runCredits, type Feature, type NoModelPrice, type PriceInput } from '../../src/lib/product-rules';
 import { FeatureUnavailableError, type Engine, type EngineRegistry } from '../engines';
 import type { Logger } from '../log';
 

@@ -1,7 +1,7 @@
 // Stops runs whose task ended or moved on elsewhere (a cancel whose NOTIFY this worker missed, a takeover) by reading their status every few seconds.
 import type { TaskRow } from '../db';
 import type { Logger } from '../log';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 
 export interface CancelSweepOptions {
   /** The runs of this process, by task id. */

@@ -8,7 +8,7 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { trackingEventRow as event } from '../test-support/tracking-events';
 import type { Logger } from '../log';
-import { CHORES, TASK_QUEUE } from '../../src/lib/spec';
+import { CHORES, TASK_QUEUE } from '../../src/lib/product-rules';
 import { createTaskSystem, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
 import { TASKS_TEST_SECRET } from '../test-support/tasks';

@@ -1,6 +1,6 @@
 // Recurring chores (media retention, tracking retention): pg-boss schedules with one runner across the cluster, or a timer in the single in-process server.
 import type { PgBoss } from 'pg-boss';
-import { CHORES } from '../../src/lib/spec';
+import { CHORES } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
 import type { Logger } from '../log';
 import { pruneTrackingEvents } from '../tracking/retention';

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Schema } from '../db';
 import type { Logger } from '../log';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 
 export interface EngineSlots {
   /** One of `cap` slots of an engine across every process on the database; resolves with a release function. */

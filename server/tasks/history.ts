@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { AppError } from '../http/errors';
 import type { MediaService } from '../media';
-import { ERROR_CODES, HISTORY_MESSAGES, inputSummary, SAMPLE_MODELS, VOICES, type Feature } from '../../src/lib/spec';
+import { ERROR_CODES, HISTORY_MESSAGES, inputSummary, SAMPLE_MODELS, VOICES, type Feature } from '../../src/lib/product-rules';
 import type { TaskService } from './service';
 
 export interface HistoryQuery {

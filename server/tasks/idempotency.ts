@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { AppError } from '../http/errors';
-import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_MESSAGES, type Feature } from '../../src/lib/spec';
+import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_MESSAGES, type Feature } from '../../src/lib/product-rules';
 
 /** What a replay must match: the feature, the input and the callback. */
 export const requestHash = (req: { feature: Feature; input: Record<string, unknown>; callbackUrl?: string | null }): string =>

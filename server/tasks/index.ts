@@ -5,7 +5,7 @@ import { lazyServerKeys } from '../accounts';
 import { createEngineRegistry, type Engine } from '../engines';
 import type { Logger } from '../log';
 import { configuredMediaStore, createMediaService, type MediaStore } from '../media';
-import { ENGINE_DEFAULTS } from '../../src/lib/spec';
+import { ENGINE_DEFAULTS } from '../../src/lib/product-rules';
 import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { leasedEngineSlots } from './engine-slots';

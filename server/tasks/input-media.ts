@@ -3,8 +3,8 @@ import { EngineInputError, type InputMedia } from '../engines/types';
 import { OutboundRefused, outboundFetch, type OutboundPolicy, type OutboundResponse } from '../http/outbound';
 import { signedLinkParams, type MediaService } from '../media';
 import { probeMedia } from '../media/probe';
-import { PREVIEW } from '../../src/lib/spec';
-import type { MediaKind } from '../../src/lib/spec';
+import { PREVIEW } from '../../src/lib/product-rules';
+import type { MediaKind } from '../../src/lib/product-rules';
 
 export interface InputReaderOptions {
   media: MediaService;

@@ -4,7 +4,7 @@ import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from
 import { postJson } from '../test-support/post-json';
 import { appInstances, postgresSkipReason, type Instance } from '../test-support/instances';
 import { BILLING_TEST_ENV } from '../test-support/app';
-import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES } from '../../src/lib/spec';
+import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES } from '../../src/lib/product-rules';
 
 const ENV = { RATE_LIMIT_PER_MINUTE: '100000', TASK_USER_CONCURRENCY: '500' };
 type Answer = { status: number; headers: Headers; body: { code: number; message: string; data: Record<string, unknown> | null } };

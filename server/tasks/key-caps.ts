@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
-import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES, type CapPeriod } from '../../src/lib/spec';
+import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES, type CapPeriod } from '../../src/lib/product-rules';
 import type { KeyCapView } from '../../src/lib/api-contract';
 
 type Db = Kysely<Schema> | Transaction<Schema>;

@@ -3,7 +3,7 @@ import { EngineInputError } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { ERROR_CODES, PREVIEW, quote, featurePrice, INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type PriceInput } from '../../src/lib/spec';
+import { ERROR_CODES, PREVIEW, quote, featurePrice, INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, TASK_MESSAGES, type Feature, type PriceInput } from '../../src/lib/product-rules';
 import type { ReadInput } from './task-types';
 
 /** The estimate held at submit: the §9 price of the input's measures. */

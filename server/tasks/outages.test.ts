@@ -8,7 +8,7 @@ import { postgresSkipReason } from '../test-support/instances';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 import { startTcpProxy, type TcpProxy } from '../test-support/tcp-proxy';
-import { ERROR_CODES, OPERATIONS_MESSAGES, OUTAGES } from '../../src/lib/spec';
+import { ERROR_CODES, OPERATIONS_MESSAGES, OUTAGES } from '../../src/lib/product-rules';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const pgSkip = await postgresSkipReason(adminUrl);

@@ -10,7 +10,7 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import type { Engine } from '../engines';
 import { waitForHook } from '../engines/providers/hooks';
 import { createLogger } from '../log';
-import { TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/product-rules';
 import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';

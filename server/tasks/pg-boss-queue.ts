@@ -2,7 +2,7 @@
 import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
-import { ENGINE_DEFAULTS, OUTAGES, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/spec';
+import { ENGINE_DEFAULTS, OUTAGES, TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/product-rules';
 import type { TaskRow } from '../db';
 import { cancelSweep } from './cancel-sweep';
 import { settlesWithin, TaskHandedBack } from './hand-back';

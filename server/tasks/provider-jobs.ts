@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { ProviderJobOrphaned, type EngineRegistry, type ProviderJobs } from '../engines';
 import type { Logger } from '../log';
-import { PROVIDER_JOB_MESSAGES, type TaskStatus } from '../../src/lib/spec';
+import { PROVIDER_JOB_MESSAGES, type TaskStatus } from '../../src/lib/product-rules';
 
 /** One attempt of one task: the fencing token every write here is checked against. */
 export interface Attempt {

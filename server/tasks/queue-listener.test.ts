@@ -11,7 +11,7 @@ import type { Engine } from '../engines';
 import { createLogger } from '../log';
 import { postgresSkipReason } from '../test-support/instances';
 import { createUser, TASKS_TEST_SECRET, waitForTask } from '../test-support/tasks';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import { LISTENER_APPLICATION_NAME } from './queue-listener';
 

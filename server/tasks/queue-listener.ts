@@ -1,7 +1,7 @@
 // A worker's LISTEN connection for cancels and provider hooks: TCP keepalive, a periodic `select 1`, and a fresh connection whenever it fails or stops answering.
 import pg from 'pg';
 import type { Logger } from '../log';
-import { TASK_QUEUE } from '../../src/lib/spec';
+import { TASK_QUEUE } from '../../src/lib/product-rules';
 
 export interface QueueListenerOptions {
   connectionString: string;

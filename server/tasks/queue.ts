@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
-import { TASK_LIMITS, TASK_MESSAGES } from '../../src/lib/spec';
+import { TASK_LIMITS, TASK_MESSAGES } from '../../src/lib/product-rules';
 import { settlesWithin, TaskHandedBack } from './hand-back';
 import { TaskTimeout } from './runner';
 import type { TaskService } from './service';

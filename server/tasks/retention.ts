@@ -1,6 +1,6 @@
 // Retention bookkeeping: tasks record when their results expired, so they keep saying so after the files are gone (SPEC.md §9).
 import type { Kysely } from 'kysely';
-import { CHORES } from '../../src/lib/spec';
+import { CHORES } from '../../src/lib/product-rules';
 import type { Schema } from '../db';
 
 /**

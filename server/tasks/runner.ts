@@ -4,7 +4,7 @@ import type { Schema, TaskRow } from '../db';
 import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature } from '../../src/lib/spec';
+import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature } from '../../src/lib/product-rules';
 import type { TaskBilling } from './billing';
 import type { ProviderJobStore } from './provider-jobs';
 import type { FinishTask, ReadInput, StoredOutput } from './task-types';

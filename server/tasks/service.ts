@@ -7,7 +7,7 @@ import type { EngineRegistry, ProviderCost } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/spec';
+import { priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/product-rules';
 import type { TaskConfig } from '../config';
 import { createInputChecks } from './measure';
 import { taskBilling } from './billing';

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Schema, ShareLinkRow } from '../db';
 import { AppError } from '../http/errors';
 import type { MediaService } from '../media';
-import { engineLabel, ERROR_CODES, HISTORY_MESSAGES, inputSummary, SHARE_LINKS } from '../../src/lib/spec';
+import { engineLabel, ERROR_CODES, HISTORY_MESSAGES, inputSummary, SHARE_LINKS } from '../../src/lib/product-rules';
 import type { ShareLinkView, SharedResult } from '../../src/lib/api/types';
 import { mediaByTask, outputsExpiredAt, taskView } from './views';
 

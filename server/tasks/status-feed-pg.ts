@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { decodeNotice, encodeNotice, feedSubscribers, type StatusFeed } from './status-feed-shared';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

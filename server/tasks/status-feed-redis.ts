@@ -1,7 +1,7 @@
 // The status feed over Redis pub/sub (REDIS_URL): one subscriber connection per process, resubscribed and resynced after reconnects.
 import { Redis } from 'ioredis';
 import type { Logger } from '../log';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { decodeNotice, encodeNotice, feedSubscribers, type StatusFeed } from './status-feed-shared';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
 // The open status streams of this process: a cap per account, and closing them all when the process drains.
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 
 export type StreamEntry = { leave(): void } | 'too-many' | 'draining';
 

@@ -1,7 +1,7 @@
 // What one status stream has to send: the tasks of an account (or one task) that changed since it last looked, woken by the feed.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { FINISHED_STATUSES, LIVE_STATUS, type TaskStatus } from '../../src/lib/spec';
+import { FINISHED_STATUSES, LIVE_STATUS, type TaskStatus } from '../../src/lib/product-rules';
 import type { FeedEvent, StatusFeed } from './status-feed';
 
 const ACTIVE: TaskStatus[] = ['queued', 'running'];

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable, type Schema } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { withWorkDir } from '../tools';
-import { ERROR_CODES, OUTAGES } from '../../src/lib/spec';
+import { ERROR_CODES, OUTAGES } from '../../src/lib/product-rules';
 import type { FinishTask } from './task-types';
 
 /** The media store answered 503 (server/media/s3-store.ts) or PostgreSQL is unreachable: worth waiting out, unlike any other failure. */

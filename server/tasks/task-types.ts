@@ -1,6 +1,6 @@
 // Shapes the task service, its runner and its input checks share: a stored output, the input reader and the finish call.
 import type { EngineContext, ProviderCost } from '../engines';
-import type { TaskStatus } from '../../src/lib/spec';
+import type { TaskStatus } from '../../src/lib/product-rules';
 
 export interface StoredOutput {
   media: string[];

@@ -1,6 +1,6 @@
 // Task service: credits held and settled through the ledger, parallel submits, idempotency, limits, cancel, failure, recovery.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ERROR_CODES, FEATURE_MESSAGES, quote, TASK_ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_CODES, FEATURE_MESSAGES, quote, TASK_ERROR_CODES } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 
 const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];

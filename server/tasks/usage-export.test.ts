@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCreditChange } from '../credits';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { csvCell, csvLine, usagePages } from './usage-export';
-import { PUBLIC_API_CODES, USAGE_EXPORT } from '../../src/lib/spec';
+import { PUBLIC_API_CODES, USAGE_EXPORT } from '../../src/lib/product-rules';
 import type { UsageRow } from '../../src/lib/api-contract';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

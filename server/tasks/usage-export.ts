@@ -1,7 +1,7 @@
 // The usage export: a user's tasks and credit movements of a UTC date range, read in keyset pages and streamed as CSV or JSON.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
-import { USAGE_EXPORT } from '../../src/lib/spec';
+import { USAGE_EXPORT } from '../../src/lib/product-rules';
 import type { UsageRange, UsageRow } from '../../src/lib/api-contract';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

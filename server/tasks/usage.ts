@@ -1,7 +1,7 @@
 // Runs and credits per day and per feature over the last days (the dashboard chart): runs from the tasks, credits from the ledger.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
-import { USAGE } from '../../src/lib/spec';
+import { USAGE } from '../../src/lib/product-rules';
 import type { UsageReport } from '../../src/lib/api/types';
 import { LEDGER_REASONS } from './service';
 

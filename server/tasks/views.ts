@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { preparedQuery, type MediaRow, type Schema, type TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, POSTERS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/spec';
+import { DREAM_STATUS, POSTERS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/product-rules';
 import type { StoredOutput } from './task-types';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema, WebhookAttemptsTable } from '../db';
 import { outboundFetch, type OutboundPolicy } from '../http/outbound';
-import { WEBHOOK_LOG, WEBHOOKS } from '../../src/lib/spec';
+import { WEBHOOK_LOG, WEBHOOKS } from '../../src/lib/product-rules';
 
 export interface SendResult {
   statusCode: number | null;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { signWebhook } from './webhooks';
-import { ERROR_CODES, WEBHOOK_LOG } from '../../src/lib/spec';
+import { ERROR_CODES, WEBHOOK_LOG } from '../../src/lib/product-rules';
 import type { WebhookAttemptView } from '../../src/lib/api-contract';
 
 let t: TasksTestApp;

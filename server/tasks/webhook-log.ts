@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
 import type { OutboundPolicy } from '../http/outbound';
-import { ERROR_CODES, WEBHOOK_LOG_MESSAGES } from '../../src/lib/spec';
+import { ERROR_CODES, WEBHOOK_LOG_MESSAGES } from '../../src/lib/product-rules';
 import type { WebhookAttemptView } from '../../src/lib/api-contract';
 import { postWebhook, recordAttempt } from './webhook-attempts';
 import { signedHeaders } from './webhooks';

@@ -2,7 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signWebhook } from './webhooks';
-import { WEBHOOKS } from '../../src/lib/spec';
+import { WEBHOOKS } from '../../src/lib/product-rules';
 import { WEBHOOK_VERIFY_SAMPLE } from '../../src/lib/api-contract';
 
 type Verify = (secret: string, headers: Headers, rawBody: string) => boolean;

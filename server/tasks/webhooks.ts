@@ -5,7 +5,7 @@ import type { MediaRow, Schema, TaskRow } from '../db';
 import type { Logger } from '../log';
 import { outboundUrlProblem, type OutboundPolicy } from '../http/outbound';
 import type { MediaService } from '../media';
-import { WEBHOOKS } from '../../src/lib/spec';
+import { WEBHOOKS } from '../../src/lib/product-rules';
 import { dreamView } from './views';
 import { postWebhook, recordAttempt } from './webhook-attempts';
 

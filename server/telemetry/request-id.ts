@@ -1,7 +1,7 @@
 // X-Request-Id: a sane incoming id is kept (a proxy's), else a fresh one; sent back on every answer and held for logs and errors.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { REQUEST_ID } from '../../src/lib/spec';
+import { REQUEST_ID } from '../../src/lib/product-rules';
 import { withRequestId } from '../log';
 
 /** The id a request is known by: the client's when it is a plain token of up to 128 characters, else a new UUID. */

@@ -6,7 +6,7 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { openRateLimitStores } from '../http/redis-rate-limit';
-import { OUTAGES } from '../../src/lib/spec';
+import { OUTAGES } from '../../src/lib/product-rules';
 
 export interface TestApp {
   app: ReturnType<typeof createApp>;

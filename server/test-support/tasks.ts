@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../config';
 import { applyCreditChange } from '../credits';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import type { Engine } from '../engines';
-import type { Feature } from '../../src/lib/spec';
+import type { Feature } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { createLogger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';

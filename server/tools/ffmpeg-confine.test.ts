@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync, crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FFMPEG_MIN_MAJOR } from '../../src/lib/spec';
+import { FFMPEG_MIN_MAJOR } from '../../src/lib/product-rules';
 import { NO_FFPROBE_MESSAGE, probeMedia } from '../media/probe';
 import { ffmpegTools, inspectFfmpeg, locateFfmpeg, parseFfmpegVersion, probe, runTool } from '.';
 

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
-import { FFMPEG_MIN_MAJOR, ffmpegMissingMessage, ffmpegRefusedMessage } from '../../src/lib/spec';
+import { FFMPEG_MIN_MAJOR, ffmpegMissingMessage, ffmpegRefusedMessage } from '../../src/lib/product-rules';
 
 export interface FfmpegTools {
   ffmpeg: string;

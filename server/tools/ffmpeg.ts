@@ -1,6 +1,6 @@
 // Runs ffmpeg/ffprobe confined (local files only, CPU and memory limits), and reads media facts with them.
 import path from 'node:path';
-import { FFMPEG_LIMITS, FFMPEG_MEASURE_LIMITS } from '../../src/lib/spec';
+import { FFMPEG_LIMITS, FFMPEG_MEASURE_LIMITS } from '../../src/lib/product-rules';
 import { confineArgs, ranOutOfMemory } from './confine';
 import { spawnTied, type SpawnLimits } from './tied-spawn';
 

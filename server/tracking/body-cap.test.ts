@@ -2,7 +2,7 @@
 // (chunked) one is counted as it arrives, and both refuse with the tracking 413 code; bodies under the cap reach the call.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/spec';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
 import { listen, type Listening } from '../test-support/listen';
 

@@ -6,7 +6,7 @@ import {
   TRACKING_MESSAGE_LIMITS,
   TRACKING_MONITOR_LIMITS,
   TRACKING_TOKEN_LIMITS,
-} from '../../src/lib/spec';
+} from '../../src/lib/product-rules';
 import { AppError } from '../http/errors';
 import { memoryRateLimitStore, type RateLimitStore } from '../http/rate-limit';
 

@@ -1,6 +1,6 @@
 // The hand-written entry check refuses what the collector must not store and keeps exactly the §3 fields of what it takes.
 import { describe, expect, it } from 'vitest';
-import { TRACKING_LIMITS } from '../../src/lib/spec';
+import { TRACKING_LIMITS } from '../../src/lib/product-rules';
 import { checkEntry, EntryProblem } from './entries';
 
 const good = {

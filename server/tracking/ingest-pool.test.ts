@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
+import { TRACKING_ERROR_CODES } from '../../src/lib/product-rules';
 import { signedText } from '../../src/lib/api-contract';
 import { sealEntries, signBatch } from '../../src/lib/tracking/cipher';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';

@@ -8,7 +8,7 @@ import { AppError } from '../http/errors';
 import type { BatchCounts } from './group-commit';
 import { checkedRows, type IngestJob } from './ingest';
 import type { TrackingStore } from './store';
-import type { TokenSession } from './sessions';
+import type { VerifiedToken } from './verified-tokens';
 
 export type IngestReply =
   | { id: number; counts: BatchCounts }
@@ -109,7 +109,7 @@ async function sqliteFile(database: AppDatabase): Promise<string | null> {
 /** Stores checked batches of the collector: through an ingest thread on an SQLite file, else in this thread. */
 export function batchIngester(database: AppDatabase, store: TrackingStore) {
   let thread: Promise<ReturnType<typeof ingestThread> | null> | null = null;
-  return async (job: IngestJob, session: TokenSession): Promise<BatchCounts> => {
+  return async (job: IngestJob, session: VerifiedToken): Promise<BatchCounts> => {
     thread ??= sqliteFile(database).then((file) => (file === null ? null : ingestThread(file)));
     const pool = await thread;
     if (pool) return pool.ingest(job, session.akHex);

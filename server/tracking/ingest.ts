@@ -1,6 +1,6 @@
 // One sealed batch from signed body to table rows (sign, decrypt, entries), the same wherever it runs: the route or ./ingest-thread.
 import type { KeyObject } from 'node:crypto';
-import { TRACKING_ERROR_CODES } from '../../src/lib/spec';
+import { TRACKING_ERROR_CODES } from '../../src/lib/product-rules';
 import { signedText, type SignedBatchFields } from '../../src/lib/api-contract';
 import { batchSignatureValid } from './cipher';
 import type { EventRow } from './group-commit';

@@ -1,7 +1,7 @@
 // Reads and validates collector request bodies (SPEC.md §7 tracking calls): media types, size caps, zod schemas, sealed batches.
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { ERROR_MESSAGES, TRACKING_ERROR_CODES } from '../../src/lib/spec';
+import { ERROR_MESSAGES, TRACKING_ERROR_CODES } from '../../src/lib/product-rules';
 import { cappedBody } from '../http/capped-body';
 import { whileReading } from '../http/cut-off';
 import { AppError } from '../http/errors';

@@ -1,6 +1,6 @@
 // Tracking retention: events older than TRACKING_RETENTION_DAYS go, in pages on SQLite, whole days at once on PostgreSQL.
 import { sql } from 'kysely';
-import { CHORES, TRACKING_RETENTION } from '../../src/lib/spec';
+import { CHORES, TRACKING_RETENTION } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
 import { createPartitions, DAY_MS, dropPartitionsBefore } from './partitions';
 

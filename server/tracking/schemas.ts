@@ -1,6 +1,6 @@
-// zod schemas of every collector body (SPEC.md §7; caps from src/lib/spec/tracking.ts); a decrypted entry is checked in ./entries.
+// zod schemas of every collector body (SPEC.md §7; caps from src/lib/product-rules/tracking.ts); a decrypted entry is checked in ./entries.
 import { z } from 'zod';
-import { TRACKING, TRACKING_LIMITS } from '../../src/lib/spec';
+import { TRACKING, TRACKING_LIMITS } from '../../src/lib/product-rules';
 
 const text = (max: number = TRACKING_LIMITS.fieldMaxLength) => z.string().max(max, `must be at most ${max} characters`);
 const required = (max: number = TRACKING_LIMITS.fieldMaxLength) => text(max).min(1, 'must not be empty');

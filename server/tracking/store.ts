@@ -1,5 +1,5 @@
 // The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and monitoring (both capped).
-import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/spec';
+import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
 import type { WireEntry } from './entries';
 import { groupCommitter, type EventRow } from './group-commit';

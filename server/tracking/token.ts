@@ -1,6 +1,6 @@
 // Server-signed, expiring tracking tokens, and the per-token `sign` and batch key `ak` derived from them (docs/tracking-protocol.md).
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { TRACKING_TOKEN } from '../../src/lib/spec';
+import { TRACKING_TOKEN } from '../../src/lib/product-rules';
 
 export interface TokenClaims {
   /** App key the token was issued to. */

@@ -3,8 +3,8 @@ import { createDecipheriv } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
-import { NetworkError, type Transport } from '../lib/tracking/session';
-import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/spec';
+import { NetworkError, type Transport } from '../lib/tracking/credentials';
+import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/product-rules';
 import type { Answer, QueuedEntry, TrackInfoBody, TrackingWorkerApi } from '../lib/tracking/types';
 import { appInfo, createTrackingWorker } from './tracking-api';
 

@@ -1,10 +1,10 @@
 // The API a tab's tracking worker exposes over Comlink: it wires the engine to IndexedDB, Web Locks and BroadcastChannel.
 import { TrackingEngine } from '../lib/tracking/engine';
-import type { Transport } from '../lib/tracking/session';
+import type { Transport } from '../lib/tracking/credentials';
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
 import type { AppInfo, Notice, QueuedEntry, Sealed, TrackerInit, TrackingWorkerApi, WorkerStatus } from '../lib/tracking/types';
-import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS, isMobileUserAgent } from '../lib/spec';
+import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS, isMobileUserAgent } from '../lib/product-rules';
 
 export interface WorkerDeps {
   openQueue(): Promise<IdbQueue>;

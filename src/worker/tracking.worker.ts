@@ -1,7 +1,7 @@
 // Entry of the dedicated tracking worker (one per tab): exposes the tracking API to its page over Comlink.
 import { expose } from 'comlink';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
-import { TRACKING_BROWSER } from '../lib/spec';
+import { TRACKING_BROWSER } from '../lib/product-rules';
 import { createTrackingWorker } from './tracking-api';
 import { fetchTransport } from './transport';
 

@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRACKING_ERROR_CODES, TRACKING_PATHS, TRACKING_TOKEN_LIMITS } from '../lib/spec';
+import { TRACKING_ERROR_CODES, TRACKING_PATHS, TRACKING_TOKEN_LIMITS } from '../lib/product-rules';
 import { createTestApp, type TestApp } from '../../server/test-support/app';
 import { fetchTransport } from './transport';
 

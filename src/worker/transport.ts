@@ -1,6 +1,6 @@
 // The worker's HTTP transport: JSON POSTs with a timeout; anything that is not a JSON answer is a NetworkError.
 import { retryAfterMs } from '../lib/tracking/retry';
-import { NetworkError, type Transport } from '../lib/tracking/session';
+import { NetworkError, type Transport } from '../lib/tracking/credentials';
 import type { Answer } from '../lib/tracking/types';
 
 export const fetchTransport: Transport = {

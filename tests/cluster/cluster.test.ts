@@ -11,7 +11,7 @@ import { LEDGER_REASONS } from '../../server/tasks';
 import { startTestS3, type TestS3 } from '../../server/test-support/s3';
 import { createUser, creditState, type TestUser } from '../../server/test-support/tasks';
 import { silentWav } from '../../server/test-support/wav';
-import { TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/spec';
+import { TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import type { TcpProxy } from '../../server/test-support/tcp-proxy';
 import {
   call,

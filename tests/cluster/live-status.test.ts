@@ -11,7 +11,7 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../../server/db
 import { collect, type OpenedStream } from '../../server/test-support/sse.fixtures';
 import { createUser, type TestUser } from '../../server/test-support/tasks';
 import { createDreamApiClient } from '../../src/lib/sdk/index';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { call, clearRedisPrefix, freshDatabase, killAll, missingServices, startInstance, waitFor, type Instance, REDIS_URL } from './cluster.fixtures';
 
 const skipReason = await missingServices();

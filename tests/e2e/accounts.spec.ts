@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { useMailbox } from './support/mailbox';
 import { enterMailedCode, hydrated, openLogin, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
-import { TOASTS } from '../../src/lib/spec';
+import { TOASTS } from '../../src/lib/product-rules';
 
 const mailbox = useMailbox();
 

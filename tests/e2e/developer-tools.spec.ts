@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startServer, type ServerProcess } from '../../server/test-support/server-process';
-import { DEVELOPER_TOOL_CODES, STORAGE_KEYS, USAGE_EXPORT } from '../../src/lib/spec';
+import { DEVELOPER_TOOL_CODES, STORAGE_KEYS, USAGE_EXPORT } from '../../src/lib/product-rules';
 import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
 import { useMailbox } from './support/mailbox';
 import { axeViolations, declineCookies } from './support/page-checks';

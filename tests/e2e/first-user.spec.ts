@@ -1,7 +1,7 @@
 // What a first-time user runs into: disabled states with their reasons, the phone header and reference, paste and
 // Try it notices, hydration without errors over 30 reloads, reference polish, no dead ends, plain-English copy.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { NOT_FOUND, TASK_LIMITS, TOASTS, formatCount } from '../../src/lib/spec';
+import { NOT_FOUND, TASK_LIMITS, TOASTS, formatCount } from '../../src/lib/product-rules';
 import { signInThroughApi } from './support/api-sign-in';
 import { useMailbox } from './support/mailbox';
 import { collectErrors, declineCookies } from './support/page-checks';

@@ -1,6 +1,6 @@
 // Live status in Chromium: a playground run's progress and result arrive over the account's status stream, not by polling.
 import { expect, test, type Page } from '@playwright/test';
-import { LIVE_STATUS } from '../../src/lib/spec';
+import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { admin } from './support/admin';
 import { useMailbox } from './support/mailbox';
 import { hydrated, signInByMail } from './support/sign-in';

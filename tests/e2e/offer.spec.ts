@@ -2,7 +2,7 @@
 // payments are off, the sign-in methods of the login modal and the landing's headline; on a server with nothing configured
 // and on the run's main server (payments, Google and GitHub configured; no-model runs charged in full).
 import { expect, test, type Page } from '@playwright/test';
-import { ENGINE_LABELS, FEATURE_MESSAGES, MESSAGES, PAYMENTS_OFF } from '../../src/lib/spec';
+import { ENGINE_LABELS, FEATURE_MESSAGES, MESSAGES, PAYMENTS_OFF } from '../../src/lib/product-rules';
 import { E2E_APP_PORT } from './support/accounts-env';
 import { declineCookies } from './support/page-checks';
 import { startPlainServer, type PlainServer } from './support/plain-server';

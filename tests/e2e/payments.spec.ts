@@ -1,7 +1,7 @@
 // Payments end to end (docs/payments.md): a signed-in user buys a pack through (a local stand-in for) Stripe Checkout,
 // lands on /payment, and sees the new balance and the purchase in the billing history.
 import { expect, test } from '@playwright/test';
-import { CREDIT_PACKS } from '../../src/lib/spec';
+import { CREDIT_PACKS } from '../../src/lib/product-rules';
 import { startFakeStripe, type FakeStripe } from '../../server/test-support/fake-stripe';
 import { E2E_APP_PORT } from './support/accounts-env';
 import { useMailbox } from './support/mailbox';

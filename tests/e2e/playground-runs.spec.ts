@@ -2,7 +2,7 @@
 // the form, advanced settings reach the API and the engine, and two runs at once each finish in their own card.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { RUN_MESSAGES, TASK_LIMITS } from '../../src/lib/spec';
+import { RUN_MESSAGES, TASK_LIMITS } from '../../src/lib/product-rules';
 import { admin } from './support/admin';
 import { useMailbox } from './support/mailbox';
 import { hydrated, signInByMail } from './support/sign-in';

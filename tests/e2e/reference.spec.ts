@@ -1,6 +1,6 @@
 // API reference end to end (docs/public-api.md; every page's accessible render is in pages.spec.ts): the samples' tabs
 // answer clicks and the tablist keys, the copied curl sample works against this server with a real key, and Try it loads
-// React only when asked, then sends the request and shows the answer (src/lib/spec/page-budgets.ts).
+// React only when asked, then sends the request and shows the answer (src/lib/product-rules/page-budgets.ts).
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { useMailbox } from './support/mailbox';

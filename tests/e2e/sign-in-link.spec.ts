@@ -1,6 +1,6 @@
 // The one-time sign-in link of a code mail (docs/security.md "Sign-in limits"): it signs in on the root page, also once wrong codes spent the day's budget, and only once.
 import { expect, test } from '@playwright/test';
-import { ACCOUNT_MESSAGES, LOGIN_GUESSES } from '../../src/lib/spec';
+import { ACCOUNT_MESSAGES, LOGIN_GUESSES } from '../../src/lib/product-rules';
 import { useMailbox } from './support/mailbox';
 import { openLogin, openSignInLink } from './support/sign-in';
 

@@ -169,7 +169,7 @@ describe('folder imports', () => {
     expect(specifiers(script)).toEqual(['./a', '../b/index', './c.ts', './d', './e', './f.css']);
     expect(resolveImport('src/layouts/BaseLayout.astro', '../lib/tracking/site')).toBe('src/lib/tracking/site.ts');
     expect(resolveImport('server/app.ts', './db')).toBe('server/db/index.ts');
-    expect(resolveImport('server/app.ts', '../src/lib/spec')).toBe('src/lib/spec/index.ts');
+    expect(resolveImport('server/app.ts', '../src/lib/product-rules')).toBe('src/lib/product-rules/index.ts');
     expect(resolveImport('server/app.ts', 'hono')).toBeNull();
   });
 

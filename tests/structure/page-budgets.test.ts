@@ -1,4 +1,4 @@
-// The built site keeps every page's first-load JavaScript within its budget (src/lib/spec/page-budgets.ts):
+// The built site keeps every page's first-load JavaScript within its budget (src/lib/product-rules/page-budgets.ts):
 // sizes of built files are deterministic, so this reads dist/ (built first when stale) and names every page over budget.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { pageLoads, siteDir } from '../../bench/page-weight.mjs';
-import { PAGE_BUDGETS, pageKind } from '../../src/lib/spec';
+import { PAGE_BUDGETS, pageKind } from '../../src/lib/product-rules';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 type Load = ReturnType<typeof pageLoads>[number];

@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     // Who: an operator's name (admin CLI), user:<id> for a user's own action, or system.
     .addColumn('actor', 'text', (c) => c.notNull())
-    // What: AUDIT.actions in src/lib/spec/operations.ts.
+    // What: AUDIT.actions in src/lib/product-rules/operability.ts.
     .addColumn('action', 'text', (c) => c.notNull())
     // On what: a user id, invitation code or key id; no foreign key, so the trail outlives what it names.
     .addColumn('subject', 'text', (c) => c.notNull())

@@ -26,7 +26,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('task_id', 'text', (c) => c.notNull().references('task_costs.task_id').onDelete('cascade'))
     .addColumn('provider', 'text', (c) => c.notNull())
     .addColumn('amount', engine === 'postgres' ? 'double precision' : 'real', (c) => c.notNull())
-    // COST_UNITS (src/lib/spec/provider-costs.ts).
+    // COST_UNITS (src/lib/product-rules/provider-costs.ts).
     .addColumn('unit', 'text', (c) => c.notNull())
     // Null where no price per unit is known.
     .addColumn('usd', engine === 'postgres' ? 'double precision' : 'real')

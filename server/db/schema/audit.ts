@@ -7,7 +7,7 @@ export interface AuditLogTable {
   at: EpochMs;
   /** An operator's name, user:<id>, or system. */
   actor: string;
-  /** One of AUDIT.actions (src/lib/spec). */
+  /** One of AUDIT.actions (src/lib/product-rules). */
   action: string;
   /** A user id, invitation code or API key id. */
   subject: string;

@@ -1,6 +1,6 @@
 // DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
 import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from './dreamapi-constants';
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import { dreamApiAnswerFailure, dreamApiRefusal, PROVIDER } from './dreamapi-errors';
 import { json, providerFetch, ProviderAnswerError, ProviderError } from './http';
 

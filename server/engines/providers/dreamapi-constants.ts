@@ -1,6 +1,6 @@
 // The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the upload form.
 
-import { toolOfFeature, type Feature, type MediaKind } from '../../../src/lib/spec';
+import { toolOfFeature, type Feature, type MediaKind } from '../../../src/lib/product-rules';
 
 /** Paths under DREAMAPI_BASE_URL (DreamAPI docs: polling, get-upload-policy, get-upload-result). */
 export const DREAMAPI_PATHS = {
@@ -15,7 +15,7 @@ export const DREAMAPI_PATHS = {
  * Envelope `code` values. DreamAPI's docs give 0 (success) and 10192 "Illegal parameter", a refused input
  * (https://api.newportai.com/docs/polling.html and each tool's page). They list no code for a bad key, spent
  * credits or a rate limit (expected as HTTP 401/402/429); DreamAPI-compatible servers such as ours answer the SPEC.md §8
- * codes of src/lib/spec/errors.ts ERROR_CODES and src/lib/spec/tasks.ts TASK_ERROR_CODES, read here alike.
+ * codes of src/lib/product-rules/errors.ts ERROR_CODES and src/lib/product-rules/tasks.ts TASK_ERROR_CODES, read here alike.
  */
 export const DREAMAPI_CODES = {
   ok: 0,

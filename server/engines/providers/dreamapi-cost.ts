@@ -1,5 +1,5 @@
 // What a DreamAPI job cost: the credits its task answer reports, else DreamAPI's published price of what was made (SPEC.md §9, the same table as ours).
-import { COST_REPORTS, DREAMAPI_USD_PER_CREDIT, priceInputOf, runCredits, type Feature, type PriceInput } from '../../../src/lib/spec';
+import { COST_REPORTS, DREAMAPI_USD_PER_CREDIT, priceInputOf, runCredits, type Feature, type PriceInput } from '../../../src/lib/product-rules';
 import { costNumber, estimatedCost, reportedCost, type ProviderCost } from '../provider-cost';
 import type { EngineOutput } from '../types';
 

@@ -1,6 +1,6 @@
 // How DreamAPI's refusals are read: its {code, message, data} envelope and HTTP status, as input faults naming their
 // field, account and capacity trouble making the engine unavailable.
-import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { DREAMAPI_ACCOUNT_STATUSES, DREAMAPI_BUSY_STATUSES, DREAMAPI_CODES } from './dreamapi-constants';
 import { ProviderError, type ProviderAnswerError } from './http';

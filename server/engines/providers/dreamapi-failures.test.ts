@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, creditState, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, taskMedia } from '../../test-support/provider-fakes';
-import { PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();

@@ -10,7 +10,7 @@ import {
   DREAMAPI_VIDEO_PARAMS,
   type DreamApiFeature,
 } from './dreamapi-constants';
-import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/spec';
+import { primaryLanguage, voiceById, type MediaKind } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnsupportedError } from '../types';
 import { PROVIDER } from './dreamapi-client';
 

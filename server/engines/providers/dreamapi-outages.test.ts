@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { capturedLog, expectFailedAndRefunded } from '../../test-support/provider-fakes';
-import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { dreamApiEngine } from './dreamapi';
 import { dreamApiRefusal } from './dreamapi-errors';

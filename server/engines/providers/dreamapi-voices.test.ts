@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { postPlayground, submitTool } from '../../test-support/provider-fakes';
-import { VOICES, voiceServed } from '../../../src/lib/spec';
+import { VOICES, voiceServed } from '../../../src/lib/product-rules';
 import type { FeatureState } from '../../../src/lib/api/types';
 import { DREAMAPI_TTS_AUDIO_IDS, DREAMAPI_TTS_LANGUAGES } from './dreamapi-constants';
 import { toDreamApi } from './dreamapi-inputs';

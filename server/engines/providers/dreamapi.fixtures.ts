@@ -112,7 +112,7 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
     }
     state.calls.push({ path: url.pathname, auth: req.headers.authorization, body });
     // A refused key: DreamAPI's docs give no code for it (expected as HTTP 401); a compatible server answers 401 with
-    // SPEC.md §8's 40001 (src/lib/spec/errors.ts ERROR_CODES.notLoggedIn), as this stand-in does.
+    // SPEC.md §8's 40001 (src/lib/product-rules/errors.ts ERROR_CODES.notLoggedIn), as this stand-in does.
     if (req.headers.authorization !== `Bearer ${KEY}`) return send(401, { code: 40001, message: 'Invalid API key', data: null });
     if (req.method !== 'POST') return send(405, { code: 40005, message: 'POST only', data: null });
 
@@ -146,10 +146,10 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
         return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
       if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
       // Credits too low: DreamAPI's docs give no code (its docs offer only POST /api/remaining_credits to read the balance); a
-      // compatible server answers HTTP 402 with 40020 (src/lib/spec/tasks.ts TASK_ERROR_CODES.insufficientCredits).
+      // compatible server answers HTTP 402 with 40020 (src/lib/product-rules/tasks.ts TASK_ERROR_CODES.insufficientCredits).
       if (state.mode === 'no-credits')
         return send(402, { code: 40020, message: 'Not enough credits for this task: it needs 15, the balance is 3', data: null });
-      // A refused field: a compatible server answers HTTP 400 with 40000 and "field: problem" (src/lib/spec/errors.ts
+      // A refused field: a compatible server answers HTTP 400 with 40000 and "field: problem" (src/lib/product-rules/errors.ts
       // ERROR_CODES.invalidInput; src/lib/api-contract/schemas.ts); DreamAPI's wan/text_to_video/2.1 takes a prompt of up to 1500 characters.
       if (state.mode === 'invalid-field') return send(400, { code: 40000, message: 'prompt: must be at most 1500 characters', data: null });
       if (state.mode === 'no-task-id') return ok({});

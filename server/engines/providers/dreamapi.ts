@@ -1,6 +1,6 @@
 // DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
 import { z } from 'zod';
-import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import {
   DREAMAPI_FEATURES,
   DREAMAPI_FILE_MIMES,
@@ -11,7 +11,7 @@ import {
   DREAMAPI_TTS_LANGUAGES,
   type DreamApiFeature,
 } from './dreamapi-constants';
-import type { Feature, MediaKind } from '../../../src/lib/spec';
+import type { Feature, MediaKind } from '../../../src/lib/product-rules';
 import { createLogger, type Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type Engine, type EngineContext, type EngineOutput, type EngineResult } from '../types';

@@ -2,7 +2,7 @@
 // timeout and error rules, its outages and best-effort deletes.
 import { ElevenLabsClient as OfficialClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
 import { ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
-import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/spec';
+import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/product-rules';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type InputMedia, type MediaBytes } from '../types';

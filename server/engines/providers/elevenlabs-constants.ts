@@ -21,7 +21,7 @@ export const ELEVENLABS_MODELS = {
 export const ELEVENLABS_OUTPUT_FORMAT = 'mp3_44100_128' as const;
 
 /**
- * Our voices (VOICES in src/lib/spec/voices.ts) spoken by ElevenLabs premade voices of the same gender. Premade voices speak every
+ * Our voices (VOICES in src/lib/product-rules/voices.ts) spoken by ElevenLabs premade voices of the same gender. Premade voices speak every
  * language of the multilingual models, so the text's language decides the language, not the voice.
  */
 export const ELEVENLABS_VOICES: Readonly<Record<string, { voiceId: string; name: string }>> = {

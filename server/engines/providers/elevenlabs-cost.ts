@@ -1,5 +1,5 @@
 // What an ElevenLabs call cost: billed characters from its response headers for speech, else estimated from the text or the audio's length at published prices.
-import { COST_REPORTS, ELEVENLABS_PRICES } from '../../../src/lib/spec';
+import { COST_REPORTS, ELEVENLABS_PRICES } from '../../../src/lib/product-rules';
 import { costNumber, estimatedCost, reportedCost, type ProviderCost } from '../provider-cost';
 
 /** The characters ElevenLabs billed for a speech or dialogue answer (character-cost, else x-character-count); null when neither came. */

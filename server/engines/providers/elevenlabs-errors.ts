@@ -1,6 +1,6 @@
 // How ElevenLabs' error answers (the official client's ElevenLabsError: statusCode, body) are read: which are retried,
 // input faults naming their field, account and capacity trouble making the engine unavailable.
-import { PROVIDER_RETRY, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { PROVIDER_RETRY, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { ELEVENLABS_ERROR_STATUSES, ELEVENLABS_INPUT_FIELDS, ELEVENLABS_PROVIDER as PROVIDER } from './elevenlabs-constants';
 import { ProviderError } from './http';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
-import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { elevenLabsEngine } from './elevenlabs';
 import { capturedLog, KEY, TEXT, useElevenLabsFake } from './elevenlabs.fixtures';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useProviderResume } from '../../test-support/provider-resume';
 import { until } from '../../test-support/server-process';
-import { PROVIDER_JOB_MESSAGES } from '../../../src/lib/spec';
+import { PROVIDER_JOB_MESSAGES } from '../../../src/lib/product-rules';
 import { KEY, useElevenLabsFake } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();

@@ -14,7 +14,7 @@ import {
   uploadMedia,
 } from '../../test-support/provider-fakes';
 import { probeMedia } from '../../media/probe';
-import { ELEVENLABS_PRICES } from '../../../src/lib/spec';
+import { ELEVENLABS_PRICES } from '../../../src/lib/product-rules';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures';
 

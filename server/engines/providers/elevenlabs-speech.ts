@@ -7,7 +7,7 @@ import {
   ELEVENLABS_PROGRESS,
   ELEVENLABS_VOICES,
 } from './elevenlabs-constants';
-import { ELEVENLABS_PRICES, SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/spec';
+import { ELEVENLABS_PRICES, SPEECH_DEFAULT_WPM, type Feature } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
 import type { ProviderCost } from '../provider-cost';

@@ -19,7 +19,7 @@ import {
 } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
-import type { Feature } from '../../../src/lib/spec';
+import type { Feature } from '../../../src/lib/product-rules';
 
 type Mode = 'ok' | 'gated' | 'fail' | 'hang' | 'malformed' | 'rate-limited' | 'new-status' | 'quota' | 'busy';
 type FormValue = string | { name: string; type: string; size: number };

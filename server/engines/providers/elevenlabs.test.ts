@@ -1,7 +1,7 @@
 // ElevenLabs mapping rules: voices, dialogue parts, how error answers read and are retried, and speaker turns, without the network.
 import { describe, expect, it } from 'vitest';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
-import { PROVIDER_UNAVAILABLE, VOICES } from '../../../src/lib/spec';
+import { PROVIDER_UNAVAILABLE, VOICES } from '../../../src/lib/product-rules';
 import { elevenLabsRefusal, retriedByElevenLabs } from './elevenlabs-errors';
 import { dialogueChunks, speakerTurns } from './elevenlabs-speech';
 import { EngineInputError, EngineUnavailableError } from '../types';

@@ -1,5 +1,5 @@
 // ElevenLabs adapter: TTS, voice clone, dialogue, video translation by dubbing (lip sync chained to another engine) and speech to text.
-import type { Feature } from '../../../src/lib/spec';
+import type { Feature } from '../../../src/lib/product-rules';
 import { createLogger, type Logger } from '../../log';
 import type { Engine, EngineContext, EngineResult, LipSync } from '../types';
 import { EngineInputError } from '../types';

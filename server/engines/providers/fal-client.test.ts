@@ -2,7 +2,7 @@
 // fal never re-sent, a read retried after a reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenLocal, readBody, sendJson, type LocalServer } from '../../test-support/provider-fakes';
-import { FAL_CLIENT_HOSTS, FAL_MESSAGES } from '../../../src/lib/spec';
+import { FAL_CLIENT_HOSTS, FAL_MESSAGES } from '../../../src/lib/product-rules';
 import { falClient, onConfiguredBase } from './fal-client';
 import { falCall } from './fal-errors';
 

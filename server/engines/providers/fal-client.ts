@@ -1,7 +1,7 @@
 // fal's official client (@fal-ai/client) as this server runs it: our base URLs, the task's abort signal, a timeout per
 // request, a submit never re-sent once fal may have queued it.
 import { createFalClient, type FalClient } from '@fal-ai/client';
-import { FAL_CLIENT_HOSTS, FAL_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
+import { FAL_CLIENT_HOSTS, FAL_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import { ProviderError, retryAfterMs, sleep } from './http';
 
 /** Where fal is reached: the FAL_* settings (a proxy, or the tests' local stand-in) and the key. */

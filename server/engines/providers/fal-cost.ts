@@ -1,5 +1,5 @@
 // What a fal job cost: the billable units fal reported on its result, priced at fal's list price for what was made.
-import { COST_REPORTS, falListUsd } from '../../../src/lib/spec';
+import { COST_REPORTS, falListUsd } from '../../../src/lib/product-rules';
 import { costNumber, type ProviderCost } from '../provider-cost';
 
 /** fal's billable units on a result's response; null when fal did not send them. */

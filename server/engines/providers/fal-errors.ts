@@ -1,7 +1,7 @@
 // What a failed fal call means for the task: the official client's ApiError (status and body) and transport failures in
 // our reasons; account and capacity trouble make the engine unavailable.
 import { ApiError } from '@fal-ai/client';
-import { FAL_ACCOUNT_TROUBLE, FAL_INPUT_FIELDS, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { FAL_ACCOUNT_TROUBLE, FAL_INPUT_FIELDS, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { abortReason, describeError } from './fal-client';
 import { ProviderError } from './http';

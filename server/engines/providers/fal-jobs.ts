@@ -1,7 +1,7 @@
 // fal queue jobs kept with their task: the reference stored once fal accepted a submit, read back by a later attempt, and the cancel a stored reference allows.
 import { ApiError } from '@fal-ai/client';
 import { z } from 'zod';
-import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import type { EngineContext } from '../types';
 import { describeError, falClient, type FalClientConfig } from './fal-client';
 import { ProviderError } from './http';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { capturedLog, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
-import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/spec';
+import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { falEngine } from './fal';
 import { useFalFake } from './fal.fixtures';
 

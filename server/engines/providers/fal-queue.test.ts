@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { FAL_MODELS } from '../../../src/lib/spec';
+import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { falAppPath } from './fal';
 import { PRICE, useFalFake } from './fal.fixtures';
 

@@ -1,6 +1,6 @@
 // fal queue calls through the official client: submit (never re-sent once fal may have it), status with webhook wake-up, and the result with its billed units.
 import { parseEndpointId } from '@fal-ai/client';
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import type { EngineContext } from '../types';
 import { falClient, type FalClientConfig } from './fal-client';
 import { falCall, falObject } from './fal-errors';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { useProviderResume } from '../../test-support/provider-resume';
 import { until } from '../../test-support/server-process';
-import { FAL_MODELS, PROVIDER_JOB_MESSAGES } from '../../../src/lib/spec';
+import { FAL_MODELS, PROVIDER_JOB_MESSAGES } from '../../../src/lib/product-rules';
 import { useFalFake } from './fal.fixtures';
 
 const fal = useFalFake();

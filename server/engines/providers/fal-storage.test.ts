@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob, writeSync, openSync, closeSync, ftruncateSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAL_STORAGE, PROVIDER_URLS } from '../../../src/lib/spec';
+import { FAL_STORAGE, PROVIDER_URLS } from '../../../src/lib/product-rules';
 import { falUpload } from './fal-storage';
 import { useFalFake } from './fal.fixtures';
 

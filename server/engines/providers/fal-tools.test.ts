@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/spec';
+import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import type { EngineContext } from '../types';
 import { falLipSync } from './fal';

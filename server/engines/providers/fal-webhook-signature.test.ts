@@ -1,6 +1,6 @@
 // fal webhook signatures: verified against a local JWKS; replays, forgeries and unknown keys refused; the key set fetched sparingly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAL_WEBHOOK } from '../../../src/lib/spec';
+import { FAL_WEBHOOK } from '../../../src/lib/product-rules';
 import { createLogger } from '../../log';
 import { FAL_HOOK_HEADERS, falWebhookVerifier, type FalWebhookVerifier } from './fal-webhook-signature';
 import { falHookHeaders, falTestKey, startJwksServer, type JwksServer, type SignedHook } from './fal-webhook-signature.fixtures';

@@ -1,7 +1,7 @@
 // Checks fal's webhook signatures: ED25519 over the fields fal's docs name, with keys from fal's JWKS (cached, refetched on a miss at most once a cooldown).
 import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { FAL_WEBHOOK } from '../../../src/lib/spec';
+import { FAL_WEBHOOK } from '../../../src/lib/product-rules';
 import type { Logger } from '../../log';
 
 /*

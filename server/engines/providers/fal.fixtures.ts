@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
 import { listenLocal, readBody, sendFile, sendJson, sendProxyErrorPage, sineAudio, stillImage, submitTool, useTestApps, useTestMedia, videoClip, withMode, type LocalServer } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { FAL_MODELS } from '../../../src/lib/spec';
+import { FAL_MODELS } from '../../../src/lib/product-rules';
 import type { FalConfig } from './fal';
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
-import { FAL_MODELS } from '../../../src/lib/spec';
+import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import { falEngine } from './fal';
 import { PRICE, useFalFake } from './fal.fixtures';
@@ -37,7 +37,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(clip).length });
     await expectCharged(t, user, PRICE);
-    // The billable units fal reported, priced at the 720p list price (src/lib/spec/provider-costs.ts).
+    // The billable units fal reported, priced at the 720p list price (src/lib/product-rules/provider-costs.ts).
     expect(await providerCosts(t, task.id)).toEqual([{ provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.4, estimated: 0 }]);
   });
 

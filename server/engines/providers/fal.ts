@@ -1,7 +1,7 @@
 // fal.ai adapter on fal's official client: one queue-job runner (submit, status with webhook wake-up, result, cancel,
 // download) behind every feature and the lip-sync chain.
-import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN } from '../../../src/lib/spec';
-import type { Feature, MediaKind } from '../../../src/lib/spec';
+import { FAL_IMAGE_SIZES, FAL_MATTING_BACKGROUND, FAL_MODELS, FAL_WAN } from '../../../src/lib/product-rules';
+import type { Feature, MediaKind } from '../../../src/lib/product-rules';
 import {
   EngineInputError,
   EngineUnsupportedError,

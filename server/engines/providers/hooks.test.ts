@@ -1,6 +1,6 @@
 // Webhook wake-ups: a waiting poller is woken, a hook that lands between two polls is kept briefly for the next wait.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import { notifyHook, waitForHook } from './hooks';
 
 beforeEach(() => {

@@ -1,5 +1,5 @@
 // Provider webhooks wake the job they announce: the adapter then reads the result from the provider itself (never trusts the hook body).
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 
 type Waiter = () => void;
 const waiters = new Map<string, Set<Waiter>>();

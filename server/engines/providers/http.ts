@@ -1,5 +1,5 @@
 // Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors carrying the final answer.
-import { PROVIDER_RETRY } from '../../../src/lib/spec';
+import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 
 /** A provider answer that is final for this attempt (no retry helps): bad key, refused input, malformed answer. */
 export class ProviderError extends Error {

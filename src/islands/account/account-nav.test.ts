@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import { $modal, resetModals } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import { mountAccountNav } from './account-nav';
 
 let nav: ReturnType<typeof mountAccountNav> | null = null;

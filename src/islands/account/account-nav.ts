@@ -1,7 +1,7 @@
 // The account area of the navigation bar without React (SPEC.md §2): Log In for guests, else the avatar, the credits
 // pill and the account menu. NavBar.astro renders the markup; this keeps it in step with the session store.
 import { openModal } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import type { MenuButton } from './menu-keys';
 
 /**
@@ -32,7 +32,7 @@ export function mountAccountNav(root: HTMLElement): { stop: () => void; menuRead
   menu.addEventListener('click', (event) => {
     const action = (event.target as Element).closest<HTMLElement>('[data-action]')?.dataset.action;
     if (action === 'invitation') openModal('invitation');
-    // Signing out is loaded when chosen, so every page's first load stays small (src/lib/spec/page-budgets.ts).
+    // Signing out is loaded when chosen, so every page's first load stays small (src/lib/product-rules/page-budgets.ts).
     if (action === 'logout') void import('../../lib/stores/login').then(({ logout }) => logout());
   });
 

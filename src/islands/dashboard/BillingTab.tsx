@@ -1,7 +1,7 @@
 // Dashboard billing tab: buy credits, then the credits ledger newest first; each task row says its feature, what happened and links to it.
 import { useEffect, useState } from 'react';
 import { accountsApi, type LedgerPage } from '../../lib/api';
-import { CREDIT_HISTORY, MESSAGES } from '../../lib/spec';
+import { CREDIT_HISTORY, MESSAGES } from '../../lib/product-rules';
 import CreditPacks from '../payments/CreditPacks';
 import { ledgerText } from './ledger-text';
 import Pager from './Pager';

@@ -1,7 +1,7 @@
 // The dashboard (SPEC.md §2 /dashboard?type=…): overview with usage, API keys, request log with webhooks and export, billing.
 import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import { useHydratedStore } from '../shared/useHydratedStore';
 import OverviewTab from './OverviewTab';
 import styles from './Dashboard.module.css';

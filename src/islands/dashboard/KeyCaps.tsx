@@ -1,7 +1,7 @@
 // A key's credit caps in the key list: use today and this month against each cap (UTC), and a form to set or remove them.
 import { useState, type FormEvent } from 'react';
 import { developerToolsApi, type KeyCapView } from '../../lib/api/developer-tools';
-import { KEY_CAP_MESSAGES, KEY_CAPS, MESSAGES } from '../../lib/spec';
+import { KEY_CAP_MESSAGES, KEY_CAPS, MESSAGES } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import { capOf } from './cap-input';
 import styles from './DeveloperTools.module.css';

@@ -2,9 +2,9 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
-import { API_KEYS, MESSAGES, STORAGE_KEYS, TOASTS } from '../../lib/spec';
+import { API_KEYS, MESSAGES, STORAGE_KEYS, TOASTS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
-import { $apiKey } from '../../lib/stores/session';
+import { $apiKey } from '../../lib/stores/signed-in';
 import { local } from '../../lib/storage';
 import NamedKeys from './NamedKeys';
 import styles from './Dashboard.module.css';

@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { dashboardApi, type ApiKeyView } from '../../lib/api';
 import type { KeyCapView } from '../../lib/api/developer-tools';
-import { MESSAGES, NAMED_API_KEYS } from '../../lib/spec';
+import { MESSAGES, NAMED_API_KEYS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import { capOf } from './cap-input';
 import styles from './Dashboard.module.css';

@@ -1,6 +1,6 @@
 // Dashboard overview: credits, masked user id (SPEC.md §9), email, company, the suspension warning icon (§6), and credits used per day.
 import type { UserInfo } from '../../lib/api';
-import { maskUserId } from '../../lib/spec';
+import { maskUserId } from '../../lib/product-rules';
 import UsageChart from './UsageChart';
 import styles from './Dashboard.module.css';
 

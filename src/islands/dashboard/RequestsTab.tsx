@@ -1,7 +1,7 @@
 // Dashboard requests tab: the public API calls made with the user's keys (time, tool, status, credits, task id, key), newest first, paged.
 import { Fragment, useEffect, useState } from 'react';
 import { dashboardApi, type ApiRequestPage } from '../../lib/api';
-import { MESSAGES, REQUEST_LOG } from '../../lib/spec';
+import { MESSAGES, REQUEST_LOG } from '../../lib/product-rules';
 import { wrapPieces } from '../../lib/site/wrap-points';
 import Pager from './Pager';
 import styles from './Dashboard.module.css';

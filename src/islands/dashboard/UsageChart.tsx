@@ -1,7 +1,7 @@
 // Runs and credits per day and per feature over the last 30 days: stacked bars drawn as SVG by hand, a legend, and the same figures as a table.
 import { useEffect, useState } from 'react';
 import { dashboardApi, type UsageReport } from '../../lib/api';
-import { featureLabel, MESSAGES, USAGE } from '../../lib/spec';
+import { featureLabel, MESSAGES, USAGE } from '../../lib/product-rules';
 import styles from './Dashboard.module.css';
 
 const W = 600;

@@ -1,7 +1,7 @@
 // Dashboard usage export: a range of UTC days downloaded as CSV, one row per task or credit movement (streamed by the server).
 import { useState, type FormEvent } from 'react';
 import { developerToolsApi } from '../../lib/api/developer-tools';
-import { MESSAGES, USAGE_EXPORT, USAGE_EXPORT_MESSAGES } from '../../lib/spec';
+import { MESSAGES, USAGE_EXPORT, USAGE_EXPORT_MESSAGES } from '../../lib/product-rules';
 import dashboard from './Dashboard.module.css';
 import styles from './DeveloperTools.module.css';
 

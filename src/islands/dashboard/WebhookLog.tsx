@@ -1,7 +1,7 @@
 // Dashboard webhook delivery log: every attempt (time, URL, status, latency, answer's first bytes, next retry), failed only on request, Redeliver.
 import { useEffect, useState } from 'react';
 import { developerToolsApi, type WebhookAttemptView } from '../../lib/api/developer-tools';
-import { MESSAGES, WEBHOOK_LOG, WEBHOOK_LOG_MESSAGES } from '../../lib/spec';
+import { MESSAGES, WEBHOOK_LOG, WEBHOOK_LOG_MESSAGES } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import dashboard from './Dashboard.module.css';
 import styles from './DeveloperTools.module.css';

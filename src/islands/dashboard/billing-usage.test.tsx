@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { postJson } from '../../../server/test-support/post-json';
-import { USAGE } from '../../lib/spec';
+import { USAGE } from '../../lib/product-rules';
 import BillingTab from './BillingTab';
 import UsageChart from './UsageChart';
 import { resetPage, signInPage } from '../shared/page.fixtures';

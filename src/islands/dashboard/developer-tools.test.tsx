@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { NAMED_API_KEYS } from '../../lib/spec';
+import { NAMED_API_KEYS } from '../../lib/product-rules';
 import NamedKeys from './NamedKeys';
 import WebhookLog from './WebhookLog';
 import { resetPage, signInPage } from '../shared/page.fixtures';

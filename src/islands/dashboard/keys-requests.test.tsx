@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createOkBadTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { postJson } from '../../../server/test-support/post-json';
-import { NAMED_API_KEYS } from '../../lib/spec';
+import { NAMED_API_KEYS } from '../../lib/product-rules';
 import NamedKeys from './NamedKeys';
 import RequestsTab from './RequestsTab';
 import { resetPage, signInPage } from '../shared/page.fixtures';

@@ -1,6 +1,6 @@
 // What one billing row says: the feature, what happened to the credits (held → charged N, refunded N) and where the task is.
 import type { LedgerEntry } from '../../lib/api';
-import { featureLabel, taskLink } from '../../lib/spec';
+import { featureLabel, taskLink } from '../../lib/product-rules';
 
 const REASONS: Record<string, string> = {
   invitation: 'Invitation',

@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
-import { CHANNEL, COMPANY, MESSAGES, TOASTS, formatCount, isValidChannel, isValidCompany } from '../../lib/spec';
+import { CHANNEL, COMPANY, MESSAGES, TOASTS, formatCount, isValidChannel, isValidCompany } from '../../lib/product-rules';
 import { closeModal, showToast } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import Modal from './Modal';
 import styles from './modals.module.css';
 

@@ -1,7 +1,7 @@
 // The invitation redeem modal (SPEC.md §5 'Please enter invitation code', §8 'Redeem Successfully', §9 +500 at once).
 import { useState } from 'react';
 import { accountsApi } from '../../lib/api';
-import { MESSAGES, TOASTS, isValidInvitationCode } from '../../lib/spec';
+import { MESSAGES, TOASTS, isValidInvitationCode } from '../../lib/product-rules';
 import { addCredits } from '../../lib/stores/credits';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import Modal from './Modal';

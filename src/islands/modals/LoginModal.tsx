@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
 import { startOAuth } from '../../lib/auth/oauth';
-import { LOGIN, LOGIN_CODES, MESSAGES, TOASTS, isValidEmail, type OAuthProvider } from '../../lib/spec';
+import { LOGIN, LOGIN_CODES, MESSAGES, TOASTS, isValidEmail, type OAuthProvider } from '../../lib/product-rules';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import { loginWithCode } from '../../lib/stores/login';
 import { $offer, loadOffer, signInOffered } from '../../lib/stores/offer';

@@ -1,7 +1,7 @@
 // The account-suspension modal (SPEC.md §4): shown when valid is truthy, closes itself after a visible 9 s countdown.
 import { useEffect, useState } from 'react';
 import { EXTERNAL_LINKS } from '../../lib/site/links';
-import { MODALS } from '../../lib/spec';
+import { MODALS } from '../../lib/product-rules';
 import { closeModal } from '../../lib/stores/modals';
 import Modal from './Modal';
 import styles from './modals.module.css';

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, type TasksTestApp } from '../../../server/test-support/tasks';
-import { MESSAGES } from '../../lib/spec';
+import { MESSAGES } from '../../lib/product-rules';
 import { resetModals } from '../../lib/stores/modals';
 import { $offer, forgetOffer } from '../../lib/stores/offer';
 import LoginModal from './LoginModal';

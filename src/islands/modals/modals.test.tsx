@@ -3,7 +3,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import { MESSAGES } from '../../lib/spec';
+import { MESSAGES } from '../../lib/product-rules';
 import { $modal, openModal, resetModals } from '../../lib/stores/modals';
 import { FEATURES_PATH, forgetOffer } from '../../lib/stores/offer';
 import CodeBoxes from './CodeBoxes';

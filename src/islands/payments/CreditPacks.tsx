@@ -2,7 +2,7 @@
 // src/components/CreditPacks.astro): disabled with the reason beside them while the server takes no payments, else a
 // guest is asked to log in and a signed-in user goes to Stripe Checkout (buy.ts).
 import { useEffect, useState } from 'react';
-import { CREDIT_PACKS, MESSAGES, PAYMENTS_OFF, formatPrice } from '../../lib/spec';
+import { CREDIT_PACKS, MESSAGES, PAYMENTS_OFF, formatPrice } from '../../lib/product-rules';
 import { EXTERNAL_LINKS } from '../../lib/site/links';
 import { buyLabel, buyPack } from './buy';
 import styles from './CreditPacks.module.css';

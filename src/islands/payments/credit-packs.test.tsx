@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, type TasksTestApp } from '../../../server/test-support/tasks';
-import { CREDIT_PACKS, PAYMENTS_OFF } from '../../lib/spec';
+import { CREDIT_PACKS, PAYMENTS_OFF } from '../../lib/product-rules';
 import { EXTERNAL_LINKS } from '../../lib/site/links';
 import { markPaymentsOff } from '../../lib/site/payments-marks';
 import { $offer, forgetOffer } from '../../lib/stores/offer';

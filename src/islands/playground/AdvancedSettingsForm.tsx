@@ -1,5 +1,5 @@
 // The advanced settings disclosure itself: a control for each setting the serving engine honours, and Reset (loaded by AdvancedSettings).
-import { RUN_OPTIONS, VIDEO_ASPECT_RATIOS, type RunOption } from '../../lib/spec';
+import { RUN_OPTIONS, VIDEO_ASPECT_RATIOS, type RunOption } from '../../lib/product-rules';
 import type { RunSettings } from './run-settings';
 import SegmentedChoice from './SegmentedChoice';
 import Field from '../shared/Field';

@@ -1,9 +1,9 @@
 // The submit row every screen shares: cost in credits (quote()) beside the balance, the submit button and the top-up link.
 import { useId } from 'react';
 import { $credits } from '../../lib/stores/credits';
-import { $loggedIn } from '../../lib/stores/session';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { useHydratedStore } from '../shared/useHydratedStore';
-import type { Feature } from '../../lib/spec';
+import type { Feature } from '../../lib/product-rules';
 import { costNote } from './pricing';
 import { useFeatures } from './useFeatures';
 import styles from './playground.module.css';

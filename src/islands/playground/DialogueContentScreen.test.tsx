@@ -1,7 +1,7 @@
 // The script screen: a template filled from the topic, checks before handing over, and the script arriving on the dialogue screen.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import DialogueContentScreen from './DialogueContentScreen';
 import DialogueScreen from './DialogueScreen';
 import { generateScript, scriptToText } from './script-template';

@@ -1,6 +1,6 @@
 // Dialogue Script: write a script, or fill a template from a topic (no AI), edit it, then send it to the Dialogue screen.
 import { useState } from 'react';
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { DIALOGUE_DRAFT_KEY, type Speaker } from './dialogue-draft';
 import { useDraft, writeDraft } from './draft';
 import InputProblem from './InputProblem';

@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import DialogueScreen from './DialogueScreen';
 import { dialogueCost } from './pricing';

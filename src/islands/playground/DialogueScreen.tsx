@@ -1,5 +1,5 @@
 // Dialogue: speakers each with a voice, lines to add, remove and reorder; the whole conversation becomes one audio.
-import { characterCount, TASK_LIMITS, VOICES } from '../../lib/spec';
+import { characterCount, TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { playgroundApi } from './api';
 import CostBar from './CostBar';
 import { cleanDialogue, DIALOGUE_DRAFT_KEY, dialogueBody, initialDialogue, type DialogueDraft } from './dialogue-draft';

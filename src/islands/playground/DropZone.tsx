@@ -1,9 +1,9 @@
 // A file picker that also takes drag and drop: checks the file like the server does, uploads it with a progress bar.
 import { useId, useRef, useState, type DragEvent } from 'react';
-import type { MediaKind } from '../../lib/spec';
+import type { MediaKind } from '../../lib/product-rules';
 import { uploadFile, type UploadedMedia } from './api';
 import { acceptOf, checkDuration, checkFile, describeLimits, mediaDuration } from './media-check';
-import { $loggedIn } from '../../lib/stores/session';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
 import { trackAction } from './track';
 import styles from './playground.module.css';

@@ -2,9 +2,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useHydratedStore } from '../shared/useHydratedStore';
-import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/spec';
+import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/product-rules';
 import { historyApi } from '../../lib/api';
-import { $loggedIn, refreshUser } from '../../lib/stores/session';
+import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
 import { liveStatus, playgroundApi, type TaskView } from './api';
 import { $historyTick, bumpHistory } from './history-store';
 import HistoryItem from './HistoryItem';

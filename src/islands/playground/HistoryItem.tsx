@@ -1,6 +1,6 @@
 // One history item: what it was made from, engine, status and charge, the result (videos with their poster frame), and compact actions.
 import { useState } from 'react';
-import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/spec';
+import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskOutput, TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import { $modal, resetModals } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import Recorder from './Recorder';
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 // Records a voice sample with the microphone (MediaRecorder), converts it to WAV and uploads it with progress.
 import { useRef, useState, useSyncExternalStore } from 'react';
-import { UPLOAD_LIMITS } from '../../lib/spec';
+import { UPLOAD_LIMITS } from '../../lib/product-rules';
 import { uploadFile, type UploadedMedia } from './api';
-import { $loggedIn } from '../../lib/stores/session';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
 import { recordingToWav } from './wav';
 import { trackAction } from './track';

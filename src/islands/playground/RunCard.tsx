@@ -1,6 +1,6 @@
 // One run's card: its progress with elapsed and estimated remaining time, then its result in a player with download, or its error with retry.
 import { useEffect, useState } from 'react';
-import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/spec';
+import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskOutput, TaskView } from './api';
 import type { Run } from './run';
 import { downloadHref, downloadName } from './download-name';

@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { SHARE_LINKS } from '../../lib/spec';
+import { SHARE_LINKS } from '../../lib/product-rules';
 import History from './History';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 

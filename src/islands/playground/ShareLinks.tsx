@@ -1,7 +1,7 @@
 // The share panel of one history item: opt-in public links to the result, with a lifetime, copy and revoke.
 import { useEffect, useId, useState } from 'react';
 import { historyApi, type ShareLinkView } from '../../lib/api';
-import { MESSAGES, SHARE_LINKS } from '../../lib/spec';
+import { MESSAGES, SHARE_LINKS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import styles from './History.module.css';
 

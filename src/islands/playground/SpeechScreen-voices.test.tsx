@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp, type TasksTestOptions } from '../../../server/test-support/tasks';
 import { forgetFeatures } from '../../lib/site/features';
-import { ENGINE_LABELS, VOICE_MESSAGES, voiceById } from '../../lib/spec';
+import { ENGINE_LABELS, VOICE_MESSAGES, voiceById } from '../../lib/product-rules';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import { writeDraft } from './draft';
 import SpeechScreen from './SpeechScreen';

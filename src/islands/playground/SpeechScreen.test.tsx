@@ -2,7 +2,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, FEATURE_MESSAGES, VOICES, type Feature } from '../../lib/spec';
+import { ENGINE_LABELS, FEATURE_MESSAGES, VOICES, type Feature } from '../../lib/product-rules';
 import type { FeatureState } from '../../lib/api/types';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';

@@ -1,5 +1,5 @@
 // Text to Speech: text with a live character count and cost, voice picker with previews, Common or Pro, one audio out.
-import { characterCount, TASK_LIMITS, voiceById, VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/spec';
+import { characterCount, TASK_LIMITS, voiceById, VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/product-rules';
 import { playgroundApi } from './api';
 import { useClonedVoices } from './cloned-voices';
 import CostBar from './CostBar';

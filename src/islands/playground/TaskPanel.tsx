@@ -1,6 +1,6 @@
 // The runs of a screen, newest first: how many are in progress against the per-user limit, and a card for each.
 import { lazy, Suspense } from 'react';
-import { RUN_MESSAGES } from '../../lib/spec';
+import { RUN_MESSAGES } from '../../lib/product-rules';
 import { loadRunCard } from './run-card-loader';
 import type { useTask } from './useTask';
 import runStyles from './runs.module.css';

@@ -1,7 +1,7 @@
 // A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the first) and the history.
 import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
-import type { ExampleScreen, Feature } from '../../lib/spec';
-import { $loggedIn } from '../../lib/stores/session';
+import type { ExampleScreen, Feature } from '../../lib/product-rules';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { useHydratedStore } from '../shared/useHydratedStore';
 import { useRenderedInBrowser } from '../shared/useRenderedInBrowser';
 import TaskPanel from './TaskPanel';

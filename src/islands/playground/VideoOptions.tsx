@@ -1,5 +1,5 @@
 // The §9 clip options (length × resolution) as radio buttons, each with what it costs here (the cost preview's own figure).
-import { TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
+import { TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 import { costOf, priceTag } from './pricing';
 import SegmentedChoice from './SegmentedChoice';

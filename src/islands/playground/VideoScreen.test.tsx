@@ -7,7 +7,7 @@ import { type RoutedBrowser } from '../../../server/test-support/browser';
 import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/provider-fakes';
 import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
-import { SAMPLE_MODELS } from '../../lib/spec';
+import { SAMPLE_MODELS } from '../../lib/product-rules';
 import type { VideoType } from '../../lib/site/products';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';

@@ -1,5 +1,5 @@
 // The video screen shared by five pages (SPEC.md §2): image, text or character to video, video translation, lip sync.
-import { SAMPLE_MODELS, TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS, type Feature } from '../../lib/spec';
+import { SAMPLE_MODELS, TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS, type Feature } from '../../lib/product-rules';
 import type { VideoType } from '../../lib/site/products';
 import type { FeatureMap } from '../../lib/site/features';
 import { playgroundApi, type UploadedMedia } from './api';

@@ -1,6 +1,6 @@
 // Voice Clone: upload or record a sample, name it, confirm consent; the clone then appears in the speech voice picker.
 import { useEffect } from 'react';
-import { TASK_LIMITS } from '../../lib/spec';
+import { TASK_LIMITS } from '../../lib/product-rules';
 import { playgroundApi, type UploadedMedia } from './api';
 import { nameClone } from './cloned-voices';
 import CostBar from './CostBar';

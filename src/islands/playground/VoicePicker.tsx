@@ -1,6 +1,6 @@
 // Voice picker for speech: a language filter, the voices as radio cards each with a short preview, and cloned voices.
 import { useId, useState } from 'react';
-import { VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/spec';
+import { VOICE_MESSAGES, VOICES, voiceServed } from '../../lib/product-rules';
 import type { ClonedVoice } from './cloned-voices';
 import LanguageOptions, { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';

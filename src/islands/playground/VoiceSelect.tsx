@@ -1,6 +1,6 @@
 // A compact voice choice for one dialogue speaker: a select grouped by language and a preview button.
 import { useId } from 'react';
-import { VOICES } from '../../lib/spec';
+import { VOICES } from '../../lib/product-rules';
 import { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
 import { trackAction } from './track';

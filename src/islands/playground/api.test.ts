@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { API_CODES, FEATURES, MESSAGES, STORAGE_KEYS } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { API_CODES, FEATURES, MESSAGES, STORAGE_KEYS } from '../../lib/product-rules';
+import { $user } from '../../lib/stores/signed-in';
 import { playgroundApi, uploadFile } from './api';
 
 let t: TasksTestApp;

@@ -1,6 +1,6 @@
 // The playground's calls through the product API client (src/lib/api: 10 s timeout, §8 envelope, 40001 signs out), error tests, live status follow.
 import { ApiError, playgroundApi, type MediaInfo } from '../../lib/api';
-import { API_CODES, TASK_ERROR_CODES, type MediaKind } from '../../lib/spec';
+import { API_CODES, TASK_ERROR_CODES, type MediaKind } from '../../lib/product-rules';
 
 export { playgroundApi };
 

@@ -1,8 +1,8 @@
 // The user's cloned voices: succeeded voice-clone tasks from the history, with the names given on this device.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { TASK_LIMITS } from '../../lib/spec';
-import { $loggedIn } from '../../lib/stores/session';
+import { TASK_LIMITS } from '../../lib/product-rules';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { local } from '../../lib/storage';
 import { playgroundApi } from './api';
 import { $historyTick } from './history-store';

@@ -3,7 +3,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/spec';
+import { ENGINE_LABELS, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/product-rules';
 import { forgetFeatures } from '../../lib/site/features';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import EngineLabel from './EngineLabel';

@@ -1,6 +1,6 @@
 // The dialogue draft: a stored draft is cleaned before use, and the request body carries trimmed lines and only the voices used.
 import { describe, expect, it } from 'vitest';
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { cleanDialogue, DEFAULT_SPEAKERS, dialogueBody, initialDialogue, type DialogueDraft } from './dialogue-draft';
 
 describe('initialDialogue', () => {

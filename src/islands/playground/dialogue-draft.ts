@@ -1,5 +1,5 @@
 // The dialogue screen's draft: speakers with voices and ordered lines; shared with the script screen that fills it.
-import { TASK_LIMITS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import type { DialogueLine } from './validate';
 
 export interface Speaker {

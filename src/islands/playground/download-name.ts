@@ -1,5 +1,5 @@
 // Names results are saved under: <feature>-<local date and time>.<ext> (e.g. tts-common-2025-01-31-1405.wav), never the stored id.
-import { MEDIA_EXTENSIONS } from '../../lib/spec';
+import { MEDIA_EXTENSIONS } from '../../lib/product-rules';
 import type { TaskOutput } from './api';
 
 const pad = (n: number) => String(n).padStart(2, '0');

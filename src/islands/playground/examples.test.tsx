@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { exampleMedia, EXAMPLES_MAX_BYTES, examplesOf, PLAYGROUND_EXAMPLES } from '../../lib/spec';
+import { exampleMedia, EXAMPLES_MAX_BYTES, examplesOf, PLAYGROUND_EXAMPLES } from '../../lib/product-rules';
 import { forgetFeatures } from '../../lib/site/features';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { resetPage, signInPage } from '../shared/page.fixtures';

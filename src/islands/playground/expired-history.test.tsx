@@ -3,8 +3,8 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/product-rules';
+import { $user } from '../../lib/stores/signed-in';
 import History from './History';
 
 let t: TasksTestApp;

@@ -1,6 +1,6 @@
 // Uploads are checked in the browser by the server's own rules (UPLOAD_LIMITS): type, size and length, with messages to act on.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { UPLOAD_LIMITS } from '../../lib/spec';
+import { UPLOAD_LIMITS } from '../../lib/product-rules';
 import { acceptOf, checkDuration, checkFile, describeLimits, mediaDuration } from './media-check';
 
 const MB = 1024 * 1024;

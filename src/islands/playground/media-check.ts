@@ -1,5 +1,5 @@
 // Checks a chosen file with the server's upload rules (UPLOAD_LIMITS: type, size, duration) before it is sent.
-import { UPLOAD_LIMITS, type MediaKind } from '../../lib/spec';
+import { UPLOAD_LIMITS, type MediaKind } from '../../lib/product-rules';
 
 /** Names browsers give the accepted types, mapped to the canonical MIME the server sniffs. */
 const ALIASES: Record<string, string> = {

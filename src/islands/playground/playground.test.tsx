@@ -2,8 +2,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { quote, TASK_LIMITS } from '../../lib/spec';
-import { $user } from '../../lib/stores/session';
+import { quote, TASK_LIMITS } from '../../lib/product-rules';
+import { $user } from '../../lib/stores/signed-in';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import SpeechScreen from './SpeechScreen';
 import DialogueScreen from './DialogueScreen';

@@ -1,6 +1,6 @@
-// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of src/lib/spec.
+// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of src/lib/product-rules.
 import { describe, expect, it } from 'vitest';
-import { engineLabel, FEATURES, featurePrice, priceItem, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/spec';
+import { engineLabel, FEATURES, featurePrice, priceItem, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 import { costNote, costOf, dialogueCost, perSecondText, speechCost, unitPriceText } from './pricing';
 

@@ -1,5 +1,5 @@
 // The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles with (SPEC.md §9).
-import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, priceItem, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/spec';
+import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, priceItem, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 
 /**

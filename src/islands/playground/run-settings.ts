@@ -1,5 +1,5 @@
 // A screen's advanced settings: what the draft keeps, and what a submit sends (only those the serving engine honours).
-import type { RunOption, RunSettings } from '../../lib/spec';
+import type { RunOption, RunSettings } from '../../lib/product-rules';
 
 export type { RunSettings };
 

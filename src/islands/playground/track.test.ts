@@ -1,6 +1,6 @@
 // Playground actions reach the site tracker with SPEC.md §5 event ids (three segments, no prefix) that the tracker accepts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { isValidEventId } from '../../lib/spec';
+import { isValidEventId } from '../../lib/product-rules';
 import type { TrackEvent } from '../../lib/tracking';
 import { trackAction } from './track';
 

@@ -7,9 +7,9 @@ import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support
 import { startTestS3, type TestS3 } from '../../../server/test-support/s3';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { DIRECT_UPLOADS, STORAGE_KEYS, type MediaKind } from '../../lib/spec';
+import { DIRECT_UPLOADS, STORAGE_KEYS, type MediaKind } from '../../lib/product-rules';
 import { resetModals } from '../../lib/stores/modals';
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 import type { UploadedMedia } from './api';
 import DropZone from './DropZone';
 

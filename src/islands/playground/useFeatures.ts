@@ -1,6 +1,6 @@
 // Which features this server serves and at what price (the public GET task/v1/features), loaded once per page for everyone.
 import { startTransition, useEffect, useState } from 'react';
-import { FEATURE_MESSAGES, type Feature } from '../../lib/spec';
+import { FEATURE_MESSAGES, type Feature } from '../../lib/product-rules';
 import { loadFeatures, type FeatureMap } from '../../lib/site/features';
 
 /** null while unknown (still loading, or the server could not be asked): screens then let the server decide at submit. */

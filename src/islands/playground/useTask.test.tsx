@@ -4,9 +4,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { LIVE_STATUS, RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
+import { LIVE_STATUS, RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { $modal, resetModals } from '../../lib/stores/modals';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { $user, refreshUser } from '../../lib/stores/signed-in';
 import { speechCost } from './pricing';
 import SpeechScreen from './SpeechScreen';
 import { failureText } from './useTask';

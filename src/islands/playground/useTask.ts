@@ -1,8 +1,8 @@
 // Runs tasks from a screen, several at once: login gate, submit, top-up on 402, each run polled with its own progress, result and retry.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { $loggedIn, refreshUser } from '../../lib/stores/session';
+import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
-import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/spec';
+import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { isInsufficientCredits, isNotLoggedIn, liveStatus, playgroundApi, type TaskView } from './api';
 import { bumpHistory } from './history-store';
 import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';

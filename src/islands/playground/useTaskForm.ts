@@ -1,6 +1,6 @@
 // A task screen's submit logic: its task, whether this server can run the feature, and the input problem on show.
 import { useState } from 'react';
-import type { Feature } from '../../lib/spec';
+import type { Feature } from '../../lib/product-rules';
 import type { TaskView } from './api';
 import { useFeatures, unavailableText } from './useFeatures';
 import { useTask } from './useTask';

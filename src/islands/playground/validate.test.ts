@@ -1,6 +1,6 @@
 // Each screen's input checks say what to fix, at the same limits the server's task schemas enforce (TASK_LIMITS).
 import { describe, expect, it } from 'vitest';
-import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, VOICES } from '../../lib/spec';
+import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, VOICES } from '../../lib/product-rules';
 import { dialogueProblem, promptProblem, textProblem, videoOptionProblem, voiceProblem, type DialogueLine } from './validate';
 
 const voice = VOICES[0]!.id;

@@ -1,5 +1,5 @@
 // Input checks of each screen, matching src/lib/api-contract/task-schemas.ts: each answers null or what to fix.
-import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, voiceById } from '../../lib/spec';
+import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, voiceById } from '../../lib/product-rules';
 
 export function textProblem(text: string, what = 'Text'): string | null {
   const t = text.trim();

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import { forgetFeatures } from '../../lib/site/features';
-import { SDK_PACKAGE } from '../../lib/spec';
-import { $apiKey } from '../../lib/stores/session';
+import { SDK_PACKAGE } from '../../lib/product-rules';
+import { $apiKey } from '../../lib/stores/signed-in';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import SpeechScreen from './SpeechScreen';
 

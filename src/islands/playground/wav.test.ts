@@ -1,7 +1,7 @@
 // Recordings become 16-bit mono WAV the server accepts: uploaded to the real server, which measures it with ffprobe.
 import { describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser } from '../../../server/test-support/tasks';
-import { MESSAGES } from '../../lib/spec';
+import { MESSAGES } from '../../lib/product-rules';
 import { encodeWav } from './wav';
 
 describe('encodeWav', () => {

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import type { SampleSpec } from '../../lib/reference/samples';
-import { $apiKey, $user } from '../../lib/stores/session';
+import { $apiKey, $user } from '../../lib/stores/signed-in';
 import TryIt from './TryIt';
 
 const textToVideo: SampleSpec = { method: 'post', path: '/api/async/text2video', auth: 'bearer', contentType: 'application/json', example: { prompt: 'A lighthouse at dawn' }, envelope: true };

@@ -1,6 +1,6 @@
 // Try it: a signed-in user sends this operation's request with their key and sees the answer; a charged call asks first.
 import { useEffect, useRef, useState } from 'react';
-import { TRY_IT } from '../../lib/spec';
+import { TRY_IT } from '../../lib/product-rules';
 import { openModal } from '../../lib/stores/modals';
 import type { SampleSpec } from '../../lib/reference/samples';
 import { tryItCost, type TryCost } from '../../lib/reference/try-cost';

@@ -1,7 +1,7 @@
 // The controls of a reference page, loaded by reference-page.ts with the first pointer, focus or key on them: the samples'
 // language tabs (WAI-ARIA tablist: arrows, Home, End; a roving tabindex) and Copy, and Try it, whose React form loads on its
 // click. It imports everything on demand, the stores the shell has already loaded too, so the page's own script carries no
-// list of chunks to preload with it (src/lib/spec/page-budgets.ts).
+// list of chunks to preload with it (src/lib/product-rules/page-budgets.ts).
 
 const TAB_KEYS: Record<string, (at: number, count: number) => number> = {
   ArrowRight: (at, count) => (at + 1) % count,
@@ -51,7 +51,7 @@ function select(area: HTMLElement, tab: HTMLElement): void {
 }
 
 async function copy(area: HTMLElement): Promise<void> {
-  const { $apiKey, $user } = await import('../../lib/stores/session');
+  const { $apiKey, $user } = await import('../../lib/stores/signed-in');
   const said = area.querySelector('[data-copied]')!;
   // The copy always carries the real key, so the pasted command works as is.
   const key = ($user.get()?.userId && $apiKey.get()) || '';

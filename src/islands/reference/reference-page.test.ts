@@ -7,8 +7,8 @@ import { sampleParts, type SamplePart } from '../../lib/reference/sample-parts';
 import { SAMPLE_ORIGIN_SCRIPT } from '../../lib/reference/origin-early';
 import { KEY_PLACEHOLDER, SAMPLE_LANGUAGES, type SampleSpec } from '../../lib/reference/samples';
 import { $modal, resetModals } from '../../lib/stores/modals';
-import { $apiKey, $user } from '../../lib/stores/session';
-import { FEATURE_MESSAGES } from '../../lib/spec';
+import { $apiKey, $user } from '../../lib/stores/signed-in';
+import { FEATURE_MESSAGES } from '../../lib/product-rules';
 import { startReferencePage } from './reference-page';
 
 const spec: SampleSpec = { method: 'post', path: '/api/remaining_credits', auth: 'bearer', contentType: 'application/json', example: {}, envelope: true };

@@ -1,8 +1,8 @@
 // What an API reference page runs before anyone interacts with it, held to the static pages' budget
-// (src/lib/spec/page-budgets.ts): it marks the areas for a guest; the samples' own inline script (origin-early.ts) has
+// (src/lib/product-rules/page-budgets.ts): it marks the areas for a guest; the samples' own inline script (origin-early.ts) has
 // filled in the API origin before. The rest loads when wanted: the controls (tabs, Copy, Try it) with the first
 // pointer, focus or key on them, and a signed-in user's key once the session names one.
-import { $user } from '../../lib/stores/session';
+import { $user } from '../../lib/stores/signed-in';
 
 const controls = () => import('./reference-controls');
 

@@ -3,7 +3,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiBase } from '../../lib/api';
 import { fetchApiKey } from '../../lib/reference/api-key';
-import { $apiKey, $user } from '../../lib/stores/session';
+import { $apiKey, $user } from '../../lib/stores/signed-in';
 
 export { maskApiKey } from '../../lib/reference/api-key';
 

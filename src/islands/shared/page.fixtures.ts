@@ -3,8 +3,8 @@ import { cleanup } from '@testing-library/react';
 import { vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import type { TasksTestApp, TestUser } from '../../../server/test-support/tasks';
-import { STORAGE_KEYS } from '../../lib/spec';
-import { $user, refreshUser } from '../../lib/stores/session';
+import { STORAGE_KEYS } from '../../lib/product-rules';
+import { $user, refreshUser } from '../../lib/stores/signed-in';
 
 /** Routes the page's requests to the app and signs the page in as `user` (stored token, then /user/info). */
 export async function signInPage(t: TasksTestApp, user: TestUser): Promise<RoutedBrowser> {

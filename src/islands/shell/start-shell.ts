@@ -2,12 +2,12 @@
 // account area, the toasts and the cookie banner to their stores; the modal host loads, with React, only when wanted.
 import { mountAccountNav } from '../account/account-nav';
 import { watchModals } from '../modals/modal-loader';
-import { initSession } from '../../lib/stores/session-start';
+import { initSignedIn } from '../../lib/stores/signed-in-start';
 import { mountCookieBanner } from './cookie-banner';
 import { showToasts } from './toast';
 
 export function startShell(): void {
-  initSession();
+  initSignedIn();
   watchModals();
   const find = (selector: string) => document.querySelector<HTMLElement>(selector);
   const account = find('[data-account]');

@@ -1,5 +1,5 @@
 // Shows the toast of the modal store (SPEC.md §8 successes and failures) in a live region, without React.
-import { MODALS } from '../../lib/spec';
+import { MODALS } from '../../lib/product-rules';
 import { $toast } from '../../lib/stores/modals';
 
 /** Renders each toast into `region` (a role=status element) and clears it after MODALS.toastMs. */

@@ -1,5 +1,5 @@
 // Operations of the developer tools for the OpenAPI document and the reference: key credit caps, the webhook delivery log, the usage export.
-import { KEY_CAPS, USAGE_EXPORT, WEBHOOK_LOG, WEBHOOKS } from '../spec';
+import { KEY_CAPS, USAGE_EXPORT, WEBHOOK_LOG, WEBHOOKS } from '../product-rules';
 import type { ErrorKey } from './errors';
 import type { Operation } from './operation-shape';
 import {

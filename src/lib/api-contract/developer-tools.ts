@@ -1,6 +1,6 @@
 // Request and answer schemas of the developer tools: key credit caps, the webhook delivery log and redelivery, the usage export.
 import { z } from 'zod';
-import { KEY_CAPS, USAGE_EXPORT, USAGE_EXPORT_MESSAGES, WEBHOOK_LOG } from '../spec';
+import { KEY_CAPS, USAGE_EXPORT, USAGE_EXPORT_MESSAGES, WEBHOOK_LOG } from '../product-rules';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const boolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);

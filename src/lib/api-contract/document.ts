@@ -1,6 +1,6 @@
 // Builds the OpenAPI 3.1 document from the operation metadata and the zod schemas the server validates with.
 import { z } from 'zod';
-import { RATE_LIMITS, WEBHOOKS } from '../spec';
+import { RATE_LIMITS, WEBHOOKS } from '../product-rules';
 import { ERROR_CATALOGUE, type ErrorEntry, type ErrorKey } from './errors';
 import { IDEMPOTENCY_HEADER, OPERATIONS, type Operation, type Tag } from './operations';
 import { errorEnvelope, webhookEvent } from './schemas';

@@ -1,5 +1,5 @@
 // The public API's error catalogue: every envelope code with its HTTP status and when it is answered.
-import { DEVELOPER_TOOL_CODES, ERROR_CODES, PUBLIC_API_CODES, TASK_ERROR_CODES } from '../spec';
+import { DEVELOPER_TOOL_CODES, ERROR_CODES, PUBLIC_API_CODES, TASK_ERROR_CODES } from '../product-rules';
 
 export interface ErrorEntry {
   code: number;

@@ -1,6 +1,6 @@
 // The live status stream's contract: its query schema and its operation (GET, text/event-stream of getAsyncResult views).
 import { z } from 'zod';
-import { LIVE_STATUS } from '../spec';
+import { LIVE_STATUS } from '../product-rules';
 import type { Operation, StreamDoc } from './operation-shape';
 
 /** ?taskId= names one task (the stream ends after its final status); without it the stream carries every task of the account. */

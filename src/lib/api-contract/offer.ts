@@ -1,6 +1,6 @@
 // What this server offers, in one answer (GET /api-playground/task/v1/features): features, payments and sign-in methods.
 import { z } from 'zod';
-import { FEATURES, NO_MODEL_PRICES, RUN_OPTION_NAMES, type RunOption } from '../spec';
+import { FEATURES, NO_MODEL_PRICES, RUN_OPTION_NAMES, type RunOption } from '../product-rules';
 
 /** One feature: whether this server can run it, with which engine, and at what price (server/routes/features.ts). */
 export const featureStateSchema = z.object({
@@ -15,7 +15,7 @@ export const featureStateSchema = z.object({
   noModelPrice: z.enum(NO_MODEL_PRICES),
   /** For people, e.g. "Free here: preview engine (no AI model)", "fal.ai: 1 credit per 250 characters", "Not available on this server". */
   priceNote: z.string(),
-  /** Advanced settings the serving engine honours (src/lib/spec/run-options.ts); absent from servers that predate them. */
+  /** Advanced settings the serving engine honours (src/lib/product-rules/run-options.ts); absent from servers that predate them. */
   options: z.array(z.enum(RUN_OPTION_NAMES as [RunOption, ...RunOption[]])).optional(),
   /** Languages (primary subtags) whose voices the serving engine speaks; absent when it speaks every voice. */
   languages: z.array(z.string()).optional(),

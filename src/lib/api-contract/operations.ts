@@ -1,5 +1,5 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
-import { DIRECT_UPLOADS, IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
+import { DIRECT_UPLOADS, IDEMPOTENCY, IMAGE_ASPECT_RATIOS, MEDIA_LIMITS, PUBLIC_TOOLS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../product-rules';
 import { PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
 import type { ErrorKey } from './errors';
 import { DEVELOPER_OPERATIONS } from './developer-operations';
@@ -205,7 +205,7 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** Header of idempotent submits (IDEMPOTENCY in src/lib/spec). */
+/** Header of idempotent submits (IDEMPOTENCY in src/lib/product-rules). */
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
   description: `1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters. The same key and body within ${IDEMPOTENCY.ttlMs / 3_600_000} hours answers with the same task (header Idempotent-Replayed: true) and is charged once; another body answers 409.`,

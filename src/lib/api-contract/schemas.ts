@@ -1,6 +1,6 @@
 // Zod schemas of the public API's answers and webhook payloads, the source of the OpenAPI response schemas.
 import { z } from 'zod';
-import { TASK_STATUSES, WEBHOOKS } from '../spec';
+import { TASK_STATUSES, WEBHOOKS } from '../product-rules';
 
 /** DreamAPI's envelope {code, message, data}; `msg` repeats the message for clients of the SPEC.md §8 envelope. */
 export function envelopeOf<T extends z.ZodType>(data: T) {

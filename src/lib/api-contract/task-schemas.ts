@@ -1,6 +1,6 @@
-// Request bodies of the playground and public task calls (zod), with the limits of src/lib/spec/limits.ts.
+// Request bodies of the playground and public task calls (zod), with the limits of src/lib/product-rules/limits.ts.
 import { z } from 'zod';
-import { FEATURES, HISTORY, IMAGE_ASPECT_RATIOS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../spec';
+import { FEATURES, HISTORY, IMAGE_ASPECT_RATIOS, RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, UPLOAD_SCENES, VIDEO_ASPECT_RATIOS, VOICES, type PublicTool } from '../product-rules';
 
 const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
 const text = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.maxTextChars, `must be at most ${TASK_LIMITS.maxTextChars} characters`);
@@ -9,7 +9,7 @@ const prompt = z.string().trim().min(1, 'must not be empty').max(TASK_LIMITS.max
 const { speed: SPEED, pitch: PITCH, seed: SEED, negativePrompt: NEGATIVE } = RUN_OPTIONS;
 const speedRange = `must be ${SPEED.min} to ${SPEED.max} words per minute`;
 const speed = z.coerce.number().int().min(SPEED.min, speedRange).max(SPEED.max, speedRange).optional();
-// Advanced settings (src/lib/spec/run-options.ts); the route refuses one the serving engine does not honour.
+// Advanced settings (src/lib/product-rules/run-options.ts); the route refuses one the serving engine does not honour.
 const pitch = z.coerce.number().int().min(PITCH.min, `must be ${PITCH.min} to ${PITCH.max}`).max(PITCH.max, `must be ${PITCH.min} to ${PITCH.max}`).optional();
 const videoSettings = {
   aspectRatio: z.enum(VIDEO_ASPECT_RATIOS, { message: `must be one of ${VIDEO_ASPECT_RATIOS.join(', ')}` }).optional(),

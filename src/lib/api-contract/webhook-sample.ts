@@ -1,5 +1,5 @@
 // The webhook check the API reference shows: plain Node, no SDK, the same signature the server makes (server/tasks/webhooks.ts).
-import { WEBHOOKS } from '../spec';
+import { WEBHOOKS } from '../product-rules';
 
 /** Node code a developer can paste: verifyWebhook(secret, headers, rawBody), then its use in a handler. */
 export const WEBHOOK_VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Typed account calls of SPEC.md §7 (and our key-regenerate, history and OAuth-URL calls in the same style).
-import { LOGIN, type OAuthProvider } from '../spec';
+import { LOGIN, type OAuthProvider } from '../product-rules';
 import { apiRequest } from './client';
 import type { LedgerPageWithBalance, LoginResult, UserInfo } from './types';
 

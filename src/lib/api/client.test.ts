@@ -1,6 +1,6 @@
 // The SPEC.md §7/§8 client: headers, form body, success markers, 40001 handling, server messages and the timeout.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES } from '../spec';
+import { MESSAGES } from '../product-rules';
 import { apiRequest, onNotLoggedIn, type NotLoggedIn } from './client';
 
 const store = new Map<string, string>();
@@ -48,7 +48,7 @@ describe('apiRequest', () => {
     stop();
     await expect(apiRequest('/user/info')).rejects.toThrow(MESSAGES.notLoggedIn);
     expect(notices).toEqual([{ countryCode: 'DE' }, { countryCode: null }]);
-    // The session store (src/lib/stores/session.ts) clears the tokens; the client alone only reads them.
+    // The session store (src/lib/stores/signed-in.ts) clears the tokens; the client alone only reads them.
     expect(store.get('userToken')).toBe('tok');
   });
 

@@ -1,5 +1,5 @@
 // The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope handling.
-import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../spec';
+import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../product-rules';
 import { local } from '../storage';
 import { notifyNotLoggedIn, type NotLoggedIn } from './not-logged-in';
 

@@ -1,5 +1,5 @@
 // Typed dashboard and history calls: named API keys, the request log, usage, share links and re-run (server/routes/keys.ts, share.ts, playground.ts).
-import { SHARE_LINKS } from '../spec';
+import { SHARE_LINKS } from '../product-rules';
 import { apiRequest } from './client';
 import type { ApiKeyView, ApiRequestPage, SharedResult, ShareLinkView, TaskView, UsageReport } from './types';
 

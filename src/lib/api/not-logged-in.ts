@@ -1,5 +1,5 @@
 // Who hears of a 40001 answer (SPEC.md §8): its own small module, so the session store can listen on every page without
-// loading the whole client, which comes when there is a call to make (src/lib/spec/page-budgets.ts).
+// loading the whole client, which comes when there is a call to make (src/lib/product-rules/page-budgets.ts).
 
 /** What a 40001 answer tells: the country the server saw, when it sent one (SPEC.md §8). */
 export interface NotLoggedIn {

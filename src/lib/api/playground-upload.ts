@@ -1,7 +1,7 @@
 // The playground's file upload (loaded with the first file, not with the screens): straight to the bucket when the server
 // hands out a policy (its media is in S3) and checked on finish, otherwise to the server as multipart `file`.
 import type { z } from 'zod';
-import { REQUEST, type MediaKind } from '../spec';
+import { REQUEST, type MediaKind } from '../product-rules';
 import type { uploadPolicyData } from '../api-contract/schemas';
 import { apiRequest } from './client';
 import type { MediaInfo } from './types';

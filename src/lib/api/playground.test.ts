@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MESSAGES, REQUEST } from '../spec';
+import { MESSAGES, REQUEST } from '../product-rules';
 import { playgroundApi } from './playground';
 
 let server: Server;

@@ -1,5 +1,5 @@
 // Typed playground calls (server/routes/playground.ts): session token, JSON bodies, the §8 envelope, and uploads with progress.
-import type { Feature, MediaKind } from '../spec';
+import type { Feature, MediaKind } from '../product-rules';
 import { apiRequest } from './client';
 import type { FeatureState, MediaInfo, SampleModel, TaskView } from './types';
 

@@ -1,5 +1,5 @@
 // The playground's live status: one account stream (Server-Sent Events over fetch, with the session token) shared by every run and history item.
-import { LIVE_STATUS } from '../spec';
+import { LIVE_STATUS } from '../product-rules';
 import { readEvents } from '../sdk/sse';
 import { apiBase, authHeaders } from './client';
 import type { TaskView } from './types';

@@ -1,5 +1,5 @@
 // The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
-import type { MediaKind, TaskStatus } from '../spec';
+import type { MediaKind, TaskStatus } from '../product-rules';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
 export interface UserInfo {
@@ -72,7 +72,7 @@ export interface TaskView {
   creditsCharged: number | null;
   priceItem: string;
   engine: string;
-  /** What users are shown about the engine, e.g. "preview engine (no AI model)" (src/lib/spec/engines.ts). */
+  /** What users are shown about the engine, e.g. "preview engine (no AI model)" (src/lib/product-rules/engines.ts). */
   engineLabel: string;
   error: string | null;
   input: unknown;

@@ -1,5 +1,5 @@
 // Multipart file uploads with progress, to this server or straight to its storage bucket, failing like every other call (SPEC.md §7, §8).
-import { DIRECT_UPLOAD_MESSAGES, MESSAGES, REQUEST } from '../spec';
+import { DIRECT_UPLOAD_MESSAGES, MESSAGES, REQUEST } from '../product-rules';
 import { ApiError, apiBase, authHeaders, settle, type Envelope } from './client';
 
 export interface UploadOptions {

@@ -1,6 +1,6 @@
 // The one-time sign-in link of a code mail, opened on the root page: posts its token to /user/email/login (docs/security.md "Sign-in limits").
 import { accountsApi } from '../api';
-import { LOGIN_LINK } from '../spec';
+import { LOGIN_LINK } from '../product-rules';
 import { attribution, completeLogin } from '../stores/login';
 
 export type LinkOutcome = { kind: 'none' } | { kind: 'done'; redirect: string } | { kind: 'failed'; message: string };

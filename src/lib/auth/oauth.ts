@@ -1,6 +1,6 @@
 // Google and GitHub sign-in in the browser: state and PKCE made here, the callback on / checked here (SPEC.md §2, §4).
 import { accountsApi } from '../api';
-import { OAUTH_PROVIDERS, OAUTH_SESSION_KEYS, OAUTH_STATE, OAUTH_STATE_PREFIX, STORAGE_KEYS, type OAuthProvider } from '../spec';
+import { OAUTH_PROVIDERS, OAUTH_SESSION_KEYS, OAUTH_STATE, OAUTH_STATE_PREFIX, STORAGE_KEYS, type OAuthProvider } from '../product-rules';
 import { attribution, completeLogin } from '../stores/login';
 import { local, session } from '../storage';
 

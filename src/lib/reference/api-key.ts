@@ -1,9 +1,9 @@
 // The signed-in user's API key on the reference pages and the playground's code panel: fetched once when the session
 // has none, through the API client the session store loads on demand, so no page loads that client for it up front.
-import { API_KEYS, STORAGE_KEYS } from '../spec';
+import { API_KEYS, STORAGE_KEYS } from '../product-rules';
 import { KEY_PLACEHOLDER } from './samples';
 import { local } from '../storage';
-import { $apiKey, loadApi } from '../stores/session';
+import { $apiKey, loadApi } from '../stores/signed-in';
 
 let fetching: Promise<void> | undefined;
 

@@ -6,6 +6,6 @@
 /**
  * The build's PUBLIC_API_BASE (`data-api-base`), else this site's origin (`self.origin`: one process serves both), as
  * the API client decides. Written short: it counts toward the reference pages' 10 KB of first-load JavaScript
- * (src/lib/spec/page-budgets.ts).
+ * (src/lib/product-rules/page-budgets.ts).
  */
 export const SAMPLE_ORIGIN_SCRIPT = `(a=>a.querySelectorAll('[data-origin]').forEach(e=>e.textContent=a.dataset.apiBase||origin))(document.currentScript.previousElementSibling)`;

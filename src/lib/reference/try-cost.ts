@@ -1,5 +1,5 @@
 // What a Try it request on the reference will cost, from its edited body, priced as the server prices a submit (SPEC.md §9).
-import { PUBLIC_TOOLS, featurePrice, priceInputOf, priceItem, quote, type Feature, type PublicTool } from '../spec';
+import { PUBLIC_TOOLS, featurePrice, priceInputOf, priceItem, quote, type Feature, type PublicTool } from '../product-rules';
 
 const SUBMIT_PREFIX = '/api/async/';
 

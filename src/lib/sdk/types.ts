@@ -1,6 +1,6 @@
 // Request and answer types of the public API, written against its OpenAPI document (GET /api/openapi.json).
 // Type-only imports: the SDK carries no runtime dependency on the rest of the site.
-import type { ImageAspectRatio, VideoAspectRatio } from '../spec';
+import type { ImageAspectRatio, VideoAspectRatio } from '../product-rules';
 
 export type TaskStatusName = 'queued' | 'running' | 'succeeded' | 'failed' | 'canceled';
 

@@ -1,6 +1,6 @@
 // The contact form names every field's problem at once, in sentence case, and places a server refusal on its field.
 import { describe, expect, it } from 'vitest';
-import { CONTACT, CONTACT_MESSAGES, MESSAGES } from '../spec';
+import { CONTACT, CONTACT_MESSAGES, MESSAGES } from '../product-rules';
 import { contactProblems, serverProblem } from './contact-form';
 
 describe('contactProblems', () => {

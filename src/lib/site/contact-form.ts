@@ -1,5 +1,5 @@
-// The contact form's checks before sending: every field's problem at once, in the words the server uses (src/lib/spec).
-import { CONTACT, CONTACT_MESSAGES, MESSAGES, isValidEmail } from '../spec';
+// The contact form's checks before sending: every field's problem at once, in the words the server uses (src/lib/product-rules).
+import { CONTACT, CONTACT_MESSAGES, MESSAGES, isValidEmail } from '../product-rules';
 
 export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
 export type ContactField = (typeof CONTACT_FIELDS)[number];

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, type TasksTestApp } from '../../../server/test-support/tasks';
-import { FEATURE_MESSAGES } from '../spec';
+import { FEATURE_MESSAGES } from '../product-rules';
 import { applyFeatureMarks, markFeatures } from './features-marks';
 import { FEATURES_PATH, featuresAttribute, forgetFeatures, loadFeatures, operationFeatures, PRODUCT_FEATURES } from './features';
 import { PRODUCTS } from './products';

@@ -1,6 +1,6 @@
 // Marks what this server does not serve before any input: a badge on nav links, home cards and reference pages, and a
 // notice in place of a playground screen's form. Runs on every page from the layout, so it stays tiny (no framework).
-import { FEATURE_MESSAGES, VOICE_MESSAGES, VOICES, voiceServed, type Feature } from '../spec';
+import { FEATURE_MESSAGES, VOICE_MESSAGES, VOICES, voiceServed, type Feature } from '../product-rules';
 import { isServed, loadFeatures, type FeatureMap } from './features';
 
 /**

@@ -1,5 +1,5 @@
 // The public features answer in the browser (which features this server serves, and at what price), from the page's one offer answer.
-import { PUBLIC_TOOLS, type Feature } from '../spec';
+import { PUBLIC_TOOLS, type Feature } from '../product-rules';
 import { forgetOffer, loadOffer, type FeatureMap } from '../stores/offer';
 
 export { FEATURES_PATH, type FeatureMap } from '../stores/offer';

@@ -1,6 +1,6 @@
 // The not-found notice's inline script: shown with the asked path when the 404 page left one, once; hidden otherwise.
 import { describe, expect, it } from 'vitest';
-import { NOT_FOUND } from '../spec';
+import { NOT_FOUND } from '../product-rules';
 import { NOT_FOUND_EARLY_SCRIPT } from './not-found-early';
 
 /** Runs the script as the browser does right after the notice's markup, against this storage; answers the notice. */

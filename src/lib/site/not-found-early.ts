@@ -1,7 +1,7 @@
 // The not-found notice's inline script, right after its markup on /playground: it shows the notice in the first paint when
 // the 404 page sent the visitor here, so the page below it never moves down (a layout shift of a tenth of the screen).
 // astro.config.mjs hashes this text into the CSP, since Astro hashes only the scripts it bundles.
-import { NOT_FOUND } from '../spec';
+import { NOT_FOUND } from '../product-rules';
 
 const [before, after] = NOT_FOUND.notice('\u0000').split('\u0000');
 

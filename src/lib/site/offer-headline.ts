@@ -1,6 +1,6 @@
 // The landing's headline told what this server makes: the kinds its playground serves, and "with AI" only when a served
 // feature may use an AI model (the built HTML promises neither).
-import { OFFER_COPY, type Feature } from '../spec';
+import { OFFER_COPY, type Feature } from '../product-rules';
 import { loadOffer, servesAnyModel, type Offer } from '../stores/offer';
 import { isServed, PRODUCT_FEATURES } from './features';
 import { PRODUCTS } from './products';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
 import { createTasksTestApp, testEngine, type TasksTestApp } from '../../../server/test-support/tasks';
-import { ENGINE_LABELS, FEATURE_MESSAGES, OFFER_COPY } from '../spec';
+import { ENGINE_LABELS, FEATURE_MESSAGES, OFFER_COPY } from '../product-rules';
 import { forgetOffer, loadOffer } from '../stores/offer';
 import { featuresAttribute } from './features';
 import { applyHeadline, servedHeadline } from './offer-headline';

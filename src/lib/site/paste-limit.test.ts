@@ -1,6 +1,6 @@
 // A paste that passes a field's limit is measured: what the browser will drop, given the text already there and the selection.
 import { describe, expect, it } from 'vitest';
-import { pasteCutNotice } from '../spec';
+import { pasteCutNotice } from '../product-rules';
 import { pasteOverflow, type LimitedField } from './paste-limit';
 
 const field = (value: string, maxLength: number, selection?: [number, number], tagName = 'TEXTAREA'): LimitedField => ({

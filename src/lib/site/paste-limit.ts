@@ -1,5 +1,5 @@
 // What a paste into a text field with a maxlength loses: the browser keeps what fits and drops the rest without a word.
-import { pasteCutNotice } from '../spec';
+import { pasteCutNotice } from '../product-rules';
 
 /** The parts of an input or textarea a paste's fit depends on (DOM elements have them). */
 export interface LimitedField {

@@ -1,6 +1,6 @@
 // The pricing page's rows told what this server does: "Free here: … (no AI model)" where a run costs nothing here, from the
 // page's one offer answer. The rows it does not serve are badged by features-marks.ts, as the playground's links are.
-import type { Feature } from '../spec';
+import type { Feature } from '../product-rules';
 import { loadOffer, type Offer } from '../stores/offer';
 
 /** `[data-price-note="feature"]` says the features answer's price note when a run of that feature is free here. */

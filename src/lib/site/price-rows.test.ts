@@ -1,6 +1,6 @@
 // The pricing page's rows: every feature has exactly one, named as the playground names it, at the price the server charges.
 import { describe, expect, it } from 'vitest';
-import { FEATURE_LABELS, FEATURES, FEATURE_SCREENS, featurePrice, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../spec';
+import { FEATURE_LABELS, FEATURES, FEATURE_SCREENS, featurePrice, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../product-rules';
 import { PRICE_ROWS, variantText } from './price-rows';
 import { productBySlug } from './products';
 

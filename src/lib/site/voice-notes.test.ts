@@ -2,7 +2,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeatureState } from '../api/types';
-import { ENGINE_LABELS, type Feature } from '../spec';
+import { ENGINE_LABELS, type Feature } from '../product-rules';
 import { applyFeatureMarks } from './features-marks';
 import type { FeatureMap } from './features';
 

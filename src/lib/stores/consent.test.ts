@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Cookie consent: read from and written to the `cookie-accpet` key of SPEC.md §3; blocked storage keeps the choice for the page.
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../spec';
+import { STORAGE_KEYS } from '../product-rules';
 import { $consent, chooseConsent, loadConsent } from './consent';
 
 const realStorage = Object.getOwnPropertyDescriptor(globalThis, 'localStorage')!;

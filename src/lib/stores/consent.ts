@@ -1,6 +1,6 @@
 // Cookie consent state shared by islands, persisted under the `cookie-accpet` key of SPEC.md §3.
 import { atom } from 'nanostores';
-import { STORAGE_KEYS } from '../spec';
+import { STORAGE_KEYS } from '../product-rules';
 
 export type ConsentChoice = 'accepted' | 'declined';
 

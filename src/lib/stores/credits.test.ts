@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../api';
 import { $credits, addCredits } from './credits';
-import { $user } from './session';
+import { $user } from './signed-in';
 
 afterEach(() => $user.set(undefined));
 

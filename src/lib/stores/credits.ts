@@ -1,6 +1,6 @@
 // The credit balance islands show, derived from the session, with the local +500 of an invitation (SPEC.md §9).
 import { atom, type ReadableAtom } from 'nanostores';
-import { $user } from './session';
+import { $user } from './signed-in';
 
 const credits = atom<number | null>(null);
 /** The signed-in user's balance, null for a guest; kept in step by a subscription, as $loggedIn is (no computed() code). */

@@ -2,11 +2,11 @@
 // The login store against the real accounts server: sign-in storage, the §4 after-login steps in order, logout, attribution.
 import { describe, expect, it, vi } from 'vitest';
 import { post, signIn } from '../../../server/test-support/accounts';
-import { COOKIE_NAMES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
+import { COOKIE_NAMES, MESSAGES, MODALS, STORAGE_KEYS } from '../product-rules';
 import { attribution, completeLogin, loginWithCode, logout } from './login';
 import { $modal, $toast } from './modals';
-import { $apiKey, $loggedIn, $user, rememberArrival, storedUserId } from './session';
-import { modalsSeen, useSessionServer } from './session.fixtures';
+import { $apiKey, $loggedIn, $user, rememberArrival, storedUserId } from './signed-in';
+import { modalsSeen, useSessionServer } from './signed-in.fixtures';
 import { getCookie } from '../storage';
 
 const server = useSessionServer();

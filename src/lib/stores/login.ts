@@ -1,9 +1,9 @@
 // Signing in and out (SPEC.md §4 login, "After login", logout): loaded with the login modal, the sign-in link or OAuth
-// callback and the Log out item, never on a page's first load (src/lib/spec/page-budgets.ts).
+// callback and the Log out item, never on a page's first load (src/lib/product-rules/page-budgets.ts).
 import { accountsApi, ApiError, type Attribution, type LoginResult, type UserInfo } from '../api';
-import { COOKIE_NAMES, COOKIES, MESSAGES, MODALS, STORAGE_KEYS } from '../spec';
+import { COOKIE_NAMES, COOKIES, MESSAGES, MODALS, STORAGE_KEYS } from '../product-rules';
 import { openModal, resetModals, showToast } from './modals';
-import { $apiKey, $user, AFTER_LOGIN_PENDING, clearStoredTokens, refreshUser } from './session';
+import { $apiKey, $user, AFTER_LOGIN_PENDING, clearStoredTokens, refreshUser } from './signed-in';
 import { deleteCookie, getCookie, local, session, setCookie } from '../storage';
 
 export function attribution(): Attribution {

@@ -1,6 +1,6 @@
 // What this server offers (features, payments, sign-in methods), fetched once per page: every page part that says so reads it here.
 import { atom, type ReadableAtom } from 'nanostores';
-import { REQUEST, type Feature } from '../spec';
+import { REQUEST, type Feature } from '../product-rules';
 import type { FeatureState, OfferAnswer, PaymentsOffer, SignInOffer } from '../api/types';
 
 /** GET, public and cacheable (server/routes/features.ts). */

@@ -1,5 +1,5 @@
 // Pure pieces of a tracking send: the wire form of an entry, the queueId and the beacon split.
-import { TRACKING } from '../spec';
+import { TRACKING } from '../product-rules';
 import type { QueuedEntry, TrackEntry } from './types';
 
 /** SPEC.md §9 "Random queueId 9 to 10 digits": uniform over [10^8, 10^10). */

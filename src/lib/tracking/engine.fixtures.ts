@@ -1,12 +1,12 @@
 // Shared set-up of the tracking engine tests: an in-memory queue and cache, a scripted collector, fake timers, entries.
 import { afterEach, beforeEach, vi } from 'vitest';
-import { TRACKING_PATHS } from '../spec';
+import { TRACKING_PATHS } from '../product-rules';
 import { TrackingEngine, type EntryQueue } from './engine';
-import type { SessionCache, Transport } from './session';
+import type { CredentialsCache, Transport } from './credentials';
 import type { Answer, QueuedEntry } from './types';
 
 /** In-memory stand-ins for the IndexedDB queue and cache (tests only). */
-export class MemoryQueue implements EntryQueue, SessionCache {
+export class MemoryQueue implements EntryQueue, CredentialsCache {
   entries: QueuedEntry[] = [];
   meta = new Map<string, unknown>();
   async add(list: QueuedEntry[]) {

@@ -1,6 +1,6 @@
 // Fake-timer tests of the worker engine's queue and batches, one per rule of SPEC.md §4 and §9.
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_PATHS } from '../spec';
+import { TRACKING, TRACKING_PATHS } from '../product-rules';
 import { randomQueueId, splitSealed } from './batch';
 import { TrackingEngine } from './engine';
 import { AK, entries, leaderWith, makeEngine, ok, rig, sends, transport, useEngineRig } from './engine.fixtures';

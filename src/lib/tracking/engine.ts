@@ -1,9 +1,9 @@
 // The tracking engine that runs in each tab's worker: config lock, queue, timed batches, sends and retries (SPEC.md §4, §8, §9).
-import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_LIMITS, TRACKING_PATHS, isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../spec';
+import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_LIMITS, TRACKING_PATHS, isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../product-rules';
 import { splitSealed } from './batch';
 import { sendErrorReport } from './report';
 import { RetryClock } from './retry';
-import { errorText, TrackingSession, type EngineFlags, type SessionCache, type Transport } from './session';
+import { errorText, TrackingCredentials, type EngineFlags, type CredentialsCache, type Transport } from './credentials';
 import type { Answer, AppInfo, Notice, QueuedEntry, TrackerInit } from './types';
 
 /** The shared durable queue (IndexedDB in the browser). */
@@ -19,7 +19,7 @@ export interface EntryQueue {
 export interface EngineDeps {
   transport: Transport;
   queue: EntryQueue;
-  cache: SessionCache;
+  cache: CredentialsCache;
   appInfo: AppInfo;
   /** Tells the other tabs (BroadcastChannel). */
   notify?: (notice: Notice) => void;
@@ -36,7 +36,7 @@ export class TrackingEngine {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private busy: Promise<void> | null = null;
-  private readonly session: TrackingSession;
+  private readonly session: TrackingCredentials;
   private readonly retries: RetryClock;
 
   constructor(private readonly deps: EngineDeps) {
@@ -45,7 +45,7 @@ export class TrackingEngine {
     const host = { transport, cache, appInfo, now, random, appKey: () => this.config?.appKey, url: (path: string) => this.url(path) };
     const hooks = { reportError: (message: string) => this.reportError(message), keyInvalid: () => this.markKeyInvalid() };
     const overBudget = (answer: Answer) => this.retries.overBudget(answer);
-    this.session = new TrackingSession({ ...host, ...hooks, overBudget }, this.flags);
+    this.session = new TrackingCredentials({ ...host, ...hooks, overBudget }, this.flags);
   }
 
   /** SPEC.md §4: the config is locked once init succeeds; later calls are ignored (false). */

@@ -1,5 +1,5 @@
 // Builds §3 log entries on the main thread: seqId that wraps, foid/ffid chaining, unique entry ids.
-import { SEQ_ID_WRAP } from '../spec';
+import { SEQ_ID_WRAP } from '../product-rules';
 import type { TrackEntry } from './types';
 
 /** Random lowercase hex from the platform CSPRNG (works in insecure contexts, unlike randomUUID). */

@@ -1,7 +1,7 @@
 // The durable queue every tab shares: entries and the token/config cache in one IndexedDB database (SPEC.md §4).
-import { TRACKING_BROWSER, TRACKING_LIMITS } from '../spec';
+import { TRACKING_BROWSER, TRACKING_LIMITS } from '../product-rules';
 import type { EntryQueue } from './engine';
-import type { SessionCache } from './session';
+import type { CredentialsCache } from './credentials';
 import { randomHex } from './entry';
 import type { QueuedEntry } from './types';
 
@@ -36,7 +36,7 @@ export function openQueueDatabase(factory: IDBFactory = indexedDB, name: string 
   return done(request);
 }
 
-export class IdbQueue implements EntryQueue, SessionCache {
+export class IdbQueue implements EntryQueue, CredentialsCache {
   constructor(private readonly db: IDBDatabase) {}
 
   async add(entries: QueuedEntry[]): Promise<void> {

@@ -1,6 +1,6 @@
 // Fake-timer tests of a collector over its budget (40029, HTTP 429 with Retry-After): a "try later", never a lost batch.
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_ERROR_CODES, TRACKING_PATHS, TRACKING_RETRY } from '../spec';
+import { TRACKING, TRACKING_ERROR_CODES, TRACKING_PATHS, TRACKING_RETRY } from '../product-rules';
 import { leaderWith, ok, rig, sends, useEngineRig } from './engine.fixtures';
 import { retryAfterMs } from './retry';
 import type { Answer, TrackInfoBody } from './types';

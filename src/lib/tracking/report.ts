@@ -1,7 +1,7 @@
 // The tracking worker's error reports: the collector's message endpoint and the monitoring service (SPEC.md §8).
-import { REQUEST, TRACKING, TRACKING_LIMITS, TRACKING_PATHS } from '../spec';
+import { REQUEST, TRACKING, TRACKING_LIMITS, TRACKING_PATHS } from '../product-rules';
 import { signMessage } from './cipher';
-import type { Transport } from './session';
+import type { Transport } from './credentials';
 import type { AppInfo } from './types';
 
 export interface ReportTarget {

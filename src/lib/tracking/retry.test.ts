@@ -1,9 +1,9 @@
 // Fake-timer tests of failed tracking sends: the backoff, the network coming back, one retry for a refused batch (SPEC.md §8).
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_PATHS, TRACKING_RETRY } from '../spec';
+import { TRACKING, TRACKING_PATHS, TRACKING_RETRY } from '../product-rules';
 import { entries, leaderWith, makeEngine, ok, rig, sends, useEngineRig } from './engine.fixtures';
 import { retryDelay } from './retry';
-import { NetworkError } from './session';
+import { NetworkError } from './credentials';
 import type { TrackInfoBody } from './types';
 
 useEngineRig();

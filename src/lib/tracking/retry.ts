@@ -1,5 +1,5 @@
 // When a failed tracking send is tried again: a jittered backoff or the collector's Retry-After, one retry at a time, run at once when the network returns (SPEC.md §8).
-import { TRACKING_ERROR_CODES, TRACKING_RETRY } from '../spec';
+import { TRACKING_ERROR_CODES, TRACKING_RETRY } from '../product-rules';
 import type { Answer } from './types';
 
 /** The wait before the next try of a failed send: TRACKING_RETRY's jittered backoff after `failures` failures in a row, never over capMs. */

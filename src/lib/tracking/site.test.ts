@@ -2,7 +2,7 @@
 // The site wiring of stay time (SPEC.md §4): one stay event per hide, on whichever of pagehide and
 // visibilitychange(hidden) comes first, and it is stashed with the page's other unsent entries on leave.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STASH_PREFIX } from '../spec';
+import { STASH_PREFIX } from '../product-rules';
 import type { QueuedEntry } from './types';
 
 // happy-dom has no Worker: the stub's connect fails, so every entry stays with the page, as in a tab whose

@@ -1,5 +1,5 @@
 // Browser-only: starts the site's tracker from BaseLayout, wires page view, stay time and page leave, exposes window.dreamTracker.
-import { DEFAULT_APP_KEY } from '../spec';
+import { DEFAULT_APP_KEY } from '../product-rules';
 import { createTracker, sampled, type Tracker } from './tracker';
 
 declare global {

@@ -1,6 +1,6 @@
 // Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page leave.
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../spec';
+import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../product-rules';
 import { createEntryFactory, nextSeqId } from './entry';
 import { createTracker, sampled, type WorkerHandle } from './tracker';
 import type { QueuedEntry } from './types';

@@ -16,7 +16,7 @@ import {
   TRACKING_ACTIONS,
   type TrackingAction,
   TRACKING_WARNINGS,
-} from '../spec';
+} from '../product-rules';
 import { createEntryFactory, randomHex } from './entry';
 import type { QueuedEntry, TrackerInit, WorkerStatus } from './types';
 

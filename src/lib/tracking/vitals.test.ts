@@ -2,7 +2,7 @@
 // keepalive is used only while the page hides.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Metric } from 'web-vitals';
-import { MONITOR_PATH } from '../spec';
+import { MONITOR_PATH } from '../product-rules';
 
 const observers: Array<(m: Metric) => void> = [];
 vi.mock('web-vitals', () => {

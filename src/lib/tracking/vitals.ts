@@ -1,6 +1,6 @@
 // Browser-only, loaded on a sampled share of page loads: sends web vitals to the monitoring endpoint (SPEC.md §9).
 import { onCLS, onFCP, onINP, onLCP, onTTFB, type Metric } from 'web-vitals';
-import { MONITOR_PATH, MONITOR_TIMEOUT_MS } from '../spec';
+import { MONITOR_PATH, MONITOR_TIMEOUT_MS } from '../product-rules';
 import type { Tracker } from './tracker';
 
 /** Starts the web-vitals observers; each metric is sent once known, with the device id the tracking worker keeps. */

@@ -1,6 +1,6 @@
 // Signing a new user in through the real email-code calls (no modal), for specs whose subject comes after sign-in.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { STORAGE_KEYS } from '../../../src/lib/spec';
+import { STORAGE_KEYS } from '../../../src/lib/product-rules';
 import { admin } from './admin';
 import type { Mailbox } from './mailbox';
 

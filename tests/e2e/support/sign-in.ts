@@ -1,6 +1,6 @@
 // Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code or the mailed link.
 import { expect, type Locator, type Page } from '@playwright/test';
-import { TOASTS } from '../../../src/lib/spec';
+import { TOASTS } from '../../../src/lib/product-rules';
 import type { Mailbox } from './mailbox';
 
 export async function hydrated(page: Page): Promise<void> {

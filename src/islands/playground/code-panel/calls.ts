@@ -1,5 +1,5 @@
 // A playground run as the public API call that does the same (tool and JSON body), and that call as a reference sample spec.
-import { PUBLIC_TOOLS, type PublicTool } from '../../../lib/spec';
+import { PUBLIC_TOOLS, type PublicTool } from '../../../lib/product-rules';
 import type { SampleSpec } from '../../../lib/reference/samples';
 
 /** What the run makes, so the SDK sample prints the right part of the result. */

@@ -1,6 +1,6 @@
 // Each screen's current inputs as the public API call that does the same run (what "View code" shows), field for field as the form submits them.
 // Screens hand over plain data (RunRequest) and this runs in the View code chunk, so none of it weighs on a screen's first load.
-import type { RunSettings } from '../../../lib/spec';
+import type { RunSettings } from '../../../lib/product-rules';
 import type { VideoType } from '../../../lib/site/products';
 import { apiCall, fileUrlPlaceholder, type ApiCall } from './calls';
 

@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { playgroundApi, type MediaInfo } from '../../../lib/api';
-import { exampleMedia, examplesOf, type ExampleMedia, type ExampleScreen, type PlaygroundExample } from '../../../lib/spec';
+import { exampleMedia, examplesOf, type ExampleMedia, type ExampleScreen, type PlaygroundExample } from '../../../lib/product-rules';
 import { openModal } from '../../../lib/stores/modals';
-import { $loggedIn } from '../../../lib/stores/session';
+import { $loggedIn } from '../../../lib/stores/signed-in';
 import styles from './examples.module.css';
 
 interface Props {

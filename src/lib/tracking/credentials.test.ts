@@ -1,8 +1,8 @@
 // Fake-timer tests of the tracking session: token, config, their cache and the collector's error codes (SPEC.md §4, §8, §9).
 import { describe, expect, it, vi } from 'vitest';
-import { REQUEST, TRACKING, TRACKING_PATHS } from '../spec';
+import { REQUEST, TRACKING, TRACKING_PATHS } from '../product-rules';
 import { entries, leaderWith, makeEngine, ok, paths, rig, sends, useEngineRig } from './engine.fixtures';
-import { NetworkError } from './session';
+import { NetworkError } from './credentials';
 import type { TrackInfoBody } from './types';
 
 useEngineRig();

@@ -1,5 +1,5 @@
-// The tracking session in the worker: access_token then track_config, cached for every tab while fresh, and the keys that seal batches (SPEC.md §4, §9).
-import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_PATHS, TRACKING_TOKEN } from '../spec';
+// The tracking credentials in the worker: access_token then track_config, cached for every tab while fresh, and the keys that seal batches (SPEC.md §4, §9).
+import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_PATHS, TRACKING_TOKEN } from '../product-rules';
 import { randomQueueId, wireEntry } from './batch';
 // The file, not the api-contract index: the index would pull zod into the worker bundle.
 import { signedText } from '../api-contract/tracking';
@@ -16,7 +16,7 @@ export interface Transport {
 }
 
 /** Where the token and config are cached for every tab (SPEC.md §4 "reused if less than 1.8 hours old"). */
-export interface SessionCache {
+export interface CredentialsCache {
   get(key: string): Promise<unknown>;
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
@@ -32,10 +32,10 @@ export interface CachedConfig extends ConfigData {
   token: string;
 }
 
-/** What the session needs from the engine that owns it: the locked config's key, its URLs and its error path. */
-export interface SessionHost {
+/** What the credentials need from the engine that owns it: the locked config's key, its URLs and its error path. */
+export interface CredentialsHost {
   transport: Transport;
-  cache: SessionCache;
+  cache: CredentialsCache;
   appInfo: AppInfo;
   now: () => number;
   random: () => number;
@@ -54,13 +54,13 @@ export function errorText(error: unknown): string {
 }
 
 /** Holds the token and the collector config; shares the engine's flags, which it keeps current. */
-export class TrackingSession {
+export class TrackingCredentials {
   token: CachedToken | null = null;
   remote: CachedConfig | null = null;
   private pending: Promise<boolean> | null = null;
 
   constructor(
-    private readonly host: SessionHost,
+    private readonly host: CredentialsHost,
     private readonly flags: EngineFlags,
   ) {}
 
@@ -90,7 +90,7 @@ export class TrackingSession {
     }
   }
 
-  /** The encrypted, signed track_info body for a batch; only with a session in hand (ensure() answered true). */
+  /** The encrypted, signed track_info body for a batch; only with credentials in hand (ensure() answered true). */
   seal(batch: readonly QueuedEntry[]): TrackInfoBody {
     const { token, produceId } = this.token!;
     const { ak } = this.remote!;

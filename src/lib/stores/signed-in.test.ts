@@ -2,9 +2,9 @@
 // The session store against the real accounts server: loading the user of a stored token, and 40001 forgetting.
 import { describe, expect, it, vi } from 'vitest';
 import { accountsApi } from '../api';
-import { MESSAGES, STORAGE_KEYS } from '../spec';
-import { $apiKey, $user, refreshUser } from './session';
-import { useSessionServer } from './session.fixtures';
+import { MESSAGES, STORAGE_KEYS } from '../product-rules';
+import { $apiKey, $user, refreshUser } from './signed-in';
+import { useSessionServer } from './signed-in.fixtures';
 
 const server = useSessionServer();
 

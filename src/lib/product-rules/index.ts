@@ -1,5 +1,5 @@
-// Entry point of src/lib/spec, the single source of truth for constants, prices, validation rules and messages.
-// Code outside the spec imports it only through here (eslint.config.js). Its modules have no side effects, and the build
+// Entry point of src/lib/product-rules, the single source of truth for constants, prices, validation rules and messages.
+// Code outside the product rules imports it only through here (eslint.config.js). Its modules have no side effects, and the build
 // is told so (astro.config.mjs), so a bundle keeps only the modules it uses: the page's tracking stub stays small.
 
 export * from './constants';
@@ -27,7 +27,7 @@ export * from './run-options';
 export * from './runs';
 export * from './examples';
 export * from './ui-copy';
-export * from './operations';
+export * from './operability';
 export * from './history';
 export * from './page-budgets';
 export * from './provider-costs';

@@ -1,15 +1,15 @@
 // Remembered token checks: a remembered token still expires, a forged one is never remembered, the oldest is forgotten first.
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { TRACKING_TOKEN } from '../../src/lib/spec';
-import { tokenSessions } from './sessions';
+import { TRACKING_TOKEN } from '../../src/lib/product-rules';
+import { verifiedTokens } from './verified-tokens';
 import { batchKey, issueToken } from './token';
 
 const SECRET = 'sessions-test-secret-sessions-test-0123';
 
-describe('tokenSessions', () => {
+describe('verifiedTokens', () => {
   it('answers the claims and a batch key that signs as the hex ak does', () => {
-    const sessions = tokenSessions(() => SECRET);
+    const sessions = verifiedTokens(() => SECRET);
     const { token, claims } = issueToken(SECRET, 'k', 'd', 1000);
     const session = sessions.open(token, 2000)!;
     expect(session.claims).toEqual(claims);
@@ -19,7 +19,7 @@ describe('tokenSessions', () => {
 
   it('checks a token once: the secret is read only on the first sight of it', () => {
     let reads = 0;
-    const sessions = tokenSessions(() => (reads++, SECRET));
+    const sessions = verifiedTokens(() => (reads++, SECRET));
     const { token } = issueToken(SECRET, 'k', 'd', 1000);
     sessions.open(token, 2000);
     const first = reads;
@@ -28,7 +28,7 @@ describe('tokenSessions', () => {
   });
 
   it('a remembered token still expires, and forged or foreign tokens are refused every time', () => {
-    const sessions = tokenSessions(() => SECRET);
+    const sessions = verifiedTokens(() => SECRET);
     const { token } = issueToken(SECRET, 'k', 'd', 1000);
     expect(sessions.open(token, 1000)).not.toBeNull();
     expect(sessions.open(token, 1000 + TRACKING_TOKEN.ttlMs)).toBeNull();
@@ -41,7 +41,7 @@ describe('tokenSessions', () => {
 
   it('keeps at most `max` tokens, forgetting the oldest first', () => {
     let reads = 0;
-    const sessions = tokenSessions(() => (reads++, SECRET), 2);
+    const sessions = verifiedTokens(() => (reads++, SECRET), 2);
     const [a, b, c] = ['a', 'b', 'c'].map((d) => issueToken(SECRET, 'k', d, 1000).token) as [string, string, string];
     for (const t of [a, b, c]) sessions.open(t, 2000);
     const before = reads;

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { createAccountsTestApp, type AccountsTestApp } from '../../../server/test-support/accounts';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { $modal, $toast, closeModal, resetModals } from './modals';
-import { $apiKey, $user } from './session';
+import { $apiKey, $user } from './signed-in';
 
 export interface SessionServer {
   readonly t: AccountsTestApp;

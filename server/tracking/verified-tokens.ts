@@ -3,7 +3,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { batchKey, verifyToken, type TokenClaims } from './token';
 
-export interface TokenSession {
+export interface VerifiedToken {
   claims: TokenClaims;
   /** The batch key ak as a key object: hashing and deciphering with a ready key skip preparing it on every call. */
   ak: KeyObject;
@@ -12,13 +12,13 @@ export interface TokenSession {
 }
 
 /** Tokens remembered at most; the oldest remembered is forgotten first (it is checked again when it comes back). */
-export const TOKEN_SESSIONS_MAX = 10_000;
+export const VERIFIED_TOKENS_MAX = 10_000;
 
-export function tokenSessions(secret: () => string, max = TOKEN_SESSIONS_MAX) {
-  const known = new Map<string, TokenSession>();
+export function verifiedTokens(secret: () => string, max = VERIFIED_TOKENS_MAX) {
+  const known = new Map<string, VerifiedToken>();
   return {
     /** The claims and batch key of a token this server signed that has not expired, else null (as verifyToken). */
-    open(token: string, now: number): TokenSession | null {
+    open(token: string, now: number): VerifiedToken | null {
       let session = known.get(token);
       if (session === undefined) {
         const claims = verifyToken(secret(), token, now);

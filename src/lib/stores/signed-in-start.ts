@@ -1,12 +1,12 @@
-// Starts the session once per page (SPEC.md §4): remembers where the visitor came from, loads the user of a stored token
+// Starts the signed-in state once per page (SPEC.md §4): remembers where the visitor came from, loads the user of a stored token
 // and runs the after-login steps a sign-in left pending, with login.ts loaded only then.
 import { session } from '../storage';
-import { AFTER_LOGIN_PENDING, refreshUser, rememberArrival } from './session';
+import { AFTER_LOGIN_PENDING, refreshUser, rememberArrival } from './signed-in';
 
 let started = false;
 
 /** Once per page: remember where the visitor came from and load the user of a stored token. */
-export function initSession(): void {
+export function initSignedIn(): void {
   if (started) return;
   started = true;
   rememberArrival();

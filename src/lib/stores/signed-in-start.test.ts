@@ -1,20 +1,20 @@
 // @vitest-environment happy-dom
-// Once per page, initSession loads the user of a stored token and runs after-login steps a sign-in left pending (SPEC.md
+// Once per page, initSignedIn loads the user of a stored token and runs after-login steps a sign-in left pending (SPEC.md
 // §4); each test loads fresh copies of the stores, so it has a file of its own (fresh modules never leak into other tests).
 import { describe, expect, it, vi } from 'vitest';
 import { signIn } from '../../../server/test-support/accounts';
-import { COOKIE_NAMES } from '../spec';
+import { COOKIE_NAMES } from '../product-rules';
 import { completeLogin } from './login';
-import { useSessionServer } from './session.fixtures';
+import { useSessionServer } from './signed-in.fixtures';
 import { getCookie } from '../storage';
 
 const server = useSessionServer();
 
-describe('initSession', () => {
-  // initSession runs once per page, so each test loads fresh copies of the stores.
+describe('initSignedIn', () => {
+  // initSignedIn runs once per page, so each test loads fresh copies of the stores.
   async function freshStores() {
     vi.resetModules();
-    return { session: await import('./session'), start: await import('./session-start'), modals: await import('./modals') };
+    return { session: await import('./signed-in'), start: await import('./signed-in-start'), modals: await import('./modals') };
   }
 
   it('on the next page, loads the user and runs the deferred after-login steps once', async () => {
@@ -22,7 +22,7 @@ describe('initSession', () => {
     await completeLogin(result, { deferred: true });
     history.replaceState(null, '', '/playground/speech');
     const { session, start, modals } = await freshStores();
-    start.initSession();
+    start.initSignedIn();
     await vi.waitFor(() => expect(modals.$modal.get()).toBe('info'));
     expect(session.$user.get()?.userId).toBe(result.userId);
     expect(sessionStorage.getItem('afterLoginPending')).toBeNull();
@@ -31,7 +31,7 @@ describe('initSession', () => {
   it('on the root page, which navigates on at once, keeps them pending', async () => {
     await completeLogin(await signIn(server.t, 'later@example.com'), { deferred: true });
     const { session, start, modals } = await freshStores();
-    start.initSession();
+    start.initSignedIn();
     await vi.waitFor(() => expect(session.$user.get()).toBeTruthy());
     await vi.waitFor(() => expect(server.calls().filter((c) => c === '/user/info')).toHaveLength(1));
     expect(modals.$modal.get()).toBeNull();
@@ -41,7 +41,7 @@ describe('initSession', () => {
   it('remembers where the visitor came from', async () => {
     history.replaceState(null, '', '/pricing?from=newsletter');
     const { session, start } = await freshStores();
-    start.initSession();
+    start.initSignedIn();
     await vi.waitFor(() => expect(session.$user.get()).toBeNull());
     expect(getCookie(COOKIE_NAMES.from)).toBe('newsletter');
   });
