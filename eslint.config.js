@@ -10,30 +10,35 @@ import tseslint from 'typescript-eslint';
 const UP = '^(\\.\\./)+';
 const noServer = {
   regex: `${UP}server(/|$)`,
-  message: 'src/ is browser code and never imports server/; shared code lives in src/lib (the API contract in src/lib/api-contract).',
+  message:
+    'src/ is browser code and never imports server/; shared code lives in src/lib (the API contract in src/lib/api-contract).',
 };
-// Island tests drive the real app in-process (real parts, not mocks), so test files may reach its harness, nothing else.
+// Island tests drive the real app in-process (real parts, not mocks), so test files may reach its harness, nothing
+// else.
 const noServerButHarness = { ...noServer, regex: `${UP}server(/(?!test-support(/|$))|$)` };
 const noIslands = {
   regex: `${UP}islands(/|$)`,
   message: 'src/lib is shared by islands, worker and server, so it never imports src/islands.',
 };
-// The worker's API types live in src/lib/tracking/types.ts, so nothing under src/lib imports src/worker, not even a type.
+// The worker's API types live in src/lib/tracking/types.ts, so nothing under src/lib imports src/worker, not even a
+// type.
 const noWorker = {
   regex: `${UP}worker(/|$)`,
-  message: 'src/lib is shared by islands, worker and server, so it never imports src/worker (its API types are in src/lib/tracking/types).',
+  message:
+    'src/lib is shared by islands, worker and server, so it never imports src/worker (its API types are in src/lib/tracking/types).',
 };
 const SERVER_MAY_USE = ['lib/product-rules(/|$)', 'lib/api-contract(/|$)', 'lib/api/types$'];
-const serverMessage = 'server/ imports from src/ only src/lib/product-rules, src/lib/api-contract and src/lib/api/types.';
+const serverMessage =
+  'server/ imports from src/ only src/lib/product-rules, src/lib/api-contract and src/lib/api/types.';
 const serverToSrc = { regex: `${UP}src/(?!${SERVER_MAY_USE.join('|')})`, message: serverMessage };
 // Server tests also check browser clients against the real server: the SDK and the tracking batch cipher.
 const serverTestToSrc = {
   regex: `${UP}src/(?!${[...SERVER_MAY_USE, 'lib/sdk(/|$)', 'lib/tracking/(cipher|types)$'].join('|')})`,
   message: `${serverMessage} Tests may also use src/lib/sdk and src/lib/tracking/{cipher,types}.`,
 };
-// The product rules have one entry point: its modules are imported as `…/lib/product-rules`, never `…/lib/product-rules/<module>`, from anywhere
-// outside it (its own modules import one another as ./x). The build tree-shakes the index (astro.config.mjs), so the
-// page's tracking stub imports it too and stays within its budget.
+// The product rules have one entry point: its modules are imported as `…/lib/product-rules`, never
+// `…/lib/product-rules/<module>`, from anywhere outside it (its own modules import one another as ./x). The build
+// tree-shakes the index (astro.config.mjs), so the page's tracking stub imports it too and stays within its budget.
 const noDeepRules = {
   regex: '^\\.{1,2}/(.*/)?product-rules/(?!index$)',
   message: 'Import the product rules through its index (src/lib/product-rules), not one of its modules.',
@@ -41,15 +46,31 @@ const noDeepRules = {
 // src/lib/sdk is a package: its package.json points a folder import at the built bundle, which a clean checkout lacks.
 const noSdkFolder = {
   regex: '^\\.{1,2}/(.*/)?lib/sdk$',
-  message: 'Import the SDK as …/lib/sdk/index: the folder is a package whose entry is its build output (src/lib/sdk/dist).',
+  message:
+    'Import the SDK as …/lib/sdk/index: the folder is a package whose entry is its build output (src/lib/sdk/dist).',
 };
 // Test files and the *.fixtures.ts set-up they share (test-only, never imported by shipped code).
 const TESTS = '**/*.{test,fixtures}.{ts,tsx}';
 /** One flat-config entry per file group; later entries replace earlier ones, so each lists all its patterns. */
-const boundaries = (files, patterns) => ({ files, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } });
+const boundaries = (files, patterns) => ({
+  files,
+  rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+});
 
 export default defineConfig(
-  { ignores: ['dist/', 'dist-server/', 'data/', '.astro/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/out/', 'src/lib/sdk/dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-server/',
+      'data/',
+      '.astro/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'bench/out/',
+      'src/lib/sdk/dist/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -57,6 +78,12 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // Prettier (.prettierrc.json) lays code out at 120 columns but leaves comments and string literals as written:
+      // comments wrap at the same width; a long string or URL may run past it rather than be cut.
+      'max-len': [
+        'error',
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true },
+      ],
     },
   },
   {

@@ -15,7 +15,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/lib/**/*.test.ts', 'src/worker/**/*.test.ts', 'server/**/*.test.ts', 'tests/structure/**/*.test.ts', 'tests/cluster/**/*.test.ts'],
+          include: [
+            'src/lib/**/*.test.ts',
+            'src/worker/**/*.test.ts',
+            'server/**/*.test.ts',
+            'tests/structure/**/*.test.ts',
+            'tests/cluster/**/*.test.ts',
+          ],
         },
       },
       {

@@ -1,4 +1,5 @@
-// Measures email login and POST /user/info throughput over loopback against the real app on a SQLite file; prints JSON rows.
+// Measures email login and POST /user/info throughput over loopback against the real app on a SQLite file; prints JSON
+// rows.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,11 +19,22 @@ const CONNECTIONS = 10;
 const INFO_SECONDS = 5;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-accounts-'));
-const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', SITE_DIR: path.join(dataDir, 'no-site'), SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01' });
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'silent',
+  SITE_DIR: path.join(dataDir, 'no-site'),
+  SECRET_KEY: 'bench-secret-bench-secret-bench-secret-01',
+});
 const database = await openDatabase(config.databaseUrl);
 await migrateToLatest(database);
 const log = createLogger('silent');
-const app = createApp({ config, database, log, mailer: { sendLoginCode: async () => {} }, tasks: createTaskSystem({ config, database, log }) });
+const app = createApp({
+  config,
+  database,
+  log,
+  mailer: { sendLoginCode: async () => {} },
+  tasks: createTaskSystem({ config, database, log }),
+});
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise((resolve) => server.once('listening', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,8 +58,14 @@ const login = await autocannon({
 });
 
 const infoCode = await issueLoginCode(database.db, hashing, { email: 'info-bench2@example.com', ip: 'bench-info' });
-const infoLogin = new URLSearchParams({ email: 'info-bench2@example.com', code: infoCode.code, attemptId: infoCode.attemptId }).toString();
-const session = (await (await fetch(`${base}/user/email/login`, { method: 'POST', headers: form, body: infoLogin })).json()) as { data: { token: string } };
+const infoLogin = new URLSearchParams({
+  email: 'info-bench2@example.com',
+  code: infoCode.code,
+  attemptId: infoCode.attemptId,
+}).toString();
+const session = (await (
+  await fetch(`${base}/user/email/login`, { method: 'POST', headers: form, body: infoLogin })
+).json()) as { data: { token: string } };
 const info = await autocannon({
   url: `${base}/user/info`,
   connections: CONNECTIONS,
@@ -64,7 +82,12 @@ const row = (name: string, r: autocannon.Result) => ({
   requests: r.requests.total,
   'non-2xx': r.non2xx,
 });
-process.stdout.write(JSON.stringify([row(`POST /user/email/login (${LOGINS} first sign-ins)`, login), row('POST /user/info (session token)', info)]));
+process.stdout.write(
+  JSON.stringify([
+    row(`POST /user/email/login (${LOGINS} first sign-ins)`, login),
+    row('POST /user/info (session token)', info),
+  ]),
+);
 
 server.close();
 await database.close();

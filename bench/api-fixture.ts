@@ -1,4 +1,5 @@
-// Prepares a data folder for the API throughput bench: a user signed in twice, an API key and a finished task with one output; prints JSON.
+// Prepares a data folder for the API throughput bench: a user signed in twice, an API key and a finished task with one
+// output; prints JSON.
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase } from '../server/db';
 import { lazyServerKeys } from '../server/accounts';

@@ -1,6 +1,7 @@
-// Benchmark: the API's hot endpoints (user info, getAsyncResult, playground poll) against bare node:http + better-sqlite3 on the same SQLite file.
-// `node bench/api-throughput.mjs` prints the table alone; bench/run.mjs prints it with the others.
-// BENCH_API_LOADER=tsx runs our server through the tsx loader instead of the built JavaScript, to compare the two.
+// Benchmark: the API's hot endpoints (user info, getAsyncResult, playground poll) against bare node:http +
+// better-sqlite3 on the same SQLite file. `node bench/api-throughput.mjs` prints the table alone; bench/run.mjs prints
+// it with the others. BENCH_API_LOADER=tsx runs our server through the tsx loader instead of the built JavaScript, to
+// compare the two.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,20 +12,33 @@ import { serverCommand } from '../scripts/server-command.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 10;
 const WARMUP_S = 2;
-/** Each side is measured in SLICES short runs, interleaved ours/bare/bare/ours/…, so a change in the machine's other load hits both alike. */
+/**
+ * Each side is measured in SLICES short runs, interleaved ours/bare/bare/ours/…, so a change in the machine's other
+ * load hits both alike.
+ */
 const SLICES = 6;
 const SLICE_S = Number(process.env.BENCH_API_SLICE_S ?? 1.5);
 const GOAL = 0.5;
 
 function start(command, args, env, ready) {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stdout.on('data', (chunk) => {
       seen += chunk;
-      if (seen.includes(ready)) resolve({ pid: child.pid, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
+      if (seen.includes(ready))
+        resolve({
+          pid: child.pid,
+          stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))),
+        });
     });
-    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready`)),
+    );
   });
 }
 
@@ -49,7 +63,13 @@ async function slice(side, url, request, seconds) {
   const before = cpuSeconds(side.pid);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...request });
   const after = cpuSeconds(side.pid);
-  return { requests: result.requests.total, seconds: result.duration, cpu: before === null || after === null ? NaN : after - before, p99: result.latency.p99, failed: result.non2xx + result.errors };
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    cpu: before === null || after === null ? NaN : after - before,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
 }
 
 function add(sum, part) {
@@ -62,29 +82,63 @@ function add(sum, part) {
 
 export async function apiThroughput() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'bench-api-'));
-  const env = { DATA_DIR: dataDir, SECRET_KEY: 'bench-secret-bench-secret-bench-secret-02', RATE_LIMIT_PER_MINUTE: '1000000000' };
-  const fixture = spawnSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'bench/api-fixture.ts'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const env = {
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'bench-secret-bench-secret-bench-secret-02',
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+  };
+  const fixture = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'bench/api-fixture.ts'],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   if (fixture.status !== 0) throw new Error(`bench/api-fixture.ts failed with exit code ${fixture.status}`);
   const { dbPath, token, apiKey, taskId } = JSON.parse(fixture.stdout);
 
   const ourPort = freePort();
   const barePort = ourPort + 1;
   const { command, args } = await serverCommand({ loader: process.env.BENCH_API_LOADER ?? 'built' });
-  const ours = await start(command, args, { ...env, PORT: String(ourPort), HOST: '127.0.0.1', SITE_DIR: path.join(dataDir, 'no-site') }, 'is running');
-  const bare = await start(process.execPath, [path.join(root, 'bench/bare-server.mjs'), dbPath, String(barePort)], {}, 'listening');
+  const ours = await start(
+    command,
+    args,
+    { ...env, PORT: String(ourPort), HOST: '127.0.0.1', SITE_DIR: path.join(dataDir, 'no-site') },
+    'is running',
+  );
+  const bare = await start(
+    process.execPath,
+    [path.join(root, 'bench/bare-server.mjs'), dbPath, String(barePort)],
+    {},
+    'listening',
+  );
 
   const json = { 'content-type': 'application/json' };
   // The playground polls from a browser page: same-origin POSTs carry Origin, and every browser offers compression.
   const browser = { origin: `http://localhost:${ourPort}`, 'accept-encoding': 'gzip, deflate, br, zstd' };
   const endpoints = [
-    { name: 'POST /user/info (session token)', path: '/user/info', request: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', token } } },
-    { name: 'POST /api/getAsyncResult (Bearer key)', path: '/api/getAsyncResult', request: { method: 'POST', headers: { ...json, authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ taskId }) } },
-    { name: 'POST /api-playground/…/poll (browser session)', path: '/api-playground/video_tools/v1/poll', request: { method: 'POST', headers: { ...json, ...browser, token }, body: JSON.stringify({ taskId }) } },
+    {
+      name: 'POST /user/info (session token)',
+      path: '/user/info',
+      request: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', token } },
+    },
+    {
+      name: 'POST /api/getAsyncResult (Bearer key)',
+      path: '/api/getAsyncResult',
+      request: {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${apiKey}` },
+        body: JSON.stringify({ taskId }),
+      },
+    },
+    {
+      name: 'POST /api-playground/…/poll (browser session)',
+      path: '/api-playground/video_tools/v1/poll',
+      request: { method: 'POST', headers: { ...json, ...browser, token }, body: JSON.stringify({ taskId }) },
+    },
   ];
   const rows = [];
   try {

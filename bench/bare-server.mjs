@@ -1,5 +1,6 @@
-// Baseline for bench/api-throughput.mjs: node:http + better-sqlite3 answering the three hot endpoints with the same queries on the same file.
-// Usage: node bench/bare-server.mjs <sqlite file> <port>. No framework, no middleware: what the machine can do.
+// Baseline for bench/api-throughput.mjs: node:http + better-sqlite3 answering the three hot endpoints with the same
+// queries on the same file. Usage: node bench/bare-server.mjs <sqlite file> <port>. No framework, no middleware: what
+// the machine can do.
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import Database from 'better-sqlite3';
@@ -35,14 +36,19 @@ function send(res, status, body) {
 
 function parse(req, text) {
   if (text === '') return {};
-  return (req.headers['content-type'] ?? '').startsWith('application/json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
+  return (req.headers['content-type'] ?? '').startsWith('application/json')
+    ? JSON.parse(text)
+    : Object.fromEntries(new URLSearchParams(text));
 }
 
 function task(user, taskId, now) {
   const row = taskById.get(taskId);
   if (!row || row.user_id !== user.id) return null;
   const media = mediaOf.all(taskId).filter(() => row.outputs_expired_at === null);
-  return { task: { ...row, input: JSON.parse(row.input) }, outputs: media.map((m) => ({ kind: m.kind, url: signedUrl(m, now), mime: m.mime, size: m.size })) };
+  return {
+    task: { ...row, input: JSON.parse(row.input) },
+    outputs: media.map((m) => ({ kind: m.kind, url: signedUrl(m, now), mime: m.mime, size: m.size })),
+  };
 }
 
 const server = http.createServer((req, res) => {
@@ -58,18 +64,26 @@ const server = http.createServer((req, res) => {
       const user = hash ? keyUser.get(hash, hash) : undefined;
       if (!user) return send(res, 401, { code: 40001, message: 'Invalid API key', data: null });
       const found = task(user, body.taskId, now);
-      return found ? send(res, 200, { code: 0, message: 'success', data: found }) : send(res, 404, { code: 404, message: 'Task not found', data: null });
+      return found
+        ? send(res, 200, { code: 0, message: 'success', data: found })
+        : send(res, 404, { code: 404, message: 'Task not found', data: null });
     }
     const token = req.headers.token;
     const user = token ? sessionUser.get(sha256(token), now) : undefined;
     if (!user) return send(res, 401, { code: 40001, msg: 'Not logged in', data: null });
     if (req.url === '/user/info') {
       const isOld = earlierSessions.all(user.id, 2).length > 1;
-      return send(res, 200, { code: 0, msg: 'Successfully', data: { userId: user.id, userEmail: user.email, userName: user.name, userPoints: user.credits, token, isOld } });
+      return send(res, 200, {
+        code: 0,
+        msg: 'Successfully',
+        data: { userId: user.id, userEmail: user.email, userName: user.name, userPoints: user.credits, token, isOld },
+      });
     }
     if (req.url === '/api-playground/video_tools/v1/poll') {
       const found = task(user, body.taskId, now);
-      return found ? send(res, 200, { code: 0, msg: 'Successfully', data: found }) : send(res, 404, { code: 404, msg: 'Task not found', data: null });
+      return found
+        ? send(res, 200, { code: 0, msg: 'Successfully', data: found })
+        : send(res, 404, { code: 404, msg: 'Task not found', data: null });
     }
     send(res, 404, { code: 404, msg: 'Not found', data: null });
   });

@@ -1,4 +1,5 @@
-// Capacity bench (run by bench/capacity.mjs under tsx): 28 tasks/s through 2 API instances to 2 workers of the built server on pg-boss, a fixed-time fal stand-in as the engine; prints JSON rows.
+// Capacity bench (run by bench/capacity.mjs under tsx): 28 tasks/s through 2 API instances to 2 workers of the built
+// server on pg-boss, a fixed-time fal stand-in as the engine; prints JSON rows.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,12 +19,19 @@ import { measure, type Column } from './capacity-measure';
 const SECONDS = Number(process.env.CAPACITY_SECONDS ?? 300);
 /** 100k tasks an hour is 27.8 a second. */
 const RATE = Number(process.env.CAPACITY_RATE ?? 28);
-/** The fal job's own time; the adapter polls at once and after 1 s (PROVIDER_RETRY), so it sees a 900 ms job done at 1 s. */
+/**
+ * The fal job's own time; the adapter polls at once and after 1 s (PROVIDER_RETRY), so it sees a 900 ms job done at 1
+ * s.
+ */
 const JOB_MS = Number(process.env.CAPACITY_JOB_MS ?? 900);
-/** TASK_WORKERS of each worker: room for RATE × (engine time + the platform's part) running at once, with some to spare. */
+/**
+ * TASK_WORKERS of each worker: room for RATE × (engine time + the platform's part) running at once, with some to spare.
+ */
 const SLOTS = Number(process.env.CAPACITY_SLOTS ?? 24);
 const ACCOUNTS = Number(process.env.CAPACITY_ACCOUNTS ?? 8);
-/** The baseline's length: one process with the in-process queue on SQLite, the same load and engine, after the cluster. */
+/**
+ * The baseline's length: one process with the in-process queue on SQLite, the same load and engine, after the cluster.
+ */
 const BASELINE_SECONDS = Number(process.env.CAPACITY_BASELINE_SECONDS ?? Math.min(60, SECONDS));
 const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -42,7 +50,12 @@ async function admin(sql: string) {
 
 /** Redis when it answers (budgets shared across the API instances, as in production), else none. */
 async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
@@ -85,9 +98,13 @@ async function accounts(url: string): Promise<TestUser[]> {
 
 /** The fal stand-in and the S3 server, started in a process of their own; resolves once they listen. */
 async function startServices(): Promise<Services & { stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'capacity-services.ts'), String(JOB_MS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'capacity-services.ts'), String(JOB_MS)],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const services = await new Promise<Services>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString()) as Services));
     child.once('exit', (code) => reject(new Error(`the bench's services exited with ${code}`)));
@@ -101,11 +118,29 @@ async function startServices(): Promise<Services & { stop(): Promise<void> }> {
 }
 
 /** The baseline: the same load and engine through one process that does everything, on SQLite, with as many slots. */
-async function inProcessBaseline(single: ReturnType<typeof startCluster>, common: Record<string, string>, scratch: string, falUrl: string): Promise<Column> {
+async function inProcessBaseline(
+  single: ReturnType<typeof startCluster>,
+  common: Record<string, string>,
+  scratch: string,
+  falUrl: string,
+): Promise<Column> {
   const sqliteUrl = `sqlite:${path.join(scratch, 'baseline.db')}`;
   const keys = (await accounts(sqliteUrl)).map((u) => u.apiKey);
-  const one = await single.start('all', 'all-in-one', { ...common, DATABASE_URL: sqliteUrl, TASK_WORKERS: String(SLOTS * 2) });
-  return measure({ apis: [one], workers: [one], keys, databaseUrl: sqliteUrl, postgres: null, rate: RATE, seconds: BASELINE_SECONDS, falUrl });
+  const one = await single.start('all', 'all-in-one', {
+    ...common,
+    DATABASE_URL: sqliteUrl,
+    TASK_WORKERS: String(SLOTS * 2),
+  });
+  return measure({
+    apis: [one],
+    workers: [one],
+    keys,
+    databaseUrl: sqliteUrl,
+    postgres: null,
+    rate: RATE,
+    seconds: BASELINE_SECONDS,
+    falUrl,
+  });
 }
 
 async function run(): Promise<Row[]> {
@@ -139,7 +174,8 @@ async function run(): Promise<Row[]> {
       rmSync(scratch, { recursive: true, force: true });
     })());
   // Stopped from outside (a timeout, Ctrl-C): the processes, the database and the Redis keys go all the same.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
   try {
     await admin(`create database ${name}`);
     const common = {
@@ -182,14 +218,22 @@ async function run(): Promise<Row[]> {
     const baseline = BASELINE_SECONDS > 0 ? await inProcessBaseline(single, common, scratch, fal.url) : {};
     const clusterColumn = `2 api + 2 workers, pg-boss, ${SECONDS} s`;
     const baselineColumn = `baseline: 1 process, in-process queue, SQLite, ${BASELINE_SECONDS} s`;
-    const rows: Row[] = Object.keys(measured).map((figure) => ({ figure, [clusterColumn]: measured[figure]!, [baselineColumn]: baseline[figure] ?? '' }));
+    const rows: Row[] = Object.keys(measured).map((figure) => ({
+      figure,
+      [clusterColumn]: measured[figure]!,
+      [baselineColumn]: baseline[figure] ?? '',
+    }));
     rows.push({
       figure: 'setup',
       [clusterColumn]: `built server (dist-server), fresh PostgreSQL database${withRedis ? ', Redis' : ''}, S3 (s3rver); TASK_WORKERS=${SLOTS} per worker`,
       [baselineColumn]: `TASK_WORKERS=${SLOTS * 2}, media on local disk; both: ${RATE}/s from ${ACCOUNTS} accounts, image_generation on a fal stand-in whose jobs take ${JOB_MS} ms`,
     });
     const { refused } = (await (await fetch(`${fal.url}${FIGURES_PATH}`)).json()) as FalFigures;
-    if (refused > 0) rows.push({ figure: 'fal stand-in refusals (requests outside its protocol; should be 0)', [clusterColumn]: String(refused) });
+    if (refused > 0)
+      rows.push({
+        figure: 'fal stand-in refusals (requests outside its protocol; should be 0)',
+        [clusterColumn]: String(refused),
+      });
     return rows;
   } finally {
     await cleanUp();

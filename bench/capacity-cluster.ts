@@ -1,4 +1,5 @@
-// The capacity bench's cluster: the built server (as `npm start` runs it) started as ROLE=api and ROLE=worker processes on free ports.
+// The capacity bench's cluster: the built server (as `npm start` runs it) started as ROLE=api and ROLE=worker processes
+// on free ports.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,10 @@ export interface Instance {
   stderrLines: () => number;
 }
 
-/** Lines of each process's stderr passed on as they come; the rest are only counted (a failing run would flood the output). */
+/**
+ * Lines of each process's stderr passed on as they come; the rest are only counted (a failing run would flood the
+ * output).
+ */
 const ECHOED_LINES = 5;
 
 export function startCluster() {
@@ -33,7 +37,15 @@ export function startCluster() {
     const dataDir = mkdtempSync(path.join(tmpdir(), `capacity-${name}-`));
     dirs.push(dataDir);
     const child = spawn(node, args, {
-      env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir },
+      env: {
+        ...process.env,
+        ...env,
+        ROLE: role,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: url,
+        DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -44,7 +56,8 @@ export function startCluster() {
     child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString();
       stderr = (stderr + text).slice(-4000);
-      for (const line of text.split('\n').filter(Boolean)) if (lines++ < ECHOED_LINES) process.stderr.write(`[${name}] ${line.slice(0, 400)}\n`);
+      for (const line of text.split('\n').filter(Boolean))
+        if (lines++ < ECHOED_LINES) process.stderr.write(`[${name}] ${line.slice(0, 400)}\n`);
     });
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`${name} on ${url} did not start: ${stderr}`)), 60_000);

@@ -1,4 +1,5 @@
-// The capacity bench's fixed-time engine: a local stand-in for fal's queue API (submit, status, result, file) whose jobs take a fixed time.
+// The capacity bench's fixed-time engine: a local stand-in for fal's queue API (submit, status, result, file) whose
+// jobs take a fixed time.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
@@ -13,7 +14,10 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, body, crc]);
 }
 
-/** A 1×1 grey PNG: recognised by its bytes alone (images are not run through ffprobe), so each task costs the worker no CPU tool. */
+/**
+ * A 1×1 grey PNG: recognised by its bytes alone (images are not run through ffprobe), so each task costs the worker no
+ * CPU tool.
+ */
 function onePixelPng(): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(1, 0);
@@ -31,7 +35,10 @@ function onePixelPng(): Buffer {
 export const FIGURES_PATH = '/__bench/figures';
 
 export interface FalFigures {
-  /** Per finished job, ms from its submit reaching the stand-in to its image being fetched: the engine alone, no platform. */
+  /**
+   * Per finished job, ms from its submit reaching the stand-in to its image being fetched: the engine alone, no
+   * platform.
+   */
   engineMs: number[];
   /** Requests that were not fal's protocol as the adapter speaks it (a wrong key, an unknown job): should stay 0. */
   refused: number;
@@ -85,14 +92,22 @@ export async function startFixedTimeFal(jobMs: number): Promise<FixedTimeFal> {
         jobs.set(id, performance.now());
         const app = url.pathname.slice(1).split('/').slice(0, 2).join('/');
         const at = `${base}/${app}/requests/${id}`;
-        return send(200, { request_id: id, status_url: `${at}/status`, response_url: at, cancel_url: `${at}/cancel`, queue_position: 0 });
+        return send(200, {
+          request_id: id,
+          status_url: `${at}/status`,
+          response_url: at,
+          cancel_url: `${at}/cancel`,
+          queue_position: 0,
+        });
       }
       const submitted = job ? jobs.get(job[2]!) : undefined;
       if (!job || submitted === undefined) return send(404, { detail: 'Request not found' });
       if (req.method === 'PUT' && job[3] === '/cancel') return send(202, { status: 'CANCELLATION_REQUESTED' });
       const done = performance.now() - submitted >= jobMs;
-      if (req.method === 'GET' && job[3] === '/status') return send(200, done ? { status: 'COMPLETED' } : { status: 'IN_PROGRESS', logs: [] });
-      if (req.method === 'GET' && !job[3] && done) return send(200, { images: [{ url: `${base}/files/${job[2]}.png`, content_type: 'image/png' }], seed: 7 });
+      if (req.method === 'GET' && job[3] === '/status')
+        return send(200, done ? { status: 'COMPLETED' } : { status: 'IN_PROGRESS', logs: [] });
+      if (req.method === 'GET' && !job[3] && done)
+        return send(200, { images: [{ url: `${base}/files/${job[2]}.png`, content_type: 'image/png' }], seed: 7 });
       send(400, { detail: 'Request is still in progress' });
     });
   });

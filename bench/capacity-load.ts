@@ -1,4 +1,5 @@
-// The capacity bench's load: submits on a fixed schedule (open loop) over HTTP to the API instances in turn, and the tasks' figures read back.
+// The capacity bench's load: submits on a fixed schedule (open loop) over HTTP to the API instances in turn, and the
+// tasks' figures read back.
 import type { AppDatabase } from '../server/db';
 
 const TERMINAL = ['succeeded', 'failed', 'canceled'];
@@ -98,12 +99,22 @@ export interface TaskFigures {
 export async function taskFigures(database: AppDatabase, load: Load, limitMs: number): Promise<TaskFigures> {
   const ids = load.accepted;
   const read = async () => {
-    const rows: Array<{ status: string; error: string | null; created_at: number; started_at: number | null; finished_at: number | null }> = [];
+    const rows: Array<{
+      status: string;
+      error: string | null;
+      created_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+    }> = [];
     for (let i = 0; i < ids.length; i += 5000) {
       const part = ids.slice(i, i + 5000);
       if (part.length === 0) continue;
       rows.push(
-        ...(await database.db.selectFrom('tasks').select(['status', 'error', 'created_at', 'started_at', 'finished_at']).where('id', 'in', part).execute()),
+        ...(await database.db
+          .selectFrom('tasks')
+          .select(['status', 'error', 'created_at', 'started_at', 'finished_at'])
+          .where('id', 'in', part)
+          .execute()),
       );
     }
     return rows;

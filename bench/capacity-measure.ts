@@ -1,4 +1,5 @@
-// One measured setup of the capacity bench: the load offered to its API processes, its tasks read back, its processes sampled; answers one column of figures.
+// One measured setup of the capacity bench: the load offered to its API processes, its tasks read back, its processes
+// sampled; answers one column of figures.
 import { openDatabase } from '../server/db';
 import type { Instance } from './capacity-cluster';
 import { FIGURES_PATH, type FalFigures } from './capacity-fal';
@@ -25,7 +26,8 @@ export interface Setup {
   falUrl: string;
 }
 
-const engineTimes = async (falUrl: string) => ((await (await fetch(`${falUrl}${FIGURES_PATH}`)).json()) as FalFigures).engineMs;
+const engineTimes = async (falUrl: string) =>
+  ((await (await fetch(`${falUrl}${FIGURES_PATH}`)).json()) as FalFigures).engineMs;
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -49,10 +51,12 @@ export async function measure(s: Setup): Promise<Column> {
   const tasks = await taskFigures(reader, load, DRAIN_LIMIT_MS).finally(() => reader.close());
   const cpu = (await Promise.all(processes.map((i) => cpuSeconds(i.pid)))).map((after, n) => after - cpuBefore[n]!);
   const sampled = await sampler.stop();
-  const idle = (group: Instance[]) => processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpuBefore[n]! - cpuIdle[n]! : 0), 0) / IDLE_S;
+  const idle = (group: Instance[]) =>
+    processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpuBefore[n]! - cpuIdle[n]! : 0), 0) / IDLE_S;
   const engine = (await engineTimes(s.falUrl)).slice(engineFrom);
   const perTask = (seconds: number) => ((seconds * 1000) / Math.max(1, tasks.succeeded)).toFixed(1);
-  const cpuOf = (group: Instance[]) => perTask(processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpu[n]! : 0), 0));
+  const cpuOf = (group: Instance[]) =>
+    perTask(processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpu[n]! : 0), 0));
   const postgresS = sampled.postgresCpuS() - postgresIdleS;
   const split = s.apis.some((a) => !s.workers.includes(a));
   const connections = sampled.connections;

@@ -1,4 +1,5 @@
-// The capacity bench's once-a-second samples: PostgreSQL connections on the bench's database and the RSS of each server process.
+// The capacity bench's once-a-second samples: PostgreSQL connections on the bench's database and the RSS of each server
+// process.
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import { processMemory } from '../server/test-support/big-media';
@@ -31,10 +32,14 @@ export async function cpuSeconds(pid: number): Promise<number> {
  * Samples every second until stop(). Connections (PostgreSQL only) are counted over a connection to the admin
  * database, so the sampler's own connection is not among those counted.
  */
-export async function startSampler(postgres: { adminUrl: string; database: string } | null, processes: Record<string, number>) {
+export async function startSampler(
+  postgres: { adminUrl: string; database: string } | null,
+  processes: Record<string, number>,
+) {
   const client = postgres ? new pg.Client({ connectionString: postgres.adminUrl }) : null;
   await client?.connect();
-  // Per backend pid: its CPU seconds when first seen (0 for one that connected after sampling began) and when last seen.
+  // Per backend pid: its CPU seconds when first seen (0 for one that connected after sampling began) and when last
+  // seen.
   const backends = new Map<number, { first: number; last: number }>();
   let firstSample = true;
   const sampled: Sampled = {
@@ -45,7 +50,9 @@ export async function startSampler(postgres: { adminUrl: string; database: strin
   };
   const sample = async () => {
     if (client && postgres) {
-      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [postgres.database]);
+      const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+        postgres.database,
+      ]);
       sampled.connections.push(rows.length);
       for (const { pid } of rows) {
         const used = await cpuSeconds(pid).catch(() => null);

@@ -1,4 +1,5 @@
-// The capacity bench's outside services in a process of their own (as they would be on other machines): the fixed-time fal stand-in and an S3 server.
+// The capacity bench's outside services in a process of their own (as they would be on other machines): the fixed-time
+// fal stand-in and an S3 server.
 import { startTestS3 } from '../server/test-support/s3';
 import { startFixedTimeFal } from './capacity-fal';
 

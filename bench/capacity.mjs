@@ -1,4 +1,5 @@
-// Capacity bench: runs bench/capacity-bench.ts under tsx (the server's test support is TypeScript) and returns its rows.
+// Capacity bench: runs bench/capacity-bench.ts under tsx (the server's test support is TypeScript) and returns its
+// rows.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -8,7 +9,8 @@ export function capacity() {
   const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/capacity-bench.ts')], {
     cwd: root,
     encoding: 'utf8',
-    // Both loads, up to two minutes of drain after each, the idle windows, and the processes' start and stop on a busy machine.
+    // Both loads, up to two minutes of drain after each, the idle windows, and the processes' start and stop on a busy
+    // machine.
     timeout: (seconds + 900) * 1000,
     maxBuffer: 64 * 1024 * 1024,
   });

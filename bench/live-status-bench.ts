@@ -1,4 +1,5 @@
-// Live status benchmark (run by bench/live-status.mjs under tsx): status change → event received across two api instances, next to a 1 s poll; prints JSON rows.
+// Live status benchmark (run by bench/live-status.mjs under tsx): status change → event received across two api
+// instances, next to a 1 s poll; prints JSON rows.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,9 +27,12 @@ const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1
 const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const log = createLogger('silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-/** When each change was made: `${taskId}:${progress}` → epoch ms just before the engine reported it (100: the finish). */
+/**
+ * When each change was made: `${taskId}:${progress}` → epoch ms just before the engine reported it (100: the finish).
+ */
 const changedAt = new Map<string, number>();
 
 /** Reports each step, waiting between them; the time of each report is the change's start. */
@@ -68,12 +72,18 @@ function learner(label: string) {
   return {
     label,
     saw(taskId: string, progress: number, at = Date.now()) {
-      for (const p of [...STEPS, 100]) if (p <= progress && !known.has(`${taskId}:${p}`)) known.set(`${taskId}:${p}`, at);
+      for (const p of [...STEPS, 100])
+        if (p <= progress && !known.has(`${taskId}:${p}`)) known.set(`${taskId}:${p}`, at);
     },
     row() {
       const lags = [...known].filter(([key]) => changedAt.has(key)).map(([key, at]) => at - changedAt.get(key)!);
       lags.sort((a, b) => a - b);
-      return { client: label, changes: lags.length, 'p50 ms': Math.round(pct(lags, 50)), 'p99 ms': Math.round(pct(lags, 99)) };
+      return {
+        client: label,
+        changes: lags.length,
+        'p50 ms': Math.round(pct(lags, 50)),
+        'p99 ms': Math.round(pct(lags, 99)),
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
-// What the per-request operability middleware costs (metrics observe, request id, a span when tracing is on), in-process, next to none.
+// What the per-request operability middleware costs (metrics observe, request id, a span when tracing is on),
+// in-process, next to none.
 import { trace } from '@opentelemetry/api';
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -37,9 +38,13 @@ trace.setGlobalTracerProvider(provider);
 const variants: Array<[string, MiddlewareHandler[]]> = [
   ['none (baseline)', []],
   ['metrics + request id (always on)', [httpMetrics(), requestId()]],
-  ['metrics + request id + span (tracing on)', [httpMetrics(), requestId(), traceRequests(provider.getTracer('bench'))]],
+  [
+    'metrics + request id + span (tracing on)',
+    [httpMetrics(), requestId(), traceRequests(provider.getTracer('bench'))],
+  ],
 ];
-// Rounds interleave the variants (one warm-up round first), and each keeps its best: a busy machine slows rounds, not variants.
+// Rounds interleave the variants (one warm-up round first), and each keeps its best: a busy machine slows rounds, not
+// variants.
 const apps = variants.map(([, middleware]) => app(middleware));
 const best = variants.map(() => Infinity);
 for (let round = 0; round <= ROUNDS; round++) {

@@ -1,5 +1,6 @@
-// Benchmark: each built page's first-load JavaScript against its budget (src/lib/product-rules/page-budgets.ts), in gzip (what the
-// server sends) and brotli (what a CDN would), with the files it takes; tests/structure/page-budgets.test.ts uses the same measure.
+// Benchmark: each built page's first-load JavaScript against its budget (src/lib/product-rules/page-budgets.ts), in
+// gzip (what the server sends) and brotli (what a CDN would), with the files it takes;
+// tests/structure/page-budgets.test.ts uses the same measure.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
@@ -27,13 +28,20 @@ function* htmlFiles(dir) {
  */
 export function entryScripts(html) {
   const urls = new Set();
-  for (const re of [/<script[^>]*\ssrc="([^"]+)"/g, /component-url="([^"]+)"/g, /renderer-url="([^"]+)"/g, /<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g]) {
+  for (const re of [
+    /<script[^>]*\ssrc="([^"]+)"/g,
+    /component-url="([^"]+)"/g,
+    /renderer-url="([^"]+)"/g,
+    /<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g,
+  ]) {
     for (const match of html.matchAll(re)) urls.add(match[1]);
   }
   return [...urls].filter((u) => u.startsWith('/'));
 }
 
-/** Follows static imports (`import … from "./x.js"`, `import "./x.js"`, `export … from`) to every chunk a page pulls in. */
+/**
+ * Follows static imports (`import … from "./x.js"`, `import "./x.js"`, `export … from`) to every chunk a page pulls in.
+ */
 export function closure(dist, entries) {
   const seen = new Set();
   const queue = [...entries];
@@ -52,17 +60,27 @@ export function closure(dist, entries) {
 }
 
 function inlineScripts(html) {
-  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => Buffer.from(m[1])).filter((b) => b.length > 0);
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => Buffer.from(m[1]))
+    .filter((b) => b.length > 0);
 }
 
 const sum = (list, size) => list.reduce((total, bytes) => total + size(bytes), 0);
 
-/** One page's first-load JavaScript: the files, and gzip and brotli bytes summed file by file (inline scripts included). */
+/**
+ * One page's first-load JavaScript: the files, and gzip and brotli bytes summed file by file (inline scripts included).
+ */
 export function firstLoad(dist, htmlFile) {
   const html = readFileSync(htmlFile, 'utf8');
   const files = closure(dist, entryScripts(html));
   const bodies = [...files.map((u) => readFileSync(path.join(dist, u))), ...inlineScripts(html)];
-  const route = '/' + path.relative(dist, htmlFile).replace(/index\.html$/, '').replace(/\.html$/, '').replace(/\/$/, '');
+  const route =
+    '/' +
+    path
+      .relative(dist, htmlFile)
+      .replace(/index\.html$/, '')
+      .replace(/\.html$/, '')
+      .replace(/\/$/, '');
   return {
     route,
     html,
@@ -88,7 +106,12 @@ export async function pageWeights(dist = siteDir()) {
   const loads = pageLoads(dist).map((l) => ({ ...l, budget: PAGE_BUDGETS[pageKind(l.route)] }));
   const operations = loads.filter((l) => l.route.startsWith('/api-reference/'));
   const largest = operations.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a), operations[0]);
-  const shown = [...loads.filter((l) => !l.route.startsWith('/api-reference/')), ...(largest ? [{ ...largest, route: `/api-reference/* (${operations.length}, largest: ${largest.route.slice(15)})` }] : [])];
+  const shown = [
+    ...loads.filter((l) => !l.route.startsWith('/api-reference/')),
+    ...(largest
+      ? [{ ...largest, route: `/api-reference/* (${operations.length}, largest: ${largest.route.slice(15)})` }]
+      : []),
+  ];
   return shown.map((l) => ({
     page: l.route,
     'html KB': kb(Buffer.byteLength(l.html)),

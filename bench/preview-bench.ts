@@ -17,17 +17,33 @@ const ctx = {
   taskId: 'bench',
   progress: async () => {},
   providerJobs: memoryProviderJobs(),
-  readInput: async (url: string) => ({ data: readFileSync(image), mime: 'image/png', kind: 'image' as const, durationS: null, url }),
+  readInput: async (url: string) => ({
+    data: readFileSync(image),
+    mime: 'image/png',
+    kind: 'image' as const,
+    durationS: null,
+    url,
+  }),
 };
 const rows = [];
 for (const resolution of ['480p', '720p']) {
   for (const feature of ['text-to-video', 'image-to-video'] as Feature[]) {
     const durationS = 4;
     const started = performance.now();
-    const result = await previewEngine().run(feature, { prompt: 'a lighthouse on a cliff at dusk', imageUrl: 'still', resolution, durationS }, ctx);
+    const result = await previewEngine().run(
+      feature,
+      { prompt: 'a lighthouse on a cliff at dusk', imageUrl: 'still', resolution, durationS },
+      ctx,
+    );
     const wallS = (performance.now() - started) / 1000;
     const videoS = result.outputs[0]!.durationS ?? durationS;
-    rows.push({ feature, resolution, 'video s': videoS, 'wall s': Number(wallS.toFixed(2)), 'video s per s': Number((videoS / wallS).toFixed(2)) });
+    rows.push({
+      feature,
+      resolution,
+      'video s': videoS,
+      'wall s': Number(wallS.toFixed(2)),
+      'video s per s': Number((videoS / wallS).toFixed(2)),
+    });
   }
 }
 rmSync(dir, { recursive: true, force: true });

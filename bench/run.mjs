@@ -20,14 +20,26 @@ import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracki
 import { collectorIngestPostgres } from './tracking-ingest-pg.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 // Each benchmark returns rows (or a promise of rows) for one table.
 const benchmarks = [
-  { name: 'Page weight: first-load JS per page vs its budget (src/lib/product-rules/page-budgets.ts, gzip file by file)', run: async () => pageWeights() },
-  { name: 'Lighthouse, mobile, static pages (goals: performance ≥ 98, TBT ≤ 150 ms, CLS 0; median of 3 runs)', run: () => lighthouseScores() },
-  { name: 'Playground screens, Lighthouse mobile, all ten (goals: performance ≥ 95, TBT ≤ 150 ms, CLS 0; median of 3 runs)', run: playgroundScores },
+  {
+    name: 'Page weight: first-load JS per page vs its budget (src/lib/product-rules/page-budgets.ts, gzip file by file)',
+    run: async () => pageWeights(),
+  },
+  {
+    name: 'Lighthouse, mobile, static pages (goals: performance ≥ 98, TBT ≤ 150 ms, CLS 0; median of 3 runs)',
+    run: () => lighthouseScores(),
+  },
+  {
+    name: 'Playground screens, Lighthouse mobile, all ten (goals: performance ≥ 95, TBT ≤ 150 ms, CLS 0; median of 3 runs)',
+    run: playgroundScores,
+  },
   { name: 'Tracking stub size (main thread, gzip; target ≤ 3 KB)', run: async () => stubSize() },
   { name: 'Tracking in Chromium (report() cost, worker throughput)', run: browserFigures },
   { name: 'Tracking after a network outage (Chromium offline, then online)', run: outageDrain },
@@ -37,9 +49,15 @@ const benchmarks = [
     run: () => collectorIngestPostgres(path.resolve(root, process.env.SITE_DIR || 'dist')),
   },
   { name: 'Accounts: login and /user/info throughput (autocannon, loopback)', run: async () => accountThroughput() },
-  { name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)', run: apiThroughput },
+  {
+    name: 'API throughput: user info, getAsyncResult, playground poll vs bare node:http + better-sqlite3 (goal ≥ 0.5×)',
+    run: apiThroughput,
+  },
   { name: 'Tasks: submit throughput, queue overhead', run: async () => taskBenchmarks() },
-  { name: 'Offline speech (eSpeak NG thread pool) with the machine busy, next to a thread per call', run: async () => speechBenchmarks() },
+  {
+    name: 'Offline speech (eSpeak NG thread pool) with the machine busy, next to a thread per call',
+    run: async () => speechBenchmarks(),
+  },
   {
     name: 'Scale-out: tasks/s through 1 and 2 workers, submit → start latency (pg-boss on PostgreSQL, in-process on SQLite)',
     run: async () => scaleOutBenchmarks(),
@@ -52,7 +70,10 @@ const benchmarks = [
     name: 'Capacity through HTTP: 28 tasks/s (100k an hour) via 2 api instances to 2 workers of the built server for 5 minutes, fixed-time engine; rate held, latency, PostgreSQL connections, RSS',
     run: async () => capacity(),
   },
-  { name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second', run: async () => previewBenchmarks() },
+  {
+    name: 'Preview engine (ffmpeg, no AI model): seconds of video rendered per second',
+    run: async () => previewBenchmarks(),
+  },
   {
     name: 'Upload memory: server RSS for 1, 4, 12 uploads of ~100 MB at once and one with S3 (via the server; straight to the bucket), beside bare node:http',
     run: async () => uploadMemory(),
@@ -65,11 +86,17 @@ const benchmarks = [
     name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end',
     run: async () => soak(),
   },
-  { name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)', run: async () => opsOverhead() },
+  {
+    name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)',
+    run: async () => opsOverhead(),
+  },
 ];
 // `npm run bench -- <words>` runs only the tables whose name contains one of the words (case-insensitive).
 const filters = process.argv.slice(2).map((word) => word.toLowerCase());
-const chosen = filters.length === 0 ? benchmarks : benchmarks.filter((bench) => filters.some((word) => bench.name.toLowerCase().includes(word)));
+const chosen =
+  filters.length === 0
+    ? benchmarks
+    : benchmarks.filter((bench) => filters.some((word) => bench.name.toLowerCase().includes(word)));
 for (const bench of chosen) {
   console.log(`\n## ${bench.name}`);
   console.table(await bench.run());

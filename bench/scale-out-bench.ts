@@ -1,4 +1,5 @@
-// Scale-out benchmark (run by bench/scale-out.mjs under tsx): tasks/s through 1 and 2 workers and submit → start latency, pg-boss on PostgreSQL next to the in-process queue on SQLite; prints JSON rows.
+// Scale-out benchmark (run by bench/scale-out.mjs under tsx): tasks/s through 1 and 2 workers and submit → start
+// latency, pg-boss on PostgreSQL next to the in-process queue on SQLite; prints JSON rows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,13 +13,19 @@ import { createLogger } from '../server/log';
 import { createTaskSystem, type TaskSystem } from '../server/tasks';
 import { createUser, TASKS_TEST_SECRET, testEngine, type TestUser } from '../server/test-support/tasks';
 
-/** A fixed-time engine (a provider call that waits, not a CPU-bound one), so the figures measure the queue and the worker count. */
+/**
+ * A fixed-time engine (a provider call that waits, not a CPU-bound one), so the figures measure the queue and the
+ * worker count.
+ */
 const ENGINE_DELAY_MS = 100;
 /** Job slots per worker process (the TASK_WORKERS default): one worker runs at most 2 / 0.1 s = 20 tasks/s. */
 const SLOTS = 2;
 const TASKS = 120;
 const LATENCY_TASKS = 100;
-/** Latency is measured below capacity (one submit every 40 ms, 25/s offered to 40/s of workers), so it is the queue's delay, not a backlog. */
+/**
+ * Latency is measured below capacity (one submit every 40 ms, 25/s offered to 40/s of workers), so it is the queue's
+ * delay, not a backlog.
+ */
 const LATENCY_GAP_MS = 40;
 const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,7 +42,8 @@ const baseEnv = {
   RATE_LIMIT_PER_MINUTE: '10000000',
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 interface Api {
   app: ReturnType<typeof createApp>;
@@ -68,7 +76,11 @@ async function submitBatch(api: Api, count: number): Promise<{ ids: string[]; pe
 async function finished(database: AppDatabase, ids: string[], timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await database.db.selectFrom('tasks').select(['status', 'created_at', 'started_at', 'finished_at']).where('id', 'in', ids).execute();
+    const rows = await database.db
+      .selectFrom('tasks')
+      .select(['status', 'created_at', 'started_at', 'finished_at'])
+      .where('id', 'in', ids)
+      .execute();
     const open = rows.filter((r) => !['succeeded', 'failed', 'canceled'].includes(r.status));
     if (rows.length === ids.length && open.length === 0) {
       if (rows.some((r) => r.status !== 'succeeded')) throw new Error('a benchmark task did not succeed');
@@ -110,7 +122,12 @@ async function sqliteRow() {
   let submitPerS = 0;
   for (const workers of [1, 2]) {
     const c = config(SLOTS * workers);
-    const system: TaskSystem = createTaskSystem({ config: c, database, log, extraEngines: [testEngine({ delayMs: ENGINE_DELAY_MS })] });
+    const system: TaskSystem = createTaskSystem({
+      config: c,
+      database,
+      log,
+      extraEngines: [testEngine({ delayMs: ENGINE_DELAY_MS })],
+    });
     const app = createApp({ config: c, database, log, tasks: system });
     user ??= await createUser({ database, config: c }, 10_000_000);
     await system.start();
@@ -155,8 +172,20 @@ async function admin(sql: string) {
 
 /** A ROLE=worker process on the queue, with the fixed-time engine; resolves when it is working. */
 function startWorker(dbUrl: string, children: ChildProcess[]): Promise<void> {
-  const env = { ...process.env, ...baseEnv, QUEUE: 'pg-boss', DATABASE_URL: dbUrl, ROLE: 'worker', TASK_WORKERS: String(SLOTS), TEST_ENGINE_DELAY_MS: String(ENGINE_DELAY_MS) };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/test-support/task-worker.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    ...baseEnv,
+    QUEUE: 'pg-boss',
+    DATABASE_URL: dbUrl,
+    ROLE: 'worker',
+    TASK_WORKERS: String(SLOTS),
+    TEST_ENGINE_DELAY_MS: String(ENGINE_DELAY_MS),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/test-support/task-worker.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
@@ -210,7 +239,9 @@ async function postgresRow(): Promise<Record<string, string | number>> {
 
 try {
   const rows: Array<Record<string, string | number>> = [await postgresRow(), await sqliteRow()];
-  rows.push({ setup: `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure` });
+  rows.push({
+    setup: `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure`,
+  });
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-// Soak (run by bench/soak.mjs under tsx): 10 minutes of mixed load on the real server; its RSS and heap at start, after warm-up, each minute and at the end.
+// Soak (run by bench/soak.mjs under tsx): 10 minutes of mixed load on the real server; its RSS and heap at start, after
+// warm-up, each minute and at the end.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -68,8 +69,15 @@ async function startBuilt() {
 }
 
 const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!;
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-async function call(route: string, init: RequestInit): Promise<{ status: number; body: { code?: number; data?: Record<string, unknown> } }> {
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+async function call(
+  route: string,
+  init: RequestInit,
+): Promise<{ status: number; body: { code?: number; data?: Record<string, unknown> } }> {
   const res = await fetch(`${base}${route}`, init);
   if (res.status >= 500) serverErrors++;
   const text = await res.text();
@@ -80,7 +88,10 @@ async function call(route: string, init: RequestInit): Promise<{ status: number;
   }
 }
 const api = (user: TestUser, route: string, body: unknown) =>
-  call(route, { ...json(body), headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` } });
+  call(route, {
+    ...json(body),
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
+  });
 
 let serverErrors = 0;
 const taskIds: string[] = [];
@@ -104,7 +115,10 @@ const actions: Array<[weight: number, run: () => Promise<unknown>]> = [
   [
     2,
     async () => {
-      const answer = await api(pick(users), '/api/async/do_tts_common', { text: 'A short line for the soak test.', audioId: 'en-us-female-1' });
+      const answer = await api(pick(users), '/api/async/do_tts_common', {
+        text: 'A short line for the soak test.',
+        audioId: 'en-us-female-1',
+      });
       const id = answer.body.data?.taskId;
       if (typeof id === 'string') taskIds.push(id);
       if (taskIds.length > 1000) taskIds.splice(0, 500);
@@ -118,7 +132,14 @@ const actions: Array<[weight: number, run: () => Promise<unknown>]> = [
       const device = `soak-${Math.floor(Math.random() * 50)}`;
       const session = await call(
         TRACKING_PATHS.accessToken,
-        json({ app_key: APP_KEY, device_id: device, app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' }),
+        json({
+          app_key: APP_KEY,
+          device_id: device,
+          app_version: '1',
+          platform: 'pc-web',
+          platform_version: 'x',
+          log_version: '1',
+        }),
       );
       const s = session.body.data as { token: string; produceId: string; sign: string } | undefined;
       if (!s) return;
@@ -154,16 +175,32 @@ const actions: Array<[weight: number, run: () => Promise<unknown>]> = [
       const bad: Array<[string, RequestInit]> = [
         [
           '/api/async/do_tts_common',
-          { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` }, body: '{"text": ' },
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` },
+            body: '{"text": ',
+          },
         ],
         [
           '/api/async/do_tts_common',
-          { ...json({ text: 'x'.repeat(9000), speed: 1e308 }), headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` } },
+          {
+            ...json({ text: 'x'.repeat(9000), speed: 1e308 }),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(users).apiKey}` },
+          },
         ],
-        ['/api/getAsyncResult', { ...json({ taskId: 'not-a-task' }), headers: { 'content-type': 'application/json', authorization: 'Bearer sk-invented' } }],
+        [
+          '/api/getAsyncResult',
+          {
+            ...json({ taskId: 'not-a-task' }),
+            headers: { 'content-type': 'application/json', authorization: 'Bearer sk-invented' },
+          },
+        ],
         ['/user/email/login', json({ email: 'nobody@example.com', code: '12a4' })],
         [TRACKING_PATHS.trackInfo, json({ token: 'forged', msgEncrypt: '%%%', sign: 'x' })],
-        ['/api-playground/file/v1/upload', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nnonsense' }],
+        [
+          '/api-playground/file/v1/upload',
+          { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nnonsense' },
+        ],
         [`/media/${'a'.repeat(40)}.wav?exp=1&sig=x`, { method: 'GET' }],
         ['/api/async/no_such_tool', json({})],
       ];

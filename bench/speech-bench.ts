@@ -1,5 +1,6 @@
 // Speech benchmark (run by bench/speech.mjs under tsx): offline eSpeak synthesis speed with the machine busy, on the
-// engine's thread pool and, as the baseline in the same run, with a fresh thread and WASM compile per call; prints JSON rows.
+// engine's thread pool and, as the baseline in the same run, with a fresh thread and WASM compile per call; prints JSON
+// rows.
 import { availableParallelism } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
@@ -19,15 +20,20 @@ const GOAL = 20;
 /** The engine before its pool: a thread started for one synthesis (bench/speech-oneshot-worker.mjs). */
 function oneShot(text: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./speech-oneshot-worker.mjs', import.meta.url), { workerData: { text, voice: VOICE, wpm: 175, pitch: 50 } });
-    worker.once('message', (answer: { wav?: Uint8Array; error?: string }) => (answer.wav ? resolve(Buffer.from(answer.wav)) : reject(new Error(answer.error))));
+    const worker = new Worker(new URL('./speech-oneshot-worker.mjs', import.meta.url), {
+      workerData: { text, voice: VOICE, wpm: 175, pitch: 50 },
+    });
+    worker.once('message', (answer: { wav?: Uint8Array; error?: string }) =>
+      answer.wav ? resolve(Buffer.from(answer.wav)) : reject(new Error(answer.error)),
+    );
     worker.once('error', reject);
   });
 }
 
 /**
  * Audio seconds per wall second for REQUESTS syntheses with IN_FLIGHT at once, audio seconds per CPU second of the
- * whole process (every thread; unlike wall time, not slowed by other programs on the machine), the longest event-loop stall.
+ * whole process (every thread; unlike wall time, not slowed by other programs on the machine), the longest event-loop
+ * stall.
  */
 async function busy(speak: (text: string) => Promise<Buffer>, requests: number) {
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -48,7 +54,11 @@ async function busy(speak: (text: string) => Promise<Buffer>, requests: number) 
   loop.disable();
   const used = process.cpuUsage(cpu);
   const cpuS = (used.user + used.system) / 1e6;
-  return { speed: audioS / ((performance.now() - started) / 1000), perCpu: audioS / cpuS, stallMs: Math.round(loop.max / 1e6) };
+  return {
+    speed: audioS / ((performance.now() - started) / 1000),
+    perCpu: audioS / cpuS,
+    stallMs: Math.round(loop.max / 1e6),
+  };
 }
 
 // Warm-up: the pool's threads start and compile the module once, as they do once per server process.
@@ -66,11 +76,29 @@ for (let i = 0; i < 5; i++) {
 waits.sort((a, b) => a - b);
 const busyLabel = `${IN_FLIGHT} requests in flight on ${availableParallelism()} cores`;
 const rows = [
-  { figure: `offline speech with the machine busy (${busyLabel}), thread pool`, value: Number(pool.speed.toFixed(1)), unit: '× real time', goal: `≥ ${GOAL}`, met: pool.speed >= GOAL ? 'yes' : 'NO' },
-  { figure: '  baseline: a fresh thread and WASM compile per call', value: Number(base.speed.toFixed(1)), unit: '× real time' },
+  {
+    figure: `offline speech with the machine busy (${busyLabel}), thread pool`,
+    value: Number(pool.speed.toFixed(1)),
+    unit: '× real time',
+    goal: `≥ ${GOAL}`,
+    met: pool.speed >= GOAL ? 'yes' : 'NO',
+  },
+  {
+    figure: '  baseline: a fresh thread and WASM compile per call',
+    value: Number(base.speed.toFixed(1)),
+    unit: '× real time',
+  },
   { figure: '  thread pool / baseline', value: Number((pool.speed / base.speed).toFixed(1)), unit: '×' },
-  { figure: '  audio per CPU second (all threads), thread pool | baseline', value: `${pool.perCpu.toFixed(1)} | ${base.perCpu.toFixed(1)}`, unit: '× real time per core' },
-  { figure: '  longest event-loop stall, thread pool | baseline', value: `${pool.stallMs} | ${base.stallMs}`, unit: 'ms' },
+  {
+    figure: '  audio per CPU second (all threads), thread pool | baseline',
+    value: `${pool.perCpu.toFixed(1)} | ${base.perCpu.toFixed(1)}`,
+    unit: '× real time per core',
+  },
+  {
+    figure: '  longest event-loop stall, thread pool | baseline',
+    value: `${pool.stallMs} | ${base.stallMs}`,
+    unit: 'ms',
+  },
   { figure: 'one paragraph on an idle pool, median of 5', value: Math.round(waits[2]!), unit: 'ms' },
 ];
 process.stdout.write(`${JSON.stringify(rows)}\n`);

@@ -1,4 +1,5 @@
-// Task benchmarks (run by bench/tasks.mjs under tsx): submit throughput and queue overhead; prints JSON rows (speech: bench/speech-bench.ts).
+// Task benchmarks (run by bench/tasks.mjs under tsx): submit throughput and queue overhead; prints JSON rows (speech:
+// bench/speech-bench.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -45,14 +46,23 @@ await Promise.all(
   }),
 );
 const submitS = (performance.now() - started) / 1000;
-rows.push({ figure: 'submit throughput (SQLite file, 20 in flight)', value: Math.round(total / submitS), unit: 'tasks/s accepted' });
+rows.push({
+  figure: 'submit throughput (SQLite file, 20 in flight)',
+  value: Math.round(total / submitS),
+  unit: 'tasks/s accepted',
+});
 
 // 2. Queue overhead: submit → done for a trivial engine, one task at a time so no task waits behind another.
 await database.db.updateTable('tasks').set({ status: 'canceled' }).where('status', '=', 'queued').execute();
 await system.queue.start();
 const overheads: number[] = [];
 for (let i = 0; i < 200; i++) {
-  const { task } = await system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'x', voice: 'en-us-male-1' }, source: 'api' });
+  const { task } = await system.tasks.submit({
+    userId: user.id,
+    feature: 'tts-common',
+    input: { text: 'x', voice: 'en-us-male-1' },
+    source: 'api',
+  });
   // Measured on the task's own timestamps (created → finished), so the waiting loop's polling is not counted.
   const done = await waitForTask({ database }, task.id);
   overheads.push(done.finished_at! - done.created_at);

@@ -4,7 +4,10 @@ import path from 'node:path';
 
 export function taskBenchmarks() {
   const root = path.resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/tasks-bench.ts')], { cwd: root, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/tasks-bench.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`task benchmark failed:\n${run.stderr}`);
   return JSON.parse(run.stdout.trim().split('\n').at(-1));
 }

@@ -1,5 +1,5 @@
-// Baseline for the collector ingest row on PostgreSQL: node:http + pg taking the same sealed track_info batches.
-// Usage: node bench/tracking-bare-pg.mjs <database url> <port> <tracking secret>. No framework, no validation library, no
+// Baseline for the collector ingest row on PostgreSQL: node:http + pg taking the same sealed track_info batches. Usage:
+// node bench/tracking-bare-pg.mjs <database url> <port> <tracking secret>. No framework, no validation library, no
 // group commit: it checks the token and the sign, decrypts, parses and inserts each batch with one unnest statement.
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -67,8 +67,16 @@ async function trackInfo(text) {
   const claims = claimsOf(body.token, now);
   if (!claims || body.produceId !== claims.p) return [401, { code: 40002 }];
   const ak = Buffer.from(mac('ak', body.token).toString('hex'), 'hex');
-  const signed = [body.token, body.produceId, body.queueId, String(body.sendTime), String(body.batchCount), body.msgEncrypt].join('\n');
-  if (createHmac('sha256', ak).update(signed).digest('hex') !== String(body.sign).toLowerCase()) return [403, { code: 40003 }];
+  const signed = [
+    body.token,
+    body.produceId,
+    body.queueId,
+    String(body.sendTime),
+    String(body.batchCount),
+    body.msgEncrypt,
+  ].join('\n');
+  if (createHmac('sha256', ak).update(signed).digest('hex') !== String(body.sign).toLowerCase())
+    return [403, { code: 40003 }];
   const raw = Buffer.from(body.msgEncrypt, 'base64');
   const decipher = createDecipheriv('aes-256-cbc', ak, raw.subarray(0, 16));
   const entries = JSON.parse(Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]).toString('utf8'));

@@ -21,7 +21,23 @@ const insert = db.prepare(
 const storeBatch = db.transaction((entries, claims, queueId, now) => {
   let stored = 0;
   for (const e of entries) {
-    stored += insert.run(e.entryId, claims.k, claims.p, claims.d, e.coldStartId, e.seqId, e.uid, e.time, e.oid, e.action, e.foid, e.ffid, JSON.stringify(e.logmap), queueId, now).changes;
+    stored += insert.run(
+      e.entryId,
+      claims.k,
+      claims.p,
+      claims.d,
+      e.coldStartId,
+      e.seqId,
+      e.uid,
+      e.time,
+      e.oid,
+      e.action,
+      e.foid,
+      e.ffid,
+      JSON.stringify(e.logmap),
+      queueId,
+      now,
+    ).changes;
   }
   return stored;
 });
@@ -49,8 +65,16 @@ function trackInfo(text) {
   const claims = claimsOf(body.token, now);
   if (!claims || body.produceId !== claims.p) return [401, { code: 40002 }];
   const ak = Buffer.from(mac('ak', body.token).toString('hex'), 'hex');
-  const signed = [body.token, body.produceId, body.queueId, String(body.sendTime), String(body.batchCount), body.msgEncrypt].join('\n');
-  if (createHmac('sha256', ak).update(signed).digest('hex') !== String(body.sign).toLowerCase()) return [403, { code: 40003 }];
+  const signed = [
+    body.token,
+    body.produceId,
+    body.queueId,
+    String(body.sendTime),
+    String(body.batchCount),
+    body.msgEncrypt,
+  ].join('\n');
+  if (createHmac('sha256', ak).update(signed).digest('hex') !== String(body.sign).toLowerCase())
+    return [403, { code: 40003 }];
   const raw = Buffer.from(body.msgEncrypt, 'base64');
   const decipher = createDecipheriv('aes-256-cbc', ak, raw.subarray(0, 16));
   const entries = JSON.parse(Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]).toString('utf8'));
@@ -64,7 +88,8 @@ http
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
       try {
-        if (req.method !== 'POST' || req.url !== '/spider/api/v1/report/track_info') return send(res, 404, { code: 404 });
+        if (req.method !== 'POST' || req.url !== '/spider/api/v1/report/track_info')
+          return send(res, 404, { code: 404 });
         const [status, body] = trackInfo(Buffer.concat(chunks).toString('utf8'));
         send(res, status, body);
       } catch {

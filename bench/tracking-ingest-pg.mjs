@@ -1,5 +1,6 @@
-// Collector ingest on PostgreSQL: the real server on a fresh database (tracking_events partitioned by day, unnest inserts)
-// beside a bare node:http + pg handler (bench/tracking-bare-pg.mjs) on another, the same sealed batches over loopback.
+// Collector ingest on PostgreSQL: the real server on a fresh database (tracking_events partitioned by day, unnest
+// inserts) beside a bare node:http + pg handler (bench/tracking-bare-pg.mjs) on another, the same sealed batches over
+// loopback.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -36,7 +37,10 @@ async function tableFacts(url) {
   await client.connect();
   try {
     const rows = Number((await client.query('select count(*) as n from tracking_events')).rows[0].n);
-    const parts = Number((await client.query(`select count(*) as n from pg_inherits where inhparent = 'tracking_events'::regclass`)).rows[0].n);
+    const parts = Number(
+      (await client.query(`select count(*) as n from pg_inherits where inhparent = 'tracking_events'::regclass`))
+        .rows[0].n,
+    );
     return { rows, parts };
   } finally {
     await client.end();
@@ -45,14 +49,22 @@ async function tableFacts(url) {
 
 async function startBare(url, secret) {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'tracking-bare-pg.mjs'), url, String(port), secret], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, 'tracking-bare-pg.mjs'), url, String(port), secret],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise((resolve, reject) => {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the bare collector stopped (exit code ${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+  };
 }
 
 /** Collector ingest on PostgreSQL next to the bare pg baseline, at 10 and 100 concurrent senders. */
@@ -64,7 +76,10 @@ export async function collectorIngestPostgres(siteDir) {
   let server;
   let bare;
   try {
-    server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret, DATABASE_URL: appDb.url }, { startTimeoutS: 120 });
+    server = await startServer(
+      { SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret, DATABASE_URL: appDb.url },
+      { startTimeoutS: 120 },
+    );
     bare = await startBare(bareDb.url, secret);
     await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
     await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
@@ -79,20 +94,44 @@ export async function collectorIngestPostgres(siteDir) {
           goal: `≥ ${GOAL_EVENTS_PER_S.toLocaleString('en')}`,
           met: app.eventsPerS >= GOAL_EVENTS_PER_S ? 'yes' : 'NO',
         },
-        { figure: `  bare node:http + pg handler (unnest per batch), ${senders} senders`, value: base.eventsPerS, unit: 'events/s' },
-        { figure: `  collector / bare, ${senders} senders`, value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)), unit: '×' },
-        { figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`, value: `${app.cpuUs} | ${base.cpuUs}`, unit: 'µs' },
+        {
+          figure: `  bare node:http + pg handler (unnest per batch), ${senders} senders`,
+          value: base.eventsPerS,
+          unit: 'events/s',
+        },
+        {
+          figure: `  collector / bare, ${senders} senders`,
+          value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)),
+          unit: '×',
+        },
+        {
+          figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`,
+          value: `${app.cpuUs} | ${base.cpuUs}`,
+          unit: 'µs',
+        },
         {
           figure: `  events per server CPU second (Node only, PostgreSQL not counted), collector | bare, ${senders} senders`,
           value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`,
           unit: 'events/s',
         },
-        { figure: `  latency p50 / p99, collector | bare, ${senders} senders`, value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`, unit: 'ms' },
-        { figure: `  failed answers, collector | bare, ${senders} senders`, value: `${app.failed} | ${base.failed}`, unit: 'count' },
+        {
+          figure: `  latency p50 / p99, collector | bare, ${senders} senders`,
+          value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`,
+          unit: 'ms',
+        },
+        {
+          figure: `  failed answers, collector | bare, ${senders} senders`,
+          value: `${app.failed} | ${base.failed}`,
+          unit: 'count',
+        },
       );
     }
     // The machine is shared: its load says how far the figures above are from an idle one.
-    rows.push({ figure: '  machine load average (1 min) at the end | cores', value: `${os.loadavg()[0].toFixed(1)} | ${os.cpus().length}`, unit: '' });
+    rows.push({
+      figure: '  machine load average (1 min) at the end | cores',
+      value: `${os.loadavg()[0].toFixed(1)} | ${os.cpus().length}`,
+      unit: '',
+    });
     const facts = await tableFacts(appDb.url);
     rows.push({
       figure: '  events stored by the collector (warm-up included) | partitions of tracking_events',

@@ -1,5 +1,6 @@
 // Collector ingest benchmark: real sealed batches of 20 entries over loopback (autocannon) into the real server and, as
-// the baseline in the same run, into a bare node:http + better-sqlite3 handler (bench/tracking-bare.mjs) doing the same work.
+// the baseline in the same run, into a bare node:http + better-sqlite3 handler (bench/tracking-bare.mjs) doing the same
+// work.
 import { spawn } from 'node:child_process';
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -16,13 +17,16 @@ export const SENDERS = [10, 100];
 /** Batches one device sends in a run: under the 600 a minute TRACKING_BATCH_LIMITS allows it. */
 const PER_DEVICE = 400;
 
-/** The wire cipher of docs/tracking-protocol.md with Node's crypto (the browser uses crypto-js; tests prove they agree). */
+/**
+ * The wire cipher of docs/tracking-protocol.md with Node's crypto (the browser uses crypto-js; tests prove they agree).
+ */
 function sealEntries(entries, ak) {
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', Buffer.from(ak, 'hex'), iv);
   return Buffer.concat([iv, cipher.update(JSON.stringify(entries), 'utf8'), cipher.final()]).toString('base64');
 }
-const signedText = (f) => [f.token, f.produceId, f.queueId, String(f.sendTime), String(f.batchCount), f.msgEncrypt].join('\n');
+const signedText = (f) =>
+  [f.token, f.produceId, f.queueId, String(f.sendTime), String(f.batchCount), f.msgEncrypt].join('\n');
 const signBatch = (text, ak) => createHmac('sha256', Buffer.from(ak, 'hex')).update(text).digest('hex');
 
 /**
@@ -49,7 +53,8 @@ export function cpuSeconds(pid) {
     // the process is gone
   }
   for (const task of tasks) {
-    for (const child of read(`/proc/${pid}/task/${task}/children`).split(' ').filter(Boolean)) seconds += cpuSeconds(child);
+    for (const child of read(`/proc/${pid}/task/${task}/children`).split(' ').filter(Boolean))
+      seconds += cpuSeconds(child);
   }
   return seconds;
 }
@@ -58,20 +63,40 @@ export function cpuSeconds(pid) {
 async function startBare(secret) {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.db');
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'tracking-bare.mjs'), file, String(port), secret], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, 'tracking-bare.mjs'), file, String(port), secret],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((resolve, reject) => {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the bare collector stopped (exit code ${code})`)));
   });
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
+  };
 }
 
 /** Sealed track_info bodies with fresh entry ids, from enough devices (tokens of the real server) to stay in budget. */
 export async function makeBodies(base, count, label) {
-  const post = async (p, body) => (await (await fetch(base + p, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json()).data;
+  const post = async (p, body) =>
+    (
+      await (
+        await fetch(base + p, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()
+    ).data;
   const sessions = [];
   for (let d = 0; d < Math.ceil(count / PER_DEVICE); d++) {
-    const session = await post('/spider/api/v1/access_token', { app_key: 'dreamapi-web', device_id: `bench-${label}-${d}` });
+    const session = await post('/spider/api/v1/access_token', {
+      app_key: 'dreamapi-web',
+      device_id: `bench-${label}-${d}`,
+    });
     const { ak } = await post('/spider/api/v1/report/track_config', { token: session.token, sign: session.sign });
     sessions.push({ ...session, ak });
   }
@@ -79,14 +104,35 @@ export async function makeBodies(base, count, label) {
   let n = 0;
   for (let b = 0; b < count; b++) {
     const { ak, ...session } = sessions[b % sessions.length];
-    const entries = Array.from({ length: BATCH }, () => ({ entryId: `bench-${label}-${++n}`, coldStartId: 'bench', seqId: (n % 10000) + 1, uid: '', time: Date.now(), oid: 'bench_ingest_event', action: 1, foid: '', ffid: '', logmap: { n } }));
-    const fields = { token: session.token, produceId: session.produceId, queueId: String(100000000 + b), sendTime: Date.now(), batchCount: BATCH, msgEncrypt: sealEntries(entries, ak) };
+    const entries = Array.from({ length: BATCH }, () => ({
+      entryId: `bench-${label}-${++n}`,
+      coldStartId: 'bench',
+      seqId: (n % 10000) + 1,
+      uid: '',
+      time: Date.now(),
+      oid: 'bench_ingest_event',
+      action: 1,
+      foid: '',
+      ffid: '',
+      logmap: { n },
+    }));
+    const fields = {
+      token: session.token,
+      produceId: session.produceId,
+      queueId: String(100000000 + b),
+      sendTime: Date.now(),
+      batchCount: BATCH,
+      msgEncrypt: sealEntries(entries, ak),
+    };
     bodies.push(JSON.stringify({ ...fields, sign: signBatch(signedText(fields), ak) }));
   }
   return bodies;
 }
 
-/** Sends every body once with `connections` in flight: events per second over the run's wall time, and the server's CPU per batch. */
+/**
+ * Sends every body once with `connections` in flight: events per second over the run's wall time, and the server's CPU
+ * per batch.
+ */
 export async function drive({ url, pid }, bodies, connections) {
   let next = 0;
   const cpu = cpuSeconds(pid);
@@ -109,10 +155,19 @@ export async function drive({ url, pid }, bodies, connections) {
   });
   const seconds = (last - started) / 1000;
   const cpuUs = ((cpuSeconds(pid) - cpu) * 1e6) / bodies.length;
-  return { eventsPerS: Math.round((bodies.length * BATCH) / seconds), cpuUs: Math.round(cpuUs), p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors };
+  return {
+    eventsPerS: Math.round((bodies.length * BATCH) / seconds),
+    cpuUs: Math.round(cpuUs),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
 }
 
-/** Collector ingest next to the bare baseline, at 10 and 100 concurrent senders; `siteDir` is the built site the server serves. */
+/**
+ * Collector ingest next to the bare baseline, at 10 and 100 concurrent senders; `siteDir` is the built site the server
+ * serves.
+ */
 export async function collectorIngest(siteDir) {
   const secret = randomBytes(24).toString('hex');
   const server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret });
@@ -126,13 +181,43 @@ export async function collectorIngest(siteDir) {
       const app = await drive(server, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
       const base = await drive(bare, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
       rows.push(
-        { figure: `collector ingest, ${senders} senders`, value: app.eventsPerS, unit: 'events/s', goal: '≥ 50,000', met: app.eventsPerS >= 50_000 ? 'yes' : 'NO' },
-        { figure: `  bare node:http + better-sqlite3 handler, ${senders} senders`, value: base.eventsPerS, unit: 'events/s' },
-        { figure: `  collector / bare, ${senders} senders`, value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)), unit: '×' },
-        { figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`, value: `${app.cpuUs} | ${base.cpuUs}`, unit: 'µs' },
-        { figure: `  events per server CPU second, collector | bare, ${senders} senders`, value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`, unit: 'events/s' },
-        { figure: `  latency p50 / p99, collector | bare, ${senders} senders`, value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`, unit: 'ms' },
-        { figure: `  failed answers, collector | bare, ${senders} senders`, value: `${app.failed} | ${base.failed}`, unit: 'count' },
+        {
+          figure: `collector ingest, ${senders} senders`,
+          value: app.eventsPerS,
+          unit: 'events/s',
+          goal: '≥ 50,000',
+          met: app.eventsPerS >= 50_000 ? 'yes' : 'NO',
+        },
+        {
+          figure: `  bare node:http + better-sqlite3 handler, ${senders} senders`,
+          value: base.eventsPerS,
+          unit: 'events/s',
+        },
+        {
+          figure: `  collector / bare, ${senders} senders`,
+          value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)),
+          unit: '×',
+        },
+        {
+          figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`,
+          value: `${app.cpuUs} | ${base.cpuUs}`,
+          unit: 'µs',
+        },
+        {
+          figure: `  events per server CPU second, collector | bare, ${senders} senders`,
+          value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`,
+          unit: 'events/s',
+        },
+        {
+          figure: `  latency p50 / p99, collector | bare, ${senders} senders`,
+          value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`,
+          unit: 'ms',
+        },
+        {
+          figure: `  failed answers, collector | bare, ${senders} senders`,
+          value: `${app.failed} | ${base.failed}`,
+          unit: 'count',
+        },
       );
     }
     return rows;

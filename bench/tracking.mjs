@@ -1,6 +1,6 @@
-// Benchmarks of the tracking pipeline: stub gzip size, report() cost, worker throughput and drain after an outage in Chromium, collector ingest.
-// `node bench/tracking.mjs` builds the site if stale (into SITE_DIR, default dist/) and prints every figure;
-// `npm run bench` runs the same functions among the other benchmarks.
+// Benchmarks of the tracking pipeline: stub gzip size, report() cost, worker throughput and drain after an outage in
+// Chromium, collector ingest. `node bench/tracking.mjs` builds the site if stale (into SITE_DIR, default dist/) and
+// prints every figure; `npm run bench` runs the same functions among the other benchmarks.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,9 +16,14 @@ const dist = path.resolve(root, process.env.SITE_DIR || 'dist');
 export const STUB_TARGET_GZIP_BYTES = 3072;
 
 const gzipBytes = (code) => gzipSync(code).length;
-/** Chunks a built chunk imports statically (`import … from "./x.js"`, `import "./x.js"`); dynamic import() is not followed. */
+/**
+ * Chunks a built chunk imports statically (`import … from "./x.js"`, `import "./x.js"`); dynamic import() is not
+ * followed.
+ */
 const staticImports = (url, code) =>
-  [...code.matchAll(/(?:^|[;\s])import\s*(?:[^'"()`]*?from\s*)?["']([^"']+\.js)["']/g)].map((m) => path.posix.join(path.posix.dirname(url), m[1]));
+  [...code.matchAll(/(?:^|[;\s])import\s*(?:[^'"()`]*?from\s*)?["']([^"']+\.js)["']/g)].map((m) =>
+    path.posix.join(path.posix.dirname(url), m[1]),
+  );
 
 /**
  * The BaseLayout tracking script and every chunk it imports statically, each gzipped on its own as it is served
@@ -49,7 +54,12 @@ export function stubSize() {
     raw += code.length;
     gz += gzipBytes(code);
     if (/CryptoJS|crypto-js|indexedDB/i.test(code.toString())) cryptoJs = true;
-    rows.push({ chunk: url.replace('/_astro/', ''), loads: 'with the page', rawBytes: code.length, gzipBytes: gzipBytes(code) });
+    rows.push({
+      chunk: url.replace('/_astro/', ''),
+      loads: 'with the page',
+      rawBytes: code.length,
+      gzipBytes: gzipBytes(code),
+    });
   }
   rows.push({
     chunk: `TOTAL main-thread stub (${seen.size} chunk${seen.size === 1 ? '' : 's'})`,
@@ -60,7 +70,11 @@ export function stubSize() {
     met: gz <= STUB_TARGET_GZIP_BYTES ? 'yes' : 'NO',
     workerCodeInStub: cryptoJs ? 'YES (crypto-js or IndexedDB found)' : 'no',
   });
-  const lazy = { 'connect.': 'after idle (Comlink wrapper)', 'tracking.worker-': 'after idle (worker)', 'vitals.': '20 % of loads (web vitals)' };
+  const lazy = {
+    'connect.': 'after idle (Comlink wrapper)',
+    'tracking.worker-': 'after idle (worker)',
+    'vitals.': '20 % of loads (web vitals)',
+  };
   for (const name of readdirSync(path.join(dist, '_astro')).filter((n) => n.endsWith('.js'))) {
     const when = Object.entries(lazy).find(([prefix]) => name.startsWith(prefix))?.[1];
     if (!when) continue;
@@ -79,51 +93,76 @@ async function startServer() {
 /** The goal for report() on the main thread: median µs per call over at least REPORT_CALLS calls. */
 export const REPORT_GOAL_US = 5;
 const REPORT_CALLS = 10_000;
-/** Calls timed together: the page clock is coarsened to 100 µs (no cross-origin isolation), so a block of 250 reads to 0.4 µs a call. */
+/**
+ * Calls timed together: the page clock is coarsened to 100 µs (no cross-origin isolation), so a block of 250 reads to
+ * 0.4 µs a call.
+ */
 const REPORT_BLOCK = 250;
 
 /**
- * report() on the main thread, median µs per call in blocks, timed two ways over REPORT_CALLS calls each: the calls alone,
- * and the calls with the hand-off to the worker they cause (the once-per-task message, run before the block's clock
- * stops); and events per second into the shared IndexedDB queue.
+ * report() on the main thread, median µs per call in blocks, timed two ways over REPORT_CALLS calls each: the calls
+ * alone, and the calls with the hand-off to the worker they cause (the once-per-task message, run before the block's
+ * clock stops); and events per second into the shared IndexedDB queue.
  */
 export async function browserFigures() {
   const server = await startServer();
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox'],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(`${server.base}/pricing`);
     await page.waitForFunction(() => 'dreamTracker' in window);
     await page.evaluate(() => window.dreamTracker.status());
-    const figures = await page.evaluate(async ({ calls, block }) => {
-      const t = window.dreamTracker;
-      const alone = [];
-      const withHandOff = [];
-      const nextTask = () => new Promise((r) => setTimeout(r, 0));
-      for (let done = 0; done < calls; done += block) {
-        let start = performance.now();
-        for (let i = 0; i < block; i++) t.report({ id: 'bench_main_call', action: 'click', logmap: { i } });
-        alone.push((performance.now() - start) / block);
-        await nextTask();
-        start = performance.now();
-        for (let i = 0; i < block; i++) t.report({ id: 'bench_main_call', action: 'click', logmap: { i } });
-        // The hand-off is a microtask queued by the block's first call: it runs before this await resumes.
-        await null;
-        withHandOff.push((performance.now() - start) / block);
-        await nextTask();
-      }
-      const median = (list) => list.sort((a, b) => a - b)[list.length >> 1] * 1000;
-      while (t.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
-      const n = 5000;
-      const begin = performance.now();
-      for (let i = 0; i < n; i++) t.report({ id: 'bench_worker_queue', action: 'show', logmap: { i } });
-      while (t.pendingCount() > 0) await new Promise((r) => setTimeout(r, 2));
-      return { alone: median(alone), withHandOff: median(withHandOff), queued: Math.round(n / ((performance.now() - begin) / 1000)) };
-    }, { calls: REPORT_CALLS, block: REPORT_BLOCK });
+    const figures = await page.evaluate(
+      async ({ calls, block }) => {
+        const t = window.dreamTracker;
+        const alone = [];
+        const withHandOff = [];
+        const nextTask = () => new Promise((r) => setTimeout(r, 0));
+        for (let done = 0; done < calls; done += block) {
+          let start = performance.now();
+          for (let i = 0; i < block; i++) t.report({ id: 'bench_main_call', action: 'click', logmap: { i } });
+          alone.push((performance.now() - start) / block);
+          await nextTask();
+          start = performance.now();
+          for (let i = 0; i < block; i++) t.report({ id: 'bench_main_call', action: 'click', logmap: { i } });
+          // The hand-off is a microtask queued by the block's first call: it runs before this await resumes.
+          await null;
+          withHandOff.push((performance.now() - start) / block);
+          await nextTask();
+        }
+        const median = (list) => list.sort((a, b) => a - b)[list.length >> 1] * 1000;
+        while (t.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
+        const n = 5000;
+        const begin = performance.now();
+        for (let i = 0; i < n; i++) t.report({ id: 'bench_worker_queue', action: 'show', logmap: { i } });
+        while (t.pendingCount() > 0) await new Promise((r) => setTimeout(r, 2));
+        return {
+          alone: median(alone),
+          withHandOff: median(withHandOff),
+          queued: Math.round(n / ((performance.now() - begin) / 1000)),
+        };
+      },
+      { calls: REPORT_CALLS, block: REPORT_BLOCK },
+    );
     const met = (us) => (us <= REPORT_GOAL_US ? 'yes' : 'NO');
     return [
-      { figure: `report() main-thread cost, median over ${REPORT_CALLS} calls`, value: Number(figures.alone.toFixed(2)), unit: 'µs per call', goal: `≤ ${REPORT_GOAL_US}`, met: met(figures.alone) },
-      { figure: '  the same with the hand-off to the worker', value: Number(figures.withHandOff.toFixed(2)), unit: 'µs per call', goal: `≤ ${REPORT_GOAL_US}`, met: met(figures.withHandOff) },
+      {
+        figure: `report() main-thread cost, median over ${REPORT_CALLS} calls`,
+        value: Number(figures.alone.toFixed(2)),
+        unit: 'µs per call',
+        goal: `≤ ${REPORT_GOAL_US}`,
+        met: met(figures.alone),
+      },
+      {
+        figure: '  the same with the hand-off to the worker',
+        value: Number(figures.withHandOff.toFixed(2)),
+        unit: 'µs per call',
+        goal: `≤ ${REPORT_GOAL_US}`,
+        met: met(figures.withHandOff),
+      },
       { figure: 'worker throughput into the shared queue', value: figures.queued, unit: 'events/s' },
     ];
   } finally {
@@ -142,7 +181,10 @@ const OUTAGE_MS = 5000;
  */
 export async function outageDrain(runs = 3) {
   const server = await startAppServer({ SITE_DIR: dist });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: ['--headless', '--no-sandbox'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox'],
+  });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   try {
     const context = await browser.newContext();
@@ -160,18 +202,25 @@ export async function outageDrain(runs = 3) {
       const failedBefore = failedSends;
       await context.setOffline(true);
       await page.evaluate(() => {
-        for (let i = 0; i < 20; i++) window.dreamTracker.report({ id: 'bench_outage_event', action: 'click', logmap: { i } });
+        for (let i = 0; i < 20; i++)
+          window.dreamTracker.report({ id: 'bench_outage_event', action: 'click', logmap: { i } });
       });
       await sleep(OUTAGE_MS);
-      if (failedSends === failedBefore) throw new Error('no send failed while offline: the outage was not seen by the worker');
+      if (failedSends === failedBefore)
+        throw new Error('no send failed while offline: the outage was not seen by the worker');
       await context.setOffline(false);
       const back = performance.now();
-      while ((await status()).queued > 0 || (await page.evaluate(() => window.dreamTracker.pendingCount())) > 0) await sleep(10);
+      while ((await status()).queued > 0 || (await page.evaluate(() => window.dreamTracker.pendingCount())) > 0)
+        await sleep(10);
       drains.push(Math.round(performance.now() - back));
     }
     drains.sort((a, b) => a - b);
     return [
-      { figure: `drain after outage (${OUTAGE_MS / 1000} s offline, 20 entries, 20 s buffer), median of ${runs}`, value: drains[drains.length >> 1], unit: 'ms' },
+      {
+        figure: `drain after outage (${OUTAGE_MS / 1000} s offline, 20 entries, 20 s buffer), median of ${runs}`,
+        value: drains[drains.length >> 1],
+        unit: 'ms',
+      },
       { figure: 'drain after outage, each run', value: drains.join(' / '), unit: 'ms' },
       { figure: 'track_info sends failed while offline', value: failedSends, unit: 'count' },
     ];
@@ -185,13 +234,18 @@ export async function outageDrain(runs = 3) {
 export const collectorIngest = () => ingest(dist);
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
   const sizes = stubSize();
   console.log('\n## Tracking stub size (main thread, gzip; target ≤ 3 KB)');
   console.table(sizes);
   const total = sizes.find((row) => row.targetGzipBytes);
-  console.log(`Stub: ${total.gzipBytes} B gzip with every chunk it imports; target ≤ ${STUB_TARGET_GZIP_BYTES} B: ${total.met === 'yes' ? 'met' : 'NOT met'}.`);
+  console.log(
+    `Stub: ${total.gzipBytes} B gzip with every chunk it imports; target ≤ ${STUB_TARGET_GZIP_BYTES} B: ${total.met === 'yes' ? 'met' : 'NOT met'}.`,
+  );
   console.log('\n## Tracking in Chromium (report() cost, worker throughput)');
   console.table(await browserFigures());
   console.log('\n## Tracking after a network outage (Chromium offline, then online)');

@@ -1,4 +1,5 @@
-// Upload memory (run by bench/uploads.mjs under tsx): server peak RSS for 1, 4 and 12 uploads of ~100 MB at once, and one with S3, beside bare node:http.
+// Upload memory (run by bench/uploads.mjs under tsx): server peak RSS for 1, 4 and 12 uploads of ~100 MB at once, and
+// one with S3, beside bare node:http.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,12 +31,18 @@ async function upload(url: string, user: TestUser): Promise<number> {
   const form = new FormData();
   form.set('scene', 'video');
   form.set('file', await openAsBlob(video, { type: 'video/mp4' }), 'video.mp4');
-  const res = await fetch(`${url}/api-playground/file/v1/upload`, { method: 'POST', headers: { token: user.token }, body: form });
+  const res = await fetch(`${url}/api-playground/file/v1/upload`, {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
   await res.arrayBuffer();
   return res.status;
 }
 
-/** Sends the video to the bucket with a policy of the public API; answers the finish call, which the server works on. */
+/**
+ * Sends the video to the bucket with a policy of the public API; answers the finish call, which the server works on.
+ */
 async function sentToBucket(url: string, user: TestUser): Promise<() => Promise<number>> {
   const call = (name: string, body: object) =>
     fetch(`${url}/api/file/v1/${name}`, {
@@ -43,10 +50,14 @@ async function sentToBucket(url: string, user: TestUser): Promise<() => Promise<
       headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-  const policy = ((await (await call('get_policy', { scene: 'video' })).json()) as { data: { reqId: string; host: string; fields: Record<string, string> } })
-    .data;
+  const policy = (
+    (await (await call('get_policy', { scene: 'video' })).json()) as {
+      data: { reqId: string; host: string; fields: Record<string, string> };
+    }
+  ).data;
   const form = new FormData();
-  for (const [name, value] of Object.entries(policy.fields)) form.set(name, name === 'Content-Type' ? 'video/mp4' : value);
+  for (const [name, value] of Object.entries(policy.fields))
+    form.set(name, name === 'Content-Type' ? 'video/mp4' : value);
   form.set('file', await openAsBlob(video, { type: 'video/mp4' }), 'video.mp4');
   const sent = await fetch(policy.host, { method: 'POST', body: form });
   if (!sent.ok) throw new Error(`the bucket refused the upload: HTTP ${sent.status}`);
@@ -59,7 +70,9 @@ async function sentToBucket(url: string, user: TestUser): Promise<() => Promise<
 
 /** The bare baseline: a node:http server piping each body to a file. */
 async function bare(count: number) {
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'upload-bare.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'upload-bare.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve) =>
     child.stdout.once('data', (line: Buffer) => resolve((JSON.parse(line.toString()) as { port: number }).port)),
   );

@@ -1,4 +1,5 @@
-// Usage export: a year of one account's tasks and ledger rows as CSV, streamed in keyset pages vs the whole range at once (SQLite file).
+// Usage export: a year of one account's tasks and ledger rows as CSV, streamed in keyset pages vs the whole range at
+// once (SQLite file).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,8 @@ await db
   })
   .execute();
 
-// A year of tasks, each with its hold in the ledger; the same number of rows in each table (USAGE_EXPORT_BENCH_ROWS each, 100,000 by default).
+// A year of tasks, each with its hold in the ledger; the same number of rows in each table (USAGE_EXPORT_BENCH_ROWS
+// each, 100,000 by default).
 for (let i = 0; i < ROWS; i += 1000) {
   const at = (n: number) => start + Math.floor(((i + n) / ROWS) * 365 * DAY_MS);
   const ids = Array.from({ length: Math.min(1000, ROWS - i) }, (_, n) => n);
@@ -58,18 +60,29 @@ for (let i = 0; i < ROWS; i += 1000) {
       .execute();
     await trx
       .insertInto('credit_ledger')
-      .values(ids.map((n) => ({ user_id: userId, delta: -2, balance_after: 1000, reason: 'task-hold', reference: `task-${i + n}`, created_at: at(n) })))
+      .values(
+        ids.map((n) => ({
+          user_id: userId,
+          delta: -2,
+          balance_after: 1000,
+          reason: 'task-hold',
+          reference: `task-${i + n}`,
+          created_at: at(n),
+        })),
+      )
       .execute();
   });
 }
 const range = { from: '2025-01-01', to: '2025-12-31' };
 
 /**
- * Runs `work`, which calls probe() where it holds the most (after each page, after the whole range is read): probe runs a
- * full GC and notes the live heap, so only what is still referenced counts. Answers the seconds (probes included, alike
- * for both ways) and the peak live heap above the start, in MB.
+ * Runs `work`, which calls probe() where it holds the most (after each page, after the whole range is read): probe runs
+ * a full GC and notes the live heap, so only what is still referenced counts. Answers the seconds (probes included,
+ * alike for both ways) and the peak live heap above the start, in MB.
  */
-async function measured(work: (probe: () => void) => Promise<number>): Promise<{ rows: number; seconds: number; peakMb: number }> {
+async function measured(
+  work: (probe: () => void) => Promise<number>,
+): Promise<{ rows: number; seconds: number; peakMb: number }> {
   gc();
   const base = process.memoryUsage().heapUsed;
   let peak = base;
@@ -165,4 +178,9 @@ const row = (way: string, m: typeof streamed) => ({
   'rows/s': Math.round(m.rows / m.seconds),
   'peak live heap MB': Number(m.peakMb.toFixed(1)),
 });
-console.log(JSON.stringify([row(`streamed, keyset pages of ${USAGE_EXPORT.pageRows}`, streamed), row('whole range at once (baseline)', whole)]));
+console.log(
+  JSON.stringify([
+    row(`streamed, keyset pages of ${USAGE_EXPORT.pageRows}`, streamed),
+    row('whole range at once (baseline)', whole),
+  ]),
+);

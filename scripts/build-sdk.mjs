@@ -19,20 +19,23 @@ function run(command, args, cwd) {
 }
 
 /**
- * Declarations keep the sources' extensionless relative imports, which Node's own resolution (moduleResolution node16 and
- * nodenext) refuses: each becomes the file it names, `./x.js` or `./x/index.js`.
+ * Declarations keep the sources' extensionless relative imports, which Node's own resolution (moduleResolution node16
+ * and nodenext) refuses: each becomes the file it names, `./x.js` or `./x/index.js`.
  */
 function addExtensions(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) addExtensions(file);
     if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
-    const text = readFileSync(file, 'utf8').replace(/(from |import\()(['"])(\.{1,2}\/[^'"]*)\2/g, (whole, lead, quote, spec) => {
-      const base = path.resolve(dir, spec);
-      if (existsSync(`${base}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
-      if (existsSync(path.join(base, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`;
-      return whole;
-    });
+    const text = readFileSync(file, 'utf8').replace(
+      /(from |import\()(['"])(\.{1,2}\/[^'"]*)\2/g,
+      (whole, lead, quote, spec) => {
+        const base = path.resolve(dir, spec);
+        if (existsSync(`${base}.d.ts`)) return `${lead}${quote}${spec}.js${quote}`;
+        if (existsSync(path.join(base, 'index.d.ts'))) return `${lead}${quote}${spec}/index.js${quote}`;
+        return whole;
+      },
+    );
     writeFileSync(file, text);
   }
 }
@@ -50,7 +53,11 @@ export async function buildSdk() {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  run(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(sdkDir, 'tsconfig.build.json')], root);
+  run(
+    process.execPath,
+    [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(sdkDir, 'tsconfig.build.json')],
+    root,
+  );
   addExtensions(path.join(outDir, 'types'));
 }
 
@@ -58,7 +65,9 @@ export async function buildSdk() {
 export function packSdk(destination) {
   mkdirSync(destination, { recursive: true });
   // The package's prepack would build again; it is built already.
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], sdkDir));
+  const [packed] = JSON.parse(
+    run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], sdkDir),
+  );
   const stable = path.join(destination, 'dreamapi-platform-sdk.tgz');
   renameSync(path.join(destination, packed.filename), stable);
   return stable;

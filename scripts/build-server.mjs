@@ -1,5 +1,5 @@
-// Builds the API server into plain JavaScript (dist-server/main.mjs) that Node runs as it is: no TypeScript loader at run time.
-// `npm start` and `npm run build` run it; `node scripts/build-server.mjs [outdir]` builds alone.
+// Builds the API server into plain JavaScript (dist-server/main.mjs) that Node runs as it is: no TypeScript loader at
+// run time. `npm start` and `npm run build` run it; `node scripts/build-server.mjs [outdir]` builds alone.
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 const root = path.resolve(import.meta.dirname, '..');
 export const SERVER_OUT = path.join(root, 'dist-server');
 
-/** Plain-JavaScript files the server starts by URL next to its own module (worker threads): copied beside the bundle. */
+/**
+ * Plain-JavaScript files the server starts by URL next to its own module (worker threads): copied beside the bundle.
+ */
 function sideFiles(dir = path.join(root, 'server')) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
@@ -27,7 +29,10 @@ export async function buildServer(outdir = SERVER_OUT) {
   mkdirSync(outdir, { recursive: true });
   await build({
     // The collector's ingest thread is a module of its own (server/tracking/ingest-pool.ts starts it by URL).
-    entryPoints: { main: path.join(root, 'server/main.ts'), 'tracking-ingest': path.join(root, 'server/tracking/ingest-thread.ts') },
+    entryPoints: {
+      main: path.join(root, 'server/main.ts'),
+      'tracking-ingest': path.join(root, 'server/tracking/ingest-thread.ts'),
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,

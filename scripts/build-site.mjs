@@ -30,10 +30,16 @@ function sourceHash() {
   const hash = createHash('sha256');
   for (const entry of inputs) {
     for (const file of filesUnder(entry)) {
-      hash.update(file).update('\0').update(readFileSync(path.join(root, file))).update('\0');
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(root, file)))
+        .update('\0');
     }
   }
-  for (const [name, value] of Object.entries(process.env).filter(([k]) => k.startsWith('PUBLIC_')).sort()) {
+  for (const [name, value] of Object.entries(process.env)
+    .filter(([k]) => k.startsWith('PUBLIC_'))
+    .sort()) {
     hash.update(`${name}=${value}\0`);
   }
   return hash.digest('hex');
@@ -47,7 +53,11 @@ if (process.argv.includes('--if-stale') && existsSync(stampFile) && readFileSync
 console.log('Building the site…');
 // Always a production build: a caller's NODE_ENV (vitest sets 'test') would otherwise ship React's development build.
 const env = { ...process.env, NODE_ENV: 'production' };
-const result = spawnSync(process.execPath, [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], { cwd: root, stdio: 'inherit', env });
+const result = spawnSync(
+  process.execPath,
+  [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir],
+  { cwd: root, stdio: 'inherit', env },
+);
 if (result.status !== 0) process.exit(result.status ?? 1);
 // The SDK package, served as /sdk/dreamapi-platform-sdk.tgz: View code's JavaScript installs it from here.
 await buildSdk();

@@ -1,5 +1,6 @@
-// Makes the playground's example files in public/examples/ (src/lib/product-rules/examples.ts lists them) with the platform's own offline
-// engines: speech by eSpeak NG, clips by the preview engine, then made small (reduced size, mono AAC). Run: node scripts/make-examples.mjs
+// Makes the playground's example files in public/examples/ (src/lib/product-rules/examples.ts lists them) with the
+// platform's own offline engines: speech by eSpeak NG, clips by the preview engine, then made small (reduced size, mono
+// AAC). Run: node scripts/make-examples.mjs
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,10 @@ const { previewEngine } = await load('server/engines/preview.ts');
 const { ffmpegTools, runTool } = await load('server/tools/index.ts');
 
 const tools = ffmpegTools();
-if (!tools) throw new Error('no usable ffmpeg (5 or newer) was found: install a current one (apt-get install ffmpeg) or set FFMPEG_PATH');
+if (!tools)
+  throw new Error(
+    'no usable ffmpeg (5 or newer) was found: install a current one (apt-get install ffmpeg) or set FFMPEG_PATH',
+  );
 const ffmpeg = (args) => runTool(tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', ...args]);
 /** The width examples are shown at: a quarter of 720p's area keeps each clip to tens of kilobytes. */
 const SMALL_WIDTH = 384;
@@ -47,7 +51,22 @@ function context(inputs = {}) {
 async function toAudio(wav, dest) {
   const file = temp(`${path.basename(dest)}.wav`);
   writeFileSync(file, wav);
-  await ffmpeg(['-i', file, '-ac', '1', '-ar', '22050', '-c:a', 'aac', '-b:a', '40k', '-movflags', '+faststart', '-y', dest]);
+  await ffmpeg([
+    '-i',
+    file,
+    '-ac',
+    '1',
+    '-ar',
+    '22050',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '40k',
+    '-movflags',
+    '+faststart',
+    '-y',
+    dest,
+  ]);
 }
 
 /** An engine's MP4 → the same clip at the examples' width, sound kept as mono AAC. */
@@ -100,7 +119,13 @@ async function draw(dest, width, height, r, g, b) {
 
 async function speech(id) {
   const e = example(id);
-  const wav = await synthesize(e.inputs.text, voiceOf(e.inputs.voice), e.inputs.settings.speed, undefined, e.inputs.settings.pitch);
+  const wav = await synthesize(
+    e.inputs.text,
+    voiceOf(e.inputs.voice),
+    e.inputs.settings.speed,
+    undefined,
+    e.inputs.settings.pitch,
+  );
   await toAudio(wav, target(e.output));
 }
 
@@ -113,7 +138,10 @@ async function dialogue() {
 
 async function voiceSample() {
   const e = example('clone-sample');
-  const wav = await synthesize('This is my voice. I am recording this short sample so the platform can learn how I sound.', voiceOf('en-us-male-1'));
+  const wav = await synthesize(
+    'This is my voice. I am recording this short sample so the platform can learn how I sound.',
+    voiceOf('en-us-male-1'),
+  );
   await toAudio(wav, target(e.output));
 }
 
@@ -125,7 +153,11 @@ async function preview(feature, input, dest, inputs) {
 
 async function clips() {
   const text = example('text-boat');
-  await preview('text-to-video', { prompt: text.inputs.prompt, resolution: '512p', durationS: 4, seed: text.inputs.settings.seed }, target(text.output));
+  await preview(
+    'text-to-video',
+    { prompt: text.inputs.prompt, resolution: '512p', durationS: 4, seed: text.inputs.settings.seed },
+    target(text.output),
+  );
 
   // A sunset drawn for the image example: a sky from orange to violet, the sun, and a sea with soft bands.
   const sunset = example('image-sunset');
@@ -140,12 +172,21 @@ async function clips() {
     `if(${sun},214,if(${sea},70+20*sin(Y/3),150-Y*0.3))`,
     `if(${sun},120,if(${sea},120+20*sin(Y/3),90+Y*0.35))`,
   );
-  await preview('image-to-video', { prompt: sunset.inputs.prompt, imageUrl: 'image', resolution: '512p', durationS: 4 }, target(sunset.output), {
-    image: { file: sunsetPng, kind: 'image', mime: 'image/png' },
-  });
+  await preview(
+    'image-to-video',
+    { prompt: sunset.inputs.prompt, imageUrl: 'image', resolution: '512p', durationS: 4 },
+    target(sunset.output),
+    {
+      image: { file: sunsetPng, kind: 'image', mime: 'image/png' },
+    },
+  );
 
   const sofia = example('character-sofia');
-  await preview('character-to-video', { prompt: sofia.inputs.prompt, modelId: sofia.inputs.modelId, resolution: '512p', durationS: 4 }, target(sofia.output));
+  await preview(
+    'character-to-video',
+    { prompt: sofia.inputs.prompt, modelId: sofia.inputs.modelId, resolution: '512p', durationS: 4 },
+    target(sofia.output),
+  );
 }
 
 /** The translate illustration: James speaking English, and the same shot with a Spanish line written for this page. */
@@ -157,7 +198,9 @@ async function translation() {
   ]) {
     const wav = temp(`${path.basename(dest)}.wav`);
     writeFileSync(wav, await synthesize(text, voiceOf(voice)));
-    await preview('talking-image', { modelId: 'model-james', audioUrl: 'speech' }, target(dest), { speech: { file: wav, kind: 'audio', mime: 'audio/wav' } });
+    await preview('talking-image', { modelId: 'model-james', audioUrl: 'speech' }, target(dest), {
+      speech: { file: wav, kind: 'audio', mime: 'audio/wav' },
+    });
   }
 }
 
@@ -178,11 +221,13 @@ async function lipSync() {
 async function clothes() {
   const e = example('clothes-red');
   // Skin: the head, the neck in the collar and the forearms below the sleeves; the shirt: a torso with short sleeves.
-  const skin = 'lt(hypot(X-160,Y-84),38)+lt(hypot((X-160)/22,(Y-136)/16),1)+between(Y,184,286)*(between(X,58,80)+between(X,240,262))';
+  const skin =
+    'lt(hypot(X-160,Y-84),38)+lt(hypot((X-160)/22,(Y-136)/16),1)+between(Y,184,286)*(between(X,58,80)+between(X,240,262))';
   const shirt = 'between(X,100,220)*between(Y,132,318)+between(Y,140,186)*between(X,56,264)*lt(abs(X-160)-60,Y-100)';
   const legs = 'gt(Y,318)*(between(X,112,156)+between(X,164,208))';
   const person = (c) => `if(${skin},${c[0]},if(${shirt},${c[1]},if(${legs},${c[2]},${c[3]})))`;
-  const channels = (shirtColour) => [0, 1, 2].map((i) => person([[236, 196, 164][i], shirtColour[i], [40, 52, 92][i], [236, 239, 243][i]]));
+  const channels = (shirtColour) =>
+    [0, 1, 2].map((i) => person([[236, 196, 164][i], shirtColour[i], [40, 52, 92][i], [236, 239, 243][i]]));
   await draw(target(e.files[0].src), 320, 400, ...channels([150, 150, 156]));
   await draw(target(e.output), 320, 400, ...channels([200, 40, 52]));
   await draw(target(e.files[1].src), 320, 400, ...[200, 40, 52].map((c) => `if(${shirt}*not(${skin}),${c},255)`));
@@ -203,4 +248,6 @@ try {
 
 const files = readdirSync(out).map((name) => ({ name, bytes: statSync(path.join(out, name)).size }));
 console.table(files);
-console.log(`${files.length} files, ${files.reduce((n, f) => n + f.bytes, 0)} bytes (at most ${spec.EXAMPLES_MAX_BYTES})`);
+console.log(
+  `${files.length} files, ${files.reduce((n, f) => n + f.bytes, 0)} bytes (at most ${spec.EXAMPLES_MAX_BYTES})`,
+);

@@ -1,7 +1,7 @@
-// `npm run screenshots [-- word …]`: every route of the built site at 390, 820 and 1440 px, signed out and signed in, as PNGs in screenshots/.
-// It starts the real server on embedded defaults in a temporary data folder, signs a user in through the real
-// email-code flow (a local SMTP server receives the code), and prints the console errors any page logged.
-// Words narrow the routes to those containing one of them, e.g. `npm run screenshots -- dashboard reference`.
+// `npm run screenshots [-- word …]`: every route of the built site at 390, 820 and 1440 px, signed out and signed in,
+// as PNGs in screenshots/. It starts the real server on embedded defaults in a temporary data folder, signs a user in
+// through the real email-code flow (a local SMTP server receives the code), and prints the console errors any page
+// logged. Words narrow the routes to those containing one of them, e.g. `npm run screenshots -- dashboard reference`.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,13 @@ const WIDTHS = [390, 820, 1440];
 const heightOf = (width) => (width < 600 ? 844 : 900);
 /** Routes that differ by query only, or that exist to show a redirect, beside those the build wrote. */
 const NOT_FOUND_ROUTES = ['/playground/bogus?x=1'];
-const EXTRA_ROUTES = ['/dashboard?type=key', '/dashboard?type=requests', '/dashboard?type=billing', '/payment?status=success', ...NOT_FOUND_ROUTES];
+const EXTRA_ROUTES = [
+  '/dashboard?type=key',
+  '/dashboard?type=requests',
+  '/dashboard?type=billing',
+  '/payment?status=success',
+  ...NOT_FOUND_ROUTES,
+];
 // Panels that open on a click are shot opened too, as `<route>+<name>`.
 const openCode = async (page) => {
   await page.getByRole('button', { name: 'View code' }).click();
@@ -27,7 +33,11 @@ const openCode = async (page) => {
 };
 const OPENED = [
   { route: '/playground/speech', name: 'view-code', open: openCode },
-  { route: '/playground/speech', name: 'advanced-settings', open: (page) => page.getByText('Advanced settings', { exact: true }).click() },
+  {
+    route: '/playground/speech',
+    name: 'advanced-settings',
+    open: (page) => page.getByText('Advanced settings', { exact: true }).click(),
+  },
   { route: '/playground/textToVideo', name: 'view-code', open: openCode },
 ];
 const EMAIL = 'screenshots@dreamapi.test';
@@ -82,32 +92,54 @@ async function waitForServer(base, child) {
 
 /** A product API call (form-encoded, SPEC.md §7) that returns `data` or throws the envelope's message. */
 async function call(base, route, fields, headers = {}) {
-  const res = await fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields) });
+  const res = await fetch(base + route, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields),
+  });
   const body = await res.json();
   if (body.code !== 0) throw new Error(`${route}: ${body.msg}`);
   return body.data;
 }
 
-/** Signs EMAIL in with the mailed code, gives it credits and one finished speech task, and returns its stored session. */
+/**
+ * Signs EMAIL in with the mailed code, gives it credits and one finished speech task, and returns its stored session.
+ */
 async function signIn(base, mailbox, env) {
   const { attemptId } = await call(base, '/user/code', { email: EMAIL, type: 'login' });
   const code = await mailbox.code(EMAIL);
   const { token, userId } = await call(base, '/user/email/login', { email: EMAIL, code, attemptId });
-  execFileSync(process.execPath, [tsx, 'server/admin/cli.ts', 'grant', EMAIL, '500', '--note', 'screenshots'], { cwd: root, env, stdio: 'ignore' });
+  execFileSync(process.execPath, [tsx, 'server/admin/cli.ts', 'grant', EMAIL, '500', '--note', 'screenshots'], {
+    cwd: root,
+    env,
+    stdio: 'ignore',
+  });
   const { key } = await call(base, '/apply/playground', { userId }, { token });
   // One task, so the history and billing pages have a row to show; a failure here only leaves them empty.
-  await fetch(`${base}/api/async/do_tts_common`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Hello from the screenshots.' }) }).catch(() => undefined);
+  await fetch(`${base}/api/async/do_tts_common`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'Hello from the screenshots.' }),
+  }).catch(() => undefined);
   return { userToken: token, userId, userKey: key, hasRead: JSON.stringify([userId]) };
 }
 
 async function shoot(browser, base, routes, state, stored) {
   const errors = [];
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ viewport: { width, height: heightOf(width) }, deviceScaleFactor: 1, isMobile: width < 600, hasTouch: width < 600 });
+    const context = await browser.newContext({
+      viewport: { width, height: heightOf(width) },
+      deviceScaleFactor: 1,
+      isMobile: width < 600,
+      hasTouch: width < 600,
+    });
     // Storage as the site keeps it (SPEC.md §3 keys): cookies declined so the banner does not cover the page.
-    await context.addInitScript((items) => {
-      for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-    }, { 'cookie-accpet': 'declined', ...stored });
+    await context.addInitScript(
+      (items) => {
+        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
+      },
+      { 'cookie-accpet': 'declined', ...stored },
+    );
     const page = await context.newPage();
     let current = '';
     page.on('console', (m) => {
@@ -127,16 +159,28 @@ async function shoot(browser, base, routes, state, stored) {
         }
         scrollTo(0, 0);
       });
-      await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0, null, { timeout: 10_000 }).catch(() => undefined);
+      await page
+        .waitForFunction(
+          () => document.querySelectorAll('astro-island[ssr]:not([client="visible"])').length === 0,
+          null,
+          { timeout: 10_000 },
+        )
+        .catch(() => undefined);
       await page.waitForLoadState('networkidle');
       await page.screenshot({ path: path.join(outDir, `${slug(route)}--${width}--${state}.png`), fullPage: true });
       for (const view of OPENED.filter((v) => v.route === route)) {
         await page.goto(base + route, { waitUntil: 'networkidle' });
         // A panel that is not there (a feature this server does not serve) is noted, not fatal.
-        const opened = await view.open(page).then(() => true, (e) => errors.push(`${route}+${view.name} @${width} ${state}: ${e.message.split('\n')[0]}`) && false);
+        const opened = await view.open(page).then(
+          () => true,
+          (e) => errors.push(`${route}+${view.name} @${width} ${state}: ${e.message.split('\n')[0]}`) && false,
+        );
         if (!opened) continue;
         await page.waitForLoadState('networkidle');
-        await page.screenshot({ path: path.join(outDir, `${slug(route)}+${view.name}--${width}--${state}.png`), fullPage: true });
+        await page.screenshot({
+          path: path.join(outDir, `${slug(route)}+${view.name}--${width}--${state}.png`),
+          fullPage: true,
+        });
       }
     }
     await context.close();
@@ -146,27 +190,58 @@ async function shoot(browser, base, routes, state, stored) {
 
 async function main() {
   const words = process.argv.slice(2);
-  execFileSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit', env: { ...process.env, SITE_DIR: siteDir } });
-  const routes = [...builtRoutes(siteDir), ...EXTRA_ROUTES].filter((r) => words.length === 0 || words.some((w) => r.includes(w)));
+  execFileSync(process.execPath, [path.join(root, 'scripts/build-site.mjs'), '--if-stale'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, SITE_DIR: siteDir },
+  });
+  const routes = [...builtRoutes(siteDir), ...EXTRA_ROUTES].filter(
+    (r) => words.length === 0 || words.some((w) => r.includes(w)),
+  );
   mkdirSync(outDir, { recursive: true });
 
   const [port, smtpPort] = [await freePort(), await freePort()];
   const base = `http://localhost:${port}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dreamapi-screenshots-'));
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, SITE_DIR: siteDir, PUBLIC_URL: base, LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${smtpPort}` };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SITE_DIR: siteDir,
+    PUBLIC_URL: base,
+    LOG_LEVEL: 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  };
   const mailbox = await startMailbox(smtpPort);
-  const server = spawn(process.execPath, [tsx, 'server/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, [tsx, 'server/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let browser;
   try {
     await waitForServer(base, server);
     const stored = await signIn(base, mailbox, env);
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
-    const errors = [...(await shoot(browser, base, routes, 'signed-out', {})), ...(await shoot(browser, base, routes, 'signed-in', stored))];
+    const errors = [
+      ...(await shoot(browser, base, routes, 'signed-out', {})),
+      ...(await shoot(browser, base, routes, 'signed-in', stored)),
+    ];
     const views = routes.length + OPENED.filter((v) => routes.includes(v.route)).length;
-    console.log(`Wrote ${views * WIDTHS.length * 2} screenshots of ${routes.length} routes (and their opened panels) to ${path.relative(root, outDir)}/`);
+    console.log(
+      `Wrote ${views * WIDTHS.length * 2} screenshots of ${routes.length} routes (and their opened panels) to ${path.relative(root, outDir)}/`,
+    );
     if (errors.length) console.log(`Console errors (${errors.length}):\n  ${errors.join('\n  ')}`);
   } finally {
     await browser?.close();

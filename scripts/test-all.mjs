@@ -1,4 +1,5 @@
-// `npm test`: type checks, lint and the site build side by side, then unit and end-to-end tests, then one summary line of counts.
+// `npm test`: type checks, lint and the site build side by side, then unit and end-to-end tests, then one summary line
+// of counts.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -20,32 +21,54 @@ const phases = [
       { name: 'site build', cmd: process.execPath, args: [path.join(root, 'scripts/build-site.mjs'), '--if-stale'] },
     ],
     [{ name: 'tsc (server)', cmd: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.server.json'] }],
-    [{ name: 'eslint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] }],
+    [
+      { name: 'eslint', cmd: bin('eslint'), args: ['--max-warnings', '0', '.'] },
+      { name: 'prettier', cmd: bin('prettier'), args: ['--check', '.'] },
+    ],
   ],
   [
     [
       {
         name: 'unit tests (vitest)',
         cmd: bin('vitest'),
-        args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'unit-results.json')}`],
+        args: [
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${path.join(results, 'unit-results.json')}`,
+        ],
         live: true,
       },
     ],
   ],
-  [[{ name: 'end-to-end tests (playwright)', cmd: bin('playwright'), args: ['test', '-c', 'tests/e2e/playwright.config.ts'], live: true }]],
+  [
+    [
+      {
+        name: 'end-to-end tests (playwright)',
+        cmd: bin('playwright'),
+        args: ['test', '-c', 'tests/e2e/playwright.config.ts'],
+        live: true,
+      },
+    ],
+  ],
 ];
 
 /** Runs one step; a live step shares the terminal, the others' output is held and printed in one piece at the end. */
 function runStep(step) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(step.cmd, step.args, { cwd: root, env: process.env, stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(step.cmd, step.args, {
+      cwd: root,
+      env: process.env,
+      stdio: step.live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     const finish = (ok) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      if (!step.live) process.stdout.write(`\n=== ${step.name} (${seconds} s) ===\n${Buffer.concat(output).toString()}`);
+      if (!step.live)
+        process.stdout.write(`\n=== ${step.name} (${seconds} s) ===\n${Buffer.concat(output).toString()}`);
       else console.log(`=== ${step.name} took ${seconds} s ===`);
       resolve({ name: step.name, ok });
     };
@@ -85,7 +108,9 @@ const e2eSkipped = e2e?.stats?.skipped ?? 0;
 
 console.log('\n=== summary ===');
 for (const outcome of outcomes) console.log(`${outcome.ok ? 'ok  ' : 'FAIL'}  ${outcome.name}`);
-console.log(`unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped; e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`);
+console.log(
+  `unit: ${unitPassed} passed, ${unitFailed} failed, ${unitSkipped} skipped; e2e: ${e2ePassed} passed, ${e2eFailed} failed, ${e2eSkipped} skipped`,
+);
 const stepFailures = outcomes.filter((o) => !o.ok).length;
 const failed = unitFailed + e2eFailed + (stepFailures > 0 && unitFailed + e2eFailed === 0 ? stepFailures : 0);
 const passed = unitPassed + e2ePassed;

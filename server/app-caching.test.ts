@@ -1,4 +1,5 @@
-// Caching of answers: API answers (tokens, keys, account data) are never stored; the site and signed media keep their own caching.
+// Caching of answers: API answers (tokens, keys, account data) are never stored; the site and signed media keep their
+// own caching.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,7 +28,11 @@ afterAll(async () => {
   rmSync(site, { recursive: true, force: true });
 });
 
-const form = (headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: '' });
+const form = (headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  body: '',
+});
 
 describe('API answers', () => {
   it.each([
@@ -60,14 +65,15 @@ describe('API answers', () => {
     expect(credits.status).toBe(200);
     expect(credits.headers.get('cache-control')).toBe('no-store');
   });
-
 });
 
 describe('answers that choose their own caching', () => {
   it('keep it: site pages, hashed assets, signed media and the public OpenAPI document, beside API answers that are not stored', async () => {
     expect((await t.app.request('/')).headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
     expect((await t.app.request('/payment')).headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
-    expect((await t.app.request('/_astro/app.abc123.js')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await t.app.request('/_astro/app.abc123.js')).headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable',
+    );
     const saved = await t.system.media.saveUpload(user.id, silentWav(1, 8000), ['audio']);
     const media = await t.app.request(new URL(saved.url).pathname + new URL(saved.url).search);
     expect(media.status).toBe(200);
@@ -77,6 +83,8 @@ describe('answers that choose their own caching', () => {
     expect(document.headers.get('cache-control')).toContain('public');
     // The same app's API answers next to them, a failed one under /payment/ included.
     expect((await t.app.request('/payment/checkout', form())).headers.get('cache-control')).toBe('no-store');
-    expect((await t.app.request('/user/info', form({ token: user.token }))).headers.get('cache-control')).toBe('no-store');
+    expect((await t.app.request('/user/info', form({ token: user.token }))).headers.get('cache-control')).toBe(
+      'no-store',
+    );
   });
 });

@@ -27,7 +27,11 @@ describe('GET /healthz', () => {
     expect(await res.json()).toMatchObject({ code: 0, data: { status: 'degraded', database: { up: false } } });
     const ready = await broken.app.request('/readyz');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ code: ERROR_CODES.unavailable, msg: expect.stringContaining('database'), data: { status: 'not ready', checks: { database: { up: false } } } });
+    expect(await ready.json()).toMatchObject({
+      code: ERROR_CODES.unavailable,
+      msg: expect.stringContaining('database'),
+      data: { status: 'not ready', checks: { database: { up: false } } },
+    });
   });
 });
 
@@ -37,7 +41,12 @@ describe('unknown routes', () => {
     expect(res.status).toBe(404);
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await res.json()).toEqual({ code: ERROR_CODES.notFound, msg: expect.stringContaining('Not found'), data: null, requestId });
+    expect(await res.json()).toEqual({
+      code: ERROR_CODES.notFound,
+      msg: expect.stringContaining('Not found'),
+      data: null,
+      requestId,
+    });
   });
 });
 
@@ -49,7 +58,10 @@ describe('body size cap', () => {
       body: JSON.stringify({ pad: 'x'.repeat(5000) }),
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ code: ERROR_CODES.payloadTooLarge, msg: expect.stringContaining('2048 bytes') });
+    expect(await res.json()).toMatchObject({
+      code: ERROR_CODES.payloadTooLarge,
+      msg: expect.stringContaining('2048 bytes'),
+    });
   });
 });
 
@@ -71,7 +83,9 @@ describe('security headers', () => {
     const viaProxy = { headers: { 'x-forwarded-proto': 'https' } };
     expect((await t.app.request('/healthz', viaProxy)).headers.get('strict-transport-security')).toBeNull();
     const proxied = await createTestApp({ TRUST_PROXY: 'true' });
-    expect((await proxied.app.request('/healthz', viaProxy)).headers.get('strict-transport-security')).toContain('max-age=');
+    expect((await proxied.app.request('/healthz', viaProxy)).headers.get('strict-transport-security')).toContain(
+      'max-age=',
+    );
     await proxied.close();
   });
 });
@@ -139,11 +153,31 @@ describe('every documented route answers at its path', () => {
     'GET /api/openapi.json',
     'POST /user/exit/login',
   ];
-  /** Unknown paths under each area: with the same credentials they must get the app's 404, or the check above proves nothing. */
-  const UNKNOWN_ROUTES = ['/healthz/x', '/user/x', '/apply/x', '/api-playground/x', '/voice-preview/a/b', '/api/x', '/spider/api/v1/x', '/payment/x', '/contact/x', '/engine-hooks/x', '/media/a/b'];
+  /**
+   * Unknown paths under each area: with the same credentials they must get the app's 404, or the check above proves
+   * nothing.
+   */
+  const UNKNOWN_ROUTES = [
+    '/healthz/x',
+    '/user/x',
+    '/apply/x',
+    '/api-playground/x',
+    '/voice-preview/a/b',
+    '/api/x',
+    '/spider/api/v1/x',
+    '/payment/x',
+    '/contact/x',
+    '/engine-hooks/x',
+    '/media/a/b',
+  ];
   const routeMissing = JSON.stringify({ code: ERROR_CODES.notFound, msg: ERROR_MESSAGES.notFound, data: null });
   /** The public API keeps its own envelope for a path it does not have (docs/public-api.md): message and msg both. */
-  const apiRouteMissing = JSON.stringify({ code: ERROR_CODES.notFound, message: ERROR_MESSAGES.notFound, msg: ERROR_MESSAGES.notFound, data: null });
+  const apiRouteMissing = JSON.stringify({
+    code: ERROR_CODES.notFound,
+    message: ERROR_MESSAGES.notFound,
+    msg: ERROR_MESSAGES.notFound,
+    data: null,
+  });
   const missingAt = (path: string) => (path.startsWith('/api/') ? apiRouteMissing : routeMissing);
 
   let app: TestApp;
@@ -154,11 +188,17 @@ describe('every documented route answers at its path', () => {
   });
   afterAll(() => app.close());
 
-  /** A session token and an API key, so no area's sign-in check answers before routing; bodies are empty JSON objects. */
+  /**
+   * A session token and an API key, so no area's sign-in check answers before routing; bodies are empty JSON objects.
+   */
   async function call(method: string, path: string) {
     const res = await app.app.request(path, {
       method,
-      headers: { token: user.token, authorization: `Bearer ${user.apiKey}`, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        token: user.token,
+        authorization: `Bearer ${user.apiKey}`,
+        ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+      },
       ...(method === 'POST' ? { body: '{}' } : {}),
     });
     // A live status stream never ends by itself: its answer is the open stream, read no further.
@@ -176,7 +216,10 @@ describe('every documented route answers at its path', () => {
     for (const route of routes) {
       const [method, path] = route.split(' ') as [string, string];
       const res = await call(method, path);
-      expect(res.status === 404 && res.body === missingAt(path), `${route} is not routed: ${res.status} ${res.body}`).toBe(false);
+      expect(
+        res.status === 404 && res.body === missingAt(path),
+        `${route} is not routed: ${res.status} ${res.body}`,
+      ).toBe(false);
       // Neither a gate of its area (key, session, rate limit) nor a crash answered in the route's place.
       expect([401, 429], `${route}: ${res.status} ${res.body}`).not.toContain(res.status);
       expect(res.status, `${route}: ${res.body}`).toBeLessThan(500);
@@ -187,7 +230,11 @@ describe('every documented route answers at its path', () => {
     for (const path of UNKNOWN_ROUTES) {
       for (const method of ['GET', 'POST']) {
         const res = await call(method, path);
-        expect({ route: `${method} ${path}`, status: res.status, body: res.body }).toEqual({ route: `${method} ${path}`, status: 404, body: missingAt(path) });
+        expect({ route: `${method} ${path}`, status: res.status, body: res.body }).toEqual({
+          route: `${method} ${path}`,
+          status: 404,
+          body: missingAt(path),
+        });
       }
     }
   });

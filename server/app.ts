@@ -36,8 +36,19 @@ import { staticSite } from './site/static';
  * The API's paths: their answers carry session tokens, keys and account data, so no browser or proxy cache
  * may keep them. The static site and the signed media downloads keep their own caching.
  */
-const API_PREFIXES = ['/user/', '/apply/', '/api/', '/api-playground/', '/spider/', '/payment/', '/contact/', '/engine-hooks/', '/share/'];
-const isApiPath = (path: string) => path === '/healthz' || path === '/readyz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+const API_PREFIXES = [
+  '/user/',
+  '/apply/',
+  '/api/',
+  '/api-playground/',
+  '/spider/',
+  '/payment/',
+  '/contact/',
+  '/engine-hooks/',
+  '/share/',
+];
+const isApiPath = (path: string) =>
+  path === '/healthz' || path === '/readyz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
@@ -55,8 +66,10 @@ export function createApp(deps: AppDeps) {
     await next();
     // A refused body is left unread: the connection cannot carry another request, so it is closed cleanly.
     if (c.res.status === 413) closeConnectionAfterAnswer(c);
-    // A successful answer may choose its own caching (the public OpenAPI document); any other, errors included, is never stored.
-    if (isApiPath(c.req.path) && !(c.res.ok && c.res.headers.has('Cache-Control'))) c.res.headers.set('Cache-Control', 'no-store');
+    // A successful answer may choose its own caching (the public OpenAPI document); any other, errors included, is
+    // never stored.
+    if (isApiPath(c.req.path) && !(c.res.ok && c.res.headers.has('Cache-Control')))
+      c.res.headers.set('Cache-Control', 'no-store');
   });
   // gzip for text answers (pages, scripts, JSON); media and already-compressed types pass through.
   app.use(compression());
@@ -66,12 +79,19 @@ export function createApp(deps: AppDeps) {
       origins: config.siteOrigins,
       allowHeaders: ['Content-Type', 'Authorization', 'token', 'Idempotency-Key'],
       allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-      exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', REQUEST_ID.header],
+      exposeHeaders: [
+        'Retry-After',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        REQUEST_ID.header,
+      ],
       maxAge: 600,
     }),
   );
 
-  // Each area is a sub-app under its own prefix and applies its own body caps (routes/body-cap.ts; uploads have theirs).
+  // Each area is a sub-app under its own prefix and applies its own body caps (routes/body-cap.ts; uploads have
+  // theirs).
   app.route('/healthz', healthRoutes(deps));
   app.route('/readyz', readinessRoutes(deps));
   // Prometheus text on this port only for holders of METRICS_TOKEN; METRICS_PORT serves it apart (main.ts).

@@ -1,4 +1,5 @@
-// The built server (scripts/build-server.mjs, what npm start and the image run): plain Node starts it, it answers, and files it opens by URL sit beside it.
+// The built server (scripts/build-server.mjs, what npm start and the image run): plain Node starts it, it answers, and
+// files it opens by URL sit beside it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -16,7 +17,10 @@ beforeAll(() => {
   mkdirSync(cache, { recursive: true });
   outdir = mkdtempSync(path.join(cache, 'server-build-test-'));
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'server-build-data-'));
-  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs'), outdir], { cwd: root, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build-server.mjs'), outdir], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   expect(built.status, built.stderr).toBe(0);
 }, 60_000);
 
@@ -28,8 +32,20 @@ afterAll(() => {
 
 /** Starts the bundle with plain `node`, no loader; resolves with its base URL once it says it is running. */
 function start(): Promise<string> {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SITE_DIR: path.join(dataDir, 'no-site'), LOG_LEVEL: 'error', NODE_OPTIONS: '' };
-  server = spawn(process.execPath, [path.join(outdir, 'main.mjs')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SITE_DIR: path.join(dataDir, 'no-site'),
+    LOG_LEVEL: 'error',
+    NODE_OPTIONS: '',
+  };
+  server = spawn(process.execPath, [path.join(outdir, 'main.mjs')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
@@ -46,8 +62,11 @@ function start(): Promise<string> {
 describe('the built server', () => {
   it('has every file it opens by a URL relative to its own module next to it', () => {
     const bundle = readFileSync(path.join(outdir, 'main.mjs'), 'utf8');
-    // A `.ts` URL is the from-source branch (taken only while the module itself is TypeScript), never in the bundle's path.
-    const relative = [...bundle.matchAll(/new URL\(\s*["'](\.\/[^"']+)["']\s*,\s*import\.meta\.url\s*\)/g)].map((m) => m[1]!).filter((file) => !file.endsWith('.ts'));
+    // A `.ts` URL is the from-source branch (taken only while the module itself is TypeScript), never in the bundle's
+    // path.
+    const relative = [...bundle.matchAll(/new URL\(\s*["'](\.\/[^"']+)["']\s*,\s*import\.meta\.url\s*\)/g)]
+      .map((m) => m[1]!)
+      .filter((file) => !file.endsWith('.ts'));
     expect(relative.length).toBeGreaterThan(0);
     for (const file of relative) expect(existsSync(path.join(outdir, file)), file).toBe(true);
   });

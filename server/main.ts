@@ -1,4 +1,5 @@
-// Starts the API host: configuration, tracing, database and migrations, listen (and the metrics port), and the graceful drain.
+// Starts the API host: configuration, tracing, database and migrations, listen (and the metrics port), and the graceful
+// drain.
 import type { Server } from 'node:http';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -30,7 +31,8 @@ async function main() {
   await startTracing(config.ops.tracing, log);
   // Work files of a server killed mid-render are left behind: DATA_DIR/tmp is emptied before any engine runs.
   await prepareWorkRoot(path.join(config.dataDir, 'tmp'));
-  if (process.platform === 'linux' && tiedSpawnMethod() === 'plain') log.warn('setpriv (util-linux) not found: ffmpeg children may outlive a killed server');
+  if (process.platform === 'linux' && tiedSpawnMethod() === 'plain')
+    log.warn('setpriv (util-linux) not found: ffmpeg children may outlive a killed server');
   if (process.platform === 'linux' && spawnLimitMethod() === 'none')
     log.warn('prlimit (util-linux) not found: ffmpeg and ffprobe run without CPU and memory limits');
   // Which ffmpeg/ffprobe parse outside files, and their versions; one missing or too old is a clear error here.
@@ -71,15 +73,22 @@ async function main() {
     log.info('listening', { port: info.port, role, queue: config.queue.kind });
     const base = config.port === 0 ? `http://localhost:${info.port}` : config.publicUrl;
     process.stdout.write(
-      role === 'worker' ? `\n  DreamAPI worker is running; health at ${base}/healthz\n\n` : `\n  DreamAPI is running at ${base}/playground\n\n`,
+      role === 'worker'
+        ? `\n  DreamAPI worker is running; health at ${base}/healthz\n\n`
+        : `\n  DreamAPI is running at ${base}/playground\n\n`,
     );
   });
   // METRICS_PORT: /metrics alone on its own listener, kept open through the drain so the last figures can be scraped.
   const metricsServer =
     metrics.port === null
       ? null
-      : serve({ fetch: metricsApp({ db: database.db, log, token: metrics.token }).fetch, port: metrics.port, hostname: metrics.host });
-  if (metrics.port === null && metrics.token === null) log.info('metrics off: set METRICS_TOKEN or METRICS_PORT to serve /metrics (docs/operations.md)');
+      : serve({
+          fetch: metricsApp({ db: database.db, log, token: metrics.token }).fetch,
+          port: metrics.port,
+          hostname: metrics.host,
+        });
+  if (metrics.port === null && metrics.token === null)
+    log.info('metrics off: set METRICS_TOKEN or METRICS_PORT to serve /metrics (docs/operations.md)');
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -101,9 +110,22 @@ async function main() {
       { name: 'request log', close: () => requestLog.flush() },
       { name: 'shared counters', close: () => rateLimits.close() },
       { name: 'tracing', close: stopTracing },
-      { name: 'metrics listener', close: () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())) },
+      {
+        name: 'metrics listener',
+        close: () => new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve())),
+      },
     ];
-    drain({ lifecycle, log, server: server as Server, streams: tasks.live.streams, tasks, closers, database, drainDelayMs, drainTimeoutMs }).then(
+    drain({
+      lifecycle,
+      log,
+      server: server as Server,
+      streams: tasks.live.streams,
+      tasks,
+      closers,
+      database,
+      drainDelayMs,
+      drainTimeoutMs,
+    }).then(
       () => {
         log.info('stopped');
         process.exit(0);
@@ -130,7 +152,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
   } else {
-    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

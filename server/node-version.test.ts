@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
 const script = path.join(root, 'scripts', 'require-node.mjs');
-const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  scripts: Record<string, string>;
+};
 const required = /^>=(\d+)\.(\d+)/.exec(pkg.engines.node)!.slice(1).map(Number) as [number, number];
 
 function versionOf(node: string): [number, number] | null {
@@ -21,7 +24,10 @@ const oldNode = ['/usr/bin/node', '/usr/local/bin/node', '/usr/bin/nodejs'].find
   const version = versionOf(node);
   return version !== null && (version[0] < required[0] || (version[0] === required[0] && version[1] < required[1]));
 });
-if (!oldNode) console.warn(`node-version.test.ts: no Node older than ${pkg.engines.node} on this machine, so the old-Node run is skipped`);
+if (!oldNode)
+  console.warn(
+    `node-version.test.ts: no Node older than ${pkg.engines.node} on this machine, so the old-Node run is skipped`,
+  );
 
 const check = (node: string, file = script) => spawnSync(node, [file], { encoding: 'utf8' });
 const HOW_TO = 'npm install --prefix ~/.cache/node24 node@24';
@@ -57,7 +63,9 @@ describe('scripts/require-node.mjs', () => {
   });
 
   it('is run first by every npm script', () => {
-    const without = Object.entries(pkg.scripts).filter(([, command]) => !command.startsWith('node scripts/require-node.mjs && '));
+    const without = Object.entries(pkg.scripts).filter(
+      ([, command]) => !command.startsWith('node scripts/require-node.mjs && '),
+    );
     expect(without).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-// Who is calling: the `token` session header or an `Authorization: Bearer` API key (SPEC.md §7), 40001 otherwise; suspended accounts only read.
+// Who is calling: the `token` session header or an `Authorization: Bearer` API key (SPEC.md §7), 40001 otherwise;
+// suspended accounts only read.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Schema, User } from '../db';
@@ -11,7 +12,9 @@ export interface AuthVariables {
   user: User;
   /** The session token when the caller used one; null for API-key calls. */
   sessionToken: string | null;
-  /** Whether the session's user had signed in before (SPEC.md §3 isOld); null for API-key calls, which do not know it. */
+  /**
+   * Whether the session's user had signed in before (SPEC.md §3 isOld); null for API-key calls, which do not know it.
+   */
   signedInBefore: boolean | null;
 }
 
@@ -39,7 +42,9 @@ function apiKeyUser(db: Kysely<Schema>, c: Context, key: string): Promise<User |
   return lookup;
 }
 
-/** What a suspended account (SPEC.md §3 valid) gets from any call that charges, grants credits, pays or stores files. */
+/**
+ * What a suspended account (SPEC.md §3 valid) gets from any call that charges, grants credits, pays or stores files.
+ */
 export function accountSuspended(): AppError {
   return new AppError(403, ERROR_CODES.suspended, ERROR_MESSAGES.suspended);
 }
@@ -96,7 +101,12 @@ export function requireApiKey(db: Kysely<Schema>, o: AuthOptions = {}): Middlewa
   return async (c, next) => {
     const key = bearer(c);
     const user = key ? await apiKeyUser(db, c, key) : undefined;
-    if (!user) throw new AppError(401, API_CODES.notLoggedIn, (key && (await retiredKeyMessage(db, key))) || ACCOUNT_MESSAGES.invalidApiKey);
+    if (!user)
+      throw new AppError(
+        401,
+        API_CODES.notLoggedIn,
+        (key && (await retiredKeyMessage(db, key))) || ACCOUNT_MESSAGES.invalidApiKey,
+      );
     authorize(c, { user, sessionToken: null, signedInBefore: null }, o);
     await next();
   };

@@ -1,4 +1,5 @@
-// Daily guess budgets of email sign-in over simulated weeks (the `now` argument, no sleeping), on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
+// Daily guess budgets of email sign-in over simulated weeks (the `now` argument, no sleeping), on SQLite and (with
+// TEST_DATABASE_URL) PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, LOGIN_CODES, LOGIN_GUESSES } from '../../src/lib/product-rules';
@@ -68,14 +69,20 @@ describe.each(engines)('sign-in guess budgets on $label', (engine) => {
     const email = 'owner@example.com';
     const first = await issue(email, '203.0.113.1', START);
     for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay; i += 1) {
-      expect(await guess(email, wrong(first.code), first.attemptId, '203.0.113.1', START + i)).toBe(ACCOUNT_MESSAGES.codeInvalid);
+      expect(await guess(email, wrong(first.code), first.attemptId, '203.0.113.1', START + i)).toBe(
+        ACCOUNT_MESSAGES.codeInvalid,
+      );
     }
     const second = await issue(email, '203.0.113.2', START + DAY - 5 * 60_000);
-    expect(await guess(email, second.code, second.attemptId, '203.0.113.2', START + DAY - 1)).toBe(ACCOUNT_MESSAGES.emailGuessCap);
+    expect(await guess(email, second.code, second.attemptId, '203.0.113.2', START + DAY - 1)).toBe(
+      ACCOUNT_MESSAGES.emailGuessCap,
+    );
     expect(await guess(email, second.code, second.attemptId, '203.0.113.2', START + DAY)).toBe('ok');
     // The right code did not spend the budget: two more wrong codes still fit today.
     const third = await issue(email, '203.0.113.3', START + DAY + 2);
-    expect(await guess(email, wrong(third.code), third.attemptId, '203.0.113.3', START + DAY + 3)).toBe(ACCOUNT_MESSAGES.codeInvalid);
+    expect(await guess(email, wrong(third.code), third.attemptId, '203.0.113.3', START + DAY + 3)).toBe(
+      ACCOUNT_MESSAGES.codeInvalid,
+    );
   });
 
   it('stops one IP guessing across 5 emails at its own budget', async () => {
@@ -84,7 +91,8 @@ describe.each(engines)('sign-in guess budgets on $label', (engine) => {
     for (let i = 0; i < 5; i += 1) {
       const email = `person${i}@example.com`;
       const sent = await issue(email, ip, START + i);
-      for (let g = 0; g < LOGIN_GUESSES.perEmailPerDay; g += 1) answers.push(await guess(email, wrong(sent.code), sent.attemptId, ip, START + i));
+      for (let g = 0; g < LOGIN_GUESSES.perEmailPerDay; g += 1)
+        answers.push(await guess(email, wrong(sent.code), sent.attemptId, ip, START + i));
     }
     expect(answers.filter((a) => a === ACCOUNT_MESSAGES.codeInvalid)).toHaveLength(LOGIN_GUESSES.perIpPerDay);
     expect(answers.slice(LOGIN_GUESSES.perIpPerDay).every((a) => a === ACCOUNT_MESSAGES.ipGuessCap)).toBe(true);
@@ -96,24 +104,41 @@ describe.each(engines)('sign-in guess budgets on $label', (engine) => {
   it('never lets parallel wrong guesses past the budget', async () => {
     const sent = await issue('race@example.com', '203.0.113.9', START);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => guess('race@example.com', wrong(sent.code), sent.attemptId, `198.51.100.${i}`, START)),
+      Array.from({ length: 20 }, (_, i) =>
+        guess('race@example.com', wrong(sent.code), sent.attemptId, `198.51.100.${i}`, START),
+      ),
     );
-    expect(answers.filter((a) => a === ACCOUNT_MESSAGES.codeInvalid).length).toBeLessThanOrEqual(LOGIN_GUESSES.perEmailPerDay);
+    expect(answers.filter((a) => a === ACCOUNT_MESSAGES.codeInvalid).length).toBeLessThanOrEqual(
+      LOGIN_GUESSES.perEmailPerDay,
+    );
     expect(answers.every((a) => a === ACCOUNT_MESSAGES.codeInvalid || a === ACCOUNT_MESSAGES.emailGuessCap)).toBe(true);
-    const counted = await database.db.selectFrom('login_guesses').select('id').where('email', '=', 'race@example.com').execute();
+    const counted = await database.db
+      .selectFrom('login_guesses')
+      .select('id')
+      .where('email', '=', 'race@example.com')
+      .execute();
     expect(counted.length).toBeLessThanOrEqual(LOGIN_GUESSES.perEmailPerDay);
   });
 
   it('signs in with the link whatever the budgets say, once, and only within the code lifetime', async () => {
     const sent = await issue('linked@example.com', '203.0.113.1', START);
-    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay + 1; i += 1) await guess('linked@example.com', wrong(sent.code), sent.attemptId, '203.0.113.1', START);
+    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay + 1; i += 1)
+      await guess('linked@example.com', wrong(sent.code), sent.attemptId, '203.0.113.1', START);
     expect(await consumeLoginLink(database.db, { token: sent.linkToken, now: START + 1 })).toBe('linked@example.com');
-    expect(await outcome(consumeLoginLink(database.db, { token: sent.linkToken, now: START + 2 }))).toBe(ACCOUNT_MESSAGES.linkUsed);
+    expect(await outcome(consumeLoginLink(database.db, { token: sent.linkToken, now: START + 2 }))).toBe(
+      ACCOUNT_MESSAGES.linkUsed,
+    );
     // Code and link sign in once between them.
-    expect(await guess('linked@example.com', sent.code, sent.attemptId, '203.0.113.1', START + 3)).toBe(ACCOUNT_MESSAGES.codeUsed);
+    expect(await guess('linked@example.com', sent.code, sent.attemptId, '203.0.113.1', START + 3)).toBe(
+      ACCOUNT_MESSAGES.codeUsed,
+    );
 
     const late = await issue('linked@example.com', '203.0.113.1', START + HOUR);
-    expect(await outcome(consumeLoginLink(database.db, { token: late.linkToken, now: START + HOUR + LOGIN_CODES.ttlMs }))).toBe(ACCOUNT_MESSAGES.linkExpired);
-    expect(await outcome(consumeLoginLink(database.db, { token: randomBytes(32).toString('base64url') }))).toBe(ACCOUNT_MESSAGES.linkInvalid);
+    expect(
+      await outcome(consumeLoginLink(database.db, { token: late.linkToken, now: START + HOUR + LOGIN_CODES.ttlMs })),
+    ).toBe(ACCOUNT_MESSAGES.linkExpired);
+    expect(await outcome(consumeLoginLink(database.db, { token: randomBytes(32).toString('base64url') }))).toBe(
+      ACCOUNT_MESSAGES.linkInvalid,
+    );
   });
 });

@@ -1,4 +1,5 @@
-// Email sign-in: codes bound to attempt ids, one-time links, send limits and daily guess budgets (SPEC.md §4, §7; docs/security.md "Sign-in limits").
+// Email sign-in: codes bound to attempt ids, one-time links, send limits and daily guess budgets (SPEC.md §4, §7;
+// docs/security.md "Sign-in limits").
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
@@ -30,7 +31,11 @@ export interface IssuedLogin {
  * reached. The resend interval and the tighter hourly cap count per email *and requesting IP*, so a stranger
  * asking for codes spends their own budget, not the owner's; the wider per-email cap bounds the mail sent.
  */
-export async function issueLoginCode(db: Kysely<Schema>, hashKey: Buffer, input: { email: string; ip: string; now?: number }): Promise<IssuedLogin> {
+export async function issueLoginCode(
+  db: Kysely<Schema>,
+  hashKey: Buffer,
+  input: { email: string; ip: string; now?: number },
+): Promise<IssuedLogin> {
   const now = input.now ?? Date.now();
   const windowStart = now - LOGIN_CODES.windowMs;
   const issued = {
@@ -116,7 +121,12 @@ async function reserveGuess(db: Kysely<Schema>, input: { email: string; ip: stri
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
   const budgets = [
-    { column: 'email', value: input.email, limit: LOGIN_GUESSES.perEmailPerDay, message: ACCOUNT_MESSAGES.emailGuessCap },
+    {
+      column: 'email',
+      value: input.email,
+      limit: LOGIN_GUESSES.perEmailPerDay,
+      message: ACCOUNT_MESSAGES.emailGuessCap,
+    },
     { column: 'ip', value: input.ip, limit: LOGIN_GUESSES.perIpPerDay, message: ACCOUNT_MESSAGES.ipGuessCap },
   ] as const;
   for (const budget of budgets) {
@@ -131,7 +141,10 @@ async function reserveGuess(db: Kysely<Schema>, input: { email: string; ip: stri
     if (others.length >= budget.limit) {
       await db.deleteFrom('login_guesses').where('id', '=', id).execute();
       // This guess fits once enough of the others have left the sliding window.
-      throw tooMany(budget.message, others[others.length - budget.limit]!.created_at + LOGIN_GUESSES.windowMs - input.now);
+      throw tooMany(
+        budget.message,
+        others[others.length - budget.limit]!.created_at + LOGIN_GUESSES.windowMs - input.now,
+      );
     }
   }
   return id;
@@ -151,9 +164,20 @@ export async function consumeLoginCode(
   // Without an attempt id (SPEC.md §7's own call) a guess meets only the email's newest code, so one guess still
   // tests one code and the guessing bound in docs/security.md holds as with the id.
   const row = input.attemptId
-    ? await db.selectFrom('login_codes').selectAll().where('attempt_hash', '=', sha256Hex(input.attemptId)).executeTakeFirst()
-    : await db.selectFrom('login_codes').selectAll().where('email', '=', input.email).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  if (!row || row.email !== input.email) throw refused(input.attemptId ? ACCOUNT_MESSAGES.attemptUnknown : ACCOUNT_MESSAGES.codeInvalid);
+    ? await db
+        .selectFrom('login_codes')
+        .selectAll()
+        .where('attempt_hash', '=', sha256Hex(input.attemptId))
+        .executeTakeFirst()
+    : await db
+        .selectFrom('login_codes')
+        .selectAll()
+        .where('email', '=', input.email)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+  if (!row || row.email !== input.email)
+    throw refused(input.attemptId ? ACCOUNT_MESSAGES.attemptUnknown : ACCOUNT_MESSAGES.codeInvalid);
   if (row.consumed_at !== null) throw refused(ACCOUNT_MESSAGES.codeUsed);
   if (row.expires_at <= now) throw refused(ACCOUNT_MESSAGES.codeExpired);
   const guess = await reserveGuess(db, { email: input.email, ip: input.ip, now });
@@ -168,7 +192,11 @@ export async function consumeLoginCode(
  */
 export async function consumeLoginLink(db: Kysely<Schema>, input: { token: string; now?: number }): Promise<string> {
   const now = input.now ?? Date.now();
-  const row = await db.selectFrom('login_codes').selectAll().where('link_hash', '=', sha256Hex(input.token)).executeTakeFirst();
+  const row = await db
+    .selectFrom('login_codes')
+    .selectAll()
+    .where('link_hash', '=', sha256Hex(input.token))
+    .executeTakeFirst();
   if (!row) throw refused(ACCOUNT_MESSAGES.linkInvalid);
   if (row.consumed_at !== null) throw refused(ACCOUNT_MESSAGES.linkUsed);
   if (row.expires_at <= now) throw refused(ACCOUNT_MESSAGES.linkExpired);
@@ -178,6 +206,11 @@ export async function consumeLoginLink(db: Kysely<Schema>, input: { token: strin
 
 /** The code and its link sign in once between them; a parallel request that lost the race is told it was used. */
 async function markUsed(db: Kysely<Schema>, id: number, now: number, message: string): Promise<void> {
-  const used = await db.updateTable('login_codes').set({ consumed_at: now }).where('id', '=', id).where('consumed_at', 'is', null).executeTakeFirst();
+  const used = await db
+    .updateTable('login_codes')
+    .set({ consumed_at: now })
+    .where('id', '=', id)
+    .where('consumed_at', 'is', null)
+    .executeTakeFirst();
   if (Number(used.numUpdatedRows) === 0) throw refused(message);
 }

@@ -37,18 +37,28 @@ export async function redeemInvitation(
 ): Promise<{ credits: number; balance: number }> {
   const now = input.now ?? Date.now();
   const refuse = (status: 400 | 404 | 409, message: string) =>
-    new AppError(status, status === 404 ? ERROR_CODES.notFound : status === 409 ? ERROR_CODES.conflict : ERROR_CODES.invalidInput, message);
+    new AppError(
+      status,
+      status === 404 ? ERROR_CODES.notFound : status === 409 ? ERROR_CODES.conflict : ERROR_CODES.invalidInput,
+      message,
+    );
   try {
     return await db.transaction().execute(async (trx) => {
-      const invitation = await trx.selectFrom('invitations').selectAll().where('code', '=', input.code).executeTakeFirst();
+      const invitation = await trx
+        .selectFrom('invitations')
+        .selectAll()
+        .where('code', '=', input.code)
+        .executeTakeFirst();
       if (!invitation) throw refuse(404, ACCOUNT_MESSAGES.invitationUnknown);
-      if (invitation.expires_at !== null && invitation.expires_at <= now) throw refuse(400, ACCOUNT_MESSAGES.invitationExpired);
+      if (invitation.expires_at !== null && invitation.expires_at <= now)
+        throw refuse(400, ACCOUNT_MESSAGES.invitationExpired);
       const inserted = await trx
         .insertInto('invitation_redemptions')
         .values({ code: input.code, user_id: input.userId, created_at: now })
         .onConflict((oc) => oc.columns(['code', 'user_id']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw refuse(409, ACCOUNT_MESSAGES.invitationAlreadyRedeemed);
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+        throw refuse(409, ACCOUNT_MESSAGES.invitationAlreadyRedeemed);
       const counted = await trx
         .updateTable('invitations')
         .set((eb) => ({ uses: eb('uses', '+', 1) }))

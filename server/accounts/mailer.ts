@@ -1,4 +1,5 @@
-// Sends login codes and their one-time sign-in links by SMTP through nodemailer (SMTP_URL); without SMTP they are printed to the server log.
+// Sends login codes and their one-time sign-in links by SMTP through nodemailer (SMTP_URL); without SMTP they are
+// printed to the server log.
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../log';
@@ -35,7 +36,11 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>, log: 
     // Local default (DESIGN.md "Stack, and why"): zero set-up, the developer reads the code from the log.
     return {
       async sendLoginCode(email, mail) {
-        log.warn('login code (no SMTP_URL configured, so it is printed instead of mailed)', { email, code: mail.code, link: mail.link });
+        log.warn('login code (no SMTP_URL configured, so it is printed instead of mailed)', {
+          email,
+          code: mail.code,
+          link: mail.link,
+        });
       },
     };
   }

@@ -1,4 +1,5 @@
-// The public API request log: calls are written in batches off the answer's path (one insert per REQUEST_LOG.writeEveryMs), keys' last use to the minute, old calls pruned.
+// The public API request log: calls are written in batches off the answer's path (one insert per
+// REQUEST_LOG.writeEveryMs), keys' last use to the minute, old calls pruned.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
@@ -20,7 +21,9 @@ interface Call {
   created_at: number;
 }
 
-/** What a handler knows about its call beyond the answer's status: the task it made or read, and the credits it held. */
+/**
+ * What a handler knows about its call beyond the answer's status: the task it made or read, and the credits it held.
+ */
 const notes = new WeakMap<Request, { taskId?: string; credits?: number }>();
 
 export function noteApiCall(c: Context, note: { taskId?: string; credits?: number }): void {
@@ -37,10 +40,15 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
 
   async function write(batch: Call[]): Promise<void> {
     // A burst is written in slices, so one insert stays under the engines' limit on bound values (SQLite: 32,766).
-    for (let i = 0; i < batch.length; i += REQUEST_LOG.maxBatchRows) await db.insertInto('api_requests').values(batch.slice(i, i + REQUEST_LOG.maxBatchRows)).execute();
+    for (let i = 0; i < batch.length; i += REQUEST_LOG.maxBatchRows)
+      await db
+        .insertInto('api_requests')
+        .values(batch.slice(i, i + REQUEST_LOG.maxBatchRows))
+        .execute();
     const now = clock();
     const latest = new Map<string, number>();
-    for (const call of batch) if (call.key_id) latest.set(call.key_id, Math.max(latest.get(call.key_id) ?? 0, call.created_at));
+    for (const call of batch)
+      if (call.key_id) latest.set(call.key_id, Math.max(latest.get(call.key_id) ?? 0, call.created_at));
     for (const [keyId, at] of latest) {
       if (at - (touched.get(keyId) ?? 0) < REQUEST_LOG.lastUsedResolutionMs) continue;
       touched.set(keyId, at);
@@ -48,13 +56,19 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
         .updateTable('api_keys')
         .set({ last_used_at: at })
         .where('id', '=', keyId)
-        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at - REQUEST_LOG.lastUsedResolutionMs)]))
+        .where((eb) =>
+          eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at - REQUEST_LOG.lastUsedResolutionMs)]),
+        )
         .execute();
     }
-    if (touched.size > 10_000) for (const [keyId, at] of touched) if (now - at >= REQUEST_LOG.lastUsedResolutionMs) touched.delete(keyId);
+    if (touched.size > 10_000)
+      for (const [keyId, at] of touched) if (now - at >= REQUEST_LOG.lastUsedResolutionMs) touched.delete(keyId);
     if (now - prunedAt >= REQUEST_LOG.pruneEveryMs) {
       prunedAt = now;
-      await db.deleteFrom('api_requests').where('created_at', '<', now - REQUEST_LOG.retentionMs).execute();
+      await db
+        .deleteFrom('api_requests')
+        .where('created_at', '<', now - REQUEST_LOG.retentionMs)
+        .execute();
     }
   }
 
@@ -65,7 +79,14 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
     if (pending.length === 0) return chain;
     const batch = pending;
     pending = [];
-    chain = chain.then(() => write(batch)).catch((error: unknown) => log.warn('request log write failed', { calls: batch.length, error: error instanceof Error ? error.message : String(error) }));
+    chain = chain
+      .then(() => write(batch))
+      .catch((error: unknown) =>
+        log.warn('request log write failed', {
+          calls: batch.length,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     return chain;
   }
 
@@ -89,7 +110,16 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
     if (!user) return;
     const note = notes.get(c.req.raw);
     const error = c.error;
-    const code = error instanceof AppError ? error.code : error ? ERROR_CODES.internal : c.res.ok ? 0 : c.res.status === 404 ? ERROR_CODES.notFound : ERROR_CODES.invalidInput;
+    const code =
+      error instanceof AppError
+        ? error.code
+        : error
+          ? ERROR_CODES.internal
+          : c.res.ok
+            ? 0
+            : c.res.status === 404
+              ? ERROR_CODES.notFound
+              : ERROR_CODES.invalidInput;
     const path = c.req.path.replace(/^\/api\//, '');
     record({
       user_id: user.id,
@@ -109,7 +139,12 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
 export type RequestLog = ReturnType<typeof createRequestLog>;
 
 /** One page of a user's calls, newest first, with the name of the key each was made with. */
-export async function apiRequestPage(db: Kysely<Schema>, userId: string, page: number, pageSize: number): Promise<ApiRequestPage> {
+export async function apiRequestPage(
+  db: Kysely<Schema>,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<ApiRequestPage> {
   const rows = await db
     .selectFrom('api_requests as r')
     .leftJoin('api_keys as k', 'k.id', 'r.key_id')
@@ -119,9 +154,22 @@ export async function apiRequestPage(db: Kysely<Schema>, userId: string, page: n
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();
-  const { total } = await db.selectFrom('api_requests').select((eb) => eb.fn.countAll<number>().as('total')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { total } = await db
+    .selectFrom('api_requests')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return {
-    list: rows.map((r) => ({ id: Number(r.id), tool: r.tool, status: r.status, code: r.code, credits: r.credits, taskId: r.task_id, keyName: r.key_name, createdAt: Number(r.created_at) })),
+    list: rows.map((r) => ({
+      id: Number(r.id),
+      tool: r.tool,
+      status: r.status,
+      code: r.code,
+      credits: r.credits,
+      taskId: r.task_id,
+      keyName: r.key_name,
+      createdAt: Number(r.created_at),
+    })),
     total: Number(total),
     page,
     pageSize,

@@ -50,7 +50,11 @@ export function lazyServerKeys(config: Pick<Config, 'secretKey' | 'dataDir'>): (
   return () => {
     if (!keys) {
       const secret = config.secretKey ?? storedSecret(config.dataDir);
-      keys = { encryption: derive(secret, 'api-key-encryption'), hashing: derive(secret, 'login-code-hmac'), tracking: derive(secret, 'tracking-token-hmac') };
+      keys = {
+        encryption: derive(secret, 'api-key-encryption'),
+        hashing: derive(secret, 'login-code-hmac'),
+        tracking: derive(secret, 'tracking-token-hmac'),
+      };
     }
     return keys;
   };

@@ -23,12 +23,27 @@ const liveSessionUser = preparedQuery((db, tokenHash: string, now: number) =>
     .selectAll('users')
     .select((eb) =>
       eb
-        .exists(eb.selectFrom('sessions as other').select('other.user_id').whereRef('other.user_id', '=', 'users.id').where('other.token_hash', '!=', tokenHash))
+        .exists(
+          eb
+            .selectFrom('sessions as other')
+            .select('other.user_id')
+            .whereRef('other.user_id', '=', 'users.id')
+            .where('other.token_hash', '!=', tokenHash),
+        )
         .as('signed_in_before'),
     )
-    .where('id', '=', (eb) => eb.selectFrom('sessions').select('user_id').where('token_hash', '=', tokenHash).where('expires_at', '>', now).where('revoked_at', 'is', null)),
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('user_id')
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now)
+        .where('revoked_at', 'is', null),
+    ),
 );
-const twoSessionsOf = preparedQuery((db, userId: string) => db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2));
+const twoSessionsOf = preparedQuery((db, userId: string) =>
+  db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).limit(2),
+);
 
 /** A live session's user, and whether that user has signed in before (holds a session besides this one). */
 export interface SessionCaller {
@@ -37,7 +52,11 @@ export interface SessionCaller {
 }
 
 /** The user a live session token belongs to, or undefined for an unknown, expired or revoked token. */
-export async function sessionUser(db: Kysely<Schema>, token: string, now = Date.now()): Promise<SessionCaller | undefined> {
+export async function sessionUser(
+  db: Kysely<Schema>,
+  token: string,
+  now = Date.now(),
+): Promise<SessionCaller | undefined> {
   const row = await liveSessionUser.first(db, sha256Hex(token), now);
   if (!row) return undefined;
   // SQLite answers exists() with 0 or 1, PostgreSQL with a boolean.

@@ -20,7 +20,8 @@ function newUserId(): string {
 /**
  * The user for this email, created on first sign-in; `created` tells sign-up from sign-in. A new account gets
  * `signupCredits` (SIGNUP_CREDITS) in the same transaction as its row, with a 'signup-grant' ledger row: only the
- * insert that wins the unique email index commits, so concurrent first sign-ins (email code and OAuth alike) grant once.
+ * insert that wins the unique email index commits, so concurrent first sign-ins (email code and OAuth alike) grant
+ * once.
  */
 export async function findOrCreateUserByEmail(
   db: Kysely<Schema>,
@@ -48,7 +49,12 @@ export async function findOrCreateUserByEmail(
         .returningAll()
         .executeTakeFirstOrThrow();
       if (!o.signupCredits) return row;
-      const { balance } = await applyCreditChange(trx, { userId: row.id, delta: o.signupCredits, reason: SIGNUP_LEDGER_REASON, reference: null });
+      const { balance } = await applyCreditChange(trx, {
+        userId: row.id,
+        delta: o.signupCredits,
+        reason: SIGNUP_LEDGER_REASON,
+        reference: null,
+      });
       return { ...row, credits: balance };
     });
     return { user, created: true };

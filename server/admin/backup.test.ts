@@ -1,4 +1,5 @@
-// `npm run admin -- backup` while another process writes, then `restore` into a fresh data folder: every user, ledger row and task is there, consistent.
+// `npm run admin -- backup` while another process writes, then `restore` into a fresh data folder: every user, ledger
+// row and task is there, consistent.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -14,7 +15,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const SECRET_KEY = 'backup-test-secret-backup-test-secret-01';
 
 /** Runs the operator CLI as `npm run admin` does, in its own process, against the database `env` names. */
-function admin(env: Record<string, string>, ...argv: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function admin(
+  env: Record<string, string>,
+  ...argv: string[]
+): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/admin/cli.ts'), ...argv], {
     env: { ...process.env, SECRET_KEY, LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,13 +36,28 @@ async function writeUser(database: AppDatabase): Promise<{ userId: string; taskI
   const taskId = randomUUID();
   const now = Date.now();
   await database.db.transaction().execute(async (trx) => {
-    await trx.insertInto('users').values({ id: userId, email: `${userId}@example.com`, created_at: now, updated_at: now }).execute();
+    await trx
+      .insertInto('users')
+      .values({ id: userId, email: `${userId}@example.com`, created_at: now, updated_at: now })
+      .execute();
     await applyCreditChange(trx, { userId, delta: 100, reason: 'grant', reference: 'backup test' });
   });
   await database.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('tasks')
-      .values({ id: taskId, user_id: userId, feature: 'tts-common', status: 'queued', source: 'api', input: '{}', engine: 'espeak', price_item: 'tts', credits_held: 7, created_at: now, updated_at: now })
+      .values({
+        id: taskId,
+        user_id: userId,
+        feature: 'tts-common',
+        status: 'queued',
+        source: 'api',
+        input: '{}',
+        engine: 'espeak',
+        price_item: 'tts',
+        credits_held: 7,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
     await applyCreditChange(trx, { userId, delta: -7, reason: 'task-hold', reference: taskId });
   });
@@ -81,7 +100,15 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
 
     // A fresh data folder: no database, no secret yet.
     const fresh = { DATA_DIR: path.join(dir, 'fresh') };
-    const restore = await admin({ ...fresh, SECRET_KEY: '' }, 'restore', file, '--reason', 'restore drill', '--by', 'alice');
+    const restore = await admin(
+      { ...fresh, SECRET_KEY: '' },
+      'restore',
+      file,
+      '--reason',
+      'restore drill',
+      '--by',
+      'alice',
+    );
     expect(restore.err).toBe('');
     expect(restore.code).toBe(0);
     const restored = await openDatabase(`sqlite:${path.join(fresh.DATA_DIR, 'app.db')}`);
@@ -100,7 +127,8 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
       expect(users.length).toBeGreaterThanOrEqual(before.length);
       expect(users.length).toBeLessThanOrEqual(total);
       // …and it is one moment's state: every balance equals its ledger, every task has its hold, every hold its task.
-      for (const u of users) expect(ledger.filter((r) => r.user_id === u.id).reduce((n, r) => n + r.delta, 0)).toBe(u.credits);
+      for (const u of users)
+        expect(ledger.filter((r) => r.user_id === u.id).reduce((n, r) => n + r.delta, 0)).toBe(u.credits);
       const holds = ledger.filter((r) => r.reason === 'task-hold');
       expect(holds.map((h) => h.reference).sort()).toEqual([...taskIds].sort());
       expect(ledger.filter((r) => r.reason === 'grant')).toHaveLength(users.length);
@@ -122,7 +150,11 @@ describe('npm run admin -- backup / restore (SQLite)', () => {
   }, 60_000);
 
   it('points a PostgreSQL database to pg_dump, and refuses a file that is not a backup', async () => {
-    const pgBackup = await admin({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'backup', path.join(dir, 'x.db'));
+    const pgBackup = await admin(
+      { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+      'backup',
+      path.join(dir, 'x.db'),
+    );
     expect(pgBackup.code).toBe(1);
     expect(pgBackup.err).toContain('pg_dump');
     const missing = await admin({ DATA_DIR: path.join(dir, 'other') }, 'restore', path.join(dir, 'no-such-backup.db'));

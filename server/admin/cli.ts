@@ -24,18 +24,26 @@ function operator(): string {
   return `operator:${process.env.ADMIN_ACTOR || login}`;
 }
 
-const described = (s: BackupSummary) => `${s.file}: ${s.bytes} bytes, schema version ${s.schemaVersion}, ${s.users} users, ${s.tasks} tasks, ${s.ledgerRows} ledger rows`;
+const described = (s: BackupSummary) =>
+  `${s.file}: ${s.bytes} bytes, schema version ${s.schemaVersion}, ${s.users} users, ${s.tasks} tasks, ${s.ledgerRows} ledger rows`;
 
 /** backup and restore work on the database file itself, before (or instead of) opening it as the server does. */
 async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { force: { type: 'boolean' }, by: { type: 'string' }, reason: { type: 'string' } },
+  });
   const file = positionals[0];
   if (!file) throw new UsageError(`${command} needs a file name`);
   const config = loadConfig();
   const databaseFile = sqliteFileOf(config.databaseUrl);
   if (command === 'backup') {
     print(`backed up ${described(await backupSqlite(databaseFile, file, { force: values.force }))}`);
-    if (!config.secretKey) print(`keep ${path.join(config.dataDir, SECRET_FILE)} with it: API keys and sign-in codes are sealed with that secret (or set SECRET_KEY)`);
+    if (!config.secretKey)
+      print(
+        `keep ${path.join(config.dataDir, SECRET_FILE)} with it: API keys and sign-in codes are sealed with that secret (or set SECRET_KEY)`,
+      );
     return;
   }
   const restored = await restoreSqlite(file, databaseFile, { force: values.force });
@@ -44,13 +52,21 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
   try {
     await migrateToLatest(database);
     const actor = values.by ? `operator:${values.by}` : operator();
-    await recordAudit(database.db, { actor, action: AUDIT.actions.restore, subject: path.resolve(file), reason: values.reason ?? 'no reason given', detail: { users: restored.users, tasks: restored.tasks, ledgerRows: restored.ledgerRows } });
+    await recordAudit(database.db, {
+      actor,
+      action: AUDIT.actions.restore,
+      subject: path.resolve(file),
+      reason: values.reason ?? 'no reason given',
+      detail: { users: restored.users, tasks: restored.tasks, ledgerRows: restored.ledgerRows },
+    });
   } finally {
     await database.close();
   }
   print(`restored ${described(restored)}`);
   if (!config.secretKey && !existsSync(path.join(config.dataDir, SECRET_FILE))) {
-    print(`no server secret here: copy secret.key from the server the backup came from into ${config.dataDir} (or set SECRET_KEY) before starting, or API keys will not verify`);
+    print(
+      `no server secret here: copy secret.key from the server the backup came from into ${config.dataDir} (or set SECRET_KEY) before starting, or API keys will not verify`,
+    );
   }
 }
 
@@ -73,6 +89,10 @@ async function main() {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? `${message}\n\n${USAGE}` : `admin failed: ${message}\n`);
+  process.stderr.write(
+    error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+      ? `${message}\n\n${USAGE}`
+      : `admin failed: ${message}\n`,
+  );
   process.exitCode = 1;
 });

@@ -1,4 +1,5 @@
-// The operator CLI's commands against a real database: list, suspend, grant, invitations, key revoke, and the audit trail they leave.
+// The operator CLI's commands against a real database: list, suspend, grant, invitations, key revoke, and the audit
+// trail they leave.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redeemInvitation } from '../accounts';
 import { applyCreditChange } from '../credits';
@@ -12,7 +13,10 @@ const run = (...argv: string[]) => runAdmin(database.db, argv, (line) => out.pus
 beforeEach(async () => {
   database = await openDatabase('sqlite::memory:');
   await migrateToLatest(database);
-  await database.db.insertInto('users').values({ id: 'u_admin_test', email: 'op@example.com', created_at: 1, updated_at: 1 }).execute();
+  await database.db
+    .insertInto('users')
+    .values({ id: 'u_admin_test', email: 'op@example.com', created_at: 1, updated_at: 1 })
+    .execute();
   out = [];
 });
 afterEach(() => database.close());
@@ -57,7 +61,8 @@ describe('npm run admin', () => {
 });
 
 describe('the audit trail', () => {
-  const runAs = (...argv: string[]) => runAdmin(database.db, argv, (line) => out.push(line), { operator: 'operator:ci' });
+  const runAs = (...argv: string[]) =>
+    runAdmin(database.db, argv, (line) => out.push(line), { operator: 'operator:ci' });
   const trail = () => database.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
 
   it('records every operator action with who, when, what, on what and why', async () => {
@@ -66,7 +71,20 @@ describe('the audit trail', () => {
     await runAs('unsuspend', 'u_admin_test');
     await runAs('grant', 'u_admin_test', '300', '--reason', 'support ticket 7');
     await runAs('create-invitation', '--code', 'SPRING', '--max-uses', '3', '--reason', 'spring campaign');
-    await database.db.insertInto('api_keys').values({ id: 'k1', user_id: 'u_admin_test', name: 'Default key', key_ciphertext: 'x', key_hash: 'h', key_hint: null, is_default: 1, created_at: 1, last_used_at: null }).execute();
+    await database.db
+      .insertInto('api_keys')
+      .values({
+        id: 'k1',
+        user_id: 'u_admin_test',
+        name: 'Default key',
+        key_ciphertext: 'x',
+        key_hash: 'h',
+        key_hint: null,
+        is_default: 1,
+        created_at: 1,
+        last_used_at: null,
+      })
+      .execute();
     await runAs('revoke-key', 'op@example.com', '--reason', 'key leaked in a public repository');
     expect(await database.db.selectFrom('api_keys').selectAll().execute()).toEqual([]);
 
@@ -86,10 +104,21 @@ describe('the audit trail', () => {
   it('records credit changes no task caused (a redeemed invitation names the user), not task holds', async () => {
     await runAs('create-invitation', '--code', 'WELCOME', '--credits', '40');
     await redeemInvitation(database.db, { userId: 'u_admin_test', code: 'WELCOME' });
-    await database.db.transaction().execute((trx) => applyCreditChange(trx, { userId: 'u_admin_test', delta: -5, reason: 'task-hold', reference: 'task-1' }));
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        applyCreditChange(trx, { userId: 'u_admin_test', delta: -5, reason: 'task-hold', reference: 'task-1' }),
+      );
     const changes = (await trail()).filter((r) => r.action.startsWith('credits.'));
-    expect(changes.map((r) => [r.actor, r.action, r.subject, r.reason])).toEqual([['user:u_admin_test', 'credits.change', 'u_admin_test', 'redeemed invitation WELCOME']]);
-    expect(JSON.parse(changes[0]!.detail!)).toMatchObject({ delta: 40, balanceAfter: 40, ledgerReason: 'invitation', reference: 'WELCOME' });
+    expect(changes.map((r) => [r.actor, r.action, r.subject, r.reason])).toEqual([
+      ['user:u_admin_test', 'credits.change', 'u_admin_test', 'redeemed invitation WELCOME'],
+    ]);
+    expect(JSON.parse(changes[0]!.detail!)).toMatchObject({
+      delta: 40,
+      balanceAfter: 40,
+      ledgerReason: 'invitation',
+      reference: 'WELCOME',
+    });
   });
 
   it('lists the trail newest first, by subject (id or email), action and date', async () => {

@@ -1,4 +1,5 @@
-// Operator commands (npm run admin): list users, suspend or restore a user, grant credits, invitations, revoke a key, read the audit trail, provider costs.
+// Operator commands (npm run admin): list users, suspend or restore a user, grant credits, invitations, revoke a key,
+// read the audit trail, provider costs.
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { createInvitation, findUser } from '../accounts';
@@ -60,7 +61,9 @@ async function userOrFail(db: Kysely<Schema>, idOrEmail: string | undefined) {
 }
 
 export interface AdminOptions {
-  /** Who runs the command when --by is not given, e.g. operator:alice (cli.ts derives it from ADMIN_ACTOR or the login). */
+  /**
+   * Who runs the command when --by is not given, e.g. operator:alice (cli.ts derives it from ADMIN_ACTOR or the login).
+   */
   operator?: string;
 }
 
@@ -96,7 +99,11 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const users = await query.execute();
       print(['id', 'email', 'credits', 'suspended', 'created'].join('\t'));
       for (const u of users) {
-        print([u.id, u.email ?? '-', u.credits, u.suspended ? 'yes' : 'no', new Date(u.created_at).toISOString()].join('\t'));
+        print(
+          [u.id, u.email ?? '-', u.credits, u.suspended ? 'yes' : 'no', new Date(u.created_at).toISOString()].join(
+            '\t',
+          ),
+        );
       }
       return;
     }
@@ -137,7 +144,8 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const days = values['expires-days'] === undefined ? undefined : integer(values['expires-days'], '--expires-days');
       const maxUses = integer(values['max-uses'], '--max-uses', 1);
       const credits = integer(values.credits, '--credits', INVITATION.credits);
-      if (maxUses < 1 || credits < 1 || (days !== undefined && days < 1)) throw new UsageError('--credits, --max-uses and --expires-days must be 1 or more');
+      if (maxUses < 1 || credits < 1 || (days !== undefined && days < 1))
+        throw new UsageError('--credits, --max-uses and --expires-days must be 1 or more');
       const invitation = await createInvitation(db, {
         ...(values.code ? { code: values.code } : {}),
         credits,
@@ -161,7 +169,14 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
       const removed = await db.transaction().execute(async (trx) => {
         const result = await trx.deleteFrom('api_keys').where('user_id', '=', user.id).executeTakeFirst();
         const count = Number(result.numDeletedRows);
-        if (count > 0) await recordAudit(trx, { actor, action: AUDIT.actions.keyRevoke, subject: user.id, reason, detail: { keys: count } });
+        if (count > 0)
+          await recordAudit(trx, {
+            actor,
+            action: AUDIT.actions.keyRevoke,
+            subject: user.id,
+            reason,
+            detail: { keys: count },
+          });
         return count;
       });
       if (removed === 0) throw new UsageError(`${user.id} has no API key`);
@@ -170,12 +185,30 @@ export async function runAdmin(db: Kysely<Schema>, argv: string[], print: Print,
     }
     case 'audit': {
       const since = values.since === undefined ? undefined : Date.parse(values.since);
-      if (Number.isNaN(since)) throw new UsageError(`--since must be a date such as 2025-01-31 or 2025-01-31T12:00:00Z, got "${values.since}"`);
+      if (Number.isNaN(since))
+        throw new UsageError(
+          `--since must be a date such as 2025-01-31 or 2025-01-31T12:00:00Z, got "${values.since}"`,
+        );
       // A subject may be given as an email: entries name the user by id.
       const subject = values.subject ? ((await findUser(db, values.subject))?.id ?? values.subject) : undefined;
-      const rows = await listAudit(db, { limit: integer(values.limit, '--limit', AUDIT.defaultListLimit), subject, action: values.action, since });
+      const rows = await listAudit(db, {
+        limit: integer(values.limit, '--limit', AUDIT.defaultListLimit),
+        subject,
+        action: values.action,
+        since,
+      });
       print(['time', 'actor', 'action', 'subject', 'reason', 'detail'].join('\t'));
-      for (const r of rows) print([new Date(r.at).toISOString(), r.actor, r.action, r.subject, r.reason, r.detail ? JSON.stringify(r.detail) : '-'].join('\t'));
+      for (const r of rows)
+        print(
+          [
+            new Date(r.at).toISOString(),
+            r.actor,
+            r.action,
+            r.subject,
+            r.reason,
+            r.detail ? JSON.stringify(r.detail) : '-',
+          ].join('\t'),
+        );
       return;
     }
     case 'costs': {

@@ -1,4 +1,5 @@
-// `npm run admin -- costs`: per engine tasks, credits, provider cost in dollars and native units, margin, by date and with an operator's rate.
+// `npm run admin -- costs`: per engine tasks, credits, provider cost in dollars and native units, margin, by date and
+// with an operator's rate.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { USD_PER_CREDIT } from '../../src/lib/product-rules';
@@ -18,11 +19,21 @@ async function settled(
   at: number,
   parts: Array<{ provider: string; amount: number; unit: string; usd: number | null; estimated?: boolean }> = [],
 ) {
-  await database.db.insertInto('task_costs').values({ task_id: id, engine, feature: 'text-to-video', credits_charged: credits, settled_at: at }).execute();
+  await database.db
+    .insertInto('task_costs')
+    .values({ task_id: id, engine, feature: 'text-to-video', credits_charged: credits, settled_at: at })
+    .execute();
   for (const p of parts)
     await database.db
       .insertInto('task_provider_costs')
-      .values({ task_id: id, provider: p.provider, amount: p.amount, unit: p.unit, usd: p.usd, estimated: p.estimated ? 1 : 0 })
+      .values({
+        task_id: id,
+        provider: p.provider,
+        amount: p.amount,
+        unit: p.unit,
+        usd: p.usd,
+        estimated: p.estimated ? 1 : 0,
+      })
       .execute();
 }
 
@@ -39,7 +50,9 @@ describe('npm run admin -- costs', () => {
   it('shows per engine the tasks, credits, provider cost in dollars and native units, and the margin, busiest first', async () => {
     await settled('t1', 'fal', 60, JAN_10, [{ provider: 'fal', amount: 2, unit: 'fal-billing-units', usd: 0.4 }]);
     await settled('t2', 'fal', 15, JAN_10, [{ provider: 'fal', amount: 0.2, unit: 'usd', usd: 0.2, estimated: true }]);
-    await settled('t3', 'elevenlabs', 4, JAN_10, [{ provider: 'elevenlabs', amount: 500, unit: 'characters', usd: 0.05 }]);
+    await settled('t3', 'elevenlabs', 4, JAN_10, [
+      { provider: 'elevenlabs', amount: 500, unit: 'characters', usd: 0.05 },
+    ]);
     await settled('t4', 'espeak', 0, JAN_10);
     await run('costs');
     const credits = 75 * USD_PER_CREDIT;
@@ -65,7 +78,14 @@ describe('npm run admin -- costs', () => {
       `${(((credits - 0.6) / credits) * 100).toFixed(1)}%`,
       '1 estimated',
     ]);
-    expect(table()[2]!.slice(0, 6)).toEqual(['elevenlabs', '1', '4', `$${(4 * USD_PER_CREDIT).toFixed(4)}`, '$0.0500', '500 characters']);
+    expect(table()[2]!.slice(0, 6)).toEqual([
+      'elevenlabs',
+      '1',
+      '4',
+      `$${(4 * USD_PER_CREDIT).toFixed(4)}`,
+      '$0.0500',
+      '500 characters',
+    ]);
     expect(table()[3]!.slice(0, 6)).toEqual(['espeak', '1', '0', '$0.0000', '$0.0000', '-']);
     expect(table()[3]![7]).toBe('-');
     expect(table()[4]!.slice(0, 5)).toEqual(['total', '4', '79', `$${(79 * USD_PER_CREDIT).toFixed(4)}`, '$0.6500']);
@@ -73,16 +93,30 @@ describe('npm run admin -- costs', () => {
   });
 
   it('marks the margin as an upper bound while a unit has no price, until --rate gives one', async () => {
-    await settled('t1', 'dreamapi', 30, JAN_10, [{ provider: 'dreamapi', amount: 30, unit: 'dreamapi-credits', usd: null }]);
+    await settled('t1', 'dreamapi', 30, JAN_10, [
+      { provider: 'dreamapi', amount: 30, unit: 'dreamapi-credits', usd: null },
+    ]);
     await run('costs');
-    expect(table()[1]!.slice(4)).toEqual(['$0.0000', '30 dreamapi-credits', `≤ $${(30 * USD_PER_CREDIT).toFixed(4)}`, '≤ 100.0%', '1 without a price']);
+    expect(table()[1]!.slice(4)).toEqual([
+      '$0.0000',
+      '30 dreamapi-credits',
+      `≤ $${(30 * USD_PER_CREDIT).toFixed(4)}`,
+      '≤ 100.0%',
+      '1 without a price',
+    ]);
     out = [];
     await run('costs', '--rate', 'dreamapi-credits=0.005');
-    expect(table()[1]!.slice(4, 7)).toEqual(['$0.1500', '30 dreamapi-credits', `$${(30 * USD_PER_CREDIT - 0.15).toFixed(4)}`]);
+    expect(table()[1]!.slice(4, 7)).toEqual([
+      '$0.1500',
+      '30 dreamapi-credits',
+      `$${(30 * USD_PER_CREDIT - 0.15).toFixed(4)}`,
+    ]);
   });
 
   it('counts only tasks settled on or after --since', async () => {
-    await settled('old', 'fal', 60, JAN_10 - 5 * DAY, [{ provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.2 }]);
+    await settled('old', 'fal', 60, JAN_10 - 5 * DAY, [
+      { provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.2 },
+    ]);
     await settled('new', 'fal', 15, JAN_10, [{ provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.2 }]);
     await run('costs', '--since', '2026-01-08');
     expect(table()[1]!.slice(0, 5)).toEqual(['fal', '1', '15', `$${(15 * USD_PER_CREDIT).toFixed(4)}`, '$0.2000']);

@@ -1,7 +1,14 @@
-// `npm run admin -- costs`: per engine, tasks settled, credits charged, what the results cost at the providers, and the margin.
+// `npm run admin -- costs`: per engine, tasks settled, credits charged, what the results cost at the providers, and the
+// margin.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
-import { COST_MESSAGES, COST_UNITS, DREAMAPI_USD_PER_CREDIT, USD_PER_CREDIT, type CostUnit } from '../../src/lib/product-rules';
+import {
+  COST_MESSAGES,
+  COST_UNITS,
+  DREAMAPI_USD_PER_CREDIT,
+  USD_PER_CREDIT,
+  type CostUnit,
+} from '../../src/lib/product-rules';
 
 /** Dollars per unit given on the command line (--rate dreamapi-credits=0.01): the operator's own price of a unit. */
 export type UnitRates = Partial<Record<CostUnit, number>>;
@@ -30,24 +37,39 @@ export function parseSince(value: string | undefined): number | undefined {
   return at;
 }
 
-/** `unit=usd` pairs; DREAMAPI_USD_PER_CREDIT stands for DreamAPI credits when it is known and no --rate overrides it. */
+/**
+ * `unit=usd` pairs; DREAMAPI_USD_PER_CREDIT stands for DreamAPI credits when it is known and no --rate overrides it.
+ */
 export function parseRates(values: readonly string[] = []): UnitRates {
   const rates: UnitRates = DREAMAPI_USD_PER_CREDIT === null ? {} : { 'dreamapi-credits': DREAMAPI_USD_PER_CREDIT };
   for (const value of values) {
     const [unit, usd] = value.split('=');
     const n = Number(usd);
-    if (!(COST_UNITS as readonly string[]).includes(unit ?? '') || usd === undefined || usd.trim() === '' || !Number.isFinite(n) || n < 0)
+    if (
+      !(COST_UNITS as readonly string[]).includes(unit ?? '') ||
+      usd === undefined ||
+      usd.trim() === '' ||
+      !Number.isFinite(n) ||
+      n < 0
+    )
       throw new Error(COST_MESSAGES.rateFormat(value));
     rates[unit as CostUnit] = n;
   }
   return rates;
 }
 
-export async function costsByEngine(db: Kysely<Schema>, o: { since?: number; rates?: UnitRates } = {}): Promise<EngineCosts[]> {
+export async function costsByEngine(
+  db: Kysely<Schema>,
+  o: { since?: number; rates?: UnitRates } = {},
+): Promise<EngineCosts[]> {
   const since = o.since ?? 0;
   const tasks = await db
     .selectFrom('task_costs')
-    .select((eb) => ['engine', eb.fn.countAll<number>().as('tasks'), eb.fn.sum<number>('credits_charged').as('credits')])
+    .select((eb) => [
+      'engine',
+      eb.fn.countAll<number>().as('tasks'),
+      eb.fn.sum<number>('credits_charged').as('credits'),
+    ])
     .where('settled_at', '>=', since)
     .groupBy('engine')
     .execute();
@@ -73,7 +95,8 @@ export async function costsByEngine(db: Kysely<Schema>, o: { since?: number; rat
       let unpriced = 0;
       for (const p of mine) {
         const rate = o.rates?.[p.unit as CostUnit];
-        // An operator's rate for the unit prices every call in it; else the recorded dollars of the calls that have them.
+        // An operator's rate for the unit prices every call in it; else the recorded dollars of the calls that have
+        // them.
         if (rate !== undefined) providerUsd += Number(p.amount) * rate;
         else {
           providerUsd += Number(p.usd ?? 0);
@@ -89,7 +112,9 @@ export async function costsByEngine(db: Kysely<Schema>, o: { since?: number; rat
         providerUsd,
         unpriced,
         estimated: mine.reduce((n, p) => n + Number(p.estimated ?? 0), 0),
-        units: mine.map((p) => ({ unit: p.unit, amount: Number(p.amount) })).sort((a, b) => a.unit.localeCompare(b.unit)),
+        units: mine
+          .map((p) => ({ unit: p.unit, amount: Number(p.amount) }))
+          .sort((a, b) => a.unit.localeCompare(b.unit)),
       };
     })
     .sort((a, b) => b.credits - a.credits || a.engine.localeCompare(b.engine));
@@ -101,7 +126,16 @@ const amount = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 /** Tab-separated like the other admin commands; a margin over unpriced calls is an upper bound (≤). */
 export function costLines(rows: readonly EngineCosts[]): string[] {
   if (rows.length === 0) return [COST_MESSAGES.none];
-  const total: EngineCosts = { engine: 'total', tasks: 0, credits: 0, creditsUsd: 0, providerUsd: 0, unpriced: 0, estimated: 0, units: [] };
+  const total: EngineCosts = {
+    engine: 'total',
+    tasks: 0,
+    credits: 0,
+    creditsUsd: 0,
+    providerUsd: 0,
+    unpriced: 0,
+    estimated: 0,
+    units: [],
+  };
   for (const r of rows) {
     total.tasks += r.tasks;
     total.credits += r.credits;
@@ -114,18 +148,42 @@ export function costLines(rows: readonly EngineCosts[]): string[] {
     const margin = r.creditsUsd - r.providerUsd;
     const share = r.creditsUsd > 0 ? `${((margin / r.creditsUsd) * 100).toFixed(1)}%` : '-';
     const bound = r.unpriced > 0 ? '≤ ' : '';
-    const notes = [r.estimated > 0 ? `${r.estimated} estimated` : '', r.unpriced > 0 ? `${r.unpriced} without a price` : ''].filter(Boolean).join(', ');
-    // Dollars computed from a list price are already in the provider cost column; the other units are the providers' own.
+    const notes = [
+      r.estimated > 0 ? `${r.estimated} estimated` : '',
+      r.unpriced > 0 ? `${r.unpriced} without a price` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    // Dollars computed from a list price are already in the provider cost column; the other units are the providers'
+    // own.
     const units = r.units
       .filter((u) => u.unit !== 'usd')
       .map((u) => `${amount(u.amount)} ${u.unit}`)
       .join(', ');
-    return [r.engine, r.tasks, r.credits, usd(r.creditsUsd), usd(r.providerUsd), units || '-', `${bound}${usd(margin)}`, `${bound}${share}`, notes || '-'].join(
-      '\t',
-    );
+    return [
+      r.engine,
+      r.tasks,
+      r.credits,
+      usd(r.creditsUsd),
+      usd(r.providerUsd),
+      units || '-',
+      `${bound}${usd(margin)}`,
+      `${bound}${share}`,
+      notes || '-',
+    ].join('\t');
   };
   return [
-    ['engine', 'tasks', 'credits charged', 'credits in USD', 'provider cost USD', 'provider units', 'margin USD', 'margin', 'notes'].join('\t'),
+    [
+      'engine',
+      'tasks',
+      'credits charged',
+      'credits in USD',
+      'provider cost USD',
+      'provider units',
+      'margin USD',
+      'margin',
+      'notes',
+    ].join('\t'),
     ...rows.map(line),
     ...(rows.length > 1 ? [line(total)] : []),
     `credits valued at ${usd(USD_PER_CREDIT)} each (the largest pack's price per credit); granted credits bring in nothing`,

@@ -1,4 +1,5 @@
-// The audit trail: who did what, to what, when and why, for operator actions and every credit change not caused by a task.
+// The audit trail: who did what, to what, when and why, for operator actions and every credit change not caused by a
+// task.
 import type { Kysely, Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { creditMovements } from '../metrics';
@@ -38,7 +39,14 @@ type Db = Kysely<Schema> | Transaction<Schema>;
 export async function recordAudit(db: Db, entry: AuditEntry, at = Date.now()): Promise<void> {
   await db
     .insertInto('audit_log')
-    .values({ at, actor: entry.actor, action: entry.action, subject: entry.subject, reason: entry.reason, detail: entry.detail ? JSON.stringify(entry.detail) : null })
+    .values({
+      at,
+      actor: entry.actor,
+      action: entry.action,
+      subject: entry.subject,
+      reason: entry.reason,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    })
     .execute();
 }
 
@@ -47,7 +55,10 @@ export function causedByTask(reason: string): boolean {
   return reason.startsWith(AUDIT.taskReasonPrefix);
 }
 
-/** Called by applyCreditChange inside its transaction for a change no task caused (grant, invitation, purchase, refund claw-back). */
+/**
+ * Called by applyCreditChange inside its transaction for a change no task caused (grant, invitation, purchase, refund
+ * claw-back).
+ */
 export async function auditCreditChange(
   trx: Transaction<Schema>,
   change: { userId: string; delta: number; reason: string; reference?: string | null; audit?: CreditAudit },
@@ -60,7 +71,13 @@ export async function auditCreditChange(
     action: change.audit?.action ?? AUDIT.actions.creditChange,
     subject: change.userId,
     reason: why,
-    detail: { delta: change.delta, balanceAfter: balance, ledgerReason: change.reason, reference: change.reference ?? null, ledgerId: entryId },
+    detail: {
+      delta: change.delta,
+      balanceAfter: balance,
+      ledgerReason: change.reason,
+      reference: change.reference ?? null,
+      ledgerId: entryId,
+    },
   });
   creditMovements.inc({ movement: change.delta > 0 ? 'granted' : 'taken' }, Math.abs(change.delta));
 }
@@ -75,10 +92,18 @@ export interface AuditQuery {
 
 /** Newest first. */
 export async function listAudit(db: Kysely<Schema>, q: AuditQuery = {}): Promise<AuditRow[]> {
-  let query = db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(q.limit ?? AUDIT.defaultListLimit);
+  let query = db
+    .selectFrom('audit_log')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(q.limit ?? AUDIT.defaultListLimit);
   if (q.subject) query = query.where('subject', '=', q.subject);
   if (q.action) query = query.where('action', '=', q.action);
   if (q.since !== undefined) query = query.where('at', '>=', q.since);
   const rows = await query.execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null }));
+  return rows.map((r) => ({
+    ...r,
+    id: Number(r.id),
+    detail: r.detail ? (JSON.parse(r.detail) as Record<string, unknown>) : null,
+  }));
 }

@@ -46,7 +46,10 @@ describe('what new accounts and runs with no AI model cost (SIGNUP_CREDITS, NO_M
   it('grants the spec default to new accounts and makes no-model runs free unless told otherwise', () => {
     expect(loadConfig({}).signupCredits).toBe(SIGNUP_CREDITS_DEFAULT);
     expect(loadConfig({}).tasks.noModelPrice).toBe('free');
-    expect(loadConfig({ SIGNUP_CREDITS: '0', NO_MODEL_PRICE: 'full' })).toMatchObject({ signupCredits: 0, tasks: { noModelPrice: 'full' } });
+    expect(loadConfig({ SIGNUP_CREDITS: '0', NO_MODEL_PRICE: 'full' })).toMatchObject({
+      signupCredits: 0,
+      tasks: { noModelPrice: 'full' },
+    });
   });
 
   it.each([
@@ -61,8 +64,14 @@ describe('what new accounts and runs with no AI model cost (SIGNUP_CREDITS, NO_M
 describe('shared request budgets (REDIS_URL, REDIS_PREFIX)', () => {
   it('count in memory without REDIS_URL, in Redis under the default prefix with it', () => {
     expect(loadConfig({}).redis).toBeNull();
-    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'dreamapi:' });
-    expect(loadConfig({ REDIS_URL: 'rediss://cache.example:6380/2', REDIS_PREFIX: 'eu-1:' }).redis).toEqual({ url: 'rediss://cache.example:6380/2', prefix: 'eu-1:' });
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      prefix: 'dreamapi:',
+    });
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example:6380/2', REDIS_PREFIX: 'eu-1:' }).redis).toEqual({
+      url: 'rediss://cache.example:6380/2',
+      prefix: 'eu-1:',
+    });
   });
 
   it.each([

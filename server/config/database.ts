@@ -1,4 +1,5 @@
-// Environment variables of the database connections (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; docs/scaling.md "Connections").
+// Environment variables of the database connections (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; docs/scaling.md
+// "Connections").
 import { z } from 'zod';
 import { DATABASE_POOL } from '../../src/lib/product-rules';
 import type { Role } from './queue';
@@ -11,7 +12,10 @@ export const databaseEnvShape = {
   /** A session-mode connection to the same database for LISTEN, when DATABASE_URL goes through a transaction pooler. */
   DATABASE_DIRECT_URL: z
     .string()
-    .refine((v) => POSTGRES_URL.test(v.trim()), 'must be a postgres:// URL of the same database, reached without a transaction pooler')
+    .refine(
+      (v) => POSTGRES_URL.test(v.trim()),
+      'must be a postgres:// URL of the same database, reached without a transaction pooler',
+    )
     .optional(),
 };
 

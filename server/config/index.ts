@@ -1,7 +1,14 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import { SIGNUP_CREDITS_DEFAULT, TRACKING, TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_RETENTION, UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
+import {
+  SIGNUP_CREDITS_DEFAULT,
+  TRACKING,
+  TRACKING_BROWSER,
+  TRACKING_LIMITS,
+  TRACKING_RETENTION,
+  UPLOADS_IN_FLIGHT,
+} from '../../src/lib/product-rules';
 import type { LogLevel } from '../log';
 import { parseProxyTrust, type ProxyTrust } from '../http/client-ip';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
@@ -40,7 +47,8 @@ const envSchema = z
       .int()
       .min(1024)
       .default(1024 * 1024),
-    // false, a number of proxies in front (true is one), or the proxies' addresses and CIDRs (server/http/client-ip.ts).
+    // false, a number of proxies in front (true is one), or the proxies' addresses and CIDRs
+    // (server/http/client-ip.ts).
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -65,17 +73,28 @@ const envSchema = z
       .default(UPLOADS_IN_FLIGHT.processBytes),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-    // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config hands out.
+    // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config
+    // hands out.
     TRACKING_APP_KEYS: csv.optional(),
     TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    TRACKING_BATCH_SIZE: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries).default(TRACKING.batchSize),
+    TRACKING_BATCH_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(TRACKING_LIMITS.batchMaxEntries)
+      .default(TRACKING.batchSize),
     TRACKING_BUFFER_S: z.coerce
       .number()
       .min(TRACKING_LIMITS.minBufferS)
       .max(TRACKING_LIMITS.maxBufferS)
       .default(TRACKING.bufferMs / 1000),
     /** Days tracking events are kept (docs/scaling.md "Tracking on PostgreSQL"). */
-    TRACKING_RETENTION_DAYS: z.coerce.number().int().min(1).max(TRACKING_RETENTION.maxDays).default(TRACKING_RETENTION.defaultDays),
+    TRACKING_RETENTION_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(TRACKING_RETENTION.maxDays)
+      .default(TRACKING_RETENTION.defaultDays),
     // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url().optional(),
@@ -128,7 +147,9 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string;
-  /** Pool sizes per role and where LISTEN connects (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; server/config/database.ts). */
+  /**
+   * Pool sizes per role and where LISTEN connects (DATABASE_POOL_MAX, DATABASE_DIRECT_URL; server/config/database.ts).
+   */
   database: DatabaseConfig;
   siteDir: string;
   /** Origins allowed to call the API from a browser (CORS). */
@@ -208,7 +229,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     siteOrigins: e.SITE_ORIGINS ?? [new URL(publicUrl).origin],
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     trustProxy: e.TRUST_PROXY,
-    uploads: { perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT, processBytes: e.UPLOAD_BYTES_IN_FLIGHT },
+    uploads: {
+      perAccount: e.UPLOADS_PER_ACCOUNT,
+      perClient: e.UPLOADS_PER_CLIENT,
+      processBytes: e.UPLOAD_BYTES_IN_FLIGHT,
+    },
     logLevel: e.LOG_LEVEL,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     tasks: taskConfig(e, path.resolve(e.DATA_DIR)),

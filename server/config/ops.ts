@@ -6,14 +6,24 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 
 export const opsEnvShape = {
   /** /metrics on PORT, for whoever sends it as a Bearer token; unset: /metrics is not served on PORT. */
-  METRICS_TOKEN: z.string().min(METRICS.minTokenChars, `must be at least ${METRICS.minTokenChars} characters`).regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(METRICS.minTokenChars, `must be at least ${METRICS.minTokenChars} characters`)
+    .regex(/^[\x21-\x7e]+$/, 'must be visible ASCII characters')
+    .optional(),
   /** A second listener that serves only /metrics (no token unless METRICS_TOKEN is set too). */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default(METRICS.defaultHost),
   /** OTLP/HTTP collector base URL (…/v1/traces is appended); unset: no tracing SDK is loaded at all. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL, e.g. http://127.0.0.1:4318').optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL, e.g. http://127.0.0.1:4318')
+    .optional(),
   /** The full traces URL, when the collector does not follow the …/v1/traces convention. */
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL').optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url()
+    .refine((v) => /^https?:\/\//.test(v), 'must be an http:// or https:// URL')
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).max(100).default('dreamapi'),
   OTEL_SDK_DISABLED: flag.optional(),
   DRAIN_TIMEOUT_S: z.coerce.number().min(0).max(3600).default(DRAIN.timeoutS),
@@ -35,7 +45,10 @@ type OpsEnv = z.infer<z.ZodObject<typeof opsEnvShape>>;
 
 /** `refuse` turns a problem between variables into the configuration error loadConfig throws. */
 export function opsConfig(e: OpsEnv & { PORT: number }, refuse: (message: string) => Error): OpsConfig {
-  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT) throw refuse('METRICS_PORT must differ from PORT (or leave it unset and set METRICS_TOKEN to serve /metrics on PORT)');
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT)
+    throw refuse(
+      'METRICS_PORT must differ from PORT (or leave it unset and set METRICS_TOKEN to serve /metrics on PORT)',
+    );
   const base = e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, '');
   const tracesUrl = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base ? `${base}/v1/traces` : undefined);
   return {

@@ -13,7 +13,13 @@ describe('ROLE and QUEUE', () => {
 
   it('a PostgreSQL database keeps the in-process queue unless QUEUE=pg-boss is set', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).queue.kind).toBe('in-process');
-    const { queue } = loadConfig({ DATABASE_URL: 'postgres://u@h/db', QUEUE: 'pg-boss', ROLE: 'worker', QUEUE_LEASE_S: '30', QUEUE_CHECK_S: '5' });
+    const { queue } = loadConfig({
+      DATABASE_URL: 'postgres://u@h/db',
+      QUEUE: 'pg-boss',
+      ROLE: 'worker',
+      QUEUE_LEASE_S: '30',
+      QUEUE_CHECK_S: '5',
+    });
     expect(queue).toMatchObject({ kind: 'pg-boss', role: 'worker', leaseS: 30, checkS: 5 });
   });
 

@@ -13,10 +13,18 @@ export type QueueKind = (typeof QUEUES)[number];
 export const queueEnvShape = {
   ROLE: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }).default('all'),
   QUEUE: z.enum(QUEUES, { message: `must be one of ${QUEUES.join(', ')}` }).default('in-process'),
-  QUEUE_LEASE_S: z.coerce.number().int().min(10, 'must be at least 10 (pg-boss heartbeat)').max(3600).default(TASK_QUEUE.leaseS),
+  QUEUE_LEASE_S: z.coerce
+    .number()
+    .int()
+    .min(10, 'must be at least 10 (pg-boss heartbeat)')
+    .max(3600)
+    .default(TASK_QUEUE.leaseS),
   QUEUE_CHECK_S: z.coerce.number().int().min(1).max(3600).default(TASK_QUEUE.checkS),
   QUEUE_RETRY_DELAY_S: z.coerce.number().int().min(1).max(3600).default(TASK_QUEUE.retryDelayS),
-  QUEUE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier').default(TASK_QUEUE.schema),
+  QUEUE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .default(TASK_QUEUE.schema),
 };
 
 export interface QueueConfig {
@@ -36,5 +44,12 @@ export function queueConfig(e: QueueEnv, databaseUrl: string): QueueConfig | str
   if (e.QUEUE === 'pg-boss' && !/^postgres(ql)?:\/\//i.test(databaseUrl.trim())) {
     return 'QUEUE: pg-boss needs a PostgreSQL DATABASE_URL (postgres://…); leave QUEUE unset for the in-process queue';
   }
-  return { role: e.ROLE, kind: e.QUEUE, leaseS: e.QUEUE_LEASE_S, checkS: e.QUEUE_CHECK_S, retryDelayS: e.QUEUE_RETRY_DELAY_S, schema: e.QUEUE_SCHEMA };
+  return {
+    role: e.ROLE,
+    kind: e.QUEUE,
+    leaseS: e.QUEUE_LEASE_S,
+    checkS: e.QUEUE_CHECK_S,
+    retryDelayS: e.QUEUE_RETRY_DELAY_S,
+    schema: e.QUEUE_SCHEMA,
+  };
 }

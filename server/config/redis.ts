@@ -1,4 +1,5 @@
-// Environment variables of the shared counters (REDIS_URL, REDIS_PREFIX; merged into the server configuration in index.ts).
+// Environment variables of the shared counters (REDIS_URL, REDIS_PREFIX; merged into the server configuration in
+// index.ts).
 import { z } from 'zod';
 import { RATE_LIMITS } from '../../src/lib/product-rules';
 

@@ -35,7 +35,9 @@ describe('S3 media settings', () => {
       forcePathStyle: true,
       prefix: 'prod/media/',
     });
-    expect(loadConfig({ S3_BUCKET: 'media', S3_ENDPOINT: 'http://h:9000', S3_FORCE_PATH_STYLE: 'false' }).s3?.forcePathStyle).toBe(false);
+    expect(
+      loadConfig({ S3_BUCKET: 'media', S3_ENDPOINT: 'http://h:9000', S3_FORCE_PATH_STYLE: 'false' }).s3?.forcePathStyle,
+    ).toBe(false);
   });
 
   it.each([

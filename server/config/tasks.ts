@@ -1,4 +1,5 @@
-// Environment variables of the task service, media store, engines, public API limits and webhooks (merged into the server configuration in index.ts).
+// Environment variables of the task service, media store, engines, public API limits and webhooks (merged into the
+// server configuration in index.ts).
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderConfig } from '../engines/providers';
@@ -22,11 +23,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
-/** Engines a feature may be given in ENGINES: 'espeak' (offline speech), 'preview' (offline video), the provider adapters. */
+/**
+ * Engines a feature may be given in ENGINES: 'espeak' (offline speech), 'preview' (offline video), the provider
+ * adapters.
+ */
 export const ENGINE_NAMES = ALL_ENGINE_NAMES;
 
 /** Features served by default: offline speech and preview video need no key and no system package. */
-const DEFAULT_ENGINES = ['tts-common=espeak,tts-pro=espeak,tts-clone=,dialogue=espeak', ...PREVIEW_FEATURES.map((f) => `${f}=preview`)].join(',');
+const DEFAULT_ENGINES = [
+  'tts-common=espeak,tts-pro=espeak,tts-clone=,dialogue=espeak',
+  ...PREVIEW_FEATURES.map((f) => `${f}=preview`),
+].join(',');
 
 /** ENGINES=feature=engine|fallback,… : each feature's engines in the order they are tried. */
 const engineMap = z.string().transform((value, ctx) => {
@@ -72,7 +79,10 @@ export const taskEnvShape = {
   ENGINES: engineMap.optional(),
   ENGINE_CONCURRENCY: perEngine.default({}),
   ENGINE_TIMEOUTS_MS: perEngine.default({}),
-  /** What a run on an engine with no AI model (espeak, preview) costs: free, or the full price (src/lib/product-rules/availability.ts). */
+  /**
+   * What a run on an engine with no AI model (espeak, preview) costs: free, or the full price
+   * (src/lib/product-rules/availability.ts).
+   */
   NO_MODEL_PRICE: z.enum(NO_MODEL_PRICES).default(NO_MODEL_PRICE_DEFAULT),
   FAL_KEY: z.string().min(1).optional(),
   FAL_QUEUE_URL: z.url().default(PROVIDER_URLS.falQueue),
@@ -103,11 +113,16 @@ export const taskEnvShape = {
 };
 
 export interface TaskConfig {
-  /** feature → engine names in fallback order (ENGINES over the offline defaults); a feature missing here is refused at submit. */
+  /**
+   * feature → engine names in fallback order (ENGINES over the offline defaults); a feature missing here is refused at
+   * submit.
+   */
   engines: Partial<Record<Feature, string[]>>;
   /** Features ENGINES names explicitly: only these are exempt from routing to configured providers first. */
   enginesGiven: Feature[];
-  /** Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/product-rules/engines). */
+  /**
+   * Tasks one engine runs at once, and how long one attempt on it may take (defaults in src/lib/product-rules/engines).
+   */
   engineConcurrency: Record<string, number>;
   engineTimeoutsMs: Record<string, number>;
   /** NO_MODEL_PRICE: runs on engines with no AI model are free (default) or charged the full price. */
@@ -124,7 +139,9 @@ export interface TaskConfig {
   rateLimitPerMinute: number;
   webhookRetryBaseMs: number;
   webhookMaxAttempts: number;
-  /** Lets input downloads and webhooks reach localhost and private networks (self-hosted setups, tests); off by default. */
+  /**
+   * Lets input downloads and webhooks reach localhost and private networks (self-hosted setups, tests); off by default.
+   */
   outboundAllowPrivate: boolean;
 }
 
@@ -132,13 +149,19 @@ type TaskEnv = z.infer<z.ZodObject<typeof taskEnvShape>>;
 
 export function taskConfig(e: TaskEnv, dataDir: string): TaskConfig {
   return {
-    engines: Object.fromEntries(Object.entries({ ...engineMap.parse(DEFAULT_ENGINES), ...e.ENGINES }).filter(([, list]) => list.length > 0)),
+    engines: Object.fromEntries(
+      Object.entries({ ...engineMap.parse(DEFAULT_ENGINES), ...e.ENGINES }).filter(([, list]) => list.length > 0),
+    ),
     enginesGiven: Object.keys(e.ENGINES ?? {}) as Feature[],
     engineConcurrency: e.ENGINE_CONCURRENCY,
     engineTimeoutsMs: e.ENGINE_TIMEOUTS_MS,
     noModelPrice: e.NO_MODEL_PRICE,
     providers: {
-      fal: { key: e.FAL_KEY ?? null, queueUrl: e.FAL_QUEUE_URL.replace(/\/$/, ''), storageUrl: e.FAL_STORAGE_URL.replace(/\/$/, '') },
+      fal: {
+        key: e.FAL_KEY ?? null,
+        queueUrl: e.FAL_QUEUE_URL.replace(/\/$/, ''),
+        storageUrl: e.FAL_STORAGE_URL.replace(/\/$/, ''),
+      },
       elevenlabs: { key: e.ELEVENLABS_API_KEY ?? null, baseUrl: e.ELEVENLABS_BASE_URL.replace(/\/$/, '') },
       dreamapi: { key: e.DREAMAPI_KEY ?? null, baseUrl: e.DREAMAPI_BASE_URL.replace(/\/$/, '') },
       webhookBaseUrl: e.ENGINE_WEBHOOK_URL?.replace(/\/$/, '') ?? null,

@@ -1,4 +1,5 @@
-// Contact messages at unit level: stored before mailing, limited per address or IP within the hour, mailed over real SMTP.
+// Contact messages at unit level: stored before mailing, limited per address or IP within the hour, mailed over real
+// SMTP.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CONTACT, CONTACT_MESSAGES, ERROR_CODES } from '../../src/lib/product-rules';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
@@ -32,7 +33,14 @@ beforeEach(async () => {
 });
 afterEach(() => database.close());
 
-const base: ContactMessage = { name: 'Ada', email: 'ada@example.com', topic: 'billing', message: 'Please send an invoice for March.', ip: '203.0.113.5', userId: null };
+const base: ContactMessage = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  topic: 'billing',
+  message: 'Please send an invoice for March.',
+  ip: '203.0.113.5',
+  userId: null,
+};
 
 const rows = () => database.db.selectFrom('contact_messages').selectAll().orderBy('id').execute();
 
@@ -46,7 +54,9 @@ describe('createSupportMailer', () => {
   it('is null unless both an SMTP URL and a support inbox are set', () => {
     expect(createSupportMailer({ smtpUrl: null, mailFrom: 'a@b.c', supportEmail: 'support@example.com' })).toBeNull();
     expect(createSupportMailer({ smtpUrl, mailFrom: 'a@b.c', supportEmail: null })).toBeNull();
-    expect(createSupportMailer({ smtpUrl, mailFrom: 'a@b.c', supportEmail: 'support@example.com' })).toBeTypeOf('function');
+    expect(createSupportMailer({ smtpUrl, mailFrom: 'a@b.c', supportEmail: 'support@example.com' })).toBeTypeOf(
+      'function',
+    );
   });
 });
 
@@ -55,12 +65,25 @@ describe('submitContactMessage', () => {
     const result = await submitContactMessage(database.db, null, recordingLogger(), { ...base, userId: 'user-1' });
     expect(result.mailed).toBe(false);
     const [row] = await rows();
-    expect(row).toMatchObject({ id: result.id, name: 'Ada', email: 'ada@example.com', topic: 'billing', message: base.message, ip: '203.0.113.5', user_id: 'user-1', mailed_at: null });
+    expect(row).toMatchObject({
+      id: result.id,
+      name: 'Ada',
+      email: 'ada@example.com',
+      topic: 'billing',
+      message: base.message,
+      ip: '203.0.113.5',
+      user_id: 'user-1',
+      mailed_at: null,
+    });
     expect(Number(row!.created_at)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('mails the topic, the sender as reply-to and the user id to the support inbox, and records the hand-over', async () => {
-    const mailer = createSupportMailer({ smtpUrl, mailFrom: 'site@dreamapi.test', supportEmail: 'support@dreamapi.test' })!;
+    const mailer = createSupportMailer({
+      smtpUrl,
+      mailFrom: 'site@dreamapi.test',
+      supportEmail: 'support@dreamapi.test',
+    })!;
     const result = await submitContactMessage(database.db, mailer, recordingLogger(), { ...base, userId: 'user-42' });
     expect(result.mailed).toBe(true);
     // Quoted-printable bodies wrap long lines with a trailing '='; undo that to read the text.
@@ -76,16 +99,23 @@ describe('submitContactMessage', () => {
   });
 
   it('keeps the message and logs a warning when the mail server cannot be reached', async () => {
-    const mailer = createSupportMailer({ smtpUrl: 'smtp://127.0.0.1:1', mailFrom: 'site@dreamapi.test', supportEmail: 'support@dreamapi.test' })!;
+    const mailer = createSupportMailer({
+      smtpUrl: 'smtp://127.0.0.1:1',
+      mailFrom: 'site@dreamapi.test',
+      supportEmail: 'support@dreamapi.test',
+    })!;
     const result = await submitContactMessage(database.db, mailer, recordingLogger(), base);
     expect(result.mailed).toBe(false);
     const [row] = await rows();
     expect(row).toMatchObject({ id: result.id, mailed_at: null, message: base.message });
-    expect(warnings).toEqual([{ msg: 'contact message stored but not mailed', fields: expect.objectContaining({ id: result.id }) }]);
+    expect(warnings).toEqual([
+      { msg: 'contact message stored but not mailed', fields: expect.objectContaining({ id: result.id }) },
+    ]);
   });
 
   it(`refuses the message after ${CONTACT.hourlyLimit} from one IP, even under different addresses, and stores nothing more`, async () => {
-    for (let i = 0; i < CONTACT.hourlyLimit; i++) await submitContactMessage(database.db, null, recordingLogger(), { ...base, email: `sender${i}@example.com` });
+    for (let i = 0; i < CONTACT.hourlyLimit; i++)
+      await submitContactMessage(database.db, null, recordingLogger(), { ...base, email: `sender${i}@example.com` });
     const error = await refusal({ ...base, email: 'fresh@example.com' });
     expect([error.status, error.code, error.message]).toEqual([429, ERROR_CODES.rateLimited, CONTACT_MESSAGES.tooMany]);
     expect(error.headers).toEqual({ 'Retry-After': '3600' });
@@ -93,18 +123,35 @@ describe('submitContactMessage', () => {
   });
 
   it('refuses one address writing from many IPs just the same', async () => {
-    for (let i = 0; i < CONTACT.hourlyLimit; i++) await submitContactMessage(database.db, null, recordingLogger(), { ...base, ip: `198.51.100.${i}` });
+    for (let i = 0; i < CONTACT.hourlyLimit; i++)
+      await submitContactMessage(database.db, null, recordingLogger(), { ...base, ip: `198.51.100.${i}` });
     expect((await refusal({ ...base, ip: '192.0.2.200' })).status).toBe(429);
     // Someone else, from elsewhere, is not held back by that sender.
-    await expect(submitContactMessage(database.db, null, recordingLogger(), { ...base, email: 'other@example.com', ip: '192.0.2.201' })).resolves.toHaveProperty('mailed', false);
+    await expect(
+      submitContactMessage(database.db, null, recordingLogger(), {
+        ...base,
+        email: 'other@example.com',
+        ip: '192.0.2.201',
+      }),
+    ).resolves.toHaveProperty('mailed', false);
   });
 
   it('counts only the last hour', async () => {
     const twoHoursAgo = Date.now() - 2 * 3_600_000;
     for (let i = 0; i < CONTACT.hourlyLimit; i++) {
-      await database.db.insertInto('contact_messages').values({ ...{ name: 'Ada', email: base.email, topic: 'other', message: 'old message', ip: base.ip, user_id: null }, mailed_at: null, created_at: twoHoursAgo }).execute();
+      await database.db
+        .insertInto('contact_messages')
+        .values({
+          ...{ name: 'Ada', email: base.email, topic: 'other', message: 'old message', ip: base.ip, user_id: null },
+          mailed_at: null,
+          created_at: twoHoursAgo,
+        })
+        .execute();
     }
-    await expect(submitContactMessage(database.db, null, recordingLogger(), base)).resolves.toHaveProperty('mailed', false);
+    await expect(submitContactMessage(database.db, null, recordingLogger(), base)).resolves.toHaveProperty(
+      'mailed',
+      false,
+    );
     expect(await rows()).toHaveLength(CONTACT.hourlyLimit + 1);
   });
 });

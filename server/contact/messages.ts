@@ -19,7 +19,9 @@ export interface ContactMessage {
 export type SupportMailer = (message: ContactMessage) => Promise<void>;
 
 /** Mails messages to SUPPORT_EMAIL over SMTP_URL; null when either is unset (messages stay in the database). */
-export function createSupportMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'supportEmail'>): SupportMailer | null {
+export function createSupportMailer(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'supportEmail'>,
+): SupportMailer | null {
   if (!config.smtpUrl || !config.supportEmail) return null;
   const transport = nodemailer.createTransport(config.smtpUrl);
   const to = config.supportEmail;
@@ -48,12 +50,23 @@ export async function submitContactMessage(
     .where((eb) => eb.or([eb('email', '=', message.email), eb('ip', '=', message.ip)]))
     .executeTakeFirstOrThrow();
   if (Number(recent.n) >= CONTACT.hourlyLimit) {
-    throw new AppError(429, ERROR_CODES.rateLimited, CONTACT_MESSAGES.tooMany, { 'Retry-After': String(CONTACT.windowMs / 1000) });
+    throw new AppError(429, ERROR_CODES.rateLimited, CONTACT_MESSAGES.tooMany, {
+      'Retry-After': String(CONTACT.windowMs / 1000),
+    });
   }
   // Stored first, so a mail failure never loses the message; mailed_at records a successful hand-over.
   const row = await db
     .insertInto('contact_messages')
-    .values({ name: message.name, email: message.email, topic: message.topic, message: message.message, ip: message.ip, user_id: message.userId, mailed_at: null, created_at: Date.now() })
+    .values({
+      name: message.name,
+      email: message.email,
+      topic: message.topic,
+      message: message.message,
+      ip: message.ip,
+      user_id: message.userId,
+      mailed_at: null,
+      created_at: Date.now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(row.id);

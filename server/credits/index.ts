@@ -40,7 +40,10 @@ export class UnknownUserError extends Error {
  * change commits or rolls back with whatever caused it. The guarded UPDATE is atomic on both engines, so
  * concurrent charges can never take a balance below zero.
  */
-export async function applyCreditChange(trx: Transaction<Schema>, change: CreditChange): Promise<{ balance: number; entryId: number }> {
+export async function applyCreditChange(
+  trx: Transaction<Schema>,
+  change: CreditChange,
+): Promise<{ balance: number; entryId: number }> {
   const { userId, delta, reason } = change;
   if (!Number.isSafeInteger(delta) || delta === 0) throw new RangeError('delta must be a non-zero integer');
   if (reason.trim() === '') throw new RangeError('reason must not be empty');
@@ -58,7 +61,14 @@ export async function applyCreditChange(trx: Transaction<Schema>, change: Credit
   }
   const entry = await trx
     .insertInto('credit_ledger')
-    .values({ user_id: userId, delta, balance_after: updated.credits, reason, reference: change.reference ?? null, created_at: Date.now() })
+    .values({
+      user_id: userId,
+      delta,
+      balance_after: updated.credits,
+      reason,
+      reference: change.reference ?? null,
+      created_at: Date.now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   // Task movements are recorded with their task; every other change also goes to the audit trail, in this transaction.
@@ -66,7 +76,9 @@ export async function applyCreditChange(trx: Transaction<Schema>, change: Credit
   return { balance: updated.credits, entryId: Number(entry.id) };
 }
 
-/** One page of a user's ledger, newest first (the dashboard's Billing tab), each task row with what became of its task. */
+/**
+ * One page of a user's ledger, newest first (the dashboard's Billing tab), each task row with what became of its task.
+ */
 export async function creditHistory(
   db: Kysely<Schema>,
   userId: string,
@@ -97,7 +109,14 @@ export async function creditHistory(
       reason: r.reason,
       reference: r.reference,
       createdAt: r.created_at,
-      task: r.feature ? { feature: r.feature, status: r.status as TaskStatus, creditsHeld: r.credits_held!, creditsCharged: r.credits_charged } : null,
+      task: r.feature
+        ? {
+            feature: r.feature,
+            status: r.status as TaskStatus,
+            creditsHeld: r.credits_held!,
+            creditsCharged: r.credits_charged,
+          }
+        : null,
     })),
     total: Number(total),
     page,

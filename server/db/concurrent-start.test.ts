@@ -1,4 +1,5 @@
-// Three server processes starting together on one empty PostgreSQL database: each migrates (and with QUEUE=pg-boss starts the job queue) without error, and the schema ends up whole and once.
+// Three server processes starting together on one empty PostgreSQL database: each migrates (and with QUEUE=pg-boss
+// starts the job queue) without error, and the schema ends up whole and once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,7 +77,13 @@ function startProcess(env: Record<string, string>): Promise<void> {
 async function startThree(url: string, env: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'concurrent-start-'));
   cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const common = { DATABASE_URL: url, DATA_DIR: dataDir, SECRET_KEY: TASKS_TEST_SECRET, PUBLIC_URL: 'http://localhost:8787', ...env };
+  const common = {
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    PUBLIC_URL: 'http://localhost:8787',
+    ...env,
+  };
   await Promise.all([1, 2, 3].map(() => startProcess(common)));
 }
 
@@ -90,32 +97,36 @@ async function ourSchema(url: string) {
   }
 }
 
-describe.skipIf(skipReason !== null)(`three instances starting together on an empty PostgreSQL database (skipped when: ${skipReason ?? 'never'})`, () => {
-  it('each migrates without error; every table exists and every schema version is recorded once', async () => {
-    const url = await emptyDatabase();
-    await startThree(url, { QUEUE: 'in-process', ROLE: 'all' });
-    const { tables, versions } = await ourSchema(url);
-    expect(tables).toEqual(EXPECTED_TABLES);
-    expect(versions).toEqual(ALL_VERSIONS);
-  }, 90_000);
+describe.skipIf(skipReason !== null)(
+  `three instances starting together on an empty PostgreSQL database (skipped when: ${skipReason ?? 'never'})`,
+  () => {
+    it('each migrates without error; every table exists and every schema version is recorded once', async () => {
+      const url = await emptyDatabase();
+      await startThree(url, { QUEUE: 'in-process', ROLE: 'all' });
+      const { tables, versions } = await ourSchema(url);
+      expect(tables).toEqual(EXPECTED_TABLES);
+      expect(versions).toEqual(ALL_VERSIONS);
+    }, 90_000);
 
-  it('with QUEUE=pg-boss each also starts the job queue: its schema is installed once, with each queue once', async () => {
-    const url = await emptyDatabase();
-    await startThree(url, { QUEUE: 'pg-boss', ROLE: 'worker', QUEUE_CHECK_S: '1', QUEUE_LEASE_S: '10' });
-    const { tables, versions } = await ourSchema(url);
-    expect(tables).toEqual(EXPECTED_TABLES);
-    expect(versions).toEqual(ALL_VERSIONS);
-    const database = await openDatabase(url);
-    try {
-      const boss = sql.id(TASK_QUEUE.schema);
-      const bossVersions = await sql<{ version: number }>`select version from ${boss}.version`.execute(database.db);
-      expect(bossVersions.rows).toHaveLength(1);
-      const queues = await sql<{ name: string }>`select name from ${boss}.queue order by name`.execute(database.db);
-      // Ours: the tasks, their dead letters and the chores (server/tasks/chores.ts); pg-boss keeps its own beside them.
-      const ours = queues.rows.map((r) => r.name).filter((name) => !name.startsWith('__pgboss__'));
-      expect(ours).toEqual([TASK_QUEUE.jobs, TASK_QUEUE.exhausted, CHORES.mediaQueue, CHORES.trackingQueue].sort());
-    } finally {
-      await database.close();
-    }
-  }, 90_000);
-});
+    it('with QUEUE=pg-boss each also starts the job queue: its schema is installed once, with each queue once', async () => {
+      const url = await emptyDatabase();
+      await startThree(url, { QUEUE: 'pg-boss', ROLE: 'worker', QUEUE_CHECK_S: '1', QUEUE_LEASE_S: '10' });
+      const { tables, versions } = await ourSchema(url);
+      expect(tables).toEqual(EXPECTED_TABLES);
+      expect(versions).toEqual(ALL_VERSIONS);
+      const database = await openDatabase(url);
+      try {
+        const boss = sql.id(TASK_QUEUE.schema);
+        const bossVersions = await sql<{ version: number }>`select version from ${boss}.version`.execute(database.db);
+        expect(bossVersions.rows).toHaveLength(1);
+        const queues = await sql<{ name: string }>`select name from ${boss}.queue order by name`.execute(database.db);
+        // Ours: the tasks, their dead letters and the chores (server/tasks/chores.ts); pg-boss keeps its own beside
+        // them.
+        const ours = queues.rows.map((r) => r.name).filter((name) => !name.startsWith('__pgboss__'));
+        expect(ours).toEqual([TASK_QUEUE.jobs, TASK_QUEUE.exhausted, CHORES.mediaQueue, CHORES.trackingQueue].sort());
+      } finally {
+        await database.close();
+      }
+    }, 90_000);
+  },
+);

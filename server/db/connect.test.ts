@@ -1,4 +1,5 @@
-// Tests of opening the database and of the rows it keeps on SQLite (file and in-memory) and, when TEST_DATABASE_URL is set, PostgreSQL.
+// Tests of opening the database and of the rows it keeps on SQLite (file and in-memory) and, when TEST_DATABASE_URL is
+// set, PostgreSQL.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,7 +51,14 @@ describe.each(targets)('database on $label', (target) => {
     const inserted = await app.db
       .insertInto('credit_ledger')
       .values([
-        { user_id: 'u_round', delta: 500, balance_after: 500, reason: 'invitation', reference: 'WELCOME', created_at: now },
+        {
+          user_id: 'u_round',
+          delta: 500,
+          balance_after: 500,
+          reason: 'invitation',
+          reference: 'WELCOME',
+          created_at: now,
+        },
         { user_id: 'u_round', delta: -2, balance_after: 498, reason: 'image', created_at: now + 5 },
       ])
       .returning('id')
@@ -68,8 +76,24 @@ describe.each(targets)('database on $label', (target) => {
 
     expect(inserted.map((r) => typeof r.id)).toEqual(['number', 'number']);
     expect(ledger).toEqual([
-      { id: inserted[0]?.id, user_id: 'u_round', delta: 500, balance_after: 500, reason: 'invitation', reference: 'WELCOME', created_at: now },
-      { id: inserted[1]?.id, user_id: 'u_round', delta: -2, balance_after: 498, reason: 'image', reference: null, created_at: now + 5 },
+      {
+        id: inserted[0]?.id,
+        user_id: 'u_round',
+        delta: 500,
+        balance_after: 500,
+        reason: 'invitation',
+        reference: 'WELCOME',
+        created_at: now,
+      },
+      {
+        id: inserted[1]?.id,
+        user_id: 'u_round',
+        delta: -2,
+        balance_after: 498,
+        reason: 'image',
+        reference: null,
+        created_at: now + 5,
+      },
     ]);
     expect(ledger[1]!.id).toBeGreaterThan(ledger[0]!.id);
     // count(*) is bigint on PostgreSQL: it must come back as a number too.
@@ -85,7 +109,10 @@ describe.each(targets)('database on $label', (target) => {
       /unique|duplicate/i,
     );
 
-    await app.db.insertInto('users').values([newUser('u_3', null), newUser('u_4', null)]).execute();
+    await app.db
+      .insertInto('users')
+      .values([newUser('u_3', null), newUser('u_4', null)])
+      .execute();
     const ids = await app.db.selectFrom('users').select('id').orderBy('id').execute();
     expect(ids.map((r) => r.id)).toEqual(['u_1', 'u_3', 'u_4']);
   });
@@ -106,9 +133,16 @@ describe.each(targets)('database on $label', (target) => {
   it('rolls back a transaction that throws and keeps one that commits', async () => {
     const app = await fixture.open();
     await migrateToLatest(app);
-    await app.db.insertInto('users').values({ ...newUser('u_tx', null), credits: 100 }).execute();
+    await app.db
+      .insertInto('users')
+      .values({ ...newUser('u_tx', null), credits: 100 })
+      .execute();
     const spend = async (trx: typeof app.db, delta: number) => {
-      await trx.updateTable('users').set({ credits: 100 + delta }).where('id', '=', 'u_tx').execute();
+      await trx
+        .updateTable('users')
+        .set({ credits: 100 + delta })
+        .where('id', '=', 'u_tx')
+        .execute();
       await trx
         .insertInto('credit_ledger')
         .values({ user_id: 'u_tx', delta, balance_after: 100 + delta, reason: 'test', created_at: Date.now() })
@@ -122,12 +156,20 @@ describe.each(targets)('database on $label', (target) => {
       }),
     ).rejects.toThrow('task failed');
 
-    const afterRollback = await app.db.selectFrom('users').select('credits').where('id', '=', 'u_tx').executeTakeFirstOrThrow();
+    const afterRollback = await app.db
+      .selectFrom('users')
+      .select('credits')
+      .where('id', '=', 'u_tx')
+      .executeTakeFirstOrThrow();
     expect(afterRollback.credits).toBe(100);
     expect(await app.db.selectFrom('credit_ledger').selectAll().execute()).toEqual([]);
 
     await app.db.transaction().execute((trx) => spend(trx, -3));
-    const afterCommit = await app.db.selectFrom('users').select('credits').where('id', '=', 'u_tx').executeTakeFirstOrThrow();
+    const afterCommit = await app.db
+      .selectFrom('users')
+      .select('credits')
+      .where('id', '=', 'u_tx')
+      .executeTakeFirstOrThrow();
     expect(afterCommit.credits).toBe(97);
     expect(await app.db.selectFrom('credit_ledger').select('delta').execute()).toEqual([{ delta: -3 }]);
   });
@@ -152,7 +194,8 @@ describe('openDatabase', () => {
     const app = await openDatabase(`sqlite://${path}`);
     try {
       expect(existsSync(path)).toBe(true);
-      const pragma = async (name: string) => (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(app.db)).rows;
+      const pragma = async (name: string) =>
+        (await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(app.db)).rows;
       expect(await pragma('journal_mode')).toEqual([{ journal_mode: 'wal' }]);
       expect(await pragma('foreign_keys')).toEqual([{ foreign_keys: 1 }]);
       expect(await pragma('busy_timeout')).toEqual([{ timeout: 5000 }]);

@@ -29,13 +29,15 @@ export interface OpenDatabaseOptions {
   maxConnections?: number;
   /**
    * PostgreSQL only: how long opening one connection may take, and when TCP keepalive starts (the server passes
-   * OUTAGES' values; this module runs under plain Node too, so it takes them as options instead of importing the rules).
+   * OUTAGES' values; this module runs under plain Node too, so it takes them as options instead of importing the
+   * rules).
    */
   connectTimeoutMs?: number;
   keepAliveDelayMs?: number;
 }
 
-const ACCEPTED_FORMS = 'sqlite:<path> (e.g. sqlite:./data/app.db), sqlite::memory:, postgres://user:password@host:port/database or postgresql://…';
+const ACCEPTED_FORMS =
+  'sqlite:<path> (e.g. sqlite:./data/app.db), sqlite::memory:, postgres://user:password@host:port/database or postgresql://…';
 
 // OID of PostgreSQL's int8/bigint. pg returns it as a string by default because it may exceed 2^53;
 // our int8 columns hold epoch milliseconds and ids, far below that, and callers expect numbers on both engines.

@@ -1,11 +1,22 @@
-// Tests of migrateToLatest on SQLite (file and in-memory) and, when TEST_DATABASE_URL is set, PostgreSQL: applying, refusing, rolling back, racing.
+// Tests of migrateToLatest on SQLite (file and in-memory) and, when TEST_DATABASE_URL is set, PostgreSQL: applying,
+// refusing, rolling back, racing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, migrations, openDatabase, SchemaTooNewError } from './index.ts';
 import type { Migration, MigrationResult, OpenDatabaseOptions } from './index.ts';
 import { migrationsWithSlowOne } from './test-support/slow-migration.ts';
-import { ALL_VERSIONS, databaseTargets, EXPECTED_TABLES, indexNames, KNOWN_NAMES, LATEST, tableNames, versionRows, type Fixture } from './test-support/targets.ts';
+import {
+  ALL_VERSIONS,
+  databaseTargets,
+  EXPECTED_TABLES,
+  indexNames,
+  KNOWN_NAMES,
+  LATEST,
+  tableNames,
+  versionRows,
+  type Fixture,
+} from './test-support/targets.ts';
 
 const targets = databaseTargets();
 
@@ -68,12 +79,17 @@ describe.each(targets)('database on $label', (target) => {
     const app = await fixture.open();
     await migrateToLatest(app);
     const future = LATEST + 3;
-    await app.db.insertInto('schema_version').values({ version: future, name: 'future', applied_at: Date.now() }).execute();
+    await app.db
+      .insertInto('schema_version')
+      .values({ version: future, name: 'future', applied_at: Date.now() })
+      .execute();
 
     const refusal = migrateToLatest(app);
 
     await expect(refusal).rejects.toBeInstanceOf(SchemaTooNewError);
-    await expect(refusal).rejects.toThrow(`database schema is at version ${future} but this build knows up to ${LATEST}; upgrade the server`);
+    await expect(refusal).rejects.toThrow(
+      `database schema is at version ${future} but this build knows up to ${LATEST}; upgrade the server`,
+    );
     await expect(refusal).rejects.toMatchObject({ databaseVersion: future, knownVersion: LATEST });
   });
 
@@ -81,7 +97,10 @@ describe.each(targets)('database on $label', (target) => {
     const app = await fixture.open();
     // An empty list only creates the version table, standing in for a database made by a future build.
     expect(await migrateToLatest(app, [])).toEqual({ applied: [], version: 0 });
-    await app.db.insertInto('schema_version').values({ version: LATEST + 1, name: 'future', applied_at: Date.now() }).execute();
+    await app.db
+      .insertInto('schema_version')
+      .values({ version: LATEST + 1, name: 'future', applied_at: Date.now() })
+      .execute();
 
     await expect(migrateToLatest(app)).rejects.toBeInstanceOf(SchemaTooNewError);
     expect(await tableNames(app)).toEqual(['schema_version']);

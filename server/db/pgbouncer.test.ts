@@ -1,4 +1,5 @@
-// Every role through PgBouncer in transaction mode: migrations started at once, a submit, a pg-boss job to completion, a cancel, the engine slots.
+// Every role through PgBouncer in transaction mode: migrations started at once, a submit, a pg-boss job to completion,
+// a cancel, the engine slots.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,7 +38,10 @@ async function closeAll() {
   }
 }
 
-/** A database handle as main.ts opens it for that role: through PgBouncer, its pool sized by DATABASE_POOL_MAX's default. */
+/**
+ * A database handle as main.ts opens it for that role: through PgBouncer, its pool sized by DATABASE_POOL_MAX's
+ * default.
+ */
 async function instance(role: 'api' | 'worker', engine: Engine) {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -82,7 +86,11 @@ async function serverSessions(): Promise<{ pooled: number; direct: number; direc
       [new URL(fresh!.url).pathname.slice(1), DIRECT_APP],
     );
     const sum = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).reduce((n, r) => n + r.n, 0);
-    return { pooled: sum((r) => !r.direct), direct: sum((r) => r.direct), directListening: sum((r) => r.direct && r.listening) };
+    return {
+      pooled: sum((r) => !r.direct),
+      direct: sum((r) => r.direct),
+      directListening: sum((r) => r.direct && r.listening),
+    };
   } finally {
     await admin.end();
   }
@@ -96,7 +104,10 @@ async function poolFigures(): Promise<{ clients: number; servers: number }> {
     const { rows } = await console_.query<Record<string, string>>('SHOW POOLS');
     const row = rows.find((r) => r.database === new URL(fresh!.url).pathname.slice(1));
     const n = (key: string) => Number(row?.[key] ?? 0);
-    return { clients: n('cl_active') + n('cl_waiting'), servers: n('sv_active') + n('sv_idle') + n('sv_used') + n('sv_tested') + n('sv_login') };
+    return {
+      clients: n('cl_active') + n('cl_waiting'),
+      servers: n('sv_active') + n('sv_idle') + n('sv_used') + n('sv_tested') + n('sv_login'),
+    };
   } finally {
     await console_.end();
   }
@@ -146,14 +157,26 @@ describe.skipIf(skipReason !== null)('the product through PgBouncer in transacti
     const user = await createUser(api, 100);
     const voice = 'en-us-male-1';
 
-    const { task } = await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'through the pooler', voice }, source: 'api' });
+    const { task } = await api.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'through the pooler', voice },
+      source: 'api',
+    });
     const done = await waitForTask(api, task.id, 30_000);
     expect(done.status).toBe('succeeded');
 
-    const { task: long } = await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'wait for cancel', voice }, source: 'api' });
+    const { task: long } = await api.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'wait for cancel', voice },
+      source: 'api',
+    });
     await until(() => holding === 1, 30_000, 'the engine starting on the worker');
     // The running attempt holds a leased slot row, renewed by statements, not a pinned session.
-    const slots = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'test'`.execute(worker.database.db);
+    const slots = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'test'`.execute(
+      worker.database.db,
+    );
     expect(slots.rows[0]!.n).toBe(1);
     await api.system.tasks.cancel(user.id, long.id);
     api.system.queue.abort(long.id);
@@ -172,7 +195,9 @@ describe.skipIf(skipReason !== null)('the product through PgBouncer in transacti
     expect(sessions.pooled).toBeLessThanOrEqual(SERVER_POOL);
     await closeAll();
     await until(
-      async () => (await sql<{ n: number }>`select count(*)::int as n from engine_slots`.execute(await scratch())).rows[0]!.n === 0,
+      async () =>
+        (await sql<{ n: number }>`select count(*)::int as n from engine_slots`.execute(await scratch())).rows[0]!.n ===
+        0,
       5000,
       'slots released',
     );

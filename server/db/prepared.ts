@@ -1,4 +1,5 @@
-// Hot-path queries built and compiled once per database: a call only binds its values to the SQL compiled for that database's dialect.
+// Hot-path queries built and compiled once per database: a call only binds its values to the SQL compiled for that
+// database's dialect.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Schema } from './schema.ts';
 
@@ -25,7 +26,9 @@ export interface PreparedQuery<A extends unknown[], R> {
  * where Kysely makes them parameters (comparisons, limits, inserted values), never in lists of varying length:
  * the first compile checks that each value became exactly one parameter.
  */
-export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Schema>, ...values: A) => Compilable<R>): PreparedQuery<A, R> {
+export function preparedQuery<A extends unknown[], R>(
+  build: (db: Kysely<Schema>, ...values: A) => Compilable<R>,
+): PreparedQuery<A, R> {
   const compiled = new WeakMap<Kysely<Schema>, CompiledQuery<R>>();
   const arity = build.length - 1;
 
@@ -35,7 +38,10 @@ export function preparedQuery<A extends unknown[], R>(build: (db: Kysely<Schema>
       const slots = Array.from({ length: arity }, (_, index) => new Slot(index));
       query = build(db, ...(slots as A)).compile();
       const used = new Set(query.parameters.filter((p): p is Slot => p instanceof Slot).map((slot) => slot.index));
-      if (used.size !== arity) throw new Error(`preparedQuery: each of the ${arity} values must become a parameter of the SQL; ${used.size} did in ${query.sql}`);
+      if (used.size !== arity)
+        throw new Error(
+          `preparedQuery: each of the ${arity} values must become a parameter of the SQL; ${used.size} did in ${query.sql}`,
+        );
       compiled.set(db, query);
     }
     return query;

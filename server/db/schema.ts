@@ -1,7 +1,21 @@
-// Kysely table types for the tables the migrations in ./migrations create, one module per area under ./schema; keep in step with them.
+// Kysely table types for the tables the migrations in ./migrations create, one module per area under ./schema; keep in
+// step with them.
 import type { EpochMs } from './schema/common.ts';
-import type { ApiKeysTable, LoginCodesTable, LoginGuessesTable, RetiredApiKeysTable, SessionsTable, UsersTable } from './schema/accounts.ts';
-import type { CreditLedgerTable, InvitationRedemptionsTable, InvitationsTable, PaymentsTable, StripeEventsTable } from './schema/billing.ts';
+import type {
+  ApiKeysTable,
+  LoginCodesTable,
+  LoginGuessesTable,
+  RetiredApiKeysTable,
+  SessionsTable,
+  UsersTable,
+} from './schema/accounts.ts';
+import type {
+  CreditLedgerTable,
+  InvitationRedemptionsTable,
+  InvitationsTable,
+  PaymentsTable,
+  StripeEventsTable,
+} from './schema/billing.ts';
 import type { ContactMessagesTable } from './schema/contact.ts';
 import type { AuditLogTable } from './schema/audit.ts';
 import type { TaskCostsTable, TaskProviderCostsTable } from './schema/costs.ts';
@@ -16,7 +30,12 @@ import type {
   WebhookDeliveriesTable,
   WebhookSecretsTable,
 } from './schema/tasks.ts';
-import type { TrackingAppKeysTable, TrackingEventsTable, TrackingMessagesTable, TrackingMonitorTable } from './schema/tracking.ts';
+import type {
+  TrackingAppKeysTable,
+  TrackingEventsTable,
+  TrackingMessagesTable,
+  TrackingMonitorTable,
+} from './schema/tracking.ts';
 
 export type * from './schema/accounts.ts';
 export type * from './schema/billing.ts';

@@ -1,4 +1,5 @@
-// The SQLite statement cache: one prepare per SQL text, streams of cached texts, schema changes picked up, a bounded size.
+// The SQLite statement cache: one prepare per SQL text, streams of cached texts, schema changes picked up, a bounded
+// size.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,9 @@ afterEach(() => {
 function open(size?: number) {
   const handle = new Database(':memory:');
   opened.push(handle);
-  handle.exec("create table items (id integer primary key, name text not null); insert into items (name) values ('a'), ('b'), ('c')");
+  handle.exec(
+    "create table items (id integer primary key, name text not null); insert into items (name) values ('a'), ('b'), ('c')",
+  );
   const prepared: string[] = [];
   const prepare = handle.prepare.bind(handle);
   handle.prepare = ((sql: string) => {
@@ -57,9 +60,16 @@ describe('cachedStatements', () => {
 
   it('sees a column added after the statement was prepared', async () => {
     const { db, handle } = open();
-    expect(await db.selectFrom('items').selectAll().where('id', '=', 1).executeTakeFirst()).toEqual({ id: 1, name: 'a' });
+    expect(await db.selectFrom('items').selectAll().where('id', '=', 1).executeTakeFirst()).toEqual({
+      id: 1,
+      name: 'a',
+    });
     handle.exec('alter table items add column note text');
-    expect(await db.selectFrom('items').selectAll().where('id', '=', 1).executeTakeFirst()).toEqual({ id: 1, name: 'a', note: null });
+    expect(await db.selectFrom('items').selectAll().where('id', '=', 1).executeTakeFirst()).toEqual({
+      id: 1,
+      name: 'a',
+      note: null,
+    });
   });
 
   it('keeps at most `size` statements, dropping the oldest first', async () => {
@@ -96,7 +106,11 @@ describe('transactions on a file shared with another connection', () => {
       } catch (error) {
         otherWrite = (error as { code?: string }).code ?? String(error);
       }
-      await trx.updateTable('items').set({ name: `${name}+` }).where('id', '=', 1).execute();
+      await trx
+        .updateTable('items')
+        .set({ name: `${name}+` })
+        .where('id', '=', 1)
+        .execute();
     });
     expect(otherWrite).toBe('SQLITE_BUSY');
     expect(mine.prepare('select name from items where id = 1').get()).toEqual({ name: 'a+' });

@@ -1,4 +1,5 @@
-// Keeps the SQLite statements the app runs prepared: Kysely's SQLite driver otherwise prepares each query's SQL anew on every call.
+// Keeps the SQLite statements the app runs prepared: Kysely's SQLite driver otherwise prepares each query's SQL anew on
+// every call.
 import type { Database, Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
 

@@ -1,4 +1,5 @@
-// The eSpeak-NG thread pool: threads reused up to its size, calls independent of each other, aborts queued or running, idle threads ended, a capped queue.
+// The eSpeak-NG thread pool: threads reused up to its size, calls independent of each other, aborts queued or running,
+// idle threads ended, a capped queue.
 import { afterEach, describe, expect, it } from 'vitest';
 import { wavDuration } from '../media';
 import { speechPool, type SpeechPool } from './espeak-pool';
@@ -13,7 +14,13 @@ describe('speech pool', { timeout: 60_000 }, () => {
   it('runs many texts on at most `size` threads, and each answer is what that text alone gives', async () => {
     pool = speechPool(2);
     const alone = await pool.synthesize(job('The first text.'));
-    const texts = ['The first text.', 'A second, rather longer text to speak.', 'Third.', 'The first text.', 'Fifth one here.'];
+    const texts = [
+      'The first text.',
+      'A second, rather longer text to speak.',
+      'Third.',
+      'The first text.',
+      'Fifth one here.',
+    ];
     const answers = await Promise.all(texts.map((text) => pool.synthesize(job(text))));
     expect(pool.threadCount()).toBe(2);
     // The same text gives the same bytes whatever ran on the thread before: no state is carried between calls.
@@ -49,7 +56,10 @@ describe('speech pool', { timeout: 60_000 }, () => {
     pool = speechPool(1);
     const answers = Promise.allSettled([pool.synthesize(job('One.')), pool.synthesize(job('Two.'))]);
     await pool.close();
-    expect((await answers).map((a) => a.status === 'rejected' && String(a.reason))).toEqual(['Error: speech pool closed', 'Error: speech pool closed']);
+    expect((await answers).map((a) => a.status === 'rejected' && String(a.reason))).toEqual([
+      'Error: speech pool closed',
+      'Error: speech pool closed',
+    ]);
   });
 
   it('a thread idle for idleTimeoutMs ends, giving its memory back; the next text starts a new one', async () => {

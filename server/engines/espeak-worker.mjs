@@ -1,6 +1,7 @@
-// One thread of the eSpeak-NG pool (./espeak-pool.ts, on piscina): synthesizes texts one after another on a thread that lives on.
-// The WASM module (18 MB) is compiled once per thread, and each synthesis runs on a fresh instance of it, so calls stay
-// as independent as separate programs; the next instance is made while the thread waits, not while a caller does.
+// One thread of the eSpeak-NG pool (./espeak-pool.ts, on piscina): synthesizes texts one after another on a thread that
+// lives on. The WASM module (18 MB) is compiled once per thread, and each synthesis runs on a fresh instance of it, so
+// calls stay as independent as separate programs; the next instance is made while the thread waits, not while a caller
+// does.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import factory from 'espeak-ng';
@@ -68,10 +69,15 @@ async function speak({ text, voice, wpm, pitch }) {
   // The text goes in through a file so no character of it can be read as a command-line option.
   ready.module.FS.writeFile('/in.txt', text);
   runMain(ready, ['-b', '1', '-v', voice, '-s', String(wpm), '-p', String(pitch), '-w', '/out.wav', '-f', '/in.txt']);
-  return { wav: ready.module.FS.analyzePath('/out.wav').exists ? ready.module.FS.readFile('/out.wav') : null, errors: ready.errors };
+  return {
+    wav: ready.module.FS.analyzePath('/out.wav').exists ? ready.module.FS.readFile('/out.wav') : null,
+    errors: ready.errors,
+  };
 }
 
-/** The piscina task: WAV bytes of one text, moved to the caller rather than copied; a failure rejects with its reason. */
+/**
+ * The piscina task: WAV bytes of one text, moved to the caller rather than copied; a failure rejects with its reason.
+ */
 export default async function synthesize(job) {
   let spoken;
   try {

@@ -1,4 +1,5 @@
-// The offline speech engine: real WAV output from eSpeak-NG on a worker thread, option-like text spoken as text, aborts.
+// The offline speech engine: real WAV output from eSpeak-NG on a worker thread, option-like text spoken as text,
+// aborts.
 import { describe, expect, it } from 'vitest';
 import { wavDuration } from '../media';
 import { synthesize } from './espeak';
@@ -7,7 +8,10 @@ import { readWav } from './wav';
 describe('eSpeak-NG synthesis', () => {
   it('speaks a text into a mono 16-bit WAV whose length grows with the text', async () => {
     const short = await synthesize('Hello there.', 'en-us+f3');
-    const long = await synthesize('Hello there. This sentence is a good deal longer than the first one, so it lasts longer.', 'en-us+f3');
+    const long = await synthesize(
+      'Hello there. This sentence is a good deal longer than the first one, so it lasts longer.',
+      'en-us+f3',
+    );
     expect(short.subarray(0, 4).toString('latin1')).toBe('RIFF');
     expect(readWav(short)).toMatchObject({ channels: 1, bitsPerSample: 16 });
     expect(wavDuration(long)!).toBeGreaterThan(wavDuration(short)! * 2);

@@ -35,7 +35,13 @@ let pool: SpeechPool | null = null;
  * takes seconds of CPU, which on the main thread would stall every other request. Each synthesis runs on a fresh
  * WASM instance, so calls stay independent, and an aborted task stops its synthesis by ending that thread.
  */
-export function synthesize(text: string, espeakVoice: string, speedWpm = SPEECH_DEFAULT_WPM, signal?: AbortSignal, pitch: number = RUN_OPTIONS.pitch.default): Promise<Buffer> {
+export function synthesize(
+  text: string,
+  espeakVoice: string,
+  speedWpm = SPEECH_DEFAULT_WPM,
+  signal?: AbortSignal,
+  pitch: number = RUN_OPTIONS.pitch.default,
+): Promise<Buffer> {
   pool ??= speechPool();
   return pool.synthesize({ text, voice: espeakVoice, wpm: speedWpm, pitch }, signal);
 }

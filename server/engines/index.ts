@@ -58,7 +58,11 @@ export class FeatureUnavailableError extends AppError {
  * Builds the registry from the configured map. `extra` lets a deployment (or a test) add engines by name;
  * a name in the map with no engine behind it is a configuration error found at start, not at submit.
  */
-export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, extra: Engine[] = [], limits: EngineLimits = {}): EngineRegistry {
+export function createEngineRegistry(
+  map: Partial<Record<Feature, string[]>>,
+  extra: Engine[] = [],
+  limits: EngineLimits = {},
+): EngineRegistry {
   const engines = new Map<string, Engine>();
   for (const engine of [espeakEngine(), previewEngine(), ...extra]) engines.set(engine.name, engine);
   for (const [feature, names] of Object.entries(map)) {
@@ -89,7 +93,10 @@ export function createEngineRegistry(map: Partial<Record<Feature, string[]>>, ex
       const list = chain(feature);
       if (list[0]) return list[0];
       if (names(feature).length === 0) {
-        throw new FeatureUnavailableError(feature, `no engine is configured for ${feature}; set ENGINES to include ${feature}=<engine> (docs/engines.md)`);
+        throw new FeatureUnavailableError(
+          feature,
+          `no engine is configured for ${feature}; set ENGINES to include ${feature}=<engine> (docs/engines.md)`,
+        );
       }
       const reasons = names(feature).map((n) => `${n}: ${engines.get(n)!.unavailable?.() ?? 'unavailable'}`);
       throw new FeatureUnavailableError(feature, `no engine of ${feature} can run here (${reasons.join('; ')})`);

@@ -1,4 +1,5 @@
-// What the engine serving a feature offers (advanced settings; the languages of its voices) and the refusal when a run asks for more.
+// What the engine serving a feature offers (advanced settings; the languages of its voices) and the refusal when a run
+// asks for more.
 import {
   engineLabel,
   givenRunOptions,
@@ -25,7 +26,8 @@ export function engineLanguages(engine: Engine | undefined, feature: Feature): r
 /** The voice ids a stored input names: `voice` (speech) and the values of `voices` (dialogue speakers). */
 function voicesOf(input: Record<string, unknown>): string[] {
   const ids = typeof input.voice === 'string' ? [input.voice] : [];
-  if (input.voices && typeof input.voices === 'object') ids.push(...Object.values(input.voices).filter((v): v is string => typeof v === 'string'));
+  if (input.voices && typeof input.voices === 'object')
+    ids.push(...Object.values(input.voices).filter((v): v is string => typeof v === 'string'));
   return ids;
 }
 
@@ -51,7 +53,11 @@ function voiceProblem(engine: Engine, feature: Feature, input: Record<string, un
  * provider is sent a request it refuses). With no engine available the submit is refused anyway, with the message
  * naming what to configure, so nothing is said here.
  */
-export function runOptionProblem(chain: readonly Engine[], feature: Feature, input: Record<string, unknown>): string | null {
+export function runOptionProblem(
+  chain: readonly Engine[],
+  feature: Feature,
+  input: Record<string, unknown>,
+): string | null {
   const engine = chain[0];
   if (!engine) return null;
   const voice = voiceProblem(engine, feature, input);

@@ -1,11 +1,19 @@
-// Preview engine: real MP4s checked with ffprobe (container, codec, size, length), default routing, labels, charges, refusal without ffmpeg.
+// Preview engine: real MP4s checked with ffprobe (container, codec, size, length), default routing, labels, charges,
+// refusal without ffmpeg.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp } from '../test-support/tasks';
 import { estimateCredits } from '../tasks';
-import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, PREVIEW, VIDEO_SIZES, voiceById } from '../../src/lib/product-rules';
+import {
+  ENGINE_LABELS,
+  ERROR_CODES,
+  FEATURE_MESSAGES,
+  PREVIEW,
+  VIDEO_SIZES,
+  voiceById,
+} from '../../src/lib/product-rules';
 import { synthesize } from './espeak';
 import { wavSeconds } from './wav';
 import type { Feature, MediaKind } from '../../src/lib/product-rules';
@@ -30,8 +38,28 @@ beforeAll(async () => {
   const ff = tools!.ffmpeg;
   await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=400x300:d=1', '-frames:v', '1', '-y', fixtures.image!.file]);
   await runTool(ff, ['-f', 'lavfi', '-i', 'sine=frequency=440:d=1.5', '-ac', '1', '-y', fixtures.audio!.file]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'testsrc=s=320x240:r=24:d=1', '-pix_fmt', 'yuv420p', '-y', fixtures.video!.file]);
-  await runTool(ff, ['-f', 'lavfi', '-i', 'sine=frequency=440:d=5.96', '-ac', '1', '-b:a', '32k', '-y', fixtures.lame!.file]);
+  await runTool(ff, [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=320x240:r=24:d=1',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    fixtures.video!.file,
+  ]);
+  await runTool(ff, [
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:d=5.96',
+    '-ac',
+    '1',
+    '-b:a',
+    '32k',
+    '-y',
+    fixtures.lame!.file,
+  ]);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -57,7 +85,14 @@ async function probeBytes(data: Buffer) {
 }
 
 describe('preview engine output (ffprobe)', () => {
-  const cases: Array<{ feature: Feature; input: Record<string, unknown>; width: number; height: number; durationS: number; audio: boolean }> = [
+  const cases: Array<{
+    feature: Feature;
+    input: Record<string, unknown>;
+    width: number;
+    height: number;
+    durationS: number;
+    audio: boolean;
+  }> = [
     {
       feature: 'text-to-video',
       input: { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 },
@@ -86,7 +121,13 @@ describe('preview engine output (ffprobe)', () => {
       durationS: 1,
       audio: false,
     },
-    { feature: 'talking-image', input: { audioUrl: 'audio', photoUrl: 'image' }, ...VIDEO_SIZES['720p']!, durationS: 1.5, audio: true },
+    {
+      feature: 'talking-image',
+      input: { audioUrl: 'audio', photoUrl: 'image' },
+      ...VIDEO_SIZES['720p']!,
+      durationS: 1.5,
+      audio: true,
+    },
     {
       feature: 'lipsync',
       input: { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 0, video_height: 0 } },
@@ -122,7 +163,8 @@ describe('preview engine output (ffprobe)', () => {
   });
 
   it('character to video speaks its script: a script longer than the clip asked for makes the clip as long as the speech', async () => {
-    const script = 'Hello, I am Daniel. This script is read aloud by the offline voice, so the preview clip is not silent.';
+    const script =
+      'Hello, I am Daniel. This script is read aloud by the offline voice, so the preview clip is not silent.';
     const speechS = wavSeconds(await synthesize(script, voiceById(PREVIEW.characterVoices['model-daniel']!)!.espeak));
     expect(speechS).toBeGreaterThan(3);
     const result = await previewEngine().run(
@@ -136,13 +178,28 @@ describe('preview engine output (ffprobe)', () => {
     expect(info.audio).toEqual({ codec: 'aac' });
     expect(Math.abs(info.durationS - speechS)).toBeLessThan(0.2);
     // The soundtrack is speech, not silence: its loudest sample is well above the noise floor.
-    const { stderr } = await runTool(tools!.ffmpeg, ['-hide_banner', '-i', file, '-map', '0:a', '-af', 'volumedetect', '-f', 'null', '-']);
+    const { stderr } = await runTool(tools!.ffmpeg, [
+      '-hide_banner',
+      '-i',
+      file,
+      '-map',
+      '0:a',
+      '-af',
+      'volumedetect',
+      '-f',
+      'null',
+      '-',
+    ]);
     expect(Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1])).toBeGreaterThan(-20);
   });
 
   it('refuses an unknown sample model and a resolution it does not offer as input errors', async () => {
-    await expect(previewEngine().run('character-to-video', { prompt: 'x', modelId: 'model-nobody' }, localContext())).rejects.toThrow(/unknown modelId/);
-    await expect(previewEngine().run('text-to-video', { prompt: 'x', resolution: '4k' }, localContext())).rejects.toThrow(/not offered/);
+    await expect(
+      previewEngine().run('character-to-video', { prompt: 'x', modelId: 'model-nobody' }, localContext()),
+    ).rejects.toThrow(/unknown modelId/);
+    await expect(
+      previewEngine().run('text-to-video', { prompt: 'x', resolution: '4k' }, localContext()),
+    ).rejects.toThrow(/not offered/);
   });
 });
 
@@ -161,8 +218,13 @@ afterEach(async () => {
 });
 
 async function post(app: TasksTestApp['app'], url: string, token: string, body: unknown) {
-  const res = await app.request(url, { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await app.request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } };
 }
 
 async function upload(app: TasksTestApp['app'], token: string, key: keyof typeof fixtures): Promise<string> {
@@ -195,7 +257,11 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     const task = await waitForTask(t, r.body.data.taskId);
     expect(task.status).toBe('succeeded');
     const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
-    expect(poll.body.data).toMatchObject({ engine: 'preview', engineLabel: 'preview engine (no AI model)', credits: 20 });
+    expect(poll.body.data).toMatchObject({
+      engine: 'preview',
+      engineLabel: 'preview engine (no AI model)',
+      credits: 20,
+    });
     const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
     expect(info.video).toMatchObject({ codec: 'h264', width: 912, height: 512 });
     expect(Math.abs(info.durationS - 4)).toBeLessThan(0.1);
@@ -231,7 +297,10 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     const audioUrl = await upload(t.app, user.token, 'lame');
     const inputS = (await probeMedia(readFileSync(fixtures.lame!.file)))!.durationS!;
     expect(Math.abs(inputS - 5.96)).toBeLessThan(0.05);
-    const r = await post(t.app, '/api-playground/talking_face/v1/create_task', user.token, { modelId: 'model-emma', audioUrl });
+    const r = await post(t.app, '/api-playground/talking_face/v1/create_task', user.token, {
+      modelId: 'model-emma',
+      audioUrl,
+    });
     expect(r.status, r.body.msg).toBe(200);
     const task = await waitForTask(t, r.body.data.taskId, 60_000);
     expect(task.status, task.error ?? '').toBe('succeeded');
@@ -248,16 +317,27 @@ describe('preview engine behind the playground (default ENGINES)', () => {
   it('without ffmpeg the video features are refused at submit with a clear message, nothing charged; /healthz says why', async () => {
     t = await createTasksTestApp({ engines: [{ ...previewEngine({ tools: () => null }) }] });
     const user = await createUser(t, 100);
-    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, { type: 'text', prompt: 'a cat', resolution: '512p', duration: 4 });
-    // People and API callers are told the feature is not available here; what to install is for the operator (log, /healthz).
+    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, {
+      type: 'text',
+      prompt: 'a cat',
+      resolution: '512p',
+      duration: 4,
+    });
+    // People and API callers are told the feature is not available here; what to install is for the operator (log,
+    // /healthz).
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ code: ERROR_CODES.featureUnavailable, msg: FEATURE_MESSAGES.unavailable });
     expect((await creditState(t, user.id)).balance).toBe(100);
     const health = (await (await t.app.request('/healthz')).json()) as {
-      data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string; reason: string | null }> }> };
+      data: {
+        features: Array<{ feature: string; served: boolean; engines: Array<{ name: string; reason: string | null }> }>;
+      };
     };
     const ttv = health.data.features.find((f) => f.feature === 'text-to-video')!;
     expect(ttv).toMatchObject({ served: false, engines: [{ name: 'preview', reason: NO_FFMPEG_MESSAGE }] });
-    expect(health.data.features.find((f) => f.feature === 'tts-common')).toMatchObject({ served: true, engines: [{ name: 'espeak' }] });
+    expect(health.data.features.find((f) => f.feature === 'tts-common')).toMatchObject({
+      served: true,
+      engines: [{ name: 'espeak' }],
+    });
   });
 });

@@ -17,9 +17,19 @@ import { EngineInputError, type Engine, type EngineContext, type EngineResult, t
 import { ffmpegTools, probe, runTool, withWorkDir, type FfmpegTools } from '../tools';
 import { synthesize } from './espeak';
 import { wavSeconds } from './wav';
-import { audioOverVideoArgs, panZoomArgs, portraitArgs, promptClipArgs, stillWithAudioArgs, wrapText, type Size } from './scenes';
+import {
+  audioOverVideoArgs,
+  panZoomArgs,
+  portraitArgs,
+  promptClipArgs,
+  stillWithAudioArgs,
+  wrapText,
+  type Size,
+} from './scenes';
 
-/** Stored inputs of the video features (playground and public API field names; src/lib/api-contract/task-schemas.ts). */
+/**
+ * Stored inputs of the video features (playground and public API field names; src/lib/api-contract/task-schemas.ts).
+ */
 interface VideoInput {
   prompt?: string;
   imageUrl?: string;
@@ -33,14 +43,23 @@ interface VideoInput {
   videoUrl?: string;
   srcVideoUrl?: string;
   videoParams?: { video_width?: number; video_height?: number };
-  /** Advanced settings (src/lib/product-rules/run-options.ts): the frame's shape, and a seed that varies colours and motion. */
+  /**
+   * Advanced settings (src/lib/product-rules/run-options.ts): the frame's shape, and a seed that varies colours and
+   * motion.
+   */
   aspectRatio?: string;
   seed?: number;
 }
 
 /** The clip features draw their own frames, so they honour a frame shape and a seed; the others follow their inputs. */
 const CLIP_OPTIONS: readonly RunOption[] = ['aspectRatio', 'seed'];
-const CLIP_FEATURES = ['text-to-video', 'image-to-video', 'character-to-video', 'wan-text-to-video', 'wan-image-to-video'] as const;
+const CLIP_FEATURES = [
+  'text-to-video',
+  'image-to-video',
+  'character-to-video',
+  'wan-text-to-video',
+  'wan-image-to-video',
+] as const;
 
 /** A 16:9 size turned to the asked shape: 9:16 swaps the sides, 1:1 keeps the short one (the resolution's figure). */
 function shaped(size: Size, aspectRatio: string | undefined): Size {
@@ -56,7 +75,10 @@ export const NO_FFMPEG_MESSAGE = `the preview engine needs ffmpeg ${FFMPEG_MIN_M
 
 function sizeOf(resolution: string | undefined, fallback: string): Size {
   const size = VIDEO_SIZES[resolution ?? fallback];
-  if (!size) throw new EngineInputError(`resolution ${resolution} is not offered; offered: ${Object.keys(VIDEO_SIZES).join(', ')}`);
+  if (!size)
+    throw new EngineInputError(
+      `resolution ${resolution} is not offered; offered: ${Object.keys(VIDEO_SIZES).join(', ')}`,
+    );
   return size;
 }
 
@@ -69,8 +91,15 @@ function requestedSize(p: VideoInput['videoParams']): Size | null {
   return { width: even(w), height: even(h) };
 }
 
-/** The character's script spoken by the offline synthesizer, in the voice of its sample model, as a WAV in `dir`; null without a script. */
-async function spoken(input: VideoInput, ctx: EngineContext, dir: string): Promise<{ file: string; seconds: number } | null> {
+/**
+ * The character's script spoken by the offline synthesizer, in the voice of its sample model, as a WAV in `dir`; null
+ * without a script.
+ */
+async function spoken(
+  input: VideoInput,
+  ctx: EngineContext,
+  dir: string,
+): Promise<{ file: string; seconds: number } | null> {
   const script = input.prompt?.trim();
   if (!script) return null;
   const voice = voiceById((input.modelId && PREVIEW.characterVoices[input.modelId]) || PREVIEW.characterDefaultVoice)!;
@@ -125,12 +154,23 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
     switch (feature) {
       case 'text-to-video':
       case 'wan-text-to-video': {
-        const durationS = feature === 'wan-text-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
-        const size = shaped(sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
+        const durationS =
+          feature === 'wan-text-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
+        const size = shaped(
+          sizeOf(input.resolution, feature === 'wan-text-to-video' ? '480p' : PREVIEW.defaultResolution),
+          input.aspectRatio,
+        );
         const prompt = input.prompt ?? '';
         await runTool(
           t.ffmpeg,
-          promptClipArgs({ prompt: seeded(prompt, input.seed), size, durationS, textFile: await textFile(prompt), font: t.font, out }),
+          promptClipArgs({
+            prompt: seeded(prompt, input.seed),
+            size,
+            durationS,
+            textFile: await textFile(prompt),
+            font: t.font,
+            out,
+          }),
           ctx.signal,
         );
         return { file: out, expectedS: durationS, hasAudio: false };
@@ -138,10 +178,15 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
       case 'image-to-video':
       case 'wan-image-to-video':
       case 'character-to-video': {
-        const askedS = feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
-        const size = shaped(sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution), input.aspectRatio);
+        const askedS =
+          feature === 'wan-image-to-video' ? PREVIEW.wanDurationS : (input.durationS ?? PREVIEW.defaultDurationS);
+        const size = shaped(
+          sizeOf(input.resolution, feature === 'wan-image-to-video' ? '480p' : PREVIEW.defaultResolution),
+          input.aspectRatio,
+        );
         const image = await still();
-        // A character with a script says it (offline speech); the clip lasts the length asked for, or the speech if longer.
+        // A character with a script says it (offline speech); the clip lasts the length asked for, or the speech if
+        // longer.
         const speech = feature === 'character-to-video' ? await spoken(input, ctx, dir) : null;
         const durationS = Math.max(askedS, speech?.seconds ?? 0);
         await ctx.progress(20);
@@ -169,10 +214,18 @@ export function previewEngine(o: { tools?: () => FfmpegTools | null } = {}): Eng
         const videoUrl = input.srcVideoUrl ?? input.videoUrl;
         if (videoUrl && feature !== 'talking-image') {
           const video = await save(await ctx.readInput(videoUrl, ['video']), 'video');
-          await runTool(t.ffmpeg, audioOverVideoArgs({ video, audio, size: requestedSize(input.videoParams), durationS, out }), ctx.signal);
+          await runTool(
+            t.ffmpeg,
+            audioOverVideoArgs({ video, audio, size: requestedSize(input.videoParams), durationS, out }),
+            ctx.signal,
+          );
         } else {
           const size = requestedSize(input.videoParams) ?? sizeOf(PREVIEW.talkingResolution, PREVIEW.talkingResolution);
-          await runTool(t.ffmpeg, stillWithAudioArgs({ image: await still(), audio, size, durationS, out }), ctx.signal);
+          await runTool(
+            t.ffmpeg,
+            stillWithAudioArgs({ image: await still(), audio, size, durationS, out }),
+            ctx.signal,
+          );
         }
         return { file: out, expectedS: durationS, hasAudio: true };
       }

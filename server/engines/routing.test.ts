@@ -1,10 +1,15 @@
-// Default routing: providers with a key serve what they can, ahead of the offline engine; ENGINES overrides per feature.
+// Default routing: providers with a key serve what they can, ahead of the offline engine; ENGINES overrides per
+// feature.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, type TasksTestApp } from '../test-support/tasks';
 import { routeFeatures } from './routing';
 import type { Engine } from './types';
 
-const engine = (name: string, features: Engine['features']): Engine => ({ name, features, run: () => Promise.reject(new Error('unused')) });
+const engine = (name: string, features: Engine['features']): Engine => ({
+  name,
+  features,
+  run: () => Promise.reject(new Error('unused')),
+});
 
 describe('routeFeatures', () => {
   const offline = { 'tts-common': ['espeak'], 'text-to-video': ['preview'] } as const;
@@ -24,7 +29,11 @@ describe('routeFeatures', () => {
   });
 
   it('keeps exactly what ENGINES says for the features it names, even switched off', () => {
-    const routes = routeFeatures({ 'tts-common': ['espeak'], 'text-to-video': ['preview'] }, ['text-to-video', 'image-generation'], [fal, eleven]);
+    const routes = routeFeatures(
+      { 'tts-common': ['espeak'], 'text-to-video': ['preview'] },
+      ['text-to-video', 'image-generation'],
+      [fal, eleven],
+    );
     expect(routes['text-to-video']).toEqual(['preview']);
     expect(routes['image-generation']).toBeUndefined();
     expect(routes['tts-common']).toEqual(['elevenlabs', 'espeak']);
@@ -46,12 +55,18 @@ describe('routing seen from /healthz', () => {
   async function features(env: Record<string, string>) {
     t = await createTasksTestApp({ env });
     const res = await t.app.request('/healthz');
-    const body = (await res.json()) as { data: { features: Array<{ feature: string; engines: Array<{ name: string }> }> } };
+    const body = (await res.json()) as {
+      data: { features: Array<{ feature: string; engines: Array<{ name: string }> }> };
+    };
     return Object.fromEntries(body.data.features.map((f) => [f.feature, f.engines.map((e) => e.name)]));
   }
 
   it('a FAL_KEY alone routes the video and image features to fal, with the preview engine behind the video ones', async () => {
-    const byFeature = await features({ FAL_KEY: 'k', FAL_QUEUE_URL: 'http://127.0.0.1:9', FAL_STORAGE_URL: 'http://127.0.0.1:9' });
+    const byFeature = await features({
+      FAL_KEY: 'k',
+      FAL_QUEUE_URL: 'http://127.0.0.1:9',
+      FAL_STORAGE_URL: 'http://127.0.0.1:9',
+    });
     expect(byFeature['text-to-video']).toEqual(['fal', 'preview']);
     expect(byFeature['tryon-clothes']).toEqual(['fal']);
     expect(byFeature['tts-common']).toEqual(['espeak']);

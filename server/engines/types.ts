@@ -18,7 +18,9 @@ export interface EngineResult {
   cloneId?: string;
   /** Speech-to-text results: the transcript. */
   text?: string;
-  /** What making it cost at the provider(s), one entry per provider call that bills (recorded when the task settles). */
+  /**
+   * What making it cost at the provider(s), one entry per provider call that bills (recorded when the task settles).
+   */
   providerCosts?: ProviderCost[];
 }
 
@@ -41,7 +43,9 @@ export interface EngineContext {
   readInput(url: string, kinds: readonly MediaKind[]): Promise<InputMedia>;
   /** The task's id (providers use it to name uploads and as an idempotency reference). */
   taskId: string;
-  /** The provider jobs this run waits on, kept with the task so another attempt resumes them instead of paying twice. */
+  /**
+   * The provider jobs this run waits on, kept with the task so another attempt resumes them instead of paying twice.
+   */
   providerJobs: ProviderJobs;
 }
 
@@ -75,15 +79,17 @@ export interface Engine {
   /** Features this engine can serve. */
   features: readonly Feature[];
   run(feature: Feature, input: unknown, ctx: EngineContext): Promise<EngineResult>;
-  /** Advanced settings it honours per feature (src/lib/product-rules/run-options.ts); a feature not listed honours none. */
+  /**
+   * Advanced settings it honours per feature (src/lib/product-rules/run-options.ts); a feature not listed honours none.
+   */
   options?: Partial<Record<Feature, readonly RunOption[]>>;
   /** Languages (primary subtags) whose voices it can speak per feature; a feature not listed speaks every voice. */
   languages?: Partial<Record<Feature, readonly string[]>>;
   /** Null when the engine can run here, else why not (e.g. no ffmpeg, no API key); submit refuses with it. */
   unavailable?(): string | null;
   /**
-   * Cancels (or deletes) a job it recorded through ctx.providerJobs, from the stored reference alone (any process, after
-   * a restart). Best effort, never throws: the task is already over on our side.
+   * Cancels (or deletes) a job it recorded through ctx.providerJobs, from the stored reference alone (any process,
+   * after a restart). Best effort, never throws: the task is already over on our side.
    */
   cancelJob?(name: string, ref: unknown): Promise<void>;
 }
@@ -96,7 +102,9 @@ export interface MediaBytes {
 
 /** Re-times a video's lips to an audio track (another engine's lip-sync model); dubbing with lip sync uses it. */
 export interface LipSync {
-  /** The re-timed video, with what the lip-sync call cost (the chaining engine adds it to its result's providerCosts). */
+  /**
+   * The re-timed video, with what the lip-sync call cost (the chaining engine adds it to its result's providerCosts).
+   */
   (video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput & { providerCost?: ProviderCost }>;
   /** Cancels a job it recorded (names start with `lip-sync`); the engine that chains it passes these on. */
   cancelJob?(name: string, ref: unknown): Promise<void>;
@@ -123,8 +131,8 @@ export class EngineInputError extends Error {
 }
 
 /**
- * The engine cannot serve anything for now (its provider's quota, billing, key or capacity): not the input's fault,
- * so the next engine of the feature is tried. `message` is for the people calling; `detail` only for the operator's log.
+ * The engine cannot serve anything for now (its provider's quota, billing, key or capacity): not the input's fault, so
+ * the next engine of the feature is tried. `message` is for the people calling; `detail` only for the operator's log.
  */
 export class EngineUnavailableError extends Error {
   override name = 'EngineUnavailableError';

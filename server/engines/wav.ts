@@ -10,14 +10,19 @@ export interface Pcm {
 
 /** Reads a PCM WAV's format and sample bytes; throws when it is not one (engine output is checked, not trusted). */
 export function readWav(buf: Buffer): Pcm {
-  if (buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+  if (buf.toString('latin1', 0, 4) !== 'RIFF' || buf.toString('latin1', 8, 12) !== 'WAVE')
+    throw new Error('not a WAV file');
   let at = 12;
   let fmt: Omit<Pcm, 'data'> | undefined;
   while (at + 8 <= buf.length) {
     const id = buf.toString('latin1', at, at + 4);
     const size = buf.readUInt32LE(at + 4);
     if (id === 'fmt ') {
-      fmt = { channels: buf.readUInt16LE(at + 10), sampleRate: buf.readUInt32LE(at + 12), bitsPerSample: buf.readUInt16LE(at + 22) };
+      fmt = {
+        channels: buf.readUInt16LE(at + 10),
+        sampleRate: buf.readUInt32LE(at + 12),
+        bitsPerSample: buf.readUInt16LE(at + 22),
+      };
     } else if (id === 'data') {
       if (!fmt) throw new Error('WAV data before fmt chunk');
       const end = size === 0 || at + 8 + size > buf.length ? buf.length : at + 8 + size;
@@ -54,7 +59,11 @@ export function joinWithPauses(clips: Array<{ pcm: Pcm; pauseBeforeMs: number }>
   const parts: Buffer[] = [];
   for (const [i, clip] of clips.entries()) {
     const { pcm } = clip;
-    if (pcm.sampleRate !== first.pcm.sampleRate || pcm.channels !== first.pcm.channels || pcm.bitsPerSample !== first.pcm.bitsPerSample) {
+    if (
+      pcm.sampleRate !== first.pcm.sampleRate ||
+      pcm.channels !== first.pcm.channels ||
+      pcm.bitsPerSample !== first.pcm.bitsPerSample
+    ) {
       throw new Error('clips differ in format');
     }
     if (i > 0) {

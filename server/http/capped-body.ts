@@ -1,4 +1,5 @@
-// A request body cap decided by the headers where they state the size; routes/body-cap.ts and the collector refuse with their own codes.
+// A request body cap decided by the headers where they state the size; routes/body-cap.ts and the collector refuse with
+// their own codes.
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

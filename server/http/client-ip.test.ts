@@ -1,4 +1,5 @@
-// Who the client is behind proxies: the rightmost address our own proxies did not add; what a client writes is never believed.
+// Who the client is behind proxies: the rightmost address our own proxies did not add; what a client writes is never
+// believed.
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { clientIp, parseProxyTrust, type ProxyTrust } from './client-ip';
@@ -26,7 +27,9 @@ describe('clientIp', () => {
       expect(await seen(trust, '10.0.0.2', '203.0.113.9')).toBe('203.0.113.9');
       // A client that sends its own X-Forwarded-For gets the proxy's entry added after it: that one counts.
       expect(await seen(trust, '10.0.0.2', '1.2.3.4, 203.0.113.9')).toBe('203.0.113.9');
-      expect(await seen(trust, '10.0.0.2', `${Math.floor(Math.random() * 200)}.9.9.9, 5.6.7.8, 203.0.113.9`)).toBe('203.0.113.9');
+      expect(await seen(trust, '10.0.0.2', `${Math.floor(Math.random() * 200)}.9.9.9, 5.6.7.8, 203.0.113.9`)).toBe(
+        '203.0.113.9',
+      );
       expect(await seen(trust, '10.0.0.2')).toBe('10.0.0.2');
     }
   });

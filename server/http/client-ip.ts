@@ -1,4 +1,5 @@
-// The caller's IP address for per-IP limits: the socket, or behind trusted proxies the rightmost address they did not add.
+// The caller's IP address for per-IP limits: the socket, or behind trusted proxies the rightmost address they did not
+// add.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import proxyAddr from 'proxy-addr';

@@ -1,31 +1,44 @@
-// gzip/deflate for text answers (pages, scripts, JSON) by Hono's compress(), skipped for small JSON answers and for clients that take no encoding.
+// gzip/deflate for text answers (pages, scripts, JSON) by Hono's compress(), skipped for small JSON answers and for
+// clients that take no encoding.
 import type { Context, MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX, compress } from 'hono/compress';
 
-/** Hono's compress() default: smaller answers of stated length are sent as they are (gzip would gain a few bytes at best). */
+/**
+ * Hono's compress() default: smaller answers of stated length are sent as they are (gzip would gain a few bytes at
+ * best).
+ */
 const THRESHOLD = 1024;
 const ENCODINGS = /\b(gzip|deflate|\*)\b/i;
 const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/i;
 const VARIES = /(?:^|,)\s*accept-encoding\s*(?:,|$)/i;
 
-/** Whether compress() would consider the answer (and so send Vary: Accept-Encoding): its own conditions, in its order. */
+/**
+ * Whether compress() would consider the answer (and so send Vary: Accept-Encoding): its own conditions, in its order.
+ */
 function compressible(c: Context): boolean {
   const h = c.res.headers;
   const length = h.get('Content-Length');
-  if (c.res.status === 206 || h.has('Content-Encoding') || h.has('Transfer-Encoding') || c.req.method === 'HEAD') return false;
+  if (c.res.status === 206 || h.has('Content-Encoding') || h.has('Transfer-Encoding') || c.req.method === 'HEAD')
+    return false;
   if (length && Number(length) < THRESHOLD) return false;
   const type = h.get('Content-Type');
-  return Boolean(type && COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) && !NO_TRANSFORM.test(h.get('Cache-Control') ?? '');
+  return (
+    Boolean(type && COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type)) && !NO_TRANSFORM.test(h.get('Cache-Control') ?? '')
+  );
 }
 
 /**
- * c.json() as Hono makes it, plus Content-Length. Without a stated length compress() cannot tell a 300-byte poll
- * answer from a large list, and gzips every one through a compression stream. One function shared by every
- * request, called as c.json(): a new closure per request measured 30–100 µs slower a request (bench/api-throughput.mjs).
+ * c.json() as Hono makes it, plus Content-Length. Without a stated length compress() cannot tell a 300-byte poll answer
+ * from a large list, and gzips every one through a compression stream. One function shared by every request, called as
+ * c.json(): a new closure per request measured 30–100 µs slower a request (bench/api-throughput.mjs).
  */
 function sizedJson(this: Context, object: unknown, arg?: unknown, headers?: Record<string, string>): Response {
   const text = JSON.stringify(object) ?? 'null';
-  return this.body(text, arg as never, { 'Content-Type': 'application/json', ...headers, 'Content-Length': String(Buffer.byteLength(text)) });
+  return this.body(text, arg as never, {
+    'Content-Type': 'application/json',
+    ...headers,
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
 }
 
 /**
@@ -42,6 +55,7 @@ export function compression(): MiddlewareHandler {
     await next();
     if (!compressible(c)) return;
     const vary = c.res.headers.get('Vary');
-    if (vary !== '*' && !(vary && VARIES.test(vary))) c.res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+    if (vary !== '*' && !(vary && VARIES.test(vary)))
+      c.res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
   };
 }

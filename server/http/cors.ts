@@ -1,4 +1,5 @@
-// CORS for the site's origins: Hono's cors() answers preflights; on other requests its headers are added after the route answered.
+// CORS for the site's origins: Hono's cors() answers preflights; on other requests its headers are added after the
+// route answered.
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
@@ -32,7 +33,13 @@ function varyByOrigin(c: Context): Headers {
  */
 export function corsHeaders(o: CorsOptions): MiddlewareHandler {
   const allowed = (origin: string) => (o.origins.includes(origin) ? origin : null);
-  const preflight = cors({ origin: allowed, allowHeaders: o.allowHeaders, allowMethods: o.allowMethods, exposeHeaders: o.exposeHeaders, maxAge: o.maxAge });
+  const preflight = cors({
+    origin: allowed,
+    allowHeaders: o.allowHeaders,
+    allowMethods: o.allowMethods,
+    exposeHeaders: o.exposeHeaders,
+    maxAge: o.maxAge,
+  });
   const expose = o.exposeHeaders.join(',');
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return preflight(c, next);

@@ -1,4 +1,5 @@
-// A client that leaves before sending its whole body, on a real connection: the call is logged as a refused request (400), never a 500 or an error line.
+// A client that leaves before sending its whole body, on a real connection: the call is logged as a refused request
+// (400), never a 500 or an error line.
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES } from '../../src/lib/product-rules';
@@ -52,7 +53,11 @@ async function leaveMidBody(head: string, part: string): Promise<void> {
 }
 
 async function requestLog(): Promise<Array<{ tool: string; status: number; code: number }>> {
-  const res = await t.app.request('/apply/requests', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: '{}' });
+  const res = await t.app.request('/apply/requests', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token: user.token },
+    body: '{}',
+  });
   return ((await res.json()) as { data: { list: Array<{ tool: string; status: number; code: number }> } }).data.list;
 }
 

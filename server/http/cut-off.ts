@@ -1,4 +1,5 @@
-// A body cut off by its client (the connection closed before the body its headers announced) is a 400, never a server error.
+// A body cut off by its client (the connection closed before the body its headers announced) is a 400, never a server
+// error.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';

@@ -41,7 +41,9 @@ export function asOutage(error: Error, log: Logger): AppError | null {
   // An AppError is already the answer: media storage's 503 keeps its own message though its cause is a refused socket.
   if (error instanceof AppError || !isDatabaseUnavailable(error)) return null;
   log.warn('database unreachable', { error: error.message });
-  return new AppError(503, ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable, { 'Retry-After': String(OUTAGES.databaseRetryAfterS) });
+  return new AppError(503, ERROR_CODES.unavailable, OPERATIONS_MESSAGES.databaseUnavailable, {
+    'Retry-After': String(OUTAGES.databaseRetryAfterS),
+  });
 }
 
 /** Maps an error to a response; unknown errors are logged and answered without details (no stack traces). */
@@ -54,7 +56,12 @@ export function errorResponder(log: Logger) {
     }
     if (err instanceof HTTPException) {
       const status = err.status;
-      const code = status === 413 ? ERROR_CODES.payloadTooLarge : status === 401 ? ERROR_CODES.notLoggedIn : ERROR_CODES.invalidInput;
+      const code =
+        status === 413
+          ? ERROR_CODES.payloadTooLarge
+          : status === 401
+            ? ERROR_CODES.notLoggedIn
+            : ERROR_CODES.invalidInput;
       const message = status === 413 ? ERROR_MESSAGES.payloadTooLarge : err.message || 'Bad request';
       return c.json(errorEnvelope(code, message), status < 500 ? status : 400);
     }

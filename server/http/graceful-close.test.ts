@@ -1,4 +1,5 @@
-// A 413 on a real connection: announced with Connection: close, then closed with FIN while the client is still uploading, never reset.
+// A 413 on a real connection: announced with Connection: close, then closed with FIN while the client is still
+// uploading, never reset.
 import net from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,7 +38,12 @@ interface Upload {
  * Announces a body of `declared` bytes on a keep-alive connection and keeps sending it as fast as the
  * connection takes it, like an uploading client, until the server closes its side.
  */
-function oversizedUpload(port: number, path: string, declared: number, headers: Record<string, string> = {}): Promise<Upload> {
+function oversizedUpload(
+  port: number,
+  path: string,
+  declared: number,
+  headers: Record<string, string> = {},
+): Promise<Upload> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const result: Upload = { status: 0, headers: {}, ended: false, errors: [], bytesSent: 0 };
@@ -51,7 +57,13 @@ function oversizedUpload(port: number, path: string, declared: number, headers: 
       }
     };
     socket.on('connect', () => {
-      const lines = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: keep-alive', 'Content-Type: application/octet-stream', `Content-Length: ${declared}`];
+      const lines = [
+        `POST ${path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        'Connection: keep-alive',
+        'Content-Type: application/octet-stream',
+        `Content-Length: ${declared}`,
+      ];
       for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
       socket.write(lines.join('\r\n') + '\r\n\r\n');
       pump();
@@ -90,7 +102,9 @@ describe('a 413 on a real connection', () => {
     opened.push(t);
     const user = await createUser(t, 0);
     const port = await listen(t.app.fetch);
-    const upload = await oversizedUpload(port, '/api/file/v1/upload', MAX_UPLOAD_BODY + 1, { Authorization: `Bearer ${user.apiKey}` });
+    const upload = await oversizedUpload(port, '/api/file/v1/upload', MAX_UPLOAD_BODY + 1, {
+      Authorization: `Bearer ${user.apiKey}`,
+    });
     expect(upload).toMatchObject({ status: 413, ended: true, errors: [] });
     expect(upload.headers.connection).toBe('close');
   });

@@ -1,4 +1,5 @@
-// The per-request middleware over a real Node connection: CORS headers, compression and Vary, and the body cap by stated and unstated length.
+// The per-request middleware over a real Node connection: CORS headers, compression and Vary, and the body cap by
+// stated and unstated length.
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { Hono } from 'hono';
@@ -29,8 +30,16 @@ interface Answer {
   body: Buffer;
 }
 
-/** One request with exactly these headers (fetch would add Accept-Encoding); `chunks` are sent chunked, without Content-Length. */
-function send(method: string, path: string, headers: Record<string, string> = {}, body?: string | string[]): Promise<Answer> {
+/**
+ * One request with exactly these headers (fetch would add Accept-Encoding); `chunks` are sent chunked, without
+ * Content-Length.
+ */
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | string[],
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       const parts: Buffer[] = [];
@@ -47,7 +56,11 @@ const json = (answer: Answer) => JSON.parse(answer.body.toString('utf8')) as { c
 
 describe('CORS', () => {
   it('answers a preflight from a site origin with the allowed methods, headers and max age', async () => {
-    const res = await send('OPTIONS', '/user/info', { origin: SITE, 'access-control-request-method': 'POST', 'access-control-request-headers': 'token' });
+    const res = await send('OPTIONS', '/user/info', {
+      origin: SITE,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'token',
+    });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(SITE);
     expect(res.headers['access-control-allow-methods']).toContain('POST');
@@ -73,7 +86,15 @@ describe('CORS', () => {
 describe('CORS on an answer whose headers cannot change', () => {
   it('copies a Response.redirect() once and adds its headers', async () => {
     const app = new Hono();
-    app.use(corsHeaders({ origins: [SITE], allowHeaders: [], allowMethods: ['GET'], exposeHeaders: ['Retry-After'], maxAge: 600 }));
+    app.use(
+      corsHeaders({
+        origins: [SITE],
+        allowHeaders: [],
+        allowMethods: ['GET'],
+        exposeHeaders: ['Retry-After'],
+        maxAge: 600,
+      }),
+    );
     app.get('/away', () => Response.redirect('https://elsewhere.example/', 302));
     const res = await app.request('/away', { headers: { origin: SITE } });
     expect(res.status).toBe(302);
@@ -116,14 +137,24 @@ describe('body cap on a real connection', () => {
 
   it('refuses a stated length over the cap with the envelope and the request id', async () => {
     const big = JSON.stringify({ email: 'x'.repeat(3000) });
-    const res = await send('POST', '/user/email/login', { ...login, 'content-length': String(Buffer.byteLength(big)) }, big);
+    const res = await send(
+      'POST',
+      '/user/email/login',
+      { ...login, 'content-length': String(Buffer.byteLength(big)) },
+      big,
+    );
     expect(res.status).toBe(413);
     expect(json(res).code).toBe(ERROR_CODES.payloadTooLarge);
     expect((json(res) as { requestId?: string }).requestId).toBe(res.headers['x-request-id']);
   });
 
   it('hands a body of stated length under the cap to the route, which reads and checks it', async () => {
-    const res = await send('POST', '/user/email/login', { ...login, 'content-length': String(Buffer.byteLength(notAnEmail)) }, notAnEmail);
+    const res = await send(
+      'POST',
+      '/user/email/login',
+      { ...login, 'content-length': String(Buffer.byteLength(notAnEmail)) },
+      notAnEmail,
+    );
     expect(res.status).toBe(400);
     expect(json(res).msg).toContain('email');
   });
@@ -135,7 +166,12 @@ describe('body cap on a real connection', () => {
   });
 
   it('refuses a chunked body once it passes the cap, with the envelope', async () => {
-    const res = await send('POST', '/user/email/login', login, ['{"email":"', 'x'.repeat(1500), 'x'.repeat(1500), '"}']);
+    const res = await send('POST', '/user/email/login', login, [
+      '{"email":"',
+      'x'.repeat(1500),
+      'x'.repeat(1500),
+      '"}',
+    ]);
     expect(res.status).toBe(413);
     expect(json(res).code).toBe(ERROR_CODES.payloadTooLarge);
     // Like every failure, it names the request, as its X-Request-Id header does.

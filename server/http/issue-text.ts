@@ -33,25 +33,36 @@ export function plainRule(issue: RawIssue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';
-      if (issue.expected === 'number' && typeof issue.input === 'number' && Number.isNaN(issue.input)) return NOT_A_NUMBER;
+      if (issue.expected === 'number' && typeof issue.input === 'number' && Number.isNaN(issue.input))
+        return NOT_A_NUMBER;
       if (issue.expected === 'int') return 'must be a whole number';
       return `must be ${typeName(issue.expected)}`;
     case 'too_big': {
       const max = issue.maximum;
-      if ((issue.origin === 'int' || issue.origin === 'number') && Math.abs(Number(max)) >= LARGEST_WHOLE) return 'is too large';
-      if (issue.origin === 'array' || issue.origin === 'set') return `must have at most ${max}${unit(issue.origin, max)}`;
-      return issue.inclusive === false ? `must be less than ${max}${unit(issue.origin, max)}` : `must be at most ${max}${unit(issue.origin, max)}`;
+      if ((issue.origin === 'int' || issue.origin === 'number') && Math.abs(Number(max)) >= LARGEST_WHOLE)
+        return 'is too large';
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `must have at most ${max}${unit(issue.origin, max)}`;
+      return issue.inclusive === false
+        ? `must be less than ${max}${unit(issue.origin, max)}`
+        : `must be at most ${max}${unit(issue.origin, max)}`;
     }
     case 'too_small': {
       const min = issue.minimum;
-      if ((issue.origin === 'int' || issue.origin === 'number') && Math.abs(Number(min)) >= LARGEST_WHOLE) return 'is too small';
+      if ((issue.origin === 'int' || issue.origin === 'number') && Math.abs(Number(min)) >= LARGEST_WHOLE)
+        return 'is too small';
       if (issue.origin === 'string' && Number(min) === 1) return 'must not be empty';
       if ((issue.origin === 'array' || issue.origin === 'set') && Number(min) === 1) return 'must not be empty';
-      if (issue.origin === 'array' || issue.origin === 'set') return `must have at least ${min}${unit(issue.origin, min)}`;
-      return issue.inclusive === false ? `must be more than ${min}${unit(issue.origin, min)}` : `must be at least ${min}${unit(issue.origin, min)}`;
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return `must have at least ${min}${unit(issue.origin, min)}`;
+      return issue.inclusive === false
+        ? `must be more than ${min}${unit(issue.origin, min)}`
+        : `must be at least ${min}${unit(issue.origin, min)}`;
     }
     case 'invalid_value':
-      return issue.values.length === 1 ? `must be ${shown(issue.values[0])}` : `must be one of ${issue.values.map(shown).join(', ')}`;
+      return issue.values.length === 1
+        ? `must be ${shown(issue.values[0])}`
+        : `must be one of ${issue.values.map(shown).join(', ')}`;
     case 'invalid_format':
       if (issue.format === 'email') return 'must be an email address';
       if (issue.format === 'url') return 'must be a URL';
@@ -63,9 +74,17 @@ export function plainRule(issue: RawIssue): string | undefined {
       return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
     case 'invalid_union': {
       // Each alternative's first complaint, as what the value could have been: "a boolean or one of "true", "false"".
-      const alternatives = [...new Set(issue.errors.map((branch) => branch[0]?.message.replace(/^must be /, '')).filter((m): m is string => Boolean(m)))];
+      const alternatives = [
+        ...new Set(
+          issue.errors
+            .map((branch) => branch[0]?.message.replace(/^must be /, ''))
+            .filter((m): m is string => Boolean(m)),
+        ),
+      ];
       const deep = issue.errors.some((branch) => (branch[0]?.path.length ?? 0) > 0);
-      return alternatives.length > 0 && !deep ? `must be ${alternatives.join(' or ')}` : 'matches none of the accepted forms';
+      return alternatives.length > 0 && !deep
+        ? `must be ${alternatives.join(' or ')}`
+        : 'matches none of the accepted forms';
     }
     default:
       return undefined;
@@ -74,7 +93,8 @@ export function plainRule(issue: RawIssue): string | undefined {
 
 /** Zod's implicit bound of a whole number, broken alongside the field's own range: that range says more. */
 const isImplicitBound = (issue: Issue) =>
-  (issue.code === 'too_big' && Math.abs(Number(issue.maximum)) >= LARGEST_WHOLE) || (issue.code === 'too_small' && Math.abs(Number(issue.minimum)) >= LARGEST_WHOLE);
+  (issue.code === 'too_big' && Math.abs(Number(issue.maximum)) >= LARGEST_WHOLE) ||
+  (issue.code === 'too_small' && Math.abs(Number(issue.minimum)) >= LARGEST_WHOLE);
 
 const samePath = (a: Issue, b: Issue) => a.path.length === b.path.length && a.path.every((key, i) => key === b.path[i]);
 
@@ -95,10 +115,17 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 export function describeIssue(error: z.ZodError, input?: unknown): string {
   const first = error.issues[0];
   if (!first) return 'Invalid input';
-  const issue = (isImplicitBound(first) && error.issues.find((other) => other !== first && samePath(other, first) && !isImplicitBound(other))) || first;
+  const issue =
+    (isImplicitBound(first) &&
+      error.issues.find((other) => other !== first && samePath(other, first) && !isImplicitBound(other))) ||
+    first;
   const field = issue.path.length > 0 ? issue.path.map(String).join('.') : 'body';
   // A coerced field reports a missing value as NaN ("must be a number"); the body says what really happened.
-  const missing = input !== undefined && issue.message === NOT_A_NUMBER && issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  const missing =
+    input !== undefined &&
+    issue.message === NOT_A_NUMBER &&
+    issue.path.length > 0 &&
+    valueAt(input, issue.path) === undefined;
   return `${field}: ${missing ? 'is required' : issue.message}`;
 }
 

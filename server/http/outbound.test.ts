@@ -1,4 +1,5 @@
-// The outbound guard against real local listeners: every spelling of this machine refused, redirects and rebinding held.
+// The outbound guard against real local listeners: every spelling of this machine refused, redirects and rebinding
+// held.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -8,7 +9,14 @@ import type { MediaService } from '../media';
 import { inputReader } from '../tasks/input-media';
 import { OUTBOUND, OUTBOUND_MESSAGES } from '../../src/lib/product-rules';
 import { silentWav } from '../test-support/wav';
-import { OutboundRefused, addressRange, isPublicAddress, outboundFetch, outboundUrlProblem, type OutboundPolicy } from './outbound';
+import {
+  OutboundRefused,
+  addressRange,
+  isPublicAddress,
+  outboundFetch,
+  outboundUrlProblem,
+  type OutboundPolicy,
+} from './outbound';
 
 interface Listener {
   server: Server;
@@ -17,7 +25,11 @@ interface Listener {
 }
 
 /** A real HTTP listener recording every request; `answer` decides the reply. */
-async function listen(host: string, answer: (url: string) => { status: number; headers?: Record<string, string>; body?: Buffer | string }, port = 0): Promise<Listener> {
+async function listen(
+  host: string,
+  answer: (url: string) => { status: number; headers?: Record<string, string>; body?: Buffer | string },
+  port = 0,
+): Promise<Listener> {
   const hits: Listener['hits'] = [];
   const server = createServer((req, res) => {
     hits.push({ url: req.url ?? '', host: req.headers.host, headers: req.headers });
@@ -95,14 +107,22 @@ describe('address classification', () => {
       '2001:db8::1',
       'not an address',
     ];
-    for (const address of special) expect({ address, range: addressRange(address) }).not.toEqual({ address, range: 'unicast' });
+    for (const address of special)
+      expect({ address, range: addressRange(address) }).not.toEqual({ address, range: 'unicast' });
     expect(addressRange('::ffff:127.0.0.1')).toBe('IPv4-mapped loopback');
     expect(addressRange('2002:7f00:1::')).toBe('6to4 loopback');
     expect(addressRange('64:ff9b::a9fe:a9fe')).toBe('NAT64 linkLocal');
   });
 
   it('calls ordinary public addresses public, embedded ones included (DNS64 networks hand out 64:ff9b::/96)', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']) {
+    for (const address of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+      '64:ff9b::808:808',
+      '2002:808:808::1',
+    ]) {
       expect({ address, public: isPublicAddress(address) }).toEqual({ address, public: true });
     }
   });
@@ -136,8 +156,14 @@ describe('outboundFetch with private targets refused', () => {
       `http://0.0.0.0:${P}/x`,
     ];
     for (const url of forms) {
-      expect({ url, problem: await refusal(outboundFetch(url, { signal: signal() }, publicOnly)) }).toEqual({ url, problem: OUTBOUND_MESSAGES.privateHost });
-      expect({ url, problem: await outboundUrlProblem(url, publicOnly) }).toEqual({ url, problem: OUTBOUND_MESSAGES.privateHost });
+      expect({ url, problem: await refusal(outboundFetch(url, { signal: signal() }, publicOnly)) }).toEqual({
+        url,
+        problem: OUTBOUND_MESSAGES.privateHost,
+      });
+      expect({ url, problem: await outboundUrlProblem(url, publicOnly) }).toEqual({
+        url,
+        problem: OUTBOUND_MESSAGES.privateHost,
+      });
     }
     expect(target.hits).toHaveLength(0);
     // The listener is really there: with private targets allowed the same request gets through.
@@ -149,10 +175,20 @@ describe('outboundFetch with private targets refused', () => {
   });
 
   it('refuses other schemes, credentials and names that do not exist before sending anything', async () => {
-    expect(await refusal(outboundFetch('file:///etc/passwd', { signal: signal() }, publicOnly))).toBe(OUTBOUND_MESSAGES.notHttp);
-    expect(await refusal(outboundFetch('/relative', { signal: signal() }, publicOnly))).toBe(OUTBOUND_MESSAGES.notAbsolute);
-    expect(await refusal(outboundFetch(`http://u:p@127.0.0.1:${target.port}/`, { signal: signal() }, { allowPrivate: true }))).toBe(OUTBOUND_MESSAGES.credentials);
-    expect(await refusal(outboundFetch('http://no-such-host.invalid/', { signal: signal() }, publicOnly))).toBe(OUTBOUND_MESSAGES.unknownHost('no-such-host.invalid'));
+    expect(await refusal(outboundFetch('file:///etc/passwd', { signal: signal() }, publicOnly))).toBe(
+      OUTBOUND_MESSAGES.notHttp,
+    );
+    expect(await refusal(outboundFetch('/relative', { signal: signal() }, publicOnly))).toBe(
+      OUTBOUND_MESSAGES.notAbsolute,
+    );
+    expect(
+      await refusal(
+        outboundFetch(`http://u:p@127.0.0.1:${target.port}/`, { signal: signal() }, { allowPrivate: true }),
+      ),
+    ).toBe(OUTBOUND_MESSAGES.credentials);
+    expect(await refusal(outboundFetch('http://no-such-host.invalid/', { signal: signal() }, publicOnly))).toBe(
+      OUTBOUND_MESSAGES.unknownHost('no-such-host.invalid'),
+    );
     expect(target.hits).toHaveLength(0);
   });
 
@@ -161,7 +197,11 @@ describe('outboundFetch with private targets refused', () => {
       { address: '93.184.215.14', family: 4 },
       { address: '127.0.0.1', family: 4 },
     ];
-    expect(await refusal(outboundFetch(`http://mixed.example:${target.port}/`, { signal: signal() }, { allowPrivate: false, resolve }))).toBe(OUTBOUND_MESSAGES.privateHost);
+    expect(
+      await refusal(
+        outboundFetch(`http://mixed.example:${target.port}/`, { signal: signal() }, { allowPrivate: false, resolve }),
+      ),
+    ).toBe(OUTBOUND_MESSAGES.privateHost);
     expect(target.hits).toHaveLength(0);
   });
 });
@@ -169,14 +209,30 @@ describe('outboundFetch with private targets refused', () => {
 describe('redirects', () => {
   it('checks every hop: a redirect from an allowed listener to 127.0.0.1 is refused and never followed', async () => {
     const forbidden = await listener('127.0.0.1', () => ({ status: 200, body: wav }));
-    const start = await listener('127.0.0.1', () => ({ status: 302, headers: { location: `http://127.0.0.1:${forbidden.port}/` } }));
+    const start = await listener('127.0.0.1', () => ({
+      status: 302,
+      headers: { location: `http://127.0.0.1:${forbidden.port}/` },
+    }));
     // Only the first listener is let through, as a public host would be.
-    const policy: OutboundPolicy = { allowPrivate: false, allow: (address, port) => address === '127.0.0.1' && port === start.port };
-    const problem = await refusal(outboundFetch(`http://127.0.0.1:${start.port}/in.wav`, { signal: signal(), followRedirects: true }, policy));
-    expect(problem).toBe(OUTBOUND_MESSAGES.redirectTo(`http://127.0.0.1:${forbidden.port}/`, OUTBOUND_MESSAGES.privateHost));
+    const policy: OutboundPolicy = {
+      allowPrivate: false,
+      allow: (address, port) => address === '127.0.0.1' && port === start.port,
+    };
+    const problem = await refusal(
+      outboundFetch(`http://127.0.0.1:${start.port}/in.wav`, { signal: signal(), followRedirects: true }, policy),
+    );
+    expect(problem).toBe(
+      OUTBOUND_MESSAGES.redirectTo(`http://127.0.0.1:${forbidden.port}/`, OUTBOUND_MESSAGES.privateHost),
+    );
     // An input download through the reader fails the same way, with an input error.
-    const readInput = inputReader({ media: {} as MediaService /* only consulted for this server's own links */, publicUrl: 'http://own.example', outbound: policy });
-    const error = await readInput(`http://127.0.0.1:${start.port}/in.wav`, ['audio'], signal()).catch((e: unknown) => e);
+    const readInput = inputReader({
+      media: {} as MediaService /* only consulted for this server's own links */,
+      publicUrl: 'http://own.example',
+      outbound: policy,
+    });
+    const error = await readInput(`http://127.0.0.1:${start.port}/in.wav`, ['audio'], signal()).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(EngineInputError);
     expect((error as Error).message).toContain(OUTBOUND_MESSAGES.privateHost);
     expect(start.hits).toHaveLength(2);
@@ -189,22 +245,42 @@ describe('redirects', () => {
       const n = Number(url.slice(1));
       return { status: 302, headers: { location: n > 0 ? `/${n - 1}` : `http://127.0.0.1:${end.port}/done` } };
     });
-    const policy: OutboundPolicy = { allowPrivate: false, allow: (address, port) => address === '127.0.0.1' && (port === hop.port || port === end.port) };
-    const readInput = inputReader({ media: {} as MediaService /* only consulted for this server's own links */, publicUrl: 'http://own.example', outbound: policy });
+    const policy: OutboundPolicy = {
+      allowPrivate: false,
+      allow: (address, port) => address === '127.0.0.1' && (port === hop.port || port === end.port),
+    };
+    const readInput = inputReader({
+      media: {} as MediaService /* only consulted for this server's own links */,
+      publicUrl: 'http://own.example',
+      outbound: policy,
+    });
     // /3 → /2 → /1 → /0 → end: four redirects.
     const media = await readInput(`http://127.0.0.1:${hop.port}/3`, ['audio'], signal());
     expect(media.mime).toBe('audio/wav');
     expect(media.data.equals(wav)).toBe(true);
     expect(end.hits.map((h) => h.url)).toEqual(['/done']);
-    const tooMany = await refusal(outboundFetch(`http://127.0.0.1:${hop.port}/${OUTBOUND.maxRedirects + 1}`, { signal: signal(), followRedirects: true }, policy));
+    const tooMany = await refusal(
+      outboundFetch(
+        `http://127.0.0.1:${hop.port}/${OUTBOUND.maxRedirects + 1}`,
+        { signal: signal(), followRedirects: true },
+        policy,
+      ),
+    );
     expect(tooMany).toBe(OUTBOUND_MESSAGES.tooManyRedirects);
     expect(end.hits).toHaveLength(1);
   });
 
   it('answers the 3xx itself when redirects are not followed (webhook deliveries)', async () => {
     const forbidden = await listener('127.0.0.1', () => ({ status: 200 }));
-    const start = await listener('127.0.0.1', () => ({ status: 307, headers: { location: `http://127.0.0.1:${forbidden.port}/` } }));
-    const res = await outboundFetch(`http://127.0.0.1:${start.port}/hook`, { method: 'POST', body: '{}', signal: signal() }, { allowPrivate: false, allow: (_a, port) => port === start.port });
+    const start = await listener('127.0.0.1', () => ({
+      status: 307,
+      headers: { location: `http://127.0.0.1:${forbidden.port}/` },
+    }));
+    const res = await outboundFetch(
+      `http://127.0.0.1:${start.port}/hook`,
+      { method: 'POST', body: '{}', signal: signal() },
+      { allowPrivate: false, allow: (_a, port) => port === start.port },
+    );
     res.close();
     expect(res.status).toBe(307);
     expect(res.ok).toBe(false);
@@ -220,15 +296,25 @@ describe('DNS rebinding', () => {
     const trap = await listener('127.0.0.1', () => ({ status: 200, body: wav }), good.port);
     let calls = 0;
     const resolve = async () => [{ address: calls++ === 0 ? '127.0.0.2' : '127.0.0.1', family: 4 }];
-    const policy: OutboundPolicy = { allowPrivate: false, resolve, allow: (address, port) => address === '127.0.0.2' && port === good.port };
-    const readInput = inputReader({ media: {} as MediaService /* only consulted for this server's own links */, publicUrl: 'http://own.example', outbound: policy });
+    const policy: OutboundPolicy = {
+      allowPrivate: false,
+      resolve,
+      allow: (address, port) => address === '127.0.0.2' && port === good.port,
+    };
+    const readInput = inputReader({
+      media: {} as MediaService /* only consulted for this server's own links */,
+      publicUrl: 'http://own.example',
+      outbound: policy,
+    });
     const media = await readInput(`http://rebind.example:${good.port}/in.wav`, ['audio'], signal());
     expect(media.data.equals(wav)).toBe(true);
     expect(calls).toBe(1);
     expect(good.hits).toEqual([expect.objectContaining({ url: '/in.wav', host: `rebind.example:${good.port}` })]);
     expect(trap.hits).toHaveLength(0);
     // Asked again, the name now resolves to 127.0.0.1 and is refused before any connection.
-    expect(await refusal(outboundFetch(`http://rebind.example:${good.port}/in.wav`, { signal: signal() }, policy))).toBe(OUTBOUND_MESSAGES.privateHost);
+    expect(
+      await refusal(outboundFetch(`http://rebind.example:${good.port}/in.wav`, { signal: signal() }, policy)),
+    ).toBe(OUTBOUND_MESSAGES.privateHost);
     expect(trap.hits).toHaveLength(0);
   });
 });
@@ -237,9 +323,15 @@ describe('caps', () => {
   it('stops at the abort signal', async () => {
     const slow = await listener('127.0.0.1', () => ({ status: 200, body: wav }));
     slow.server.removeAllListeners('request');
-    slow.server.on('request', (req) => slow.hits.push({ url: req.url ?? '', host: req.headers.host, headers: req.headers }));
+    slow.server.on('request', (req) =>
+      slow.hits.push({ url: req.url ?? '', host: req.headers.host, headers: req.headers }),
+    );
     const controller = new AbortController();
-    const pending = outboundFetch(`http://127.0.0.1:${slow.port}/`, { signal: controller.signal }, { allowPrivate: true });
+    const pending = outboundFetch(
+      `http://127.0.0.1:${slow.port}/`,
+      { signal: controller.signal },
+      { allowPrivate: true },
+    );
     for (let i = 0; i < 200 && slow.hits.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow();

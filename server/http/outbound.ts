@@ -1,4 +1,5 @@
-// Guard for requests to URLs users give (input media, webhooks): public addresses only, and the address checked is the one connected to.
+// Guard for requests to URLs users give (input media, webhooks): public addresses only, and the address checked is the
+// one connected to.
 import { lookup as systemLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -110,7 +111,8 @@ export async function vetUrl(raw: string | URL, policy: OutboundPolicy): Promise
     try {
       addresses = await (policy.resolve ?? defaultResolve)(host);
     } catch (error) {
-      if (NO_SUCH_NAME.has((error as NodeJS.ErrnoException).code ?? '')) throw new OutboundRefused(OUTBOUND_MESSAGES.unknownHost(host));
+      if (NO_SUCH_NAME.has((error as NodeJS.ErrnoException).code ?? ''))
+        throw new OutboundRefused(OUTBOUND_MESSAGES.unknownHost(host));
       throw error;
     }
   }
@@ -157,7 +159,13 @@ export interface OutboundResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** One request to a vetted target; the connection goes to target.address whatever the name resolves to by now. */
-function send(target: VettedTarget, method: string, headers: Record<string, string>, body: string | Buffer | undefined, signal: AbortSignal): Promise<IncomingMessage> {
+function send(
+  target: VettedTarget,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const pinned: LookupFunction = (_host, options, callback) => {
     if (options.all) callback(null, [target.address]);
     else callback(null, target.address.address, target.address.family);
@@ -176,7 +184,8 @@ function send(target: VettedTarget, method: string, headers: Record<string, stri
         signal,
       },
       (response) => {
-        const abort = () => response.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
+        const abort = () =>
+          response.destroy(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
         signal.addEventListener('abort', abort, { once: true });
         response.once('close', () => signal.removeEventListener('abort', abort));
         // A reader sees errors through its iterator; one that has not started reading must not crash the process.
@@ -189,8 +198,14 @@ function send(target: VettedTarget, method: string, headers: Record<string, stri
   });
 }
 
-/** Sends a request to a user's URL through the guard; OutboundRefused when a target (or redirect target) is not allowed. */
-export async function outboundFetch(raw: string, r: OutboundRequest, policy: OutboundPolicy): Promise<OutboundResponse> {
+/**
+ * Sends a request to a user's URL through the guard; OutboundRefused when a target (or redirect target) is not allowed.
+ */
+export async function outboundFetch(
+  raw: string,
+  r: OutboundRequest,
+  policy: OutboundPolicy,
+): Promise<OutboundResponse> {
   let url = raw;
   let method: string = r.method ?? 'GET';
   let body = r.body;
@@ -199,7 +214,8 @@ export async function outboundFetch(raw: string, r: OutboundRequest, policy: Out
     try {
       target = await vetUrl(url, policy);
     } catch (error) {
-      if (hop > 0 && error instanceof OutboundRefused) throw new OutboundRefused(OUTBOUND_MESSAGES.redirectTo(url, error.problem));
+      if (hop > 0 && error instanceof OutboundRefused)
+        throw new OutboundRefused(OUTBOUND_MESSAGES.redirectTo(url, error.problem));
       throw error;
     }
     r.signal.throwIfAborted();
@@ -207,7 +223,14 @@ export async function outboundFetch(raw: string, r: OutboundRequest, policy: Out
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (!r.followRedirects || !REDIRECTS.has(status) || !location) {
-      return { status, ok: status >= 200 && status < 300, url: target.url.href, headers: response.headers, body: response, close: () => response.destroy() };
+      return {
+        status,
+        ok: status >= 200 && status < 300,
+        url: target.url.href,
+        headers: response.headers,
+        body: response,
+        close: () => response.destroy(),
+      };
     }
     response.destroy();
     if (hop >= OUTBOUND.maxRedirects) throw new OutboundRefused(OUTBOUND_MESSAGES.tooManyRedirects);

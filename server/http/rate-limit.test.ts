@@ -45,7 +45,8 @@ describe('rateLimit on /api/*', () => {
 
   it('is not fooled by X-Forwarded-For entries a client writes before the one the proxy appends', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 5; i += 1) statuses.push((await call(`${1 + (i % 250)}.${i >> 8}.7.7, 203.0.113.44`, bogusKey())).status);
+    for (let i = 0; i < LIMIT + 5; i += 1)
+      statuses.push((await call(`${1 + (i % 250)}.${i >> 8}.7.7, 203.0.113.44`, bogusKey())).status);
     expect(statuses.slice(0, LIMIT).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true);
   });

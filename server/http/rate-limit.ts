@@ -1,4 +1,5 @@
-// Request budgets per caller: per account when the credentials are valid, else per client IP (docs/security.md "Rate limits").
+// Request budgets per caller: per account when the credentials are valid, else per client IP (docs/security.md "Rate
+// limits").
 import ipaddr from 'ipaddr.js';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES, RATE_LIMITS, TASK_MESSAGES } from '../../src/lib/product-rules';
@@ -7,7 +8,10 @@ import { AppError } from './errors';
 
 /** Where hits are counted. In memory by default; a shared store (e.g. Redis) lets several processes share budgets. */
 export interface RateLimitStore {
-  /** Counts one hit on `key` in its current window of `windowMs` (started by the first hit); answers the hits so far and when the window ends. */
+  /**
+   * Counts one hit on `key` in its current window of `windowMs` (started by the first hit); answers the hits so far and
+   * when the window ends.
+   */
   hit(key: string, windowMs: number, now: number): Promise<{ count: number; resetAt: number }>;
 }
 

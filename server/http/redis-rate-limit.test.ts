@@ -1,4 +1,5 @@
-// Shared request budgets in Redis: the store's fixed windows, one budget across three app instances, and per-process counting while Redis is down.
+// Shared request budgets in Redis: the store's fixed windows, one budget across three app instances, and per-process
+// counting while Redis is down.
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,12 @@ const LIMIT = 10;
 const KEY = 'test-app';
 
 async function redisAnswers(): Promise<boolean> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1000 });
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1000,
+  });
   probe.on('error', () => {});
   try {
     await probe.connect();
@@ -34,7 +40,9 @@ async function redisAnswers(): Promise<boolean> {
   }
 }
 
-const SKIP_REASON = skipUnlessRequired((await redisAnswers()) ? null : `no Redis answers at ${REDIS_URL}, so the shared request budget tests are skipped`);
+const SKIP_REASON = skipUnlessRequired(
+  (await redisAnswers()) ? null : `no Redis answers at ${REDIS_URL}, so the shared request budget tests are skipped`,
+);
 const noRedis = SKIP_REASON !== null;
 if (noRedis) console.warn(`redis-rate-limit.test.ts: ${SKIP_REASON}`);
 
@@ -131,7 +139,8 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
     expect(await redis.exists(`${PREFIX}rate:contract:k`)).toBe(1);
 
     await new Promise((resolve) => setTimeout(resolve, first.resetAt - Date.now() + 50));
-    // `resetAt` is read on our clock; on a stalled machine Redis may end the window a little later, so its word decides.
+    // `resetAt` is read on our clock; on a stalled machine Redis may end the window a little later, so its word
+    // decides.
     await until(async () => (await redis.exists(`${PREFIX}rate:contract:k`)) === 0);
     const next = await store.hit('k', WINDOW_MS, Date.now());
     expect(next.count).toBe(1);
@@ -151,20 +160,26 @@ describe.skipIf(noRedis)(`Redis request budgets (skipped when: ${SKIP_REASON ?? 
   });
 
   it('counts every hit once when three connections hit one key at the same time', async () => {
-    const three = [stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log), stores(REDIS_URL, recordingLog().log)].map((s) =>
-      s.store('race'),
-    );
+    const three = [
+      stores(REDIS_URL, recordingLog().log),
+      stores(REDIS_URL, recordingLog().log),
+      stores(REDIS_URL, recordingLog().log),
+    ].map((s) => s.store('race'));
     const now = Date.now();
     const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => three[i % 3]!.hit('same', 60_000, now)));
     expect(answers.map((a) => a.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
   });
 
-  it(`a public API limit of ${LIMIT} holds across 3 instances as ${LIMIT}, not ${3 * LIMIT}`, { timeout: 30_000 }, async () => {
-    const statuses = await apiCalls(await instances(REDIS_URL), 3 * LIMIT);
-    expect(tally(statuses)).toEqual({ ok: LIMIT, limited: 2 * LIMIT, other: [] });
-    expect(statuses.slice(0, LIMIT).every((s) => s === 200)).toBe(true);
-    expect((await redis.keys(`${PREFIX}rate:api:user:*`)).length).toBe(1);
-  });
+  it(
+    `a public API limit of ${LIMIT} holds across 3 instances as ${LIMIT}, not ${3 * LIMIT}`,
+    { timeout: 30_000 },
+    async () => {
+      const statuses = await apiCalls(await instances(REDIS_URL), 3 * LIMIT);
+      expect(tally(statuses)).toEqual({ ok: LIMIT, limited: 2 * LIMIT, other: [] });
+      expect(statuses.slice(0, LIMIT).every((s) => s === 200)).toBe(true);
+      expect((await redis.keys(`${PREFIX}rate:api:user:*`)).length).toBe(1);
+    },
+  );
 
   it('the collector budget of one device holds across 3 instances (report/message)', { timeout: 30_000 }, async () => {
     const apps = await instances(REDIS_URL);
@@ -205,8 +220,12 @@ describe('Redis unreachable: fail open to per-process counting', () => {
     expect(warnings[0]).toContain('Redis unreachable');
   });
 
-  it(`three instances keep answering, each holding the limit of ${LIMIT} on its own: no 5xx`, { timeout: 30_000 }, async () => {
-    const statuses = await apiCalls(await instances(`redis://127.0.0.1:${await closedPort()}`), 3 * LIMIT + 15);
-    expect(tally(statuses)).toEqual({ ok: 3 * LIMIT, limited: 15, other: [] });
-  });
+  it(
+    `three instances keep answering, each holding the limit of ${LIMIT} on its own: no 5xx`,
+    { timeout: 30_000 },
+    async () => {
+      const statuses = await apiCalls(await instances(`redis://127.0.0.1:${await closedPort()}`), 3 * LIMIT + 15);
+      expect(tally(statuses)).toEqual({ ok: 3 * LIMIT, limited: 15, other: [] });
+    },
+  );
 });

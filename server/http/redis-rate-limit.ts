@@ -1,4 +1,5 @@
-// Request budgets counted in Redis, so every instance shares them (docs/configuration.md REDIS_URL, docs/security.md "Rate limits").
+// Request budgets counted in Redis, so every instance shares them (docs/configuration.md REDIS_URL, docs/security.md
+// "Rate limits").
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { RATE_LIMITS } from '../../src/lib/product-rules';
@@ -28,9 +29,17 @@ export interface RateLimitStores {
  * Nor is rejectIfRedisNotReady: it also refuses while the first connection is still being made, which would count
  * the first hits after start in memory and warn of an outage that is none.
  */
-export function redisRateLimitStore(redis: Redis, o: { keyPrefix: string; fallback: RateLimitStore; onError(error: unknown): void }): RateLimitStore {
+export function redisRateLimitStore(
+  redis: Redis,
+  o: { keyPrefix: string; fallback: RateLimitStore; onError(error: unknown): void },
+): RateLimitStore {
   // The library counts points against a limit; the limit is the middleware's, so the store only counts (never refuses).
-  const limiter = new RateLimiterRedis({ storeClient: redis, keyPrefix: o.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: 1 });
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: o.keyPrefix,
+    points: Number.MAX_SAFE_INTEGER,
+    duration: 1,
+  });
   return {
     async hit(key, windowMs, now) {
       // Down for a while: answer from memory at once instead of making every request wait for the timeout.
@@ -54,11 +63,11 @@ export function redisRateLimitStore(redis: Redis, o: { keyPrefix: string; fallba
 export type SharedCounterSettings = { url: string; prefix: string } | null;
 
 /**
- * The stores the app counts its budgets in. Without `redis` each is this process's memory. With it, one
- * connection serves them all, keys under `<REDIS_PREFIX>rate:<namespace>:` (the library joins prefix and key with
- * ':'); while Redis is unreachable a warning is logged at most once per RATE_LIMITS.sharedWarnEveryMs, and one line when it answers again.
- * RATE_LIMITS.sharedTimeoutMs is the connection's commandTimeout rather than the library's RLWrapperTimeouts: ioredis
- * rejects the command itself at the deadline and one setting covers every command, the readiness PING too; the
+ * The stores the app counts its budgets in. Without `redis` each is this process's memory. With it, one connection
+ * serves them all, keys under `<REDIS_PREFIX>rate:<namespace>:` (the library joins prefix and key with ':'); while
+ * Redis is unreachable a warning is logged at most once per RATE_LIMITS.sharedWarnEveryMs, and one line when it answers
+ * again. RATE_LIMITS.sharedTimeoutMs is the connection's commandTimeout rather than the library's RLWrapperTimeouts:
+ * ioredis rejects the command itself at the deadline and one setting covers every command, the readiness PING too; the
  * wrapper would only add a second timer to each hit for the same deadline.
  */
 export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): RateLimitStores {
@@ -86,7 +95,12 @@ export function openRateLimitStores(redis: SharedCounterSettings, log: Logger): 
     failing = false;
   });
   return {
-    store: (namespace) => redisRateLimitStore(connection, { keyPrefix: `${redis.prefix}rate:${namespace}`, fallback: memoryRateLimitStore(), onError }),
+    store: (namespace) =>
+      redisRateLimitStore(connection, {
+        keyPrefix: `${redis.prefix}rate:${namespace}`,
+        fallback: memoryRateLimitStore(),
+        onError,
+      }),
     async ping() {
       await connection.ping();
     },

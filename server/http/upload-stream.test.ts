@@ -1,4 +1,5 @@
-// Receiving a multipart upload as a stream: the file lands on disk whole or not at all, fields are read, refusals say why.
+// Receiving a multipart upload as a stream: the file lands on disk whole or not at all, fields are read, refusals say
+// why.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +17,10 @@ async function formBody(parts: Array<[string, string | Blob]>) {
   const form = new FormData();
   for (const [name, value] of parts) form.append(name, value);
   const request = new Request('http://x/', { method: 'POST', body: form });
-  return { headers: { 'content-type': request.headers.get('content-type')! }, body: Buffer.from(await request.arrayBuffer()) };
+  return {
+    headers: { 'content-type': request.headers.get('content-type')! },
+    body: Buffer.from(await request.arrayBuffer()),
+  };
 }
 
 function options(headers: Record<string, string>, extra: Partial<UploadStreamOptions> = {}): UploadStreamOptions {
@@ -102,10 +106,14 @@ describe('receiveUploadStream', () => {
     expect((await refusal(receiveUploadStream(Readable.from([noFile.body]), options(noFile.headers)))).message).toBe(
       'file: attach the file in the "file" field',
     );
-    const notForm = await refusal(receiveUploadStream(Readable.from([Buffer.from('{}')]), options({ 'content-type': 'application/json' })));
+    const notForm = await refusal(
+      receiveUploadStream(Readable.from([Buffer.from('{}')]), options({ 'content-type': 'application/json' })),
+    );
     expect([notForm.status, notForm.message]).toEqual([400, 'Request body is not valid multipart/form-data']);
     const cutForm = await formBody([['file', new Blob([Buffer.alloc(1000)])]]);
-    const cut = await refusal(receiveUploadStream(Readable.from([cutForm.body.subarray(0, 500)]), options(cutForm.headers)));
+    const cut = await refusal(
+      receiveUploadStream(Readable.from([cutForm.body.subarray(0, 500)]), options(cutForm.headers)),
+    );
     expect(cut.status).toBe(400);
   });
 

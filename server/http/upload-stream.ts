@@ -48,7 +48,12 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
   try {
     parser = busboy({
       headers: o.headers,
-      limits: { fileSize: o.maxFileBytes, fields: UPLOAD_FORM.maxFields, fieldSize: UPLOAD_FORM.maxFieldBytes, parts: UPLOAD_FORM.maxParts },
+      limits: {
+        fileSize: o.maxFileBytes,
+        fields: UPLOAD_FORM.maxFields,
+        fieldSize: UPLOAD_FORM.maxFieldBytes,
+        parts: UPLOAD_FORM.maxParts,
+      },
     });
   } catch {
     throw invalid(NOT_MULTIPART);
@@ -86,7 +91,8 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
     };
     const tooLarge = () => fail(new AppError(413, ERROR_CODES.payloadTooLarge, o.tooLarge));
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(invalid(`${name}: form fields may be at most ${UPLOAD_FORM.maxFieldBytes} bytes`));
+      if (info.valueTruncated)
+        return fail(invalid(`${name}: form fields may be at most ${UPLOAD_FORM.maxFieldBytes} bytes`));
       if (name !== o.field) fields[name] = value;
     });
     parser.on('file', (name, stream) => {
@@ -111,7 +117,9 @@ export async function receiveUploadStream(body: Readable, o: UploadStreamOptions
       writing.catch(fail);
     });
     parser.on('partsLimit', () => fail(invalid(`the form may have at most ${UPLOAD_FORM.maxParts} parts`)));
-    parser.on('fieldsLimit', () => fail(invalid(`the form may have at most ${UPLOAD_FORM.maxFields} fields beside the file`)));
+    parser.on('fieldsLimit', () =>
+      fail(invalid(`the form may have at most ${UPLOAD_FORM.maxFields} fields beside the file`)),
+    );
     parser.on('error', () => fail(invalid(NOT_MULTIPART)));
     parser.on('close', resolve);
     body.on('error', fail);

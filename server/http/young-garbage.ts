@@ -1,4 +1,5 @@
-// Frees the buffers a stream has passed on without waiting for V8's own timing: a minor GC every few megabytes received.
+// Frees the buffers a stream has passed on without waiting for V8's own timing: a minor GC every few megabytes
+// received.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { UPLOAD_MEMORY } from '../../src/lib/product-rules';

@@ -1,4 +1,5 @@
-// SIGTERM with live status streams open on the real server: the streams end when the port closes, and the process exits without waiting out DRAIN_TIMEOUT_S.
+// SIGTERM with live status streams open on the real server: the streams end when the port closes, and the process exits
+// without waiting out DRAIN_TIMEOUT_S.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,11 +28,14 @@ it('ends every open status stream on SIGTERM and exits 0 well before the drain d
   await database.close();
   server = await startServer(env);
   const streams = await Promise.all([
-    fetch(`${server.url}${LIVE_STATUS.publicPath}`, { headers: { authorization: `Bearer ${user.apiKey}` } }).then(collect),
+    fetch(`${server.url}${LIVE_STATUS.publicPath}`, { headers: { authorization: `Bearer ${user.apiKey}` } }).then(
+      collect,
+    ),
     fetch(`${server.url}${LIVE_STATUS.playgroundPath}`, { headers: { token: user.token } }).then(collect),
   ]);
   expect(streams.map((s) => s.status)).toEqual([200, 200]);
-  // Without the drain ending them, the open streams would hold the process until DRAIN_TIMEOUT_S (120 s, beyond this test's limit).
+  // Without the drain ending them, the open streams would hold the process until DRAIN_TIMEOUT_S (120 s, beyond this
+  // test's limit).
   expect(await server.stop('SIGTERM')).toBe(0);
   await Promise.all(streams.map((s) => s.ended));
 }, 90_000);

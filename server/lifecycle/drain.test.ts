@@ -1,4 +1,5 @@
-// SIGTERM mid-task on the real server: not ready at once, stops accepting, and the task ends finished or handed back and finished later, charged once.
+// SIGTERM mid-task on the real server: not ready at once, stops accepting, and the task ends finished or handed back
+// and finished later, charged once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
 import { createUser, creditState, waitForTask, type TestUser } from '../test-support/tasks';
-import { gatedSpeechProvider, startServer, until, type GatedSpeechProvider, type ServerProcess } from '../test-support/server-process';
+import {
+  gatedSpeechProvider,
+  startServer,
+  until,
+  type GatedSpeechProvider,
+  type ServerProcess,
+} from '../test-support/server-process';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'drain-'));
 const SECRET_KEY = 'drain-test-secret-drain-test-secret-0123';
@@ -57,7 +64,9 @@ async function submit(server: ServerProcess, user: TestUser): Promise<string> {
   return body.data.taskId;
 }
 
-/** One hold, at most one settle, no refund, and the balance is what the task was charged: charged once, nothing lost. */
+/**
+ * One hold, at most one settle, no refund, and the balance is what the task was charged: charged once, nothing lost.
+ */
 async function expectChargedOnce(user: TestUser, taskId: string) {
   const task = await waitForTask({ database }, taskId, 60_000);
   expect(task.status).toBe('succeeded');
@@ -85,26 +94,43 @@ describe('graceful drain on SIGTERM', () => {
     // For DRAIN_DELAY_S the port still answers, not ready, so a load balancer takes it out of rotation…
     await until(async () => (await fetch(`${server.url}/readyz`)).status === 503);
     // …then it accepts no connection, while the task is still held by the provider.
-    await until(() => fetch(`${server.url}/healthz`).then(() => false, () => true));
+    await until(() =>
+      fetch(`${server.url}/healthz`).then(
+        () => false,
+        () => true,
+      ),
+    );
     expect(server.child.exitCode).toBeNull();
-    expect((await database.db.selectFrom('tasks').select('status').where('id', '=', taskId).executeTakeFirstOrThrow()).status).toBe('running');
+    expect(
+      (await database.db.selectFrom('tasks').select('status').where('id', '=', taskId).executeTakeFirstOrThrow())
+        .status,
+    ).toBe('running');
 
     provider.release();
     expect(await server.exited).toBe(0);
     const task = await expectChargedOnce(user, taskId);
     expect(task.attempts).toBe(1);
-    expect(server.logs.map((l) => l.msg)).toEqual(expect.arrayContaining(['draining', 'requests and tasks drained', 'stopped']));
+    expect(server.logs.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['draining', 'requests and tasks drained', 'stopped']),
+    );
   }, 120_000);
 
   it('writes the public API calls its request log still holds before it exits', async () => {
     const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
     const user = await createUser({ database, config }, CREDITS);
     const server = await start({ DRAIN_DELAY_S: '0' });
-    const res = await fetch(`${server.url}/api/remaining_credits`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}` } });
+    const res = await fetch(`${server.url}/api/remaining_credits`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.apiKey}` },
+    });
     expect(res.status).toBe(200);
     // Stopped at once: the call is still pending in the log (REQUEST_LOG.writeEveryMs), so only the drain writes it.
     expect(await server.stop('SIGTERM')).toBe(0);
-    const logged = await database.db.selectFrom('api_requests').select(['tool', 'status']).where('user_id', '=', user.id).execute();
+    const logged = await database.db
+      .selectFrom('api_requests')
+      .select(['tool', 'status'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(logged).toEqual([{ tool: 'remaining_credits', status: 200 }]);
   }, 60_000);
 
@@ -118,7 +144,11 @@ describe('graceful drain on SIGTERM', () => {
       await until(() => held.requests === 1);
       expect(await first.stop('SIGTERM')).toBe(0);
 
-      const after = await database.db.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+      const after = await database.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow();
       expect(after).toMatchObject({ status: 'queued', attempts: 1, credits_charged: null, finished_at: null });
       const state = await creditState({ database }, user.id);
       expect(state.ledger.filter((r) => r.reference === taskId).map((r) => r.reason)).toEqual(['task-hold']);

@@ -1,4 +1,5 @@
-// The graceful drain on SIGTERM: not ready, stop accepting, finish or hand back running tasks by the deadline, then close everything.
+// The graceful drain on SIGTERM: not ready, stop accepting, finish or hand back running tasks by the deadline, then
+// close everything.
 import type { Server } from 'node:http';
 import type { Logger } from '../log';
 import { settlesWithin } from '../tasks/hand-back';
@@ -14,7 +15,10 @@ export interface DrainParts {
   server: Pick<Server, 'close' | 'closeIdleConnections' | 'closeAllConnections'>;
   /** Running tasks get drainTimeoutMs to finish; those still running then go back to the queue. */
   tasks: { stop(drainMs?: number): Promise<void> };
-  /** The request log's pending calls, shared counters (Redis) and spans still buffered (tracing), then the database, last. */
+  /**
+   * The request log's pending calls, shared counters (Redis) and spans still buffered (tracing), then the database,
+   * last.
+   */
   closers: Array<{ name: string; close(): Promise<void> }>;
   database: { close(): Promise<void> };
   /** /readyz answers 503 for this long first, while requests are still served (DRAIN_DELAY_S). */
@@ -23,7 +27,9 @@ export interface DrainParts {
   drainTimeoutMs: number;
 }
 
-/** How often idle keep-alive connections are closed while requests finish: a connection that just answered goes then. */
+/**
+ * How often idle keep-alive connections are closed while requests finish: a connection that just answered goes then.
+ */
 const IDLE_SWEEP_MS = 250;
 
 /**
@@ -54,7 +60,11 @@ export async function drain(p: DrainParts): Promise<void> {
   log.info('requests and tasks drained', { ms: Date.now() - started });
 
   for (const closer of p.closers) {
-    await closer.close().catch((error: unknown) => log.warn(`closing ${closer.name} failed`, { error: error instanceof Error ? error.message : String(error) }));
+    await closer
+      .close()
+      .catch((error: unknown) =>
+        log.warn(`closing ${closer.name} failed`, { error: error instanceof Error ? error.message : String(error) }),
+      );
   }
   await p.database.close();
 }

@@ -1,4 +1,5 @@
-// A worker whose media store stops answering stops taking jobs and says why in /readyz; it takes them again once the store answers.
+// A worker whose media store stops answering stops taking jobs and says why in /readyz; it takes them again once the
+// store answers.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { createLogger } from '../log';
@@ -36,10 +37,23 @@ describe('work pause', () => {
       checks: readinessChecks({ ...t, queue: t.tasks.queue }),
     });
     stopPause = () => pause.stop();
-    const app = createApp({ config: t.config, database: t.database, log: createLogger('silent'), tasks: t.tasks, lifecycle });
+    const app = createApp({
+      config: t.config,
+      database: t.database,
+      log: createLogger('silent'),
+      tasks: t.tasks,
+      lifecycle,
+    });
     const readyz = async () => {
       const res = await app.request('/readyz');
-      return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: { status: string; paused?: Record<string, string> } } };
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          code: number;
+          msg: string;
+          data: { status: string; paused?: Record<string, string> };
+        },
+      };
     };
 
     await pause.check();

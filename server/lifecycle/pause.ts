@@ -1,4 +1,5 @@
-// A worker stops taking jobs while its database or media store does not answer, and takes them again once both do; /readyz says why meanwhile.
+// A worker stops taking jobs while its database or media store does not answer, and takes them again once both do;
+// /readyz says why meanwhile.
 import type { Logger } from '../log';
 import { OUTAGES, READINESS } from '../../src/lib/product-rules';
 import { runChecks, type Check } from './readiness';
@@ -38,7 +39,9 @@ export function startWorkPause(o: WorkPauseOptions): { stop(): Promise<void>; ch
       o.lifecycle.paused = down;
       if (!wasPaused) {
         o.log.warn('worker stops taking jobs until its dependencies answer', down);
-        await o.queue.pause().catch((error: unknown) => o.log.warn('pausing job fetch failed', { error: String(error) }));
+        await o.queue
+          .pause()
+          .catch((error: unknown) => o.log.warn('pausing job fetch failed', { error: String(error) }));
       }
     } else if (wasPaused) {
       o.lifecycle.paused = null;

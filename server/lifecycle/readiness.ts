@@ -1,4 +1,5 @@
-// The readiness checks behind /readyz: the database, the job queue and, when configured, Redis and the S3 bucket, each bounded in time.
+// The readiness checks behind /readyz: the database, the job queue and, when configured, Redis and the S3 bucket, each
+// bounded in time.
 import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { sql } from 'kysely';
 import type { Config } from '../config';
@@ -41,7 +42,9 @@ export function readinessChecks(d: ReadinessDeps): Record<string, Check> {
   if (s3) {
     const { client } = s3MediaStore({ s3 });
     checks.s3 = async () => {
-      await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), { abortSignal: AbortSignal.timeout(READINESS.checkTimeoutMs) });
+      await client.send(new HeadBucketCommand({ Bucket: s3.bucket }), {
+        abortSignal: AbortSignal.timeout(READINESS.checkTimeoutMs),
+      });
     };
   }
   return checks;
@@ -51,7 +54,10 @@ async function timed(check: Check): Promise<CheckResult> {
   const start = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${READINESS.checkTimeoutMs} ms`)), READINESS.checkTimeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${READINESS.checkTimeoutMs} ms`)),
+      READINESS.checkTimeoutMs,
+    );
   });
   try {
     await Promise.race([check(), deadline]);

@@ -31,13 +31,19 @@ describe('createLogger', () => {
     expect(lines.map((l) => l.msg)).toEqual(['credits moved', 'job state', 'upload failed']);
     expect(lines[0]!.amount).toBe('12');
     expect(lines[1]!.job).toEqual({ id: 'j1', self: '[Circular]' });
-    expect(lines[2]!.error).toMatchObject({ name: 'RangeError', message: 'too long', stack: expect.stringContaining('too long') });
+    expect(lines[2]!.error).toMatchObject({
+      name: 'RangeError',
+      message: 'too long',
+      stack: expect.stringContaining('too long'),
+    });
   });
 
   it('keeps its own time, level, msg and request id when fields carry the same names', () => {
     const log = createLogger('debug');
     const [line] = written(() =>
-      withRequestId('req-1', () => log.warn('provider answered', { time: 5, level: 'debug', msg: 'forged', requestId: 'fal-9', engine: 'fal' })),
+      withRequestId('req-1', () =>
+        log.warn('provider answered', { time: 5, level: 'debug', msg: 'forged', requestId: 'fal-9', engine: 'fal' }),
+      ),
     );
     expect(line).toMatchObject({ level: 'warn', msg: 'provider answered', requestId: 'req-1', engine: 'fal' });
     expect(Date.parse(line!.time as string)).not.toBeNaN();
@@ -68,10 +74,22 @@ describe('logLine', () => {
         throw new Error('no JSON for you');
       },
     };
-    const line = JSON.parse(logLine('2026-01-01T00:00:00.000Z', 'error', 'payment failed', undefined, { bad })) as Record<string, unknown>;
-    expect(line).toMatchObject({ level: 'error', msg: 'payment failed', logError: expect.stringContaining('no JSON for you') });
+    const line = JSON.parse(
+      logLine('2026-01-01T00:00:00.000Z', 'error', 'payment failed', undefined, { bad }),
+    ) as Record<string, unknown>;
+    expect(line).toMatchObject({
+      level: 'error',
+      msg: 'payment failed',
+      logError: expect.stringContaining('no JSON for you'),
+    });
     const proto = JSON.parse(
-      logLine('2026-01-01T00:00:00.000Z', 'info', 'm', undefined, JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>),
+      logLine(
+        '2026-01-01T00:00:00.000Z',
+        'info',
+        'm',
+        undefined,
+        JSON.parse('{"__proto__": {"polluted": 1}}') as Record<string, unknown>,
+      ),
     ) as Record<string, unknown>;
     expect(Object.hasOwn(proto, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

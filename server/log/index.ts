@@ -1,4 +1,5 @@
-// A small structured logger: one JSON line per event on stdout/stderr, filtered by level, with the request id when there is one.
+// A small structured logger: one JSON line per event on stdout/stderr, filtered by level, with the request id when
+// there is one.
 import { currentRequestId } from './request-context';
 import { safeStringify } from './serialize';
 
@@ -28,15 +29,26 @@ export function logLine(
   fields?: Record<string, unknown>,
 ): string {
   // No prototype: a field named __proto__ is then an ordinary key, not a change of prototype.
-  const line: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, { time, level, msg });
+  const line: Record<string, unknown> = Object.assign(Object.create(null) as Record<string, unknown>, {
+    time,
+    level,
+    msg,
+  });
   // A line written while answering a request names it (X-Request-Id), so a user's report leads to its lines.
   if (requestId !== undefined) line.requestId = requestId;
-  for (const [key, value] of Object.entries(fields ?? {})) line[RESERVED.has(key) ? RESERVED_FIELD_PREFIX + key : key] = value;
+  for (const [key, value] of Object.entries(fields ?? {}))
+    line[RESERVED.has(key) ? RESERVED_FIELD_PREFIX + key : key] = value;
   try {
     return safeStringify(line);
   } catch (error) {
     // A field whose getter or toJSON() throws: the event is still logged, with why its fields are missing.
-    return safeStringify({ time, level, msg, requestId, logError: `fields could not be written: ${error instanceof Error ? error.message : String(error)}` });
+    return safeStringify({
+      time,
+      level,
+      msg,
+      requestId,
+      logError: `fields could not be written: ${error instanceof Error ? error.message : String(error)}`,
+    });
   }
 }
 

@@ -1,4 +1,5 @@
-// Log lines as JSON that cannot throw: BigInt as text, a cycle as "[Circular]", an Error with its name, message and stack.
+// Log lines as JSON that cannot throw: BigInt as text, a cycle as "[Circular]", an Error with its name, message and
+// stack.
 //
 // safe-stable-stringify would do this, but it is only a transitive development dependency here (of winston, via
 // s3rver) and it writes a BigInt as a bare number, which JSON readers round; this replacer is the few lines we need.

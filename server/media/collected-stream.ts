@@ -1,4 +1,5 @@
-// Large bodies read from disk or storage in bounded memory: their chunks count toward the upload minor GC (young-garbage.ts).
+// Large bodies read from disk or storage in bounded memory: their chunks count toward the upload minor GC
+// (young-garbage.ts).
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { noteReceivedBytes } from '../http/young-garbage';
 

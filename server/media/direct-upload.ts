@@ -1,11 +1,20 @@
-// Uploads straight to the bucket: get_policy hands out a presigned POST, finish checks what arrived and records it as media.
+// Uploads straight to the bucket: get_policy hands out a presigned POST, finish checks what arrived and records it as
+// media.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
 import { AppError } from '../http/errors';
 import { withWorkDir } from '../tools';
-import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS, UPLOAD_SCENES, type MediaKind } from '../../src/lib/product-rules';
+import {
+  DIRECT_UPLOADS,
+  ERROR_CODES,
+  OBJECT_STORAGE_MESSAGES,
+  TASK_MESSAGES,
+  UPLOAD_LIMITS,
+  UPLOAD_SCENES,
+  type MediaKind,
+} from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import type { ProbedMedia } from './probe';
 import { sniffMedia } from './sniff';
@@ -22,11 +31,19 @@ export interface DirectUploadPolicy {
   accept: MediaKind[];
 }
 
-/** What direct uploads use of the media service (server/media/index.ts), stated here because that module exports this one. */
+/**
+ * What direct uploads use of the media service (server/media/index.ts), stated here because that module exports this
+ * one.
+ */
 export interface MediaRecords {
   byId(id: string): Promise<MediaRow | undefined>;
   info(row: MediaRow): MediaInfo;
-  saveStored(userId: string, probed: ProbedMedia, size: number, place: (key: string) => Promise<void>): Promise<MediaInfo>;
+  saveStored(
+    userId: string,
+    probed: ProbedMedia,
+    size: number,
+    place: (key: string) => Promise<void>,
+  ): Promise<MediaInfo>;
   deleteByIds(ids: readonly string[]): Promise<void>;
 }
 
@@ -40,7 +57,12 @@ export interface DirectUploadsOptions {
 const startsWithId3 = (head: Buffer) => head.length >= 3 && head.toString('latin1', 0, 3) === 'ID3';
 
 /** A refusal of the file itself (its type, size or length), as opposed to storage or tools being unavailable. */
-const refusesFile = (error: unknown) => error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
+const refusesFile = (error: unknown) =>
+  error instanceof AppError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.status !== 409 &&
+  error.status !== 429;
 
 export function createDirectUploads(o: DirectUploadsOptions) {
   const { db, incoming } = o;
@@ -63,7 +85,8 @@ export function createDirectUploads(o: DirectUploadsOptions) {
       return null;
     });
     checkSniffed(sniffed, allowed, 'file', unsure);
-    if (sniffed?.kind === 'image') return checkProbed({ kind: 'image', mime: sniffed.mime, durationS: null }, file.size, allowed);
+    if (sniffed?.kind === 'image')
+      return checkProbed({ kind: 'image', mime: sniffed.mime, durationS: null }, file.size, allowed);
     return withWorkDir('incoming-', async (dir) => {
       const local = path.join(dir, 'upload');
       await incoming.download(reqId, file, local);
@@ -84,17 +107,26 @@ export function createDirectUploads(o: DirectUploadsOptions) {
         typePrefix: accept.length === 1 ? `${accept[0]}/` : '',
         expiresS: DIRECT_UPLOADS.formTtlS,
       });
-      await db.insertInto('upload_policies').values({ req_id: reqId, user_id: userId, scene, created_at: now, expires_at: expireAt }).execute();
+      await db
+        .insertInto('upload_policies')
+        .values({ req_id: reqId, user_id: userId, scene, created_at: now, expires_at: expireAt })
+        .execute();
       return { reqId, host: form.url, expireAt, fields: form.fields, accept };
     },
 
     /**
-     * Checks the file sent under `reqId` and records it, once: a second call answers the same media. A file that fails a
-     * check is removed and refused with the reason. `enter` counts the check against the upload caps (it fetches audio
-     * and video whole). The checked object is copied to a key of its own: the policy's form cannot overwrite that.
+     * Checks the file sent under `reqId` and records it, once: a second call answers the same media. A file that fails
+     * a check is removed and refused with the reason. `enter` counts the check against the upload caps (it fetches
+     * audio and video whole). The checked object is copied to a key of its own: the policy's form cannot overwrite
+     * that.
      */
     async finish(userId: string, reqId: string, enter: (bytes: number) => UploadPass): Promise<MediaInfo> {
-      const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', userId).executeTakeFirst();
+      const policy = await db
+        .selectFrom('upload_policies')
+        .selectAll()
+        .where('req_id', '=', reqId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
       const done = async (mediaId: string | null) => {
         const row = mediaId ? await o.media.byId(mediaId) : undefined;
@@ -114,9 +146,16 @@ export function createDirectUploads(o: DirectUploadsOptions) {
           if (!refusesFile(error)) throw error;
           await incoming.discard(reqId);
           const refusal = error as AppError;
-          throw new AppError(refusal.status, refusal.code, `${refusal.message}; ${OBJECT_STORAGE_MESSAGES.uploadRemoved}`, refusal.headers);
+          throw new AppError(
+            refusal.status,
+            refusal.code,
+            `${refusal.message}; ${OBJECT_STORAGE_MESSAGES.uploadRemoved}`,
+            refusal.headers,
+          );
         }
-        const saved = await o.media.saveStored(userId, probed, file.size, (key) => incoming.adopt(reqId, file, key, probed.mime));
+        const saved = await o.media.saveStored(userId, probed, file.size, (key) =>
+          incoming.adopt(reqId, file, key, probed.mime),
+        );
         // Two finishes at once: the first to record its media wins, the other's copy goes.
         const claimed = await db
           .updateTable('upload_policies')
@@ -126,12 +165,17 @@ export function createDirectUploads(o: DirectUploadsOptions) {
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) {
           await o.media.deleteByIds([saved.id]);
-          const winner = await db.selectFrom('upload_policies').select('media_id').where('req_id', '=', reqId).executeTakeFirst();
+          const winner = await db
+            .selectFrom('upload_policies')
+            .select('media_id')
+            .where('req_id', '=', reqId)
+            .executeTakeFirst();
           const won = await done(winner?.media_id ?? null);
           if (won) return won;
           throw new AppError(409, ERROR_CODES.conflict, TASK_MESSAGES.uploadMissing);
         }
-        // The media is recorded: a storage hiccup here leaves the incoming copy to the policy sweep, not a failed finish.
+        // The media is recorded: a storage hiccup here leaves the incoming copy to the policy sweep, not a failed
+        // finish.
         await incoming.discard(reqId).catch(() => undefined);
         return saved;
       } finally {

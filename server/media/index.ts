@@ -5,7 +5,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { MediaRow, Schema } from '../db';
-import { CHORES, MEDIA_EXTENSIONS, MEDIA_LIMITS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/product-rules';
+import {
+  CHORES,
+  MEDIA_EXTENSIONS,
+  MEDIA_LIMITS,
+  OBJECT_STORAGE,
+  POSTERS,
+  type MediaKind,
+} from '../../src/lib/product-rules';
 import type { Logger } from '../log';
 import type { ProbedMedia } from './probe';
 import { checkUploadFile } from './upload-check';
@@ -41,10 +48,15 @@ export function signedLinkParams(query: (name: string) => string | null | undefi
 
 /** How GET /media answers: a redirect to the store, a stream of the file (a range of it when asked), or its bytes. */
 export type MediaDownload =
-  { redirect: string } | { row: MediaRow; stream: (range?: { start: number; end: number }) => Promise<Readable | null> } | { row: MediaRow; data: Buffer };
+  | { redirect: string }
+  | { row: MediaRow; stream: (range?: { start: number; end: number }) => Promise<Readable | null> }
+  | { row: MediaRow; data: Buffer };
 
 /** The configured store: the S3-compatible bucket when S3_BUCKET is set, else the local directory (MEDIA_DIR). */
-export function configuredMediaStore(config: { s3: S3StoreSettings | null; tasks: { mediaDir: string } }, log?: Logger): MediaStore {
+export function configuredMediaStore(
+  config: { s3: S3StoreSettings | null; tasks: { mediaDir: string } },
+  log?: Logger,
+): MediaStore {
   return config.s3 ? s3MediaStore({ s3: config.s3, log }) : localMediaStore(config.tasks.mediaDir);
 }
 
@@ -59,9 +71,11 @@ export interface MediaServiceOptions {
 }
 
 export function createMediaService(o: MediaServiceOptions) {
-  // A ready key object: handing createHmac raw bytes makes it prepare a key on every signature, which costs more than the HMAC.
+  // A ready key object: handing createHmac raw bytes makes it prepare a key on every signature, which costs more than
+  // the HMAC.
   let signingKey: KeyObject | undefined;
-  const key = () => (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
+  const key = () =>
+    (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
   // A link handed out by a share page names its share: the signature covers it, so it cannot be dropped or swapped.
   const sign = (id: string, exp: number, share?: string) =>
     createHmac('sha256', key())
@@ -157,13 +171,27 @@ export function createMediaService(o: MediaServiceOptions) {
     checkUploadFile,
 
     /** Checks and stores an upload received into `file` (streamed into the store); answers with its signed URL. */
-    async saveUploadFile(userId: string, file: string, size: number, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
+    async saveUploadFile(
+      userId: string,
+      file: string,
+      size: number,
+      allowed: readonly MediaKind[],
+      field = 'file',
+    ): Promise<MediaInfo> {
       const probed = await this.checkUploadFile(file, size, allowed, field);
       return save(userId, null, probed.kind, probed.mime, { file, size }, probed.durationS);
     },
 
-    /** Records checked media that `place` puts in the store under the key it is given (an upload sent straight to the bucket). */
-    async saveStored(userId: string, probed: ProbedMedia, size: number, place: (key: string) => Promise<void>): Promise<MediaInfo> {
+    /**
+     * Records checked media that `place` puts in the store under the key it is given (an upload sent straight to the
+     * bucket).
+     */
+    async saveStored(
+      userId: string,
+      probed: ProbedMedia,
+      size: number,
+      place: (key: string) => Promise<void>,
+    ): Promise<MediaInfo> {
       return save(userId, null, probed.kind, probed.mime, { place, size }, probed.durationS);
     },
 
@@ -171,7 +199,12 @@ export function createMediaService(o: MediaServiceOptions) {
     incoming: o.store.incoming ?? null,
 
     /** saveUploadFile() for bytes already in memory (the admin tools and tests). */
-    async saveUpload(userId: string, data: Uint8Array, allowed: readonly MediaKind[], field = 'file'): Promise<MediaInfo> {
+    async saveUpload(
+      userId: string,
+      data: Uint8Array,
+      allowed: readonly MediaKind[],
+      field = 'file',
+    ): Promise<MediaInfo> {
       return withWorkDir('upload-', async (dir) => {
         const file = path.join(dir, 'upload');
         await writeFile(file, data);
@@ -180,7 +213,14 @@ export function createMediaService(o: MediaServiceOptions) {
     },
 
     /** Stores a task's result; a video gets its poster frame stored beside it (kind 'poster', removed with it). */
-    async saveOutput(userId: string, taskId: string, kind: MediaKind, mime: string, data: Uint8Array, durationS: number | null) {
+    async saveOutput(
+      userId: string,
+      taskId: string,
+      kind: MediaKind,
+      mime: string,
+      data: Uint8Array,
+      durationS: number | null,
+    ) {
       const saved = await save(userId, taskId, kind, mime, data, durationS);
       const poster = kind === 'video' ? await renderPoster(data, mime, durationS) : null;
       if (poster) await save(userId, taskId, POSTERS.kind, POSTERS.mime, poster, null, saved.id);
@@ -203,13 +243,25 @@ export function createMediaService(o: MediaServiceOptions) {
      * offers one (S3), living no longer than the signed URL has left; else a way to stream the file (or a range of it)
      * from a store on this machine; else the bytes. Null when anything is off.
      */
-    async download(id: string, link: SignedLinkParams, now = Date.now(), filename?: string): Promise<MediaDownload | null> {
+    async download(
+      id: string,
+      link: SignedLinkParams,
+      now = Date.now(),
+      filename?: string,
+    ): Promise<MediaDownload | null> {
       const valid = await verify(id, link, now);
       if (!valid) return null;
       const { row } = valid;
       const lifeS = Math.floor((Math.min(valid.expMs, row.expires_at) - now) / 1000);
       if (o.store.downloadUrl && lifeS >= OBJECT_STORAGE.minPresignS) {
-        return { redirect: await o.store.downloadUrl(row.storage_key, row.mime, filename ?? `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`, lifeS) };
+        return {
+          redirect: await o.store.downloadUrl(
+            row.storage_key,
+            row.mime,
+            filename ?? `${row.id}.${MEDIA_EXTENSIONS[row.mime] ?? 'bin'}`,
+            lifeS,
+          ),
+        };
       }
       const { openRead } = o.store;
       if (openRead) return { row, stream: (range) => openRead(row.storage_key, range) };
@@ -251,7 +303,13 @@ export function createMediaService(o: MediaServiceOptions) {
     async cleanup(now = Date.now(), pageRows: number = CHORES.pageRows): Promise<number> {
       let removed = 0;
       for (;;) {
-        const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('expires_at', '<', now).orderBy('expires_at').limit(pageRows).execute();
+        const rows = await o.db
+          .selectFrom('media')
+          .select(['id', 'storage_key'])
+          .where('expires_at', '<', now)
+          .orderBy('expires_at')
+          .limit(pageRows)
+          .execute();
         // Files first: a row may outlive its file until the next pass, never the other way round.
         for (const row of rows) await o.store.delete(row.storage_key);
         if (rows.length > 0)

@@ -1,4 +1,5 @@
-// Media lengths: files of every accepted kind made with the shipped ffmpeg, measured as they play (not as headers claim), uploads stored and charged on it.
+// Media lengths: files of every accepted kind made with the shipped ffmpeg, measured as they play (not as headers
+// claim), uploads stored and charged on it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,27 +20,95 @@ const picture = ['-f', 'lavfi', '-i', `testsrc=s=64x48:r=24:d=${LENGTH_S}`];
  * One file per accepted kind. `header`: ffprobe's own format duration is a statement of the file (not an estimate
  * from the bitrate, as for raw AAC, nor absent, as in a WebM written to a pipe) and must agree with ours too.
  */
-const FILES: Array<{ name: string; args: string[]; kind: 'audio' | 'video'; mime: string; header: boolean; pipe?: boolean }> = [
-  { name: 'lame-cbr-32k-mono.mp3', args: [...sine, '-ac', '1', '-b:a', '32k'], kind: 'audio', mime: 'audio/mpeg', header: true },
-  { name: 'lame-vbr-q4.mp3', args: [...sine, '-ac', '1', '-q:a', '4'], kind: 'audio', mime: 'audio/mpeg', header: true },
+const FILES: Array<{
+  name: string;
+  args: string[];
+  kind: 'audio' | 'video';
+  mime: string;
+  header: boolean;
+  pipe?: boolean;
+}> = [
+  {
+    name: 'lame-cbr-32k-mono.mp3',
+    args: [...sine, '-ac', '1', '-b:a', '32k'],
+    kind: 'audio',
+    mime: 'audio/mpeg',
+    header: true,
+  },
+  {
+    name: 'lame-vbr-q4.mp3',
+    args: [...sine, '-ac', '1', '-q:a', '4'],
+    kind: 'audio',
+    mime: 'audio/mpeg',
+    header: true,
+  },
   {
     name: 'id3v2.mp3',
-    args: [...sine, '-ac', '1', '-b:a', '64k', '-id3v2_version', '3', '-metadata', 'title=A tagged tone', '-metadata', 'artist=Probe'],
+    args: [
+      ...sine,
+      '-ac',
+      '1',
+      '-b:a',
+      '64k',
+      '-id3v2_version',
+      '3',
+      '-metadata',
+      'title=A tagged tone',
+      '-metadata',
+      'artist=Probe',
+    ],
     kind: 'audio',
     mime: 'audio/mpeg',
     header: true,
   },
   { name: 'plain.wav', args: [...sine, '-ac', '1'], kind: 'audio', mime: 'audio/wav', header: true },
   { name: 'aac.m4a', args: [...sine, '-ac', '1', '-c:a', 'aac'], kind: 'audio', mime: 'audio/mp4', header: true },
-  { name: 'adts.aac', args: [...sine, '-ac', '1', '-c:a', 'aac', '-f', 'adts'], kind: 'audio', mime: 'audio/aac', header: false },
+  {
+    name: 'adts.aac',
+    args: [...sine, '-ac', '1', '-c:a', 'aac', '-f', 'adts'],
+    kind: 'audio',
+    mime: 'audio/aac',
+    header: false,
+  },
   { name: 'opus.ogg', args: [...sine, '-ac', '1', '-c:a', 'libopus'], kind: 'audio', mime: 'audio/ogg', header: true },
   { name: 'lossless.flac', args: [...sine, '-ac', '1'], kind: 'audio', mime: 'audio/flac', header: true },
-  { name: 'recorded.webm', args: [...sine, '-ac', '1', '-c:a', 'libopus', '-f', 'webm'], kind: 'audio', mime: 'audio/webm', header: false, pipe: true },
-  { name: 'h264.mp4', args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'], kind: 'video', mime: 'video/mp4', header: true },
-  { name: 'h264.mov', args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'], kind: 'video', mime: 'video/quicktime', header: true },
+  {
+    name: 'recorded.webm',
+    args: [...sine, '-ac', '1', '-c:a', 'libopus', '-f', 'webm'],
+    kind: 'audio',
+    mime: 'audio/webm',
+    header: false,
+    pipe: true,
+  },
+  {
+    name: 'h264.mp4',
+    args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'],
+    kind: 'video',
+    mime: 'video/mp4',
+    header: true,
+  },
+  {
+    name: 'h264.mov',
+    args: [...picture, ...sine, '-pix_fmt', 'yuv420p', '-shortest'],
+    kind: 'video',
+    mime: 'video/quicktime',
+    header: true,
+  },
   {
     name: 'vp8.webm',
-    args: [...picture, ...sine, '-c:v', 'libvpx', '-deadline', 'realtime', '-cpu-used', '8', '-c:a', 'libopus', '-shortest'],
+    args: [
+      ...picture,
+      ...sine,
+      '-c:v',
+      'libvpx',
+      '-deadline',
+      'realtime',
+      '-cpu-used',
+      '8',
+      '-c:a',
+      'libopus',
+      '-shortest',
+    ],
     kind: 'video',
     mime: 'video/webm',
     header: true,
@@ -66,7 +135,18 @@ async function make(name: string, args: string[], pipe = false) {
 beforeAll(async () => {
   expect(tools?.ffprobe, 'ffmpeg and ffprobe must be found after npm ci').toBeTruthy();
   for (const f of FILES) await make(f.name, f.args, f.pipe);
-  await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=s=64x64', '-frames:v', '1', '-y', file('cover.png')]);
+  await runTool(tools!.ffmpeg, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=s=64x64',
+    '-frames:v',
+    '1',
+    '-y',
+    file('cover.png'),
+  ]);
   await runTool(tools!.ffmpeg, [
     '-v',
     'error',
@@ -86,7 +166,22 @@ beforeAll(async () => {
     file('cover-art.m4a'),
   ]);
   // 301 s of speech-rate audio, 8 kbit/s: under the size cap, over the 300 s length cap.
-  await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=301', '-ar', '8000', '-ac', '1', '-b:a', '8k', '-y', file('long.mp3')]);
+  await runTool(tools!.ffmpeg, [
+    '-v',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=d=301',
+    '-ar',
+    '8000',
+    '-ac',
+    '1',
+    '-b:a',
+    '8k',
+    '-y',
+    file('long.mp3'),
+  ]);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -125,12 +220,23 @@ describe('probeMedia measures what plays', () => {
 
   it('cover art in an M4A does not make it a video; images need no tool', async () => {
     expect(await probeMedia(readFileSync(file('cover-art.m4a')))).toMatchObject({ kind: 'audio', mime: 'audio/mp4' });
-    expect(await probeMedia(readFileSync(file('cover.png')))).toEqual({ kind: 'image', mime: 'image/png', durationS: null });
-    expect(await probeMedia(readFileSync(file('cover.png')), { tools: () => null })).toEqual({ kind: 'image', mime: 'image/png', durationS: null });
+    expect(await probeMedia(readFileSync(file('cover.png')))).toEqual({
+      kind: 'image',
+      mime: 'image/png',
+      durationS: null,
+    });
+    expect(await probeMedia(readFileSync(file('cover.png')), { tools: () => null })).toEqual({
+      kind: 'image',
+      mime: 'image/png',
+      durationS: null,
+    });
   });
 
   it('bytes that only start like a format are not media; without ffprobe audio is refused, never taken unmeasured', async () => {
-    const fake = Buffer.concat([readFileSync(file('lame-cbr-32k-mono.mp3')).subarray(0, 2000).fill(0, 1000), Buffer.alloc(10)]);
+    const fake = Buffer.concat([
+      readFileSync(file('lame-cbr-32k-mono.mp3')).subarray(0, 2000).fill(0, 1000),
+      Buffer.alloc(10),
+    ]);
     const measured = (await probeMedia(fake))?.durationS ?? null;
     expect(measured === null || measured < 0.5, `measured ${measured}`).toBe(true);
     expect(await probeMedia(Buffer.concat([Buffer.from('OggS'), Buffer.alloc(200)]))).toBeNull();
@@ -141,7 +247,9 @@ describe('probeMedia measures what plays', () => {
     ]) {
       expect(await probeMedia(Buffer.concat([Buffer.from(lone), Buffer.alloc(40)]))).toBeNull();
     }
-    await expect(probeMedia(readFileSync(file('plain.wav')), { tools: () => null })).rejects.toThrow(NO_FFPROBE_MESSAGE);
+    await expect(probeMedia(readFileSync(file('plain.wav')), { tools: () => null })).rejects.toThrow(
+      NO_FFPROBE_MESSAGE,
+    );
   });
 });
 
@@ -157,7 +265,11 @@ describe('uploads are stored and capped on the measured length', () => {
     const user = await createUser(t, 0);
     const info = await t.system.media.saveUpload(user.id, readFileSync(file('lame-cbr-32k-mono.mp3')), ['audio']);
     expect(info).toMatchObject({ kind: 'audio', mime: 'audio/mpeg', durationS: 5.96 });
-    const row = await t.database.db.selectFrom('media').select('duration_ms').where('id', '=', info.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('media')
+      .select('duration_ms')
+      .where('id', '=', info.id)
+      .executeTakeFirstOrThrow();
     expect(row.duration_ms).toBe(5960);
     expect(estimateCredits('talking-image', { seconds: row.duration_ms! / 1000 }).credits).toBe(12);
   });
@@ -171,6 +283,8 @@ describe('uploads are stored and capped on the measured length', () => {
       expect(info.url).toMatch(new RegExp(`\\.${f.name.split('.').pop()}\\?`));
     }
     const long = understated(readFileSync(file('long.mp3')), 100);
-    await expect(t.system.media.saveUpload(user.id, long, ['audio'])).rejects.toThrow(/at most 300 seconds long, this is 30[12] s/);
+    await expect(t.system.media.saveUpload(user.id, long, ['audio'])).rejects.toThrow(
+      /at most 300 seconds long, this is 30[12] s/,
+    );
   });
 });

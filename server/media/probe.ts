@@ -1,4 +1,5 @@
-// Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers claim.
+// Recognises media by its bytes and measures audio and video with ffprobe and ffmpeg: what plays, not what headers
+// claim.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MEDIA_TOOLS_MISSING_MESSAGE, type MediaKind } from '../../src/lib/product-rules';
@@ -12,7 +13,10 @@ export interface ProbedMedia {
   durationS: number | null;
 }
 
-/** The refusal when no usable ffprobe/ffmpeg was found (the wording lives with the tools' limits in src/lib/product-rules). */
+/**
+ * The refusal when no usable ffprobe/ffmpeg was found (the wording lives with the tools' limits in
+ * src/lib/product-rules).
+ */
 export const NO_FFPROBE_MESSAGE = MEDIA_TOOLS_MISSING_MESSAGE;
 
 /** The demuxer each sniffed type is read with: the bytes chose the format, ffprobe does not guess another. */
@@ -73,11 +77,13 @@ async function measure(file: string, sniffed: SniffedType, o: ProbeOptions): Pro
   let kind: MediaKind;
   let mime: string;
   if (sniffed.kind === 'video' && info.video) [kind, mime] = ['video', sniffed.mime];
-  else if (sniffed.kind === 'video' && info.audio && sniffed.audioOnlyMime) [kind, mime] = ['audio', sniffed.audioOnlyMime];
+  else if (sniffed.kind === 'video' && info.audio && sniffed.audioOnlyMime)
+    [kind, mime] = ['audio', sniffed.audioOnlyMime];
   else if (sniffed.kind === 'audio' && info.audio) [kind, mime] = ['audio', sniffed.mime];
   else return null;
   // Sound is measured by decoding it (cheap, and exact where packets carry encoder padding); video by its packets.
-  const seconds = kind === 'audio' ? await decodedAudioSeconds(ffmpeg, file, o.signal, format).catch(unreadable) : info.durationS;
+  const seconds =
+    kind === 'audio' ? await decodedAudioSeconds(ffmpeg, file, o.signal, format).catch(unreadable) : info.durationS;
   if (seconds === null) return null;
   return { kind, mime, durationS: seconds > 0 ? seconds : null };
 }

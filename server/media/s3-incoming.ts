@@ -1,5 +1,12 @@
-// Uploads clients POST straight to the bucket (presigned S3 POST): the form, then reading, adopting and removing what arrived.
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+// Uploads clients POST straight to the bucket (presigned S3 POST): the form, then reading, adopting and removing what
+// arrived.
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -26,7 +33,8 @@ export interface S3IncomingOptions {
 const INCOMING_ID = /^[0-9a-f-]{8,64}$/;
 
 const changed = () => new AppError(409, ERROR_CODES.conflict, OBJECT_STORAGE_MESSAGES.uploadChanged);
-const isPreconditionFailed = (error: unknown) => (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 412;
+const isPreconditionFailed = (error: unknown) =>
+  (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 412;
 
 export function s3Incoming(o: S3IncomingOptions): IncomingUploads {
   const { client, bucket } = o;
@@ -35,7 +43,8 @@ export function s3Incoming(o: S3IncomingOptions): IncomingUploads {
     return `${o.prefix}${DIRECT_UPLOADS.incomingFolder}${id}`;
   };
   /** Storage failures become the 503; a file replaced since it was looked at, the 409 that asks to finish again. */
-  const failed = (action: string, Key: string, error: unknown) => (isPreconditionFailed(error) ? changed() : o.unavailable(action, Key, error));
+  const failed = (action: string, Key: string, error: unknown) =>
+    isPreconditionFailed(error) ? changed() : o.unavailable(action, Key, error);
 
   return {
     async form(id, f) {
@@ -65,7 +74,9 @@ export function s3Incoming(o: S3IncomingOptions): IncomingUploads {
     async head(id, file, bytes) {
       const Key = incomingKey(id);
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key, IfMatch: file.etag, Range: `bytes=0-${Math.max(0, bytes - 1)}` }));
+        const answer = await client.send(
+          new GetObjectCommand({ Bucket: bucket, Key, IfMatch: file.etag, Range: `bytes=0-${Math.max(0, bytes - 1)}` }),
+        );
         return Buffer.from((await answer.Body?.transformToByteArray()) ?? []);
       } catch (error) {
         if (o.isMissing(error)) throw changed();

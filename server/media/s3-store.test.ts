@@ -1,4 +1,5 @@
-// The S3 media store against a real S3-protocol server (s3rver): round trips, parts for large bodies, presigned links, outages.
+// The S3 media store against a real S3-protocol server (s3rver): round trips, parts for large bodies, presigned links,
+// outages.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => s3.close());
 
-function storeFor(env: Record<string, string>, o: { singlePutMaxBytes?: number; partBytes?: number; partConcurrency?: number } = {}) {
+function storeFor(
+  env: Record<string, string>,
+  o: { singlePutMaxBytes?: number; partBytes?: number; partConcurrency?: number } = {},
+) {
   const config = loadConfig(env).s3;
   if (!config) throw new Error('S3 settings were not picked up');
   return s3MediaStore({ s3: config, ...o });
@@ -57,7 +61,12 @@ describe('S3 media store', () => {
     const seen = recordCommands(store.client);
     const big = randomBytes(12 * 1024 * 1024);
     await store.put('bigfile.mp4', big);
-    expect(seen).toEqual(['CreateMultipartUploadCommand', 'UploadPartCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']);
+    expect(seen).toEqual([
+      'CreateMultipartUploadCommand',
+      'UploadPartCommand',
+      'UploadPartCommand',
+      'CompleteMultipartUploadCommand',
+    ]);
     expect(Buffer.compare((await store.get('bigfile.mp4'))!, big)).toBe(0);
     seen.length = 0;
     await store.put('small.wav', randomBytes(OBJECT_STORAGE.singlePutMaxBytes));
@@ -67,7 +76,11 @@ describe('S3 media store', () => {
   });
 
   it('streams a file in parts from disk, a bounded number at once, and the object is the file byte for byte', async () => {
-    const store = storeFor(s3.env(), { singlePutMaxBytes: 5 * 1024 * 1024, partBytes: 5 * 1024 * 1024, partConcurrency: 2 });
+    const store = storeFor(s3.env(), {
+      singlePutMaxBytes: 5 * 1024 * 1024,
+      partBytes: 5 * 1024 * 1024,
+      partConcurrency: 2,
+    });
     let inFlight = 0;
     let most = 0;
     store.client.middlewareStack.add(
@@ -120,7 +133,11 @@ describe('S3 media store', () => {
   it('when storage goes away mid-upload, the upload is aborted and the caller hears 503 with a message', async () => {
     const own = await startTestS3('outage-bucket');
     // One part at a time, so the outage falls between two known parts.
-    const store = storeFor(own.env(), { singlePutMaxBytes: 5 * 1024 * 1024, partBytes: 5 * 1024 * 1024, partConcurrency: 1 });
+    const store = storeFor(own.env(), {
+      singlePutMaxBytes: 5 * 1024 * 1024,
+      partBytes: 5 * 1024 * 1024,
+      partConcurrency: 1,
+    });
     let closed = false;
     const seen = recordCommands(store.client, async (name) => {
       // The outage starts after the first part arrived.
@@ -132,7 +149,12 @@ describe('S3 media store', () => {
     const failure = await store.put('outage01.mp4', randomBytes(11 * 1024 * 1024)).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
     expect(failure).toMatchObject({ status: 503, code: ERROR_CODES.unavailable });
-    expect(seen).toEqual(['CreateMultipartUploadCommand', 'UploadPartCommand', 'UploadPartCommand', 'AbortMultipartUploadCommand']);
+    expect(seen).toEqual([
+      'CreateMultipartUploadCommand',
+      'UploadPartCommand',
+      'UploadPartCommand',
+      'AbortMultipartUploadCommand',
+    ]);
   });
 
   it('reads an unreachable storage server as 503 (not as a missing file)', async () => {

@@ -66,9 +66,15 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
     // Unset credentials leave the SDK's default chain (environment, shared profile, instance or task role).
     credentials: o.s3.credentials ?? undefined,
     maxAttempts: OBJECT_STORAGE.maxAttempts,
-    requestHandler: { connectionTimeout: OBJECT_STORAGE.connectTimeoutMs, requestTimeout: OBJECT_STORAGE.requestTimeoutMs, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: OBJECT_STORAGE.connectTimeoutMs,
+      requestTimeout: OBJECT_STORAGE.requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
     // Many S3-compatible servers reject the newer default integrity checksums; AWS itself does not need them.
-    ...(o.s3.endpoint ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+    ...(o.s3.endpoint
+      ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      : {}),
   });
 
   const objectKey = (key: string) => {
@@ -78,7 +84,12 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
 
   /** Any storage failure reaches the client as 503 with a message it can act on; the cause goes to the log. */
   function unavailable(action: string, key: string, error: unknown): AppError {
-    o.log?.error('media storage request failed', { action, bucket, key, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+    o.log?.error('media storage request failed', {
+      action,
+      bucket,
+      key,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    });
     const failure = new AppError(503, ERROR_CODES.unavailable, OBJECT_STORAGE_MESSAGES.unavailable);
     failure.cause = error;
     return failure;
@@ -91,7 +102,10 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
    * Sends a body read from a file. The SDK does not retry a request whose body is a stream (it cannot read it twice),
    * so each attempt here opens the file range afresh, with the same attempt count the SDK uses for the rest.
    */
-  async function sendStreamed<T>(send: (body: NodeJS.ReadableStream) => Promise<T>, open: () => NodeJS.ReadableStream): Promise<T> {
+  async function sendStreamed<T>(
+    send: (body: NodeJS.ReadableStream) => Promise<T>,
+    open: () => NodeJS.ReadableStream,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await send(open());
@@ -116,7 +130,16 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
           const PartNumber = index + 1;
           const { Body, ContentLength } = partAt(offset, Math.min(partBytes, size - offset));
           const command = (body: Uint8Array | NodeJS.ReadableStream) =>
-            client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber, Body: body as Uint8Array, ContentLength }));
+            client.send(
+              new UploadPartCommand({
+                Bucket: bucket,
+                Key,
+                UploadId,
+                PartNumber,
+                Body: body as Uint8Array,
+                ContentLength,
+              }),
+            );
           const { ETag } = typeof Body === 'function' ? await sendStreamed(command, Body) : await command(Body);
           parts[index] = { ETag, PartNumber };
         }
@@ -131,12 +154,20 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
       const settled = await Promise.allSettled(senders);
       const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failure) throw failure.reason;
-      await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket: bucket, Key, UploadId, MultipartUpload: { Parts: parts } }),
+      );
     } catch (error) {
       // An abandoned upload keeps its parts (and their cost) until aborted.
-      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId })).catch((abortError: unknown) => {
-        o.log?.warn('aborting a multipart upload failed', { bucket, key: Key, error: abortError instanceof Error ? abortError.message : String(abortError) });
-      });
+      await client
+        .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key, UploadId }))
+        .catch((abortError: unknown) => {
+          o.log?.warn('aborting a multipart upload failed', {
+            bucket,
+            key: Key,
+            error: abortError instanceof Error ? abortError.message : String(abortError),
+          });
+        });
       throw error;
     }
   }
@@ -147,22 +178,32 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
     async put(key, data) {
       const Key = objectKey(key);
       try {
-        if (data.byteLength <= singlePutMax) await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: data, ContentLength: data.byteLength }));
-        else await putInParts(Key, data.byteLength, (offset, length) => ({ Body: data.subarray(offset, offset + length), ContentLength: length }));
+        if (data.byteLength <= singlePutMax)
+          await client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: data, ContentLength: data.byteLength }));
+        else
+          await putInParts(Key, data.byteLength, (offset, length) => ({
+            Body: data.subarray(offset, offset + length),
+            ContentLength: length,
+          }));
       } catch (error) {
         throw unavailable('put', Key, error);
       }
     },
     async putFile(key, file, size) {
       const Key = objectKey(key);
-      const range = (offset: number, length: number) => () => collectedWhileRead(createReadStream(file, { start: offset, end: offset + length - 1 }));
+      const range = (offset: number, length: number) => () =>
+        collectedWhileRead(createReadStream(file, { start: offset, end: offset + length - 1 }));
       try {
         if (size <= singlePutMax) {
           await sendStreamed(
-            (Body) => client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: Body as unknown as Uint8Array, ContentLength: size })),
+            (Body) =>
+              client.send(
+                new PutObjectCommand({ Bucket: bucket, Key, Body: Body as unknown as Uint8Array, ContentLength: size }),
+              ),
             range(0, size),
           );
-        } else await putInParts(Key, size, (offset, length) => ({ Body: range(offset, length), ContentLength: length }));
+        } else
+          await putInParts(Key, size, (offset, length) => ({ Body: range(offset, length), ContentLength: length }));
       } catch (error) {
         throw unavailable('put', Key, error);
       }
@@ -190,7 +231,8 @@ export function s3MediaStore(o: S3MediaStoreOptions): MediaStore & { client: S3C
       }
     },
     async downloadUrl(key, mime, filename, expiresS) {
-      // Signing happens here, without a request: a download link works while the storage server is reachable by the client.
+      // Signing happens here, without a request: a download link works while the storage server is reachable by the
+      // client.
       const safeName = filename.replace(/[^A-Za-z0-9._-]/g, '_');
       const command = new GetObjectCommand({
         Bucket: bucket,

@@ -1,4 +1,5 @@
-// Content sniffing (file-type): formats are told by their bytes (never by name), disguised files and still images in movie boxes refused.
+// Content sniffing (file-type): formats are told by their bytes (never by name), disguised files and still images in
+// movie boxes refused.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,7 +14,8 @@ const box = (type: string, body: Buffer) => {
   head.write(type, 4, 'latin1');
   return Buffer.concat([head, body]);
 };
-const ftyp = (brand: string) => Buffer.concat([box('ftyp', Buffer.from(`${brand}\0\0\0\0isom`, 'latin1')), Buffer.alloc(16)]);
+const ftyp = (brand: string) =>
+  Buffer.concat([box('ftyp', Buffer.from(`${brand}\0\0\0\0isom`, 'latin1')), Buffer.alloc(16)]);
 
 function mp3(frames: number) {
   // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz, no padding: 417-byte frames.
@@ -81,15 +83,23 @@ describe('sniffMedia', () => {
   it('names MP4, M4A, MOV and WebM as video that may turn out to be sound only', async () => {
     expect(await sniffMedia(ftyp('isom'))).toEqual({ kind: 'video', mime: 'video/mp4', audioOnlyMime: 'audio/mp4' });
     expect(await sniffMedia(ftyp('M4A '))).toEqual({ kind: 'video', mime: 'video/mp4', audioOnlyMime: 'audio/mp4' });
-    expect(await sniffMedia(ftyp('qt  '))).toEqual({ kind: 'video', mime: 'video/quicktime', audioOnlyMime: 'audio/mp4' });
+    expect(await sniffMedia(ftyp('qt  '))).toEqual({
+      kind: 'video',
+      mime: 'video/quicktime',
+      audioOnlyMime: 'audio/mp4',
+    });
     expect(await sniffMedia(ebml('webm'))).toEqual({ kind: 'video', mime: 'video/webm', audioOnlyMime: 'audio/webm' });
   });
 
   it('recognises images', async () => {
     expect((await sniffMedia(png()))?.mime).toBe('image/png');
-    expect((await sniffMedia(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)])))?.mime).toBe('image/jpeg');
+    expect((await sniffMedia(Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(16)])))?.mime).toBe(
+      'image/jpeg',
+    );
     expect((await sniffMedia(Buffer.from('GIF89a' + '\0'.repeat(16), 'latin1')))?.mime).toBe('image/gif');
-    expect((await sniffMedia(Buffer.from('RIFF\0\0\0\0WEBPVP8 ' + '\0'.repeat(16), 'latin1')))?.mime).toBe('image/webp');
+    expect((await sniffMedia(Buffer.from('RIFF\0\0\0\0WEBPVP8 ' + '\0'.repeat(16), 'latin1')))?.mime).toBe(
+      'image/webp',
+    );
   });
 
   it('refuses text, Matroska, HEIF/AVIF stills, Ogg of no audio codec and other formats', async () => {
@@ -105,7 +115,17 @@ describe('sniffMedia', () => {
   });
 
   it('names only types the upload limits accept', async () => {
-    const samples = [silentWav(0.1, 8000), mp3(3), adts(3), flac, ogg('OpusHead'), ftyp('isom'), ftyp('qt  '), ebml('webm'), png()];
+    const samples = [
+      silentWav(0.1, 8000),
+      mp3(3),
+      adts(3),
+      flac,
+      ogg('OpusHead'),
+      ftyp('isom'),
+      ftyp('qt  '),
+      ebml('webm'),
+      png(),
+    ];
     for (const sample of samples) {
       const sniffed = (await sniffMedia(sample))!;
       expect(UPLOAD_LIMITS[sniffed.kind].mimes).toContain(sniffed.mime);
@@ -121,7 +141,18 @@ describe('sniffFile', () => {
   it('finds MP3 and FLAC behind an ID3 tag longer than any head it could read at once (cover art)', async () => {
     const bigTag = (body: Buffer) => {
       const size = 3 * 1024 * 1024;
-      const head = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, (size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]);
+      const head = Buffer.from([
+        0x49,
+        0x44,
+        0x33,
+        3,
+        0,
+        0,
+        (size >> 21) & 0x7f,
+        (size >> 14) & 0x7f,
+        (size >> 7) & 0x7f,
+        size & 0x7f,
+      ]);
       return Buffer.concat([head, Buffer.alloc(size), body]);
     };
     writeFileSync(path.join(dir, 'tagged'), bigTag(mp3(3)));

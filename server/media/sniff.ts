@@ -45,7 +45,8 @@ const ACCEPTED: Readonly<Record<string, SniffedType>> = {
   gif: { kind: 'image', mime: 'image/gif' },
 };
 
-const accepted = (found: FileTypeResult | undefined): SniffedType | null => (found ? (ACCEPTED[found.ext] ?? null) : null);
+const accepted = (found: FileTypeResult | undefined): SniffedType | null =>
+  found ? (ACCEPTED[found.ext] ?? null) : null;
 
 /** The type a buffer holds, or null when it is none of the accepted formats. */
 export async function sniffMedia(bytes: Uint8Array): Promise<SniffedType | null> {

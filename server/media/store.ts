@@ -26,7 +26,9 @@ export interface MediaStore {
    * name. Only stores other machines can read offer it; without it the server sends the bytes itself.
    */
   downloadUrl?(key: string, mime: string, filename: string, expiresS: number): Promise<string>;
-  /** Uploads clients send to the store itself (a presigned S3 POST); only stores other machines can write offer them. */
+  /**
+   * Uploads clients send to the store itself (a presigned S3 POST); only stores other machines can write offer them.
+   */
   incoming?: IncomingUploads;
 }
 
@@ -42,15 +44,23 @@ export interface IncomingFile {
  * checked and adopted under its own media key. Failures are the store's 503 (storage unavailable).
  */
 export interface IncomingUploads {
-  /** A form to POST one file to: at most `maxBytes`, of a Content-Type starting with `typePrefix`, sent within `expiresS`. */
-  form(id: string, o: { maxBytes: number; typePrefix: string; expiresS: number }): Promise<{ url: string; fields: Record<string, string> }>;
+  /**
+   * A form to POST one file to: at most `maxBytes`, of a Content-Type starting with `typePrefix`, sent within
+   * `expiresS`.
+   */
+  form(
+    id: string,
+    o: { maxBytes: number; typePrefix: string; expiresS: number },
+  ): Promise<{ url: string; fields: Record<string, string> }>;
   /** What arrived under `id`, or null when nothing did. */
   stat(id: string): Promise<IncomingFile | null>;
   /** Its first `bytes` bytes. */
   head(id: string, file: IncomingFile, bytes: number): Promise<Buffer>;
   /** Streams it whole into the local file `target`. */
   download(id: string, file: IncomingFile, target: string): Promise<void>;
-  /** Copies it (within the store) to the media key `key` with its checked type; the incoming copy stays until discard(). */
+  /**
+   * Copies it (within the store) to the media key `key` with its checked type; the incoming copy stays until discard().
+   */
   adopt(id: string, file: IncomingFile, key: string, mime: string): Promise<void>;
   /** Removes what arrived under `id`; nothing there is not an error. */
   discard(id: string): Promise<void>;

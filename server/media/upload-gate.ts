@@ -40,8 +40,10 @@ export function createUploadGate(limits: UploadGateLimits): UploadGate {
 
   return {
     enter(client, size) {
-      if ((perClient.get(client) ?? 0) >= limits.perClient) throw busy(TASK_MESSAGES.uploadsBusyClient(limits.perClient));
-      // One upload is always let in when none is running, whatever it announces: a cap below one body must not lock uploads out.
+      if ((perClient.get(client) ?? 0) >= limits.perClient)
+        throw busy(TASK_MESSAGES.uploadsBusyClient(limits.perClient));
+      // One upload is always let in when none is running, whatever it announces: a cap below one body must not lock
+      // uploads out.
       if (uploads > 0 && bytes + size > limits.processBytes) throw busy(TASK_MESSAGES.uploadsBusyServer);
       add(perClient, client, 1);
       uploads += 1;
@@ -51,7 +53,8 @@ export function createUploadGate(limits: UploadGateLimits): UploadGate {
       return {
         claimAccount(accountId) {
           if (released || account !== null) return;
-          if ((perAccount.get(accountId) ?? 0) >= limits.perAccount) throw busy(TASK_MESSAGES.uploadsBusyAccount(limits.perAccount));
+          if ((perAccount.get(accountId) ?? 0) >= limits.perAccount)
+            throw busy(TASK_MESSAGES.uploadsBusyAccount(limits.perAccount));
           add(perAccount, accountId, 1);
           account = accountId;
         },

@@ -1,4 +1,5 @@
-// Public surface of the metrics area: every metric, the HTTP and collector middleware, the /metrics handler and its own listener.
+// Public surface of the metrics area: every metric, the HTTP and collector middleware, the /metrics handler and its own
+// listener.
 export * from './registry';
 export { httpMetrics } from './http';
 export { collectorRefusals, countStoredBatch } from './tracking';

@@ -1,9 +1,17 @@
-// /metrics scraped after real traffic: requests by route pattern, tasks, queue, credits, engines, collector and process metrics move by the right amounts.
+// /metrics scraped after real traffic: requests by route pattern, tasks, queue, credits, engines, collector and process
+// metrics move by the right amounts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
 import { batch, entry, KEY, useCollector } from '../routes/tracking.fixtures';
-import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  creditState,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+} from '../test-support/tasks';
 import { metricsApp } from '.';
 import { EngineUnavailableError } from '../engines';
 
@@ -22,13 +30,16 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const m = /^([a-z_:][a-z0-9_:]*)(?:\{(.*)\})? (\S+)$/i.exec(line);
     if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/gi)].map((l) => [l[1], l[2]]));
+    const have = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-z_]+)="((?:[^"\\]|\\.)*)"/gi)].map((l) => [l[1], l[2]]),
+    );
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
   }
   return 0;
 }
 
-const delta = (before: string, after: string, name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+const delta = (before: string, after: string, name: string, labels: Record<string, string> = {}) =>
+  sample(after, name, labels) - sample(before, name, labels);
 
 async function speak(t: TasksTestApp, token: string): Promise<string> {
   const res = await t.app.request('/api-playground/speech/v1/tts', {
@@ -52,7 +63,11 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     expect((await t.app.request('/metrics')).status).toBe(404);
     await t.close();
     t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token-0' }, { authorization: `Basic ${TOKEN}` }] as Array<Record<string, string>>) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-wrong-token-0' },
+      { authorization: `Basic ${TOKEN}` },
+    ] as Array<Record<string, string>>) {
       const res = await t.app.request('/metrics', { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toContain('Bearer');
@@ -66,17 +81,35 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
   it('counts a provider out of quota, billing or capacity as an unavailable engine, apart from its plain errors', async () => {
     const outOfQuota = {
       ...testEngine({ name: 'spent' }),
-      run: async () => Promise.reject(new EngineUnavailableError('spent is unavailable right now; try again later', 'HTTP 401 quota_exceeded', 60_000)),
+      run: async () =>
+        Promise.reject(
+          new EngineUnavailableError(
+            'spent is unavailable right now; try again later',
+            'HTTP 401 quota_exceeded',
+            60_000,
+          ),
+        ),
     };
-    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=spent|steady' }, engines: [outOfQuota, testEngine({ name: 'steady' })] });
+    t = await createTasksTestApp({
+      env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=spent|steady' },
+      engines: [outOfQuota, testEngine({ name: 'steady' })],
+    });
     const user = await createUser(t, 1000);
     const before = await scrape(t.app);
     const id = await speak(t, user.token);
     await t.system.start();
     expect((await waitForTask(t, id)).status).toBe('succeeded');
     const after = await scrape(t.app);
-    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'unavailable' })).toBe(1);
-    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'error' })).toBe(0);
+    expect(
+      delta(before, after, 'dreamapi_engine_failures_total', {
+        engine: 'spent',
+        feature: 'tts-common',
+        kind: 'unavailable',
+      }),
+    ).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'error' }),
+    ).toBe(0);
   });
 
   it('counts requests by route pattern, tasks by feature, engine and outcome, credits, queue wait, engine failures and fallbacks', async () => {
@@ -96,34 +129,75 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     });
     expect(cancel.status).toBe(200);
     // A path with an id in it is counted under its pattern, never the id.
-    for (let i = 0; i < 4; i++) expect((await t.app.request(`/media/no-such-file-${i}.wav`)).status).toBeGreaterThanOrEqual(400);
+    for (let i = 0; i < 4; i++)
+      expect((await t.app.request(`/media/no-such-file-${i}.wav`)).status).toBeGreaterThanOrEqual(400);
     await t.system.start();
     const done = [await waitForTask(t, ids[0]!), await waitForTask(t, ids[1]!), await waitForTask(t, ids[2]!)];
     expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'canceled']);
     const after = await scrape(t.app);
 
     expect(
-      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/speech/v1/tts', status: '200' }),
+      delta(before, after, 'dreamapi_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api-playground/speech/v1/tts',
+        status: '200',
+      }),
     ).toBe(3);
     expect(
-      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'POST', route: '/api-playground/video_tools/v1/cancel', status: '200' }),
+      delta(before, after, 'dreamapi_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api-playground/video_tools/v1/cancel',
+        status: '200',
+      }),
     ).toBe(1);
-    expect(delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'GET', route: '/media/:file' })).toBe(4);
+    expect(
+      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'GET', route: '/media/:file' }),
+    ).toBe(4);
     expect(after).not.toContain('no-such-file');
 
     expect(delta(before, after, 'dreamapi_tasks_submitted_total', { feature: 'tts-common', engine: 'flaky' })).toBe(3);
-    expect(delta(before, after, 'dreamapi_tasks_finished_total', { feature: 'tts-common', engine: 'steady', outcome: 'succeeded' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_tasks_finished_total', { feature: 'tts-common', engine: 'flaky', outcome: 'canceled' })).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_tasks_finished_total', {
+        feature: 'tts-common',
+        engine: 'steady',
+        outcome: 'succeeded',
+      }),
+    ).toBe(2);
+    expect(
+      delta(before, after, 'dreamapi_tasks_finished_total', {
+        feature: 'tts-common',
+        engine: 'flaky',
+        outcome: 'canceled',
+      }),
+    ).toBe(1);
     expect(delta(before, after, 'dreamapi_task_queue_wait_seconds_count', { feature: 'tts-common' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_task_run_duration_seconds_count', { feature: 'tts-common', engine: 'steady', outcome: 'succeeded' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_engine_failures_total', { engine: 'flaky', feature: 'tts-common', kind: 'error' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_engine_fallbacks_total', { feature: 'tts-common', from: 'flaky', to: 'steady' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_engine_call_duration_seconds_count', { engine: 'steady', feature: 'tts-common', outcome: 'ok' })).toBe(2);
+    expect(
+      delta(before, after, 'dreamapi_task_run_duration_seconds_count', {
+        feature: 'tts-common',
+        engine: 'steady',
+        outcome: 'succeeded',
+      }),
+    ).toBe(2);
+    expect(
+      delta(before, after, 'dreamapi_engine_failures_total', { engine: 'flaky', feature: 'tts-common', kind: 'error' }),
+    ).toBe(2);
+    expect(
+      delta(before, after, 'dreamapi_engine_fallbacks_total', { feature: 'tts-common', from: 'flaky', to: 'steady' }),
+    ).toBe(2);
+    expect(
+      delta(before, after, 'dreamapi_engine_call_duration_seconds_count', {
+        engine: 'steady',
+        feature: 'tts-common',
+        outcome: 'ok',
+      }),
+    ).toBe(2);
 
     // Credits: the counters agree with the ledger, movement by movement.
     const { ledger } = await creditState(t, user.id);
     const sum = (reason: string, sign: 1 | -1) =>
-      ledger.filter((r) => r.reason === reason && Math.sign(r.delta) === sign).reduce((n, r) => n + Math.abs(r.delta), 0);
+      ledger
+        .filter((r) => r.reason === reason && Math.sign(r.delta) === sign)
+        .reduce((n, r) => n + Math.abs(r.delta), 0);
     const held = done.reduce((n, d) => n + d.credits_held, 0);
     const charged = done.reduce((n, d) => n + (d.status === 'succeeded' ? (d.credits_charged ?? 0) : 0), 0);
     expect(held).toBeGreaterThan(0);
@@ -177,8 +251,14 @@ describe('collector counters on METRICS_PORT', () => {
     expect(delta(before, after, 'dreamapi_tracking_batches_total', { result: 'refused' })).toBe(1);
     expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'accepted' })).toBe(3);
     expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'duplicate' })).toBe(3);
-    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackInfo', reason: 'signMismatch' })).toBe(1);
-    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackConfig', reason: 'tokenFailure' })).toBe(1);
-    expect(delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'accessToken', reason: 'appKeyError' })).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackInfo', reason: 'signMismatch' }),
+    ).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackConfig', reason: 'tokenFailure' }),
+    ).toBe(1);
+    expect(
+      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'accessToken', reason: 'appKeyError' }),
+    ).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
-// The process's Prometheus metrics (prom-client): one registry, every metric defined once here, names under METRICS.prefix.
+// The process's Prometheus metrics (prom-client): one registry, every metric defined once here, names under
+// METRICS.prefix.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { METRICS } from '../../src/lib/product-rules';
 
@@ -60,7 +61,11 @@ export const oldestQueuedAge = new Gauge({
   help: 'Age of the oldest queued task (0 when none waits)',
   registers,
 });
-export const creditsHeldNow = new Gauge({ name: name('credits_held'), help: 'Credits held by queued and running tasks now', registers });
+export const creditsHeldNow = new Gauge({
+  name: name('credits_held'),
+  help: 'Credits held by queued and running tasks now',
+  registers,
+});
 
 export const creditMovements = new Counter({
   name: name('credits_total'),
@@ -108,7 +113,9 @@ export const engineFallbacks = new Counter({
   registers,
 });
 
-/** Margin per engine: credits charged next to what the results cost at the providers (server/tasks/provider-costs.ts). */
+/**
+ * Margin per engine: credits charged next to what the results cost at the providers (server/tasks/provider-costs.ts).
+ */
 export const engineCreditsCharged = new Counter({
   name: name('engine_credits_charged_total'),
   help: 'Credits charged for succeeded tasks, by the engine that made the result and feature',

@@ -30,7 +30,9 @@ export function metricsHandler(o: MetricsRouteOptions): Handler {
       return c.json(envelope(ERROR_CODES.notLoggedIn, OPERATIONS_MESSAGES.metricsToken), 401);
     }
     // A database that does not answer leaves the task gauges at their last values; the rest is still worth scraping.
-    await refreshTaskGauges(o.db).catch((error: unknown) => o.log.warn('task gauges not refreshed', { error: error instanceof Error ? error.message : String(error) }));
+    await refreshTaskGauges(o.db).catch((error: unknown) =>
+      o.log.warn('task gauges not refreshed', { error: error instanceof Error ? error.message : String(error) }),
+    );
     c.header('Content-Type', registry.contentType);
     c.header('Cache-Control', 'no-store');
     return c.body(await registry.metrics());

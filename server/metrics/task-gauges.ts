@@ -1,4 +1,5 @@
-// The task gauges read from the database at each scrape: queued and running tasks by feature, the oldest wait, credits held.
+// The task gauges read from the database at each scrape: queued and running tasks by feature, the oldest wait, credits
+// held.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { creditsHeldNow, oldestQueuedAge, tasksActive } from './registry';
@@ -7,7 +8,13 @@ import { creditsHeldNow, oldestQueuedAge, tasksActive } from './registry';
 export async function refreshTaskGauges(db: Kysely<Schema>, now = Date.now()): Promise<void> {
   const rows = await db
     .selectFrom('tasks')
-    .select((eb) => ['feature', 'status', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('credits_held').as('held'), eb.fn.min<number>('created_at').as('oldest')])
+    .select((eb) => [
+      'feature',
+      'status',
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number>('credits_held').as('held'),
+      eb.fn.min<number>('created_at').as('oldest'),
+    ])
     .where('status', 'in', ['queued', 'running'])
     .groupBy(['feature', 'status'])
     .execute();

@@ -5,7 +5,9 @@ import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_PATHS } from '../../src/
 import { trackingBatches, trackingEvents, trackingRefusals } from './registry';
 
 /** A refusal's reason is the name of its SPEC.md §8 tracking code (signMismatch, rateLimited, tokenFailure…). */
-const REASONS = new Map<number, string>([...Object.entries(TRACKING_ERROR_CODES), ...Object.entries(TRACKING_CODES)].map(([reason, code]) => [code, reason]));
+const REASONS = new Map<number, string>(
+  [...Object.entries(TRACKING_ERROR_CODES), ...Object.entries(TRACKING_CODES)].map(([reason, code]) => [code, reason]),
+);
 const CALLS = new Map<string, string>(Object.entries(TRACKING_PATHS).map(([call, path]) => [path, call]));
 
 /** A batch the collector stored: one accepted batch, its new events and the duplicates it skipped. */
@@ -20,7 +22,9 @@ function reasonOf(error: Error | undefined, status: number): string {
   return status === 413 ? 'payloadTooLarge' : status >= 500 ? 'internal' : `status${status}`;
 }
 
-/** Mounted on the collector's prefix: after the answer, a refusal is counted by call and reason (no work on success). */
+/**
+ * Mounted on the collector's prefix: after the answer, a refusal is counted by call and reason (no work on success).
+ */
 export function collectorRefusals(): MiddlewareHandler {
   return async (c, next) => {
     await next();

@@ -3,7 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../config';
 import { idpEnv, startFakeIdps, type FakeIdps } from '../test-support/fake-idp';
-import { authorizeUrl, isConfigured, OAuthExchangeError, OAuthNoEmailError, redirectUri, verifiedIdentity } from './providers';
+import {
+  authorizeUrl,
+  isConfigured,
+  OAuthExchangeError,
+  OAuthNoEmailError,
+  redirectUri,
+  verifiedIdentity,
+} from './providers';
 
 let idps: FakeIdps;
 beforeAll(async () => (idps = await startFakeIdps()));
@@ -14,7 +21,12 @@ beforeEach(() => {
 });
 
 function configWith(env: Record<string, string> = {}): Config {
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://api.test/', ...idpEnv(idps.google, idps.github), ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://api.test/',
+    ...idpEnv(idps.google, idps.github),
+    ...env,
+  });
 }
 
 function pkce() {
@@ -50,39 +62,53 @@ describe('authorizeUrl', () => {
   it.each([
     ['google', 'openid email profile'],
     ['github', 'read:user user:email'],
-  ] as const)('asks %s for a code with the scopes that yield an email, the state and an S256 challenge', (provider, scope) => {
-    const config = configWith();
-    const url = new URL(authorizeUrl(config, provider, 'dreamapi.state-value', 'challenge-value'));
-    expect(url.origin + url.pathname).toBe(`${(provider === 'google' ? idps.google : idps.github).url}/authorize`);
-    expect(Object.fromEntries(url.searchParams)).toEqual({
-      client_id: `${provider}-client`,
-      redirect_uri: `http://api.test/user/${provider}/login/callback`,
-      response_type: 'code',
-      scope,
-      state: 'dreamapi.state-value',
-      code_challenge: 'challenge-value',
-      code_challenge_method: 'S256',
-    });
-  });
+  ] as const)(
+    'asks %s for a code with the scopes that yield an email, the state and an S256 challenge',
+    (provider, scope) => {
+      const config = configWith();
+      const url = new URL(authorizeUrl(config, provider, 'dreamapi.state-value', 'challenge-value'));
+      expect(url.origin + url.pathname).toBe(`${(provider === 'google' ? idps.google : idps.github).url}/authorize`);
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        client_id: `${provider}-client`,
+        redirect_uri: `http://api.test/user/${provider}/login/callback`,
+        response_type: 'code',
+        scope,
+        state: 'dreamapi.state-value',
+        code_challenge: 'challenge-value',
+        code_challenge_method: 'S256',
+      });
+    },
+  );
 });
 
 describe('verifiedIdentity', () => {
   it('returns the verified Google email in lower case and the name from the signed ID token', async () => {
     const config = configWith();
-    expect(await verifiedIdentity(config, 'google', await authorize(config, 'google'))).toEqual({ email: 'gee@example.com', name: 'Gee' });
+    expect(await verifiedIdentity(config, 'google', await authorize(config, 'google'))).toEqual({
+      email: 'gee@example.com',
+      name: 'Gee',
+    });
   });
 
   it('returns the primary verified GitHub email in lower case and the profile name, or the login without one', async () => {
     const config = configWith();
-    expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({ email: 'octo@example.com', name: 'Octo Cat' });
+    expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({
+      email: 'octo@example.com',
+      name: 'Octo Cat',
+    });
     idps.github.identity.name = '';
-    expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({ email: 'octo@example.com', name: 'octo' });
+    expect(await verifiedIdentity(config, 'github', await authorize(config, 'github'))).toEqual({
+      email: 'octo@example.com',
+      name: 'octo',
+    });
   });
 
   it.each(['google', 'github'] as const)('answers OAuthNoEmailError for an unverified %s email', async (provider) => {
     (provider === 'google' ? idps.google : idps.github).identity.verified = false;
     const config = configWith();
-    await expect(verifiedIdentity(config, provider, await authorize(config, provider))).rejects.toBeInstanceOf(OAuthNoEmailError);
+    await expect(verifiedIdentity(config, provider, await authorize(config, provider))).rejects.toBeInstanceOf(
+      OAuthNoEmailError,
+    );
   });
 
   it.each(['google', 'github'] as const)('answers OAuthExchangeError for a %s code used twice', async (provider) => {
@@ -94,7 +120,9 @@ describe('verifiedIdentity', () => {
 
   it('answers OAuthExchangeError when the client secret is wrong', async () => {
     const config = configWith({ GITHUB_CLIENT_SECRET: 'not-the-secret' });
-    await expect(verifiedIdentity(config, 'github', await authorize(config, 'github'))).rejects.toBeInstanceOf(OAuthExchangeError);
+    await expect(verifiedIdentity(config, 'github', await authorize(config, 'github'))).rejects.toBeInstanceOf(
+      OAuthExchangeError,
+    );
   });
 
   it('refuses a Google ID token whose issuer is not the configured one', async () => {
@@ -114,6 +142,8 @@ describe('verifiedIdentity', () => {
   it('answers OAuthExchangeError with both statuses when the GitHub API does not answer the profile', async () => {
     // The Google-like provider has no /user endpoints: it answers 404 to both calls.
     const config = configWith({ GITHUB_API_URL: idps.google.url });
-    await expect(verifiedIdentity(config, 'github', await authorize(config, 'github'))).rejects.toThrow(new OAuthExchangeError('GitHub API answered 404/404'));
+    await expect(verifiedIdentity(config, 'github', await authorize(config, 'github'))).rejects.toThrow(
+      new OAuthExchangeError('GitHub API answered 404/404'),
+    );
   });
 });

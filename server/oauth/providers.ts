@@ -68,7 +68,13 @@ function insecure(url: string): oauth.TokenEndpointRequestOptions {
   return { [ALLOW_INSECURE]: url.startsWith('http:') } as oauth.TokenEndpointRequestOptions;
 }
 
-async function exchangeCode(config: Config, provider: OAuthProvider, code: string, state: string, codeVerifier: string) {
+async function exchangeCode(
+  config: Config,
+  provider: OAuthProvider,
+  code: string,
+  state: string,
+  codeVerifier: string,
+) {
   const p = providerConfig(config, provider);
   const as = authorizationServer(config, provider);
   const client: oauth.Client = { client_id: p.clientId ?? '' };
@@ -82,10 +88,21 @@ async function exchangeCode(config: Config, provider: OAuthProvider, code: strin
     codeVerifier,
     insecure(p.tokenEndpoint),
   );
-  return { as, client, result: await oauth.processAuthorizationCodeResponse(as, client, response, { requireIdToken: provider === 'google' }) };
+  return {
+    as,
+    client,
+    result: await oauth.processAuthorizationCodeResponse(as, client, response, {
+      requireIdToken: provider === 'google',
+    }),
+  };
 }
 
-async function googleIdentity(config: Config, code: string, state: string, verifier: string): Promise<VerifiedIdentity> {
+async function googleIdentity(
+  config: Config,
+  code: string,
+  state: string,
+  verifier: string,
+): Promise<VerifiedIdentity> {
   const { result } = await exchangeCode(config, 'google', code, state, verifier);
   // The ID token came straight from the token endpoint, so its claims are trusted after oauth4webapi's
   // issuer, audience and expiry checks (OIDC Core 3.1.3.7).
@@ -94,14 +111,24 @@ async function googleIdentity(config: Config, code: string, state: string, verif
   return { email: claims.email.toLowerCase(), name: typeof claims.name === 'string' ? claims.name : '' };
 }
 
-async function githubIdentity(config: Config, code: string, state: string, verifier: string): Promise<VerifiedIdentity> {
+async function githubIdentity(
+  config: Config,
+  code: string,
+  state: string,
+  verifier: string,
+): Promise<VerifiedIdentity> {
   const { result } = await exchangeCode(config, 'github', code, state, verifier);
-  const headers = { authorization: `Bearer ${result.access_token}`, accept: 'application/vnd.github+json', 'user-agent': 'DreamAPI' };
+  const headers = {
+    authorization: `Bearer ${result.access_token}`,
+    accept: 'application/vnd.github+json',
+    'user-agent': 'DreamAPI',
+  };
   const [userRes, emailsRes] = await Promise.all([
     fetch(`${config.github.apiUrl}/user`, { headers }),
     fetch(`${config.github.apiUrl}/user/emails`, { headers }),
   ]);
-  if (!userRes.ok || !emailsRes.ok) throw new OAuthExchangeError(`GitHub API answered ${userRes.status}/${emailsRes.status}`);
+  if (!userRes.ok || !emailsRes.ok)
+    throw new OAuthExchangeError(`GitHub API answered ${userRes.status}/${emailsRes.status}`);
   const profile = (await userRes.json()) as { login?: string; name?: string | null };
   const emails = (await emailsRes.json()) as Array<{ email: string; primary: boolean; verified: boolean }>;
   const verified = Array.isArray(emails) ? emails.filter((e) => e.verified) : [];

@@ -52,11 +52,21 @@ function ok<S extends z.ZodType>(schema: S, body: { code: number; data: unknown 
 
 describe('routes and the document', () => {
   it('documents exactly the /api/* routes the app registers (no route undocumented, none documented without existing)', () => {
-    const registered = new Set(t.app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
-    const documented = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)));
+    const registered = new Set(
+      t.app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`),
+    );
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`)),
+    );
     expect(registered.size).toBeGreaterThan(15);
-    expect([...registered].filter((r) => !documented.has(r)), 'registered but not documented').toEqual([]);
-    expect([...documented].filter((d) => !registered.has(d)), 'documented but not registered').toEqual([]);
+    expect(
+      [...registered].filter((r) => !documented.has(r)),
+      'registered but not documented',
+    ).toEqual([]);
+    expect(
+      [...documented].filter((d) => !registered.has(d)),
+      'documented but not registered',
+    ).toEqual([]);
   });
 
   it('is OpenAPI 3.1 with unique operation ids, the server URL and every error code in the catalogue', () => {
@@ -79,7 +89,8 @@ describe('routes and the document', () => {
   it('describes each tool with the body schema the route validates with', () => {
     for (const tool of Object.keys(PUBLIC_TOOLS) as PublicTool[]) {
       const documented = doc.paths[`/api/async/${tool}`]!.post!.requestBody!.content['application/json']!.schema;
-      const stripped = (s: JsonSchema) => JSON.parse(JSON.stringify(s, (k, v: unknown) => (k === 'description' ? undefined : v))) as unknown;
+      const stripped = (s: JsonSchema) =>
+        JSON.parse(JSON.stringify(s, (k, v: unknown) => (k === 'description' ? undefined : v))) as unknown;
       expect(stripped(documented)).toEqual(stripped(requestSchema(PUBLIC_TOOL_BODIES[tool])));
     }
   });
@@ -87,7 +98,8 @@ describe('routes and the document', () => {
   it('names only fields that exist in the schema it describes', () => {
     for (const op of OPERATIONS) {
       const properties = op.request ? Object.keys((requestSchema(op.request.schema).properties ?? {}) as object) : [];
-      for (const field of Object.keys(op.request?.fields ?? {})) expect(properties, `${op.id}.${field}`).toContain(field);
+      for (const field of Object.keys(op.request?.fields ?? {}))
+        expect(properties, `${op.id}.${field}`).toContain(field);
     }
   });
 });
@@ -95,40 +107,53 @@ describe('routes and the document', () => {
 describe('validation follows the documented request schemas', () => {
   const withJsonBody = OPERATIONS.filter((op) => op.request?.contentType === 'application/json');
 
-  it.each(withJsonBody.map((op) => [op.id, op] as const))('%s: the documented example passes validation', async (_id, op) => {
-    expect(op.request!.schema.safeParse(op.request!.example).success).toBe(true);
-    const res = await call(op.path, op.request!.example);
-    expect(res.body.code, res.body.message).not.toBe(PUBLIC_API_CODES.illegalParameter);
-    if (res.body.code !== 0) expect(errorEnvelope.safeParse(res.body).success).toBe(true);
-  });
+  it.each(withJsonBody.map((op) => [op.id, op] as const))(
+    '%s: the documented example passes validation',
+    async (_id, op) => {
+      expect(op.request!.schema.safeParse(op.request!.example).success).toBe(true);
+      const res = await call(op.path, op.request!.example);
+      expect(res.body.code, res.body.message).not.toBe(PUBLIC_API_CODES.illegalParameter);
+      if (res.body.code !== 0) expect(errorEnvelope.safeParse(res.body).success).toBe(true);
+    },
+  );
 
-  it.each(withJsonBody.map((op) => [op.id, op] as const))('%s: leaving out a documented required field is refused, naming it', async (_id, op) => {
-    const required = (requestSchema(op.request!.schema).required ?? []) as string[];
-    for (const field of required) {
-      const { [field]: _dropped, ...rest } = op.request!.example;
-      const res = await call(op.path, rest);
-      expect(res.status, `${op.id} without ${field}`).toBe(400);
-      expect(res.body.code).toBe(PUBLIC_API_CODES.illegalParameter);
-      expect(res.body.message).toContain(field);
-    }
-  });
+  it.each(withJsonBody.map((op) => [op.id, op] as const))(
+    '%s: leaving out a documented required field is refused, naming it',
+    async (_id, op) => {
+      const required = (requestSchema(op.request!.schema).required ?? []) as string[];
+      for (const field of required) {
+        const { [field]: _dropped, ...rest } = op.request!.example;
+        const res = await call(op.path, rest);
+        expect(res.status, `${op.id} without ${field}`).toBe(400);
+        expect(res.body.code).toBe(PUBLIC_API_CODES.illegalParameter);
+        expect(res.body.message).toContain(field);
+      }
+    },
+  );
 
-  it.each(withJsonBody.map((op) => [op.id, op] as const))('%s: a value outside a documented enum is refused', async (_id, op) => {
-    const properties = (requestSchema(op.request!.schema).properties ?? {}) as Record<string, JsonSchema>;
-    for (const [field, schema] of Object.entries(properties)) {
-      if (!Array.isArray(schema.enum)) continue;
-      const res = await call(op.path, { ...op.request!.example, [field]: 'not-an-allowed-value' });
-      expect(res.status, `${op.id}.${field}`).toBe(400);
-      expect(res.body.message).toContain(field);
-    }
-  });
+  it.each(withJsonBody.map((op) => [op.id, op] as const))(
+    '%s: a value outside a documented enum is refused',
+    async (_id, op) => {
+      const properties = (requestSchema(op.request!.schema).properties ?? {}) as Record<string, JsonSchema>;
+      for (const [field, schema] of Object.entries(properties)) {
+        if (!Array.isArray(schema.enum)) continue;
+        const res = await call(op.path, { ...op.request!.example, [field]: 'not-an-allowed-value' });
+        expect(res.status, `${op.id}.${field}`).toBe(400);
+        expect(res.body.message).toContain(field);
+      }
+    },
+  );
 });
 
 describe('answers match the documented answer schemas', () => {
   it('submit, result, cancel, credits, webhook secret and upload policy', async () => {
     // A user of its own: the example submits above filled the first user's concurrent-task allowance.
     const fresh = await createUser(t, 100);
-    const submitted = await call('/api/async/do_tts_common', { text: 'Checking the documented answers', audioId: 'en-us-male-1' }, fresh);
+    const submitted = await call(
+      '/api/async/do_tts_common',
+      { text: 'Checking the documented answers', audioId: 'en-us-male-1' },
+      fresh,
+    );
     ok(submitData, submitted.body);
     const taskId = (submitted.body.data as { taskId: string }).taskId;
     ok(taskResult, (await call('/api/getAsyncResult', { taskId }, fresh)).body);

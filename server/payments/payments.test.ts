@@ -19,12 +19,21 @@ beforeEach(async () => {
 const pack = CREDIT_PACKS[0]!;
 
 async function balance(): Promise<number> {
-  const row = await t.database.db.selectFrom('users').select('credits').where('id', '=', user.userId).executeTakeFirstOrThrow();
+  const row = await t.database.db
+    .selectFrom('users')
+    .select('credits')
+    .where('id', '=', user.userId)
+    .executeTakeFirstOrThrow();
   return row.credits;
 }
 
 async function ledger() {
-  return t.database.db.selectFrom('credit_ledger').selectAll().where('user_id', '=', user.userId).orderBy('id').execute();
+  return t.database.db
+    .selectFrom('credit_ledger')
+    .selectAll()
+    .where('user_id', '=', user.userId)
+    .orderBy('id')
+    .execute();
 }
 
 async function checkout(packId = pack.id) {
@@ -99,7 +108,11 @@ describe('POST /payment/webhook', () => {
     const session = await paidSession();
     const { payload, signature } = stripe.signedEvent('checkout.session.completed', session, { id: 'evt_twice' });
     for (let i = 0; i < 2; i++) {
-      await t.app.request('/payment/webhook', { method: 'POST', headers: { 'stripe-signature': signature, 'content-type': 'application/json' }, body: payload });
+      await t.app.request('/payment/webhook', {
+        method: 'POST',
+        headers: { 'stripe-signature': signature, 'content-type': 'application/json' },
+        body: payload,
+      });
     }
     expect(await balance()).toBe(pack.credits);
     expect(await ledger()).toHaveLength(1);
@@ -109,7 +122,11 @@ describe('POST /payment/webhook', () => {
     const session = await paidSession();
     const same = stripe.signedEvent('checkout.session.completed', session, { id: 'evt_concurrent' });
     const send = (e: { payload: string; signature: string }) =>
-      t.app.request('/payment/webhook', { method: 'POST', headers: { 'stripe-signature': e.signature }, body: e.payload });
+      t.app.request('/payment/webhook', {
+        method: 'POST',
+        headers: { 'stripe-signature': e.signature },
+        body: e.payload,
+      });
     const other = stripe.signedEvent('checkout.session.async_payment_succeeded', session);
     const results = await Promise.all([send(same), send(same), send(other)]);
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -128,7 +145,10 @@ describe('POST /payment/webhook', () => {
     ['a forged signature', { secret: 'whsec_somebody_else' }],
     ['a stale timestamp (older than the 5-minute tolerance)', { timestamp: Math.floor(Date.now() / 1000) - 3600 }],
     ['a timestamp an hour in the future', { timestamp: Math.floor(Date.now() / 1000) + 3600 }],
-    ['a timestamp just past the tolerance in the future', { timestamp: Math.floor(Date.now() / 1000) + STRIPE_WEBHOOK_TOLERANCE_S + 5 }],
+    [
+      'a timestamp just past the tolerance in the future',
+      { timestamp: Math.floor(Date.now() / 1000) + STRIPE_WEBHOOK_TOLERANCE_S + 5 },
+    ],
   ])('refuses %s and grants nothing', async (_name, options) => {
     const session = await paidSession();
     const res = await deliver('checkout.session.completed', session, options);
@@ -147,10 +167,15 @@ describe('POST /payment/webhook', () => {
 
   it('refuses a header with a second, current timestamp in front of a future-signed one', async () => {
     const session = await paidSession();
-    const { payload, signature } = stripe.signedEvent('checkout.session.completed', session, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    const { payload, signature } = stripe.signedEvent('checkout.session.completed', session, {
+      timestamp: Math.floor(Date.now() / 1000) + 3600,
+    });
     const res = await t.app.request('/payment/webhook', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},${signature}` },
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': `t=${Math.floor(Date.now() / 1000)},${signature}`,
+      },
       body: payload,
     });
     expect(res.status).toBe(400);
@@ -165,7 +190,12 @@ describe('POST /payment/webhook', () => {
   it('a full refund deducts the pack and says so in the history', async () => {
     const session = await paidSession();
     await deliver('checkout.session.completed', session);
-    await deliver('charge.refunded', { id: 'ch_1', object: 'charge', payment_intent: session.payment_intent, amount_refunded: pack.priceMinor });
+    await deliver('charge.refunded', {
+      id: 'ch_1',
+      object: 'charge',
+      payment_intent: session.payment_intent,
+      amount_refunded: pack.priceMinor,
+    });
     expect(await balance()).toBe(0);
     expect((await ledger()).at(-1)).toMatchObject({ delta: -pack.credits, reason: 'refund', reference: session.id });
   });
@@ -184,7 +214,12 @@ describe('POST /payment/webhook', () => {
     const session = await paidSession();
     await deliver('checkout.session.completed', session);
     await t.database.db.updateTable('users').set({ credits: 100 }).where('id', '=', user.userId).execute();
-    await deliver('charge.refunded', { id: 'ch_3', object: 'charge', payment_intent: session.payment_intent, amount_refunded: pack.priceMinor });
+    await deliver('charge.refunded', {
+      id: 'ch_3',
+      object: 'charge',
+      payment_intent: session.payment_intent,
+      amount_refunded: pack.priceMinor,
+    });
     expect(await balance()).toBe(0);
     expect((await ledger()).at(-1)).toMatchObject({ delta: -100, reason: 'refund' });
   });

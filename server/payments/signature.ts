@@ -19,7 +19,8 @@ function signedTimestamp(header: string): number {
     .map((item) => item.split('='))
     .filter(([key]) => key === 't')
     .map(([, value]) => value ?? '');
-  if (values.length !== 1 || !/^\d{1,12}$/.test(values[0]!)) throw new WebhookSignatureError('no single timestamp in the signature header');
+  if (values.length !== 1 || !/^\d{1,12}$/.test(values[0]!))
+    throw new WebhookSignatureError('no single timestamp in the signature header');
   return Number(values[0]);
 }
 
@@ -27,12 +28,25 @@ function signedTimestamp(header: string): number {
  * Answers the verified event or throws. The package only rejects timestamps older than the tolerance; one
  * signed for the future is refused here too, so a leaked event cannot be held and replayed later.
  */
-export async function verifyStripeEvent(stripe: Stripe, payload: string, header: string, secret: string, nowMs = Date.now()): Promise<Stripe.Event> {
+export async function verifyStripeEvent(
+  stripe: Stripe,
+  payload: string,
+  header: string,
+  secret: string,
+  nowMs = Date.now(),
+): Promise<Stripe.Event> {
   if (header === '') throw new WebhookSignatureError('missing signature header');
   const skew = signedTimestamp(header) - Math.floor(nowMs / 1000);
   if (Math.abs(skew) > STRIPE_WEBHOOK_TOLERANCE_S) throw new WebhookSignatureError(`timestamp ${skew} s from now`);
   try {
-    return await stripe.webhooks.constructEventAsync(payload, header, secret, STRIPE_WEBHOOK_TOLERANCE_S, undefined, nowMs);
+    return await stripe.webhooks.constructEventAsync(
+      payload,
+      header,
+      secret,
+      STRIPE_WEBHOOK_TOLERANCE_S,
+      undefined,
+      nowMs,
+    );
   } catch (error) {
     throw new WebhookSignatureError(error instanceof Error ? error.message : String(error));
   }

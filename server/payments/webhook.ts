@@ -38,7 +38,13 @@ async function grantPurchase(trx: Transaction<Schema>, session: Stripe.Checkout.
     const known = await trx.selectFrom('payments').select('id').where('id', '=', session.id).executeTakeFirst();
     return known ? 'duplicate' : 'ignored';
   }
-  await applyCreditChange(trx, { userId: claimed.user_id, delta: claimed.credits, reason: PAYMENT_LEDGER_REASONS.purchase, reference: session.id, audit: { actor: 'stripe', reason: `paid checkout ${session.id}` } });
+  await applyCreditChange(trx, {
+    userId: claimed.user_id,
+    delta: claimed.credits,
+    reason: PAYMENT_LEDGER_REASONS.purchase,
+    reference: session.id,
+    audit: { actor: 'stripe', reason: `paid checkout ${session.id}` },
+  });
   return 'granted';
 }
 
@@ -73,12 +79,23 @@ async function clawBack(
     .executeTakeFirst();
   if (!payment) {
     // Before its grant a payment has no payment intent recorded, so an early refund cannot be matched yet.
-    const pending = await trx.selectFrom('payments').select('id').where('status', '=', 'pending').where('created_at', '>', now - CHECKOUT_PENDING_MS).limit(1).executeTakeFirst();
+    const pending = await trx
+      .selectFrom('payments')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('created_at', '>', now - CHECKOUT_PENDING_MS)
+      .limit(1)
+      .executeTakeFirst();
     if (pending) throw new PaymentNotYetRecorded(`no recorded payment has payment intent ${intentId}`);
     return 'ignored';
   }
   const owed = Math.max(0, Math.min(payment.credits, target(payment)) - payment.credits_clawed_back);
-  const user = await trx.updateTable('users').set({ updated_at: now }).where('id', '=', payment.user_id).returning('credits').executeTakeFirstOrThrow();
+  const user = await trx
+    .updateTable('users')
+    .set({ updated_at: now })
+    .where('id', '=', payment.user_id)
+    .returning('credits')
+    .executeTakeFirstOrThrow();
   const take = Math.min(owed, user.credits);
   const written = await trx
     .updateTable('payments')
@@ -90,7 +107,13 @@ async function clawBack(
   // Unreachable while the row is locked; if it ever happens, roll back so Stripe redelivers the event.
   if (!written) throw new Error(`claw-back of ${take} credits would exceed payment ${payment.id}`);
   if (take === 0) return 'ignored';
-  await applyCreditChange(trx, { userId: payment.user_id, delta: -take, reason, reference: payment.id, audit: { actor: 'stripe', reason: `${reason} of payment ${payment.id}` } });
+  await applyCreditChange(trx, {
+    userId: payment.user_id,
+    delta: -take,
+    reason,
+    reference: payment.id,
+    audit: { actor: 'stripe', reason: `${reason} of payment ${payment.id}` },
+  });
   return 'deducted';
 }
 
@@ -105,7 +128,12 @@ async function act(trx: Transaction<Schema>, event: Stripe.Event): Promise<Event
     case 'checkout.session.async_payment_succeeded':
       return grantPurchase(trx, event.data.object);
     case 'checkout.session.expired':
-      await trx.updateTable('payments').set({ status: 'canceled', updated_at: Date.now() }).where('id', '=', event.data.object.id).where('status', '=', 'pending').execute();
+      await trx
+        .updateTable('payments')
+        .set({ status: 'canceled', updated_at: Date.now() })
+        .where('id', '=', event.data.object.id)
+        .where('status', '=', 'pending')
+        .execute();
       return 'ignored';
     case 'charge.refunded': {
       // amount_refunded is the charge's cumulative total, so events may come in any order or more than once:
@@ -117,12 +145,21 @@ async function act(trx: Transaction<Schema>, event: Stripe.Event): Promise<Event
         paymentIntentId(event.data.object.payment_intent),
         PAYMENT_LEDGER_REASONS.refund,
         (p) => refundedCredits(p, Math.max(p.refunded_minor, refunded)),
-        (p) => ({ status: p.status === 'disputed' ? 'disputed' : 'refunded', refunded_minor: Math.max(p.refunded_minor, refunded) }),
+        (p) => ({
+          status: p.status === 'disputed' ? 'disputed' : 'refunded',
+          refunded_minor: Math.max(p.refunded_minor, refunded),
+        }),
       );
     }
     case 'charge.dispute.created': {
       const dispute = event.data.object;
-      return clawBack(trx, paymentIntentId(dispute.payment_intent), PAYMENT_LEDGER_REASONS.dispute, (p) => p.credits, () => ({ status: 'disputed' }));
+      return clawBack(
+        trx,
+        paymentIntentId(dispute.payment_intent),
+        PAYMENT_LEDGER_REASONS.dispute,
+        (p) => p.credits,
+        () => ({ status: 'disputed' }),
+      );
     }
     default:
       return 'ignored';

@@ -11,7 +11,9 @@ export const PRIVATE_FILE_MODE = 0o600;
  */
 export const PRIVATE_UMASK = 0o077;
 
-/** Creates the folder and any missing parents owner-only; an existing folder keeps its mode (it may be a shared parent). */
+/**
+ * Creates the folder and any missing parents owner-only; an existing folder keeps its mode (it may be a shared parent).
+ */
 export function makePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
 }

@@ -1,4 +1,5 @@
-// Everything the server keeps under DATA_DIR (folder, database and its WAL files, secret key, media, work folder) is owner-only.
+// Everything the server keeps under DATA_DIR (folder, database and its WAL files, secret key, media, work folder) is
+// owner-only.
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,10 @@ describe('files under DATA_DIR', () => {
     writeFileSync(`${dbFile}-wal`, '', { mode: 0o644 });
     database = await openDatabase(`sqlite:${dbFile}`);
     await migrateToLatest(database);
-    expect(openBits([dbFile, `${dbFile}-wal`, `${dbFile}-shm`])).toEqual({ 'app.db': '0', 'app.db-wal': '0', 'app.db-shm': '0' });
+    expect(openBits([dbFile, `${dbFile}-wal`, `${dbFile}-shm`])).toEqual({
+      'app.db': '0',
+      'app.db-wal': '0',
+      'app.db-shm': '0',
+    });
   });
 });

@@ -25,7 +25,10 @@ const email = str()
   .toLowerCase()
   .refine((v) => isValidEmail(v), MESSAGES.invalidEmail);
 
-const attribution = z.string().max(ATTRIBUTION.maxLength, `must be at most ${ATTRIBUTION.maxLength} characters`).optional();
+const attribution = z
+  .string()
+  .max(ATTRIBUTION.maxLength, `must be at most ${ATTRIBUTION.maxLength} characters`)
+  .optional();
 
 export const sendCodeBody = z.object({
   email,
@@ -78,7 +81,11 @@ export const invitationBody = z.object({
 });
 
 export const historyBody = z.object({
-  page: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be 1 or more').default(1),
+  page: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more')
+    .default(1),
   pageSize: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')

@@ -1,4 +1,5 @@
-// Sign-in with SPEC.md §7's own payload (email and code, no attempt id): the newest code counts, and the guess budgets hold.
+// Sign-in with SPEC.md §7's own payload (email and code, no attempt id): the newest code counts, and the guess budgets
+// hold.
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, LOGIN_GUESSES, MESSAGES } from '../../src/lib/product-rules';
 import { post, useAccountsTestApp } from '../test-support/accounts';
@@ -27,7 +28,8 @@ describe('POST /user/email/login without attemptId (SPEC.md §7)', () => {
       refererUrl: '',
     });
     expect([stale.status, stale.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeInvalid]);
-    for (let i = 1; i < LOGIN_GUESSES.perEmailPerDay; i += 1) await post(t.app, '/user/email/login', { email: 'spec@example.com', code: wrong(newest.code) });
+    for (let i = 1; i < LOGIN_GUESSES.perEmailPerDay; i += 1)
+      await post(t.app, '/user/email/login', { email: 'spec@example.com', code: wrong(newest.code) });
     const capped = await post(t.app, '/user/email/login', { email: 'spec@example.com', code: newest.code });
     expect([capped.status, capped.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailGuessCap]);
     // Another address has its own guess budget (the guesses above all came from one).
@@ -39,7 +41,12 @@ describe('POST /user/email/login without attemptId (SPEC.md §7)', () => {
       from('203.0.113.77'),
     );
     expect(done.body.msg).toBe(MESSAGES.successfully);
-    const unknown = await post(t.app, '/user/email/login', { email: 'nobody@example.com', code: '1234' }, from('203.0.113.78'));
+    const unknown = await post(
+      t.app,
+      '/user/email/login',
+      { email: 'nobody@example.com', code: '1234' },
+      from('203.0.113.78'),
+    );
     expect([unknown.status, unknown.body.msg]).toEqual([400, ACCOUNT_MESSAGES.codeInvalid]);
   });
 });

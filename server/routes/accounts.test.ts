@@ -1,6 +1,14 @@
-// Email sign-in by code or link with its limits, sessions, user info and the guard on every account route (SPEC.md §4, §7).
+// Email sign-in by code or link with its limits, sessions, user info and the guard on every account route (SPEC.md §4,
+// §7).
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_MESSAGES, API_CODES, LOGIN_CODES, LOGIN_GUESSES, LOGIN_LINK, MESSAGES } from '../../src/lib/product-rules';
+import {
+  ACCOUNT_MESSAGES,
+  API_CODES,
+  LOGIN_CODES,
+  LOGIN_GUESSES,
+  LOGIN_LINK,
+  MESSAGES,
+} from '../../src/lib/product-rules';
 import { post, postJson, signIn, useAccountsTestApp } from '../test-support/accounts';
 
 const t = useAccountsTestApp();
@@ -23,16 +31,36 @@ const login = (email: string, code: string, attemptId: string, headers: Record<s
 describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
   it('mails a 4-digit code and a sign-in link, answers an attempt id, signs in, creates the user once and records the attribution', async () => {
     const sent = await post(t.app, '/user/code', { email: 'Ann@Example.com', type: 'login' });
-    expect(sent.body).toEqual({ code: 0, msg: MESSAGES.sentSuccessfully, data: { attemptId: expect.stringMatching(LOGIN_CODES.secretPattern) } });
-    expect(t.mail).toEqual([{ email: 'ann@example.com', code: expect.stringMatching(/^\d{4}$/), link: expect.stringMatching(/^http:\/\/localhost:\d+\/\?signin=[\w-]{43}$/) }]);
+    expect(sent.body).toEqual({
+      code: 0,
+      msg: MESSAGES.sentSuccessfully,
+      data: { attemptId: expect.stringMatching(LOGIN_CODES.secretPattern) },
+    });
+    expect(t.mail).toEqual([
+      {
+        email: 'ann@example.com',
+        code: expect.stringMatching(/^\d{4}$/),
+        link: expect.stringMatching(/^http:\/\/localhost:\d+\/\?signin=[\w-]{43}$/),
+      },
+    ]);
 
-    const done = await post(t.app, '/user/email/login', { email: 'ann@example.com', code: lastCode('ann@example.com'), attemptId: sent.body.data.attemptId, referer: 'google', refererUrl: 'https://ref.example/x' });
+    const done = await post(t.app, '/user/email/login', {
+      email: 'ann@example.com',
+      code: lastCode('ann@example.com'),
+      attemptId: sent.body.data.attemptId,
+      referer: 'google',
+      refererUrl: 'https://ref.example/x',
+    });
     expect(done.body.code).toBe(0);
     expect(done.body.data).toEqual({ userId: expect.any(String), token: expect.any(String) });
 
     const stored = await t.database.db.selectFrom('users').selectAll().execute();
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ email: 'ann@example.com', referer: 'google', referer_url: 'https://ref.example/x' });
+    expect(stored[0]).toMatchObject({
+      email: 'ann@example.com',
+      referer: 'google',
+      referer_url: 'https://ref.example/x',
+    });
     // Codes, attempt ids, links and tokens are stored hashed.
     const codes = await t.database.db.selectFrom('login_codes').selectAll().execute();
     expect(codes[0]!.code_hash).not.toContain(t.mail[0]!.code);
@@ -75,12 +103,18 @@ describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
     await t.reopen({ TRUST_PROXY: 'true' });
     const owner = await requestCode('o@example.com', from('203.0.113.1'));
     const theirs = await requestCode('o@example.com', from('198.51.100.1'));
-    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay; i += 1) await login('o@example.com', wrong(theirs.code), theirs.attemptId, from(`198.51.100.${i}`));
+    for (let i = 0; i < LOGIN_GUESSES.perEmailPerDay; i += 1)
+      await login('o@example.com', wrong(theirs.code), theirs.attemptId, from(`198.51.100.${i}`));
     const blocked = await login('o@example.com', owner.code, owner.attemptId, from('203.0.113.1'));
     expect([blocked.status, blocked.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailGuessCap]);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
 
-    const linked = await post(t.app, '/user/email/login', { linkToken: owner.link, referer: 'mail' }, from('203.0.113.1'));
+    const linked = await post(
+      t.app,
+      '/user/email/login',
+      { linkToken: owner.link, referer: 'mail' },
+      from('203.0.113.1'),
+    );
     expect(linked.body.code).toBe(0);
     expect(linked.body.data).toEqual({ userId: expect.any(String), token: expect.any(String) });
     const info = await post(t.app, '/user/info', {}, { token: linked.body.data.token });
@@ -97,7 +131,11 @@ describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
     for (let i = 0; i < 5; i += 1) {
       const sent = await requestCode(`v${i}@example.com`, from('192.0.2.9'));
       // Each guess writes a new first X-Forwarded-For entry; the proxy's own entry after it is what counts.
-      for (let g = 0; g < LOGIN_GUESSES.perEmailPerDay; g += 1) answers.push((await login(`v${i}@example.com`, wrong(sent.code), sent.attemptId, from(`${g + 1}.${i}.0.1, 192.0.2.9`))).body.msg);
+      for (let g = 0; g < LOGIN_GUESSES.perEmailPerDay; g += 1)
+        answers.push(
+          (await login(`v${i}@example.com`, wrong(sent.code), sent.attemptId, from(`${g + 1}.${i}.0.1, 192.0.2.9`)))
+            .body.msg,
+        );
     }
     expect(answers.filter((m) => m === ACCOUNT_MESSAGES.codeInvalid)).toHaveLength(LOGIN_GUESSES.perIpPerDay);
     expect(answers.at(-1)).toBe(ACCOUNT_MESSAGES.ipGuessCap);
@@ -140,33 +178,46 @@ describe('POST /user/code and /user/email/login (SPEC.md §4, §7)', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
     for (let i = 0; i < LOGIN_CODES.perEmailPerIpPerHour; i += 1) {
-      expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('198.51.100.1'))).body.code).toBe(0);
+      expect(
+        (await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('198.51.100.1'))).body.code,
+      ).toBe(0);
       vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     }
     const capped = await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('198.51.100.1'));
     expect([capped.status, capped.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailIpHourlyCap]);
     // The owner elsewhere still gets codes.
-    expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('203.0.113.1'))).body.code).toBe(0);
+    expect(
+      (await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('203.0.113.1'))).body.code,
+    ).toBe(0);
 
     let sent = LOGIN_CODES.perEmailPerIpPerHour + 1;
     for (let ip = 2; sent < LOGIN_CODES.perEmailPerHour; ip += 1, sent += 1) {
-      expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from(`198.51.100.${ip}`))).body.code).toBe(0);
+      expect(
+        (await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from(`198.51.100.${ip}`))).body
+          .code,
+      ).toBe(0);
     }
     const full = await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('192.0.2.1'));
     expect([full.status, full.body.msg]).toEqual([429, ACCOUNT_MESSAGES.emailHourlyCap]);
     vi.setSystemTime(Date.now() + LOGIN_CODES.windowMs);
-    expect((await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('192.0.2.1'))).body.code).toBe(0);
+    expect(
+      (await post(t.app, '/user/code', { email: 'h@example.com', type: 'login' }, from('192.0.2.1'))).body.code,
+    ).toBe(0);
   });
 
   it('caps codes per IP per hour (behind a trusted proxy the forwarded address counts)', async () => {
     await t.reopen({ TRUST_PROXY: 'true' });
     for (let i = 0; i < LOGIN_CODES.perIpPerHour; i += 1) {
-      expect((await post(t.app, '/user/code', { email: `n${i}@example.com`, type: 'login' }, from('203.0.113.7'))).body.code).toBe(0);
+      expect(
+        (await post(t.app, '/user/code', { email: `n${i}@example.com`, type: 'login' }, from('203.0.113.7'))).body.code,
+      ).toBe(0);
     }
     const capped = await post(t.app, '/user/code', { email: 'last@example.com', type: 'login' }, from('203.0.113.7'));
     expect(capped.status).toBe(429);
     expect(capped.body.msg).toBe(ACCOUNT_MESSAGES.ipHourlyCap);
-    expect((await post(t.app, '/user/code', { email: 'last@example.com', type: 'login' }, from('198.51.100.1'))).body.code).toBe(0);
+    expect(
+      (await post(t.app, '/user/code', { email: 'last@example.com', type: 'login' }, from('198.51.100.1'))).body.code,
+    ).toBe(0);
   });
 
   it("answers 'Sent Failed' when the mail server is down and lets the person retry at once", async () => {
@@ -187,7 +238,19 @@ describe('sessions, /user/info, /user/infoUpdate and /user/exit/login', () => {
     expect(info.body).toEqual({
       code: 0,
       msg: MESSAGES.successfully,
-      data: { userId, userEmail: 'info@example.com', userName: 'info', userPoints: 0, company: '', channel: '', valid: 0, token, isOld: false, countryCode: '', infoAsked: false },
+      data: {
+        userId,
+        userEmail: 'info@example.com',
+        userName: 'info',
+        userPoints: 0,
+        company: '',
+        channel: '',
+        valid: 0,
+        token,
+        isOld: false,
+        countryCode: '',
+        infoAsked: false,
+      },
     });
     vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     const second = await signIn(t, 'info@example.com');
@@ -205,12 +268,20 @@ describe('sessions, /user/info, /user/infoUpdate and /user/exit/login', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const { token, userId } = await signIn(t, 'returning@example.com');
     const key = (await post(t.app, '/apply/playground', { userId }, { token })).body.data.key as string;
-    expect((await post(t.app, '/user/info', {}, { authorization: `Bearer ${key}` })).body.data).toMatchObject({ userId, isOld: false, token: '' });
+    expect((await post(t.app, '/user/info', {}, { authorization: `Bearer ${key}` })).body.data).toMatchObject({
+      userId,
+      isOld: false,
+      token: '',
+    });
 
     vi.setSystemTime(Date.now() + LOGIN_CODES.resendIntervalMs);
     const second = await signIn(t, 'returning@example.com');
     // The key, and both sessions: each sees a session besides its own, the first one included.
-    for (const headers of [{ authorization: `Bearer ${key}` }, { token }, { token: second.token }] as Record<string, string>[]) expect((await post(t.app, '/user/info', {}, headers)).body.data.isOld).toBe(true);
+    for (const headers of [{ authorization: `Bearer ${key}` }, { token }, { token: second.token }] as Record<
+      string,
+      string
+    >[])
+      expect((await post(t.app, '/user/info', {}, headers)).body.data.isOld).toBe(true);
   });
 
   it('refuses an expired session', async () => {
@@ -243,10 +314,17 @@ describe('guards and validation', () => {
   ];
 
   it.each(protectedRoutes)('%s answers 40001 without a session, with a bad token and with a bad key', async (path) => {
-    for (const headers of [{}, { token: 'not-a-session' }, { authorization: 'Bearer sk-not-a-key' }] as Array<Record<string, string>>) {
+    for (const headers of [{}, { token: 'not-a-session' }, { authorization: 'Bearer sk-not-a-key' }] as Array<
+      Record<string, string>
+    >) {
       const res = await post(t.app, path, { company: 'x', userId: 'x', code: 'x' }, headers);
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ code: API_CODES.notLoggedIn, msg: MESSAGES.notLoggedIn, data: null, requestId: expect.any(String) });
+      expect(res.body).toEqual({
+        code: API_CODES.notLoggedIn,
+        msg: MESSAGES.notLoggedIn,
+        data: null,
+        requestId: expect.any(String),
+      });
     }
   });
 
@@ -258,8 +336,16 @@ describe('guards and validation', () => {
     ['/user/email/login', { email: 'a@example.com' }, 'code: is required'],
     ['/user/email/login', { email: 'a@example.com', code: '12a4' }, 'code: must be 4 digits'],
     ['/user/email/login', { email: 'a@example.com', code: '12345' }, 'code: must be 4 digits'],
-    ['/user/email/login', { email: 'a@example.com', code: '1234', attemptId: 'short' }, 'attemptId: must be the attemptId answered by /user/code'],
-    ['/user/email/login', { email: 'a@example.com', code: '1234', attemptId: 'a'.repeat(43), referer: 'x'.repeat(3000) }, 'referer: must be at most 2048 characters'],
+    [
+      '/user/email/login',
+      { email: 'a@example.com', code: '1234', attemptId: 'short' },
+      'attemptId: must be the attemptId answered by /user/code',
+    ],
+    [
+      '/user/email/login',
+      { email: 'a@example.com', code: '1234', attemptId: 'a'.repeat(43), referer: 'x'.repeat(3000) },
+      'referer: must be at most 2048 characters',
+    ],
     ['/user/email/login', { linkToken: 'not a token' }, 'linkToken: must be the token of a sign-in link'],
     ['/user/infoUpdate', {}, 'company: is required'],
     ['/user/infoUpdate', { company: '   ' }, 'company: must not be empty'],

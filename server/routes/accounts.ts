@@ -1,4 +1,5 @@
-// Email sign-in (code or one-time link), sessions and user info: POST /user/code, /user/email/login, /user/info, /user/infoUpdate, /user/infoAsked, /user/exit/login (SPEC.md §7).
+// Email sign-in (code or one-time link), sessions and user info: POST /user/code, /user/email/login, /user/info,
+// /user/infoUpdate, /user/infoAsked, /user/exit/login (SPEC.md §7).
 import { Hono } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import { consumeLoginCode, consumeLoginLink, issueLoginCode, withdrawLoginCode } from '../accounts/codes';
@@ -63,7 +64,9 @@ function sessionRoutes(ctx: AccountsContext) {
     const user = c.get('user');
     const token = c.get('sessionToken') ?? '';
     const isOld = c.get('signedInBefore') ?? (await hasEarlierSession(db, user.id));
-    return c.json(envelope(0, MESSAGES.successfully, toUserInfo(user, { token, isOld, countryCode: countryCode(c, config) })));
+    return c.json(
+      envelope(0, MESSAGES.successfully, toUserInfo(user, { token, isOld, countryCode: countryCode(c, config) })),
+    );
   });
 
   app.post('/infoUpdate', requireUser(db), async (c) => {
@@ -76,9 +79,15 @@ function sessionRoutes(ctx: AccountsContext) {
     return c.json(envelope(0, MESSAGES.submitSuccessfully, null));
   });
 
-  // SPEC.md §4 "shown once per user": the site says here that it offered the information modal; /user/info reads it back.
+  // SPEC.md §4 "shown once per user": the site says here that it offered the information modal; /user/info reads it
+  // back.
   app.post('/infoAsked', requireUser(db), async (c) => {
-    await db.updateTable('users').set({ info_asked_at: Date.now() }).where('id', '=', c.get('user').id).where('info_asked_at', 'is', null).execute();
+    await db
+      .updateTable('users')
+      .set({ info_asked_at: Date.now() })
+      .where('id', '=', c.get('user').id)
+      .where('info_asked_at', 'is', null)
+      .execute();
     return c.json(envelope(0, MESSAGES.successfully, null));
   });
 
@@ -91,7 +100,10 @@ function sessionRoutes(ctx: AccountsContext) {
   return app;
 }
 
-/** Everything under /user (sign-in, sessions, user info, credits, OAuth); app.ts mounts it there, the API key route at /apply. */
+/**
+ * Everything under /user (sign-in, sessions, user info, credits, OAuth); app.ts mounts it there, the API key route at
+ * /apply.
+ */
 export function userRoutes(ctx: AccountsContext) {
   const app = new Hono();
   app.use('*', bodyCap(ctx.config.bodyLimitBytes));

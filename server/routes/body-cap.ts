@@ -1,4 +1,5 @@
-// The general body cap each route area applies to its JSON and form bodies; file uploads use their own (task-context.ts).
+// The general body cap each route area applies to its JSON and form bodies; file uploads use their own
+// (task-context.ts).
 import type { MiddlewareHandler } from 'hono';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { cappedBody } from '../http/capped-body';
@@ -14,6 +15,14 @@ import { errorEnvelope } from '../http/errors';
  * it would. A body of unstated length (chunked) is counted as it arrives by Hono's bodyLimit. `shape` makes the
  * envelope: the §8 one by default, the public API's own there.
  */
-export function bodyCap(maxBytes: number, shape: (code: number, message: string) => object = errorEnvelope): MiddlewareHandler {
-  return cappedBody(maxBytes, (c) => c.json(shape(ERROR_CODES.payloadTooLarge, `${ERROR_MESSAGES.payloadTooLarge}: the limit is ${maxBytes} bytes`), 413));
+export function bodyCap(
+  maxBytes: number,
+  shape: (code: number, message: string) => object = errorEnvelope,
+): MiddlewareHandler {
+  return cappedBody(maxBytes, (c) =>
+    c.json(
+      shape(ERROR_CODES.payloadTooLarge, `${ERROR_MESSAGES.payloadTooLarge}: the limit is ${maxBytes} bytes`),
+      413,
+    ),
+  );
 }

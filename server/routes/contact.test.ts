@@ -25,14 +25,23 @@ function send(body: Record<string, string>, ip = '203.0.113.9') {
   });
 }
 
-const valid = { name: 'Ada', email: 'ada@example.com', topic: 'sales', message: 'We would like volume pricing for video.' };
+const valid = {
+  name: 'Ada',
+  email: 'ada@example.com',
+  topic: 'sales',
+  message: 'We would like volume pricing for video.',
+};
 
 describe('POST /contact/message', () => {
   it('stores the message and mails it to the support inbox with a reply-to of the sender', async () => {
     const res = await send(valid);
     const body = await res.json();
     expect(body).toMatchObject({ code: 0, msg: CONTACT_MESSAGES.sent, data: { mailed: true } });
-    const row = await t.database.db.selectFrom('contact_messages').selectAll().where('id', '=', body.data.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('contact_messages')
+      .selectAll()
+      .where('id', '=', body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: 'Ada', email: 'ada@example.com', topic: 'sales' });
     expect(row.mailed_at).not.toBeNull();
     const mail = received.at(-1) ?? '';
@@ -70,7 +79,10 @@ describe('POST /contact/message', () => {
       body: JSON.stringify(valid),
     });
     expect((await res.json()).data.mailed).toBe(false);
-    const count = await bare.database.db.selectFrom('contact_messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const count = await bare.database.db
+      .selectFrom('contact_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     await bare.close();
   });

@@ -11,13 +11,29 @@ describe('POST /user/invitation (JSON, SPEC.md §7)', () => {
   it('credits 500 once when one user sends 50 redemptions in parallel', async () => {
     const { token, userId } = await signIn(t);
     await createInvitation(t.database.db, { code: 'WELCOME', maxUses: 100 });
-    const results = await Promise.all(Array.from({ length: 50 }, () => postJson(t.app, '/user/invitation', { code: 'WELCOME' }, { token })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => postJson(t.app, '/user/invitation', { code: 'WELCOME' }, { token })),
+    );
     expect(results.filter((r) => r.body.code === 0)).toHaveLength(1);
-    expect(results.find((r) => r.body.code === 0)!.body).toEqual({ code: 0, msg: MESSAGES.redeemSuccessfully, data: { credits: INVITATION.credits, balance: 500 } });
-    expect(results.filter((r) => r.status === 409 && r.body.msg === ACCOUNT_MESSAGES.invitationAlreadyRedeemed)).toHaveLength(49);
+    expect(results.find((r) => r.body.code === 0)!.body).toEqual({
+      code: 0,
+      msg: MESSAGES.redeemSuccessfully,
+      data: { credits: INVITATION.credits, balance: 500 },
+    });
+    expect(
+      results.filter((r) => r.status === 409 && r.body.msg === ACCOUNT_MESSAGES.invitationAlreadyRedeemed),
+    ).toHaveLength(49);
     expect((await post(t.app, '/user/info', {}, { token })).body.data.userPoints).toBe(500);
     const ledger = await t.database.db.selectFrom('credit_ledger').selectAll().execute();
-    expect(ledger).toEqual([expect.objectContaining({ user_id: userId, delta: 500, balance_after: 500, reason: 'invitation', reference: 'WELCOME' })]);
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        user_id: userId,
+        delta: 500,
+        balance_after: 500,
+        reason: 'invitation',
+        reference: 'WELCOME',
+      }),
+    ]);
     const invitation = await t.database.db.selectFrom('invitations').select('uses').executeTakeFirstOrThrow();
     expect(invitation.uses).toBe(1);
   });
@@ -38,7 +54,9 @@ describe('POST /user/invitation (JSON, SPEC.md §7)', () => {
     const usedUp = await postJson(t.app, '/user/invitation', { code: 'ONCE' }, { token: b.token });
     expect([usedUp.status, usedUp.body.msg]).toEqual([409, ACCOUNT_MESSAGES.invitationUsedUp]);
     // The refused redemption left nothing behind.
-    expect(await t.database.db.selectFrom('invitation_redemptions').select('user_id').execute()).toEqual([{ user_id: a.userId }]);
+    expect(await t.database.db.selectFrom('invitation_redemptions').select('user_id').execute()).toEqual([
+      { user_id: a.userId },
+    ]);
   });
 });
 
@@ -46,16 +64,30 @@ describe('POST /user/credits/history', () => {
   it('pages the ledger newest first with the running balance', async () => {
     const { token, userId } = await signIn(t);
     for (const delta of [500, -2, -20, 100]) {
-      await t.database.db.transaction().execute((trx) => applyCreditChange(trx, { userId, delta, reason: delta > 0 ? 'grant' : 'task', reference: `r${delta}` }));
+      await t.database.db
+        .transaction()
+        .execute((trx) =>
+          applyCreditChange(trx, { userId, delta, reason: delta > 0 ? 'grant' : 'task', reference: `r${delta}` }),
+        );
     }
     const first = await post(t.app, '/user/credits/history', { page: 1, pageSize: 3 }, { token });
     expect(first.body.data).toMatchObject({ total: 4, page: 1, pageSize: 3, balance: 578 });
-    expect(first.body.data.list.map((e: { delta: number; balanceAfter: number }) => [e.delta, e.balanceAfter])).toEqual([
-      [100, 578],
-      [-20, 478],
-      [-2, 498],
-    ]);
+    expect(first.body.data.list.map((e: { delta: number; balanceAfter: number }) => [e.delta, e.balanceAfter])).toEqual(
+      [
+        [100, 578],
+        [-20, 478],
+        [-2, 498],
+      ],
+    );
     const second = await post(t.app, '/user/credits/history', { page: 2, pageSize: 3 }, { token });
-    expect(second.body.data.list).toEqual([expect.objectContaining({ delta: 500, balanceAfter: 500, reason: 'grant', reference: 'r500', createdAt: expect.any(Number) })]);
+    expect(second.body.data.list).toEqual([
+      expect.objectContaining({
+        delta: 500,
+        balanceAfter: 500,
+        reason: 'grant',
+        reference: 'r500',
+        createdAt: expect.any(Number),
+      }),
+    ]);
   });
 });

@@ -1,6 +1,14 @@
-// Request bodies of the dashboard and history calls (named keys, request log, usage, share links), with "field: rule" messages.
+// Request bodies of the dashboard and history calls (named keys, request log, usage, share links), with "field: rule"
+// messages.
 import { z } from 'zod';
-import { isSafeText, NAMED_API_KEYS, REQUEST_LOG, SHARE_LINKS, UNSAFE_TEXT_MESSAGE, USAGE } from '../../src/lib/product-rules';
+import {
+  isSafeText,
+  NAMED_API_KEYS,
+  REQUEST_LOG,
+  SHARE_LINKS,
+  UNSAFE_TEXT_MESSAGE,
+  USAGE,
+} from '../../src/lib/product-rules';
 
 const str = () => z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') });
 const id = () => str().trim().min(1, 'is required').max(64, 'is too long');
@@ -18,7 +26,10 @@ export const keyIdBody = z.object({ keyId: id() });
 
 export const requestsBody = z.object({
   page: whole().min(1, 'must be 1 or more').default(1),
-  pageSize: whole().min(1, 'must be 1 or more').max(REQUEST_LOG.maxPageSize, `must be at most ${REQUEST_LOG.maxPageSize}`).default(REQUEST_LOG.defaultPageSize),
+  pageSize: whole()
+    .min(1, 'must be 1 or more')
+    .max(REQUEST_LOG.maxPageSize, `must be at most ${REQUEST_LOG.maxPageSize}`)
+    .default(REQUEST_LOG.defaultPageSize),
 });
 
 export const usageBody = z.object({
@@ -32,7 +43,10 @@ export const usageBody = z.object({
 export const createShareBody = z.object({
   taskId: id(),
   days: whole()
-    .refine((v) => (SHARE_LINKS.ttlDays as readonly number[]).includes(v), `must be one of ${SHARE_LINKS.ttlDays.join(', ')}`)
+    .refine(
+      (v) => (SHARE_LINKS.ttlDays as readonly number[]).includes(v),
+      `must be one of ${SHARE_LINKS.ttlDays.join(', ')}`,
+    )
     .default(SHARE_LINKS.defaultTtlDays),
 });
 

@@ -17,12 +17,20 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Tasks, queue, media and engines; main.ts builds and starts it, tests build theirs in server/test-support. */
   tasks: TaskSystem;
-  /** Where request budgets are counted (Redis with REDIS_URL, shared by every instance); unset: this process's memory. */
+  /**
+   * Where request budgets are counted (Redis with REDIS_URL, shared by every instance); unset: this process's memory.
+   */
   rateLimits?: RateLimitStores;
   /** Serving or draining (main.ts sets it on SIGTERM; /readyz reads it); unset: always serving. */
   lifecycle?: Lifecycle;
-  /** The public API's request log; main.ts passes its own to write what is pending when it stops. Unset: the app makes one. */
+  /**
+   * The public API's request log; main.ts passes its own to write what is pending when it stops. Unset: the app makes
+   * one.
+   */
   requestLog?: RequestLog;
-  /** Uploads being received at once (caps in config.uploads); tests pass one to see or fill it. Unset: the app makes one. */
+  /**
+   * Uploads being received at once (caps in config.uploads); tests pass one to see or fill it. Unset: the app makes
+   * one.
+   */
   uploadGate?: UploadGate;
 }

@@ -1,11 +1,20 @@
-// Public API calls of the developer tools (mounted in public-api.ts after the key check): key credit caps, webhook log and redelivery, usage export.
+// Public API calls of the developer tools (mounted in public-api.ts after the key check): key credit caps, webhook log
+// and redelivery, usage export.
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import type { AuthEnv } from '../accounts';
 import { apiKeyIdOf } from '../accounts/api-keys';
 import { AppError } from '../http/errors';
 import { describeIssue, readBody, validate } from '../http/input';
-import { keyCapViews, listWebhookAttempts, redeliverWebhook, setKeyCaps, textStream, usageJson, usagePages } from '../tasks';
+import {
+  keyCapViews,
+  listWebhookAttempts,
+  redeliverWebhook,
+  setKeyCaps,
+  textStream,
+  usageJson,
+  usagePages,
+} from '../tasks';
 import { PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { keyCapsBody, redeliverBody, usageExportBody, webhookDeliveriesBody } from '../../src/lib/api-contract';
 import type { AppDeps } from './deps';
@@ -16,7 +25,12 @@ const success = (data: unknown) => ({ code: 0, message: 'success', msg: 'success
 async function body<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   const raw = await readBody(c);
   const result = validate(schema, raw);
-  if (!result.success) throw new AppError(400, PUBLIC_API_CODES.illegalParameter, `Illegal parameter: ${describeIssue(result.error, raw)}`);
+  if (!result.success)
+    throw new AppError(
+      400,
+      PUBLIC_API_CODES.illegalParameter,
+      `Illegal parameter: ${describeIssue(result.error, raw)}`,
+    );
   return result.data;
 }
 
@@ -56,7 +70,10 @@ export function developerApiRoutes(deps: AppDeps) {
     const range = await body(c, usageExportBody);
     const userId = c.get('user').id;
     const stream = textStream(usageJson(range, usagePages(db, userId, range)), (error) =>
-      deps.log.error('usage export failed mid-stream', { userId, error: error instanceof Error ? error.message : String(error) }),
+      deps.log.error('usage export failed mid-stream', {
+        userId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
     return c.body(stream, 200, { 'content-type': 'application/json; charset=utf-8' });
   });

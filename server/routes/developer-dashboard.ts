@@ -1,10 +1,19 @@
-// Dashboard calls of the developer tools under /apply (session token): key credit caps, the webhook log with redelivery, the CSV usage export.
+// Dashboard calls of the developer tools under /apply (session token): key credit caps, the webhook log with
+// redelivery, the CSV usage export.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { requireUser, type AuthEnv } from '../accounts';
 import { envelope } from '../http/errors';
 import { validBody } from '../http/input';
-import { keyCapViews, listWebhookAttempts, redeliverWebhook, setKeyCaps, textStream, usageCsv, usagePages } from '../tasks';
+import {
+  keyCapViews,
+  listWebhookAttempts,
+  redeliverWebhook,
+  setKeyCaps,
+  textStream,
+  usageCsv,
+  usagePages,
+} from '../tasks';
 import { MESSAGES, USAGE_EXPORT_MESSAGES } from '../../src/lib/product-rules';
 import { keyCapsBody, redeliverBody, usageExportBody, webhookDeliveriesBody } from '../../src/lib/api-contract';
 import type { AccountsContext } from './accounts-context';
@@ -42,7 +51,10 @@ export function developerDashboardRoutes(ctx: AccountsContext, outboundAllowPriv
     const range = await validBody(c, usageExportBody);
     const userId = c.get('user').id;
     const stream = textStream(usageCsv(usagePages(db, userId, range)), (error) =>
-      ctx.log.error('usage export failed mid-stream', { userId, error: error instanceof Error ? error.message : String(error) }),
+      ctx.log.error('usage export failed mid-stream', {
+        userId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
     return c.body(stream, 200, {
       'content-type': 'text/csv; charset=utf-8',

@@ -4,7 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, FAL_WEBHOOK, FAL_WEBHOOK_MESSAGES } from '../../src/lib/product-rules';
 import { waitForHook } from '../engines/providers/hooks';
 import { FAL_HOOK_HEADERS, type FalHookRejection } from '../engines/providers/fal-webhook-signature';
-import { falHookHeaders, falTestKey, startJwksServer, type JwksServer, type SignedHook } from '../engines/providers/fal-webhook-signature.fixtures';
+import {
+  falHookHeaders,
+  falTestKey,
+  startJwksServer,
+  type JwksServer,
+  type SignedHook,
+} from '../engines/providers/fal-webhook-signature.fixtures';
 import { providerHooksUnverified } from '../metrics';
 import { createTasksTestApp, type TasksTestApp } from '../test-support/tasks';
 
@@ -33,12 +39,18 @@ function postSigned(pathname: string, body: string, type = 'application/json', s
 
 /** How many fal hooks were refused for `reason` so far (the registry is per process: tests compare deltas). */
 async function refused(reason: FalHookRejection): Promise<number> {
-  return (await providerHooksUnverified.get()).values.find((v) => v.labels.engine === 'fal' && v.labels.reason === reason)?.value ?? 0;
+  return (
+    (await providerHooksUnverified.get()).values.find((v) => v.labels.engine === 'fal' && v.labels.reason === reason)
+      ?.value ?? 0
+  );
 }
 
 const OK_BODY = JSON.stringify({ request_id: 'req-1', status: 'OK', payload: { video: { url: 'https://x' } } });
 /** The answer to a hook that is not believed (the error body also carries the request id). */
-const UNVERIFIED = { status: 401, body: { code: ERROR_CODES.forbidden, msg: FAL_WEBHOOK_MESSAGES.unverified, data: null } };
+const UNVERIFIED = {
+  status: 401,
+  body: { code: ERROR_CODES.forbidden, msg: FAL_WEBHOOK_MESSAGES.unverified, data: null },
+};
 
 describe('POST /engine-hooks/:engine/:taskId', () => {
   it('a signed hook for a job someone is waiting on wakes that waiter and answers ok', async () => {
@@ -57,7 +69,9 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
   });
 
   it('a signed hook for a key no one waits on answers 200 "no job waiting" (so the provider stops retrying)', async () => {
-    expect(await postSigned('/engine-hooks/fal/unknown-task', JSON.stringify({ request_id: 'r', status: 'ERROR' }))).toEqual({
+    expect(
+      await postSigned('/engine-hooks/fal/unknown-task', JSON.stringify({ request_id: 'r', status: 'ERROR' })),
+    ).toEqual({
       status: 200,
       body: { code: 0, msg: 'no job waiting', data: null },
     });
@@ -68,15 +82,35 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
     const stranger = falTestKey('stranger');
     it.each<[string, FalHookRejection, () => Record<string, string>, string]>([
       ['no signature at all', 'unsigned', () => ({}), OK_BODY],
-      ['a wrong signature', 'signature', () => ({ ...falHookHeaders({ key: falKey, body: OK_BODY }), [FAL_HOOK_HEADERS.signature]: '0'.repeat(128) }), OK_BODY],
+      [
+        'a wrong signature',
+        'signature',
+        () => ({ ...falHookHeaders({ key: falKey, body: OK_BODY }), [FAL_HOOK_HEADERS.signature]: '0'.repeat(128) }),
+        OK_BODY,
+      ],
       [
         'a stale timestamp',
         'stale',
-        () => falHookHeaders({ key: falKey, body: OK_BODY, timestamp: Math.floor(Date.now() / 1000) - FAL_WEBHOOK.toleranceS - 5 }),
+        () =>
+          falHookHeaders({
+            key: falKey,
+            body: OK_BODY,
+            timestamp: Math.floor(Date.now() / 1000) - FAL_WEBHOOK.toleranceS - 5,
+          }),
         OK_BODY,
       ],
-      ['a body changed after signing', 'signature', () => falHookHeaders({ key: falKey, body: OK_BODY }), OK_BODY.replace('"OK"', '"ERROR"')],
-      ['an unknown key (after one refetch of the key set)', 'signature', () => falHookHeaders({ key: stranger, body: OK_BODY }), OK_BODY],
+      [
+        'a body changed after signing',
+        'signature',
+        () => falHookHeaders({ key: falKey, body: OK_BODY }),
+        OK_BODY.replace('"OK"', '"ERROR"'),
+      ],
+      [
+        'an unknown key (after one refetch of the key set)',
+        'signature',
+        () => falHookHeaders({ key: stranger, body: OK_BODY }),
+        OK_BODY,
+      ],
     ])('%s', async (_what, reason, headers, body) => {
       const waiting = new AbortController();
       let woken = false;
@@ -97,7 +131,16 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
   it('an unknown key makes the app fetch the key set once, not once per forged hook', async () => {
     const stranger = falTestKey('stranger');
     for (let i = 0; i < 5; i++)
-      expect((await post('/engine-hooks/fal/task-x', OK_BODY, 'application/json', falHookHeaders({ key: stranger, body: OK_BODY }))).status).toBe(401);
+      expect(
+        (
+          await post(
+            '/engine-hooks/fal/task-x',
+            OK_BODY,
+            'application/json',
+            falHookHeaders({ key: stranger, body: OK_BODY }),
+          )
+        ).status,
+      ).toBe(401);
     expect(jwks.fetches()).toBe(1);
   });
 
@@ -128,7 +171,11 @@ describe('POST /engine-hooks/:engine/:taskId', () => {
   });
 
   it('an unknown engine or a malformed task id in the path is refused with a 400 envelope', async () => {
-    for (const pathname of ['/engine-hooks/nobody/task-3', `/engine-hooks/fal/${'a'.repeat(101)}`, '/engine-hooks/fal/bad%20id']) {
+    for (const pathname of [
+      '/engine-hooks/nobody/task-3',
+      `/engine-hooks/fal/${'a'.repeat(101)}`,
+      '/engine-hooks/fal/bad%20id',
+    ]) {
       const answer = await post(pathname, '{}');
       expect(answer.status, pathname).toBe(400);
       expect(answer.body.code, pathname).toBe(ERROR_CODES.invalidInput);

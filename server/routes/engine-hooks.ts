@@ -1,4 +1,5 @@
-// POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads the job, on whichever worker runs it.
+// POST /engine-hooks/:engine/:taskId: provider webhooks (fal fal_webhook); they only wake the adapter, which re-reads
+// the job, on whichever worker runs it.
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ENGINE_NAMES, ERROR_CODES, FAL_WEBHOOK_MESSAGES } from '../../src/lib/product-rules';

@@ -1,18 +1,35 @@
-// After retention a task says its results expired and when (getAsyncResult, poll, history), and keeps the rest of its record.
+// After retention a task says its results expired and when (getAsyncResult, poll, history), and keeps the rest of its
+// record.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TASK_MESSAGES } from '../../src/lib/product-rules';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 let t: TasksTestApp;
 let user: TestUser;
 
-const call = async (path: string, body: unknown, headers: Record<string, string>) => (await postJson(t.app, path, body, headers)).body;
-const result = (taskId: string) => call('/api/getAsyncResult', { taskId }, { authorization: `Bearer ${user.apiKey}` }).then((r) => r.data);
-const poll = (taskId: string) => call('/api-playground/video_tools/v1/poll', { taskId }, { token: user.token }).then((r) => r.data);
-const history = () => call('/api-playground/video_tools/v1/get_list', {}, { token: user.token }).then((r) => r.data.list as Array<{ taskId: string }>);
+const call = async (path: string, body: unknown, headers: Record<string, string>) =>
+  (await postJson(t.app, path, body, headers)).body;
+const result = (taskId: string) =>
+  call('/api/getAsyncResult', { taskId }, { authorization: `Bearer ${user.apiKey}` }).then((r) => r.data);
+const poll = (taskId: string) =>
+  call('/api-playground/video_tools/v1/poll', { taskId }, { token: user.token }).then((r) => r.data);
+const history = () =>
+  call('/api-playground/video_tools/v1/get_list', {}, { token: user.token }).then(
+    (r) => r.data.list as Array<{ taskId: string }>,
+  );
 
 async function finishedTask(text: string): Promise<string> {
   const r = await call('/api/async/do_tts_common', { text }, { authorization: `Bearer ${user.apiKey}` });
@@ -22,7 +39,11 @@ async function finishedTask(text: string): Promise<string> {
 
 describe.each(targets)('expired results on $label', ({ postgres }) => {
   beforeAll(async () => {
-    t = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test', MEDIA_RETENTION_DAYS: '7' } });
+    t = await createTasksTestApp({
+      postgres,
+      engines: [testEngine()],
+      env: { ENGINES: 'tts-common=test', MEDIA_RETENTION_DAYS: '7' },
+    });
     await t.system.queue.start();
     user = await createUser(t, 10);
   });
@@ -33,7 +54,11 @@ describe.each(targets)('expired results on $label', ({ postgres }) => {
     const r = await result(id);
     expect(r.task).toMatchObject({ status: 3, reason: '', outputsExpired: false, outputsExpiredAt: null });
     expect(r.audios).toHaveLength(1);
-    expect(await poll(id)).toMatchObject({ outputsExpired: false, outputsExpiredAt: null, outputs: [{ kind: 'audio' }] });
+    expect(await poll(id)).toMatchObject({
+      outputsExpired: false,
+      outputsExpiredAt: null,
+      outputs: [{ kind: 'audio' }],
+    });
   });
 
   it('past retention, before and after the cleanup pass: expired and when, no dead links, status, credits and input kept', async () => {
@@ -46,13 +71,36 @@ describe.each(targets)('expired results on $label', ({ postgres }) => {
     for (const when of ['before cleanup', 'after cleanup']) {
       if (when === 'after cleanup') {
         expect(await t.system.cleanup()).toBeGreaterThan(0);
-        expect(await t.database.db.selectFrom('media').select('id').where('task_id', '=', id).execute()).toHaveLength(0);
+        expect(await t.database.db.selectFrom('media').select('id').where('task_id', '=', id).execute()).toHaveLength(
+          0,
+        );
       }
       const r = await result(id);
-      expect({ when, task: r.task }).toMatchObject({ when, task: { status: 3, statusName: 'succeeded', outputsExpired: true, outputsExpiredAt: expiredAt, reason: TASK_MESSAGES.outputsExpired, credits: fresh.credits } });
+      expect({ when, task: r.task }).toMatchObject({
+        when,
+        task: {
+          status: 3,
+          statusName: 'succeeded',
+          outputsExpired: true,
+          outputsExpiredAt: expiredAt,
+          reason: TASK_MESSAGES.outputsExpired,
+          credits: fresh.credits,
+        },
+      });
       expect(r.audios).toEqual([]);
       const view = await poll(id);
-      expect({ when, view }).toMatchObject({ when, view: { status: 'succeeded', outputsExpired: true, outputsExpiredAt: expiredAt, outputs: [], credits: fresh.credits, creditsCharged: fresh.creditsCharged, input: fresh.input } });
+      expect({ when, view }).toMatchObject({
+        when,
+        view: {
+          status: 'succeeded',
+          outputsExpired: true,
+          outputsExpiredAt: expiredAt,
+          outputs: [],
+          credits: fresh.credits,
+          creditsCharged: fresh.creditsCharged,
+          input: fresh.input,
+        },
+      });
       const listed = (await history()).find((x) => x.taskId === id);
       expect(listed).toMatchObject({ outputsExpired: true, outputsExpiredAt: expiredAt, outputs: [] });
     }
@@ -64,6 +112,9 @@ describe.each(targets)('expired results on $label', ({ postgres }) => {
     await t.database.db.updateTable('tasks').set({ finished_at: finishedAt }).where('id', '=', id).execute();
     await t.database.db.deleteFrom('media').where('task_id', '=', id).execute();
     await t.system.cleanup();
-    expect((await result(id)).task).toMatchObject({ outputsExpired: true, outputsExpiredAt: finishedAt + 7 * 24 * 60 * 60 * 1000 });
+    expect((await result(id)).task).toMatchObject({
+      outputsExpired: true,
+      outputsExpiredAt: finishedAt + 7 * 24 * 60 * 60 * 1000,
+    });
   });
 });

@@ -1,9 +1,25 @@
-// The public features answer, the 503 for features no engine serves, and what runs without an AI model cost (NO_MODEL_PRICE).
+// The public features answer, the 503 for features no engine serves, and what runs without an AI model cost
+// (NO_MODEL_PRICE).
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_LABELS, ERROR_CODES, FEATURE_MESSAGES, FEATURES, quote, type Feature } from '../../src/lib/product-rules';
+import {
+  ENGINE_LABELS,
+  ERROR_CODES,
+  FEATURE_MESSAGES,
+  FEATURES,
+  quote,
+  type Feature,
+} from '../../src/lib/product-rules';
 import type { FeatureState } from '../../src/lib/api/types';
 import { offerSchema } from '../../src/lib/api-contract';
-import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  creditState,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -26,7 +42,15 @@ async function tts(app: TasksTestApp['app'], user: TestUser, text: string) {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
     body: JSON.stringify({ text, audioId: 'en-us-female-1' }),
   });
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; msg: string; data: { taskId: string; credits: number } | null } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      code: number;
+      message: string;
+      msg: string;
+      data: { taskId: string; credits: number } | null;
+    },
+  };
 }
 
 describe('GET /api-playground/task/v1/features', () => {
@@ -53,12 +77,20 @@ describe('GET /api-playground/task/v1/features', () => {
       priceNote: 'Free here: preview engine (no AI model)',
     });
     for (const feature of ['tryon-clothes', 'voice-clone', 'video-translate-lip-sync', 'image-generation'] as const) {
-      expect(byFeature(feature)).toMatchObject({ available: false, engine: null, engineLabel: null, priceNote: FEATURE_MESSAGES.notAvailableHere });
+      expect(byFeature(feature)).toMatchObject({
+        available: false,
+        engine: null,
+        engineLabel: null,
+        priceNote: FEATURE_MESSAGES.notAvailableHere,
+      });
     }
   });
 
   it('gives the §9 price in the note when no-model runs are charged in full, and says an AI model is used when one is', async () => {
-    t = await createTasksTestApp({ engines: [testEngine({ name: 'model' })], env: { NO_MODEL_PRICE: 'full', ENGINES: 'tts-pro=model|espeak' } });
+    t = await createTasksTestApp({
+      engines: [testEngine({ name: 'model' })],
+      env: { NO_MODEL_PRICE: 'full', ENGINES: 'tts-pro=model|espeak' },
+    });
     const { byFeature } = await features(t.app);
     expect(byFeature('tts-common')).toMatchObject({
       usesModel: false,
@@ -66,7 +98,11 @@ describe('GET /api-playground/task/v1/features', () => {
       priceNote: `${ENGINE_LABELS.espeak}: 1 credit per 250 characters`,
     });
     // The fallback has no model, the first engine has one: a run may use it, so it is priced in full.
-    expect(byFeature('tts-pro')).toMatchObject({ engine: 'model', usesModel: true, priceNote: 'model: 1 credit per 200 characters' });
+    expect(byFeature('tts-pro')).toMatchObject({
+      engine: 'model',
+      usesModel: true,
+      priceNote: 'model: 1 credit per 200 characters',
+    });
     expect(byFeature('text-to-video').priceNote).toBe(`${ENGINE_LABELS.preview}: 20 to 180 credits a clip`);
   });
 });
@@ -84,8 +120,13 @@ describe('payments and sign-in methods beside the features', () => {
   it('say payments are off and only email codes sign in when no Stripe keys or OAuth clients are set; the answer fits its schema', async () => {
     t = await createTasksTestApp({ env: OFF });
     const { body } = await features(t.app);
-    expect(offerSchema.parse(body.data)).toMatchObject({ payments: { enabled: false }, signIn: { email: true, google: false, github: false } });
-    expect((await (await t.app.request('/payment/packs')).json()) as { data: { enabled: boolean } }).toMatchObject({ data: { enabled: false } });
+    expect(offerSchema.parse(body.data)).toMatchObject({
+      payments: { enabled: false },
+      signIn: { email: true, google: false, github: false },
+    });
+    expect((await (await t.app.request('/payment/packs')).json()) as { data: { enabled: boolean } }).toMatchObject({
+      data: { enabled: false },
+    });
   });
 
   it('say payments work and which OAuth providers sign in when they are set', async () => {
@@ -99,7 +140,10 @@ describe('payments and sign-in methods beside the features', () => {
       },
     });
     const { body } = await features(t.app);
-    expect(offerSchema.parse(body.data)).toMatchObject({ payments: { enabled: true }, signIn: { email: true, google: false, github: true } });
+    expect(offerSchema.parse(body.data)).toMatchObject({
+      payments: { enabled: true },
+      signIn: { email: true, google: false, github: true },
+    });
   });
 });
 
@@ -114,7 +158,11 @@ describe('a feature no engine serves', () => {
     });
     expect(res.status).toBe(503);
     const body = (await res.json()) as { code: number; message: string; data: unknown };
-    expect(body).toMatchObject({ code: ERROR_CODES.featureUnavailable, message: FEATURE_MESSAGES.unavailable, data: null });
+    expect(body).toMatchObject({
+      code: ERROR_CODES.featureUnavailable,
+      message: FEATURE_MESSAGES.unavailable,
+      data: null,
+    });
     expect(JSON.stringify(body)).not.toMatch(/ENGINES|docs\//);
     const state = await creditState(t, user.id);
     expect(state.balance).toBe(100);
@@ -160,7 +208,11 @@ describe('runs with no AI model (NO_MODEL_PRICE)', () => {
     const text = 'Charged like any other run.';
     const submitted = await tts(t.app, user, text);
     const task = await waitForTask(t, submitted.body.data!.taskId);
-    expect(task).toMatchObject({ status: 'succeeded', engine: 'espeak', credits_charged: quote('tts-common', { characters: text.length }) });
+    expect(task).toMatchObject({
+      status: 'succeeded',
+      engine: 'espeak',
+      credits_charged: quote('tts-common', { characters: text.length }),
+    });
     expect((await creditState(t, user.id)).balance).toBe(5 - task.credits_charged!);
   });
 

@@ -1,5 +1,6 @@
-// The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by which engine, and what a run
-// costs; beside it, whether payments work here and which sign-in methods are offered, so no page can say otherwise.
+// The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by
+// which engine, and what a run costs; beside it, whether payments work here and which sign-in methods are offered, so
+// no page can say otherwise.
 import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/product-rules';
 import type { FeatureState, OfferAnswer } from '../../src/lib/api/types';
 import type { Config } from '../config';
@@ -11,10 +12,11 @@ import { chainUsesModel } from '../tasks';
 export const FEATURES_CACHE_CONTROL = 'public, max-age=60';
 
 /**
- * Every feature with: available (an engine can run it here), the first engine and its label, whether a run may use
- * an AI model (any engine of its chain does), NO_MODEL_PRICE, a price note for people, the advanced settings the
- * serving engine honours and, when it speaks only some, the languages of its voices (server/engines/options.ts). The playground's cost
- * preview feeds usesModel and noModelPrice to runCredits(), the function the server holds and settles with.
+ * Every feature with: available (an engine can run it here), the first engine and its label, whether a run may use an
+ * AI model (any engine of its chain does), NO_MODEL_PRICE, a price note for people, the advanced settings the serving
+ * engine honours and, when it speaks only some, the languages of its voices (server/engines/options.ts). The
+ * playground's cost preview feeds usesModel and noModelPrice to runCredits(), the function the server holds and settles
+ * with.
  */
 export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPrice: NoModelPrice): FeatureState[] {
   return FEATURES.map((feature) => {
@@ -36,7 +38,10 @@ export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPri
   });
 }
 
-/** The whole answer: the features, payments (enabled when Stripe's keys are set, as GET /payment/packs says) and the sign-in methods. */
+/**
+ * The whole answer: the features, payments (enabled when Stripe's keys are set, as GET /payment/packs says) and the
+ * sign-in methods.
+ */
 export function offerAnswer(engines: Pick<EngineRegistry, 'chain'>, config: Config): OfferAnswer {
   return {
     list: featureStates(engines, config.tasks.noModelPrice),

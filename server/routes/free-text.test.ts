@@ -25,7 +25,17 @@ const profile = (body: Record<string, string>) => post('/user/infoUpdate', body,
 let sender = 0;
 /** Each message from its own address, so the hourly limit per sender never interferes. */
 const contact = (body: Record<string, string>) =>
-  post('/contact/message', { name: 'Ada', email: `ada${++sender}@example.com`, topic: 'support', message: 'The invoice total looks wrong.', ...body }, { 'x-forwarded-for': `203.0.113.${sender}` });
+  post(
+    '/contact/message',
+    {
+      name: 'Ada',
+      email: `ada${++sender}@example.com`,
+      topic: 'support',
+      message: 'The invoice total looks wrong.',
+      ...body,
+    },
+    { 'x-forwarded-for': `203.0.113.${sender}` },
+  );
 
 describe('POST /user/infoUpdate', () => {
   it.each([
@@ -39,7 +49,11 @@ describe('POST /user/infoUpdate', () => {
     const res = await profile({ company: 'Acme', [field]: value });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: ERROR_CODES.invalidInput, msg: `${field}: ${UNSAFE_TEXT_MESSAGE}` });
-    const row = await t.database.db.selectFrom('users').select(['company', 'channel']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .select(['company', 'channel'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.company).not.toBe(value);
     expect(row.channel).not.toBe(value);
   });
@@ -48,7 +62,11 @@ describe('POST /user/infoUpdate', () => {
     expect((await profile({ company: 'Société Générale \u202E株式会社' })).status).toBe(400);
     const res = await profile({ company: 'Société Générale 株式会社 שלום 👩‍💻', channel: 'a friend' });
     expect(res.status).toBe(200);
-    const row = await t.database.db.selectFrom('users').select('company').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .select('company')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.company).toBe('Société Générale 株式会社 שלום 👩‍💻');
   });
 });

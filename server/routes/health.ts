@@ -1,4 +1,5 @@
-// GET /healthz (the process is alive: for restarts) and GET /readyz (it can serve: for load balancers), for operators too.
+// GET /healthz (the process is alive: for restarts) and GET /readyz (it can serve: for load balancers), for operators
+// too.
 import { Hono } from 'hono';
 import { sql } from 'kysely';
 import type { AppDeps } from './deps';
@@ -19,7 +20,9 @@ export function healthRoutes(deps: AppDeps) {
   const app = new Hono();
   app.use('*', bodyCap(deps.config.bodyLimitBytes));
   app.get('/', async (c) => {
-    const [databaseCheck] = Object.values(await runChecks({ database: async () => void (await sql`select 1`.execute(database.db)) }));
+    const [databaseCheck] = Object.values(
+      await runChecks({ database: async () => void (await sql`select 1`.execute(database.db)) }),
+    );
     const databaseUp = databaseCheck!.up;
     const data = {
       status: deps.lifecycle?.draining ? 'draining' : databaseUp ? 'ok' : 'degraded',
@@ -37,23 +40,38 @@ export function healthRoutes(deps: AppDeps) {
 export function readinessRoutes(deps: AppDeps) {
   const app = new Hono();
   app.use('*', bodyCap(deps.config.bodyLimitBytes));
-  const checks = readinessChecks({ config: deps.config, database: deps.database, queue: deps.tasks.queue, rateLimits: deps.rateLimits });
+  const checks = readinessChecks({
+    config: deps.config,
+    database: deps.database,
+    queue: deps.tasks.queue,
+    rateLimits: deps.rateLimits,
+  });
   app.get('/', async (c) => {
-    if (deps.lifecycle?.draining) return c.json(envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.draining, { status: 'draining' }), 503);
+    if (deps.lifecycle?.draining)
+      return c.json(envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.draining, { status: 'draining' }), 503);
     const results = await runChecks(checks);
-    // A worker that stopped taking jobs for an outage says so, and why, until it takes them again (server/lifecycle/pause.ts).
+    // A worker that stopped taking jobs for an outage says so, and why, until it takes them again
+    // (server/lifecycle/pause.ts).
     const paused = deps.lifecycle?.paused;
     if (paused)
       return c.json(
-        envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.workPaused(Object.entries(paused).map(([name, why]) => `${name}: ${why}`)), {
-          status: 'paused',
-          paused,
-          checks: results,
-        }),
+        envelope(
+          ERROR_CODES.unavailable,
+          OPERATIONS_MESSAGES.workPaused(Object.entries(paused).map(([name, why]) => `${name}: ${why}`)),
+          {
+            status: 'paused',
+            paused,
+            checks: results,
+          },
+        ),
         503,
       );
     const down = Object.keys(results).filter((name) => !results[name]!.up);
-    if (down.length > 0) return c.json(envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.notReady(down), { status: 'not ready', checks: results }), 503);
+    if (down.length > 0)
+      return c.json(
+        envelope(ERROR_CODES.unavailable, OPERATIONS_MESSAGES.notReady(down), { status: 'not ready', checks: results }),
+        503,
+      );
     return c.json(envelope(0, 'ready', { status: 'ready', checks: results }));
   });
   return app;

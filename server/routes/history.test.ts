@@ -1,4 +1,5 @@
-// The playground history on the server: several-feature filter, search over what tasks were made from, re-run, poster frames, download names.
+// The playground history on the server: several-feature filter, search over what tasks were made from, re-run, poster
+// frames, download names.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,47 +8,90 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_MESSAGES } from '../../src/lib/product-rules';
 import type { Engine } from '../engines';
 import { ffmpegTools } from '../tools';
-import { createTasksTestApp, createUser, testEngine, uploadAs, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  uploadAs,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
 /** A 2-second MP4 test pattern made with the ffmpeg the server ships with. */
 function clip(): Uint8Array {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-test-')), 'clip.mp4');
-  execFileSync(ffmpegTools()!.ffmpeg, ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15', '-t', '2', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', file]);
+  execFileSync(ffmpegTools()!.ffmpeg, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=15',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    file,
+  ]);
   return new Uint8Array(readFileSync(file));
 }
 
 /** Text to video that answers a real MP4, so the stored result gets a poster frame. */
 function videoEngine(video: Uint8Array): Engine {
-  return { name: 'clip', features: ['text-to-video'], run: async () => ({ outputs: [{ kind: 'video', mime: 'video/mp4', data: Buffer.from(video), durationS: 2 }] }) };
+  return {
+    name: 'clip',
+    features: ['text-to-video'],
+    run: async () => ({ outputs: [{ kind: 'video', mime: 'video/mp4', data: Buffer.from(video), durationS: 2 }] }),
+  };
 }
 
 let t: TasksTestApp;
 let user: TestUser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({ engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro', 'talking-image'] }), videoEngine(clip())], env: { ENGINES: 'tts-common=ok,tts-pro=ok,talking-image=ok,text-to-video=clip' } });
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro', 'talking-image'] }), videoEngine(clip())],
+    env: { ENGINES: 'tts-common=ok,tts-pro=ok,talking-image=ok,text-to-video=clip' },
+  });
   await t.system.queue.start();
   user = await createUser(t, 500);
 });
 afterEach(() => t.close());
 
 async function call(path: string, body: unknown) {
-  const res = await t.app.request(`/api-playground${path}`, { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await t.app.request(`/api-playground${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token: user.token },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } };
 }
 async function speak(text: string, voiceId = 'en-us-female-1', quality: 'common' | 'pro' = 'common') {
   const id = (await call('/speech/v1/tts', { text, voiceId, quality })).body.data.taskId as string;
   await waitForTask(t, id);
   return id;
 }
-const ids = async (body: unknown) => ((await call('/video_tools/v1/get_list', body)).body.data.list as Array<{ taskId: string }>).map((x) => x.taskId);
+const ids = async (body: unknown) =>
+  ((await call('/video_tools/v1/get_list', body)).body.data.list as Array<{ taskId: string }>).map((x) => x.taskId);
 
 describe('history list', () => {
   it('filters by several features and searches the text and voice, not the field names', async () => {
     const cat = await speak('The cat sat on the mat');
     const dog = await speak('A dog barked', 'en-gb-male-1', 'pro');
-    const video = (await call('/video_tools/v1/animate_video', { type: 'text', prompt: 'A cat video', resolution: '720p', duration: 4 })).body.data.taskId;
+    const video = (
+      await call('/video_tools/v1/animate_video', {
+        type: 'text',
+        prompt: 'A cat video',
+        resolution: '720p',
+        duration: 4,
+      })
+    ).body.data.taskId;
     await waitForTask(t, video);
 
     expect(await ids({ features: ['tts-common', 'tts-pro'] })).toEqual([dog, cat]);
@@ -70,7 +114,11 @@ describe('re-run', () => {
     const first = await speak('Say it twice', 'en-gb-male-1', 'pro');
     const again = await call('/video_tools/v1/rerun', { taskId: first });
     expect(again.status).toBe(200);
-    expect(again.body.data).toMatchObject({ feature: 'tts-pro', input: { text: 'Say it twice', voice: 'en-gb-male-1' }, credits: 1 });
+    expect(again.body.data).toMatchObject({
+      feature: 'tts-pro',
+      input: { text: 'Say it twice', voice: 'en-gb-male-1' },
+      credits: 1,
+    });
     expect(again.body.data.taskId).not.toBe(first);
     expect((await waitForTask(t, again.body.data.taskId)).status).toBe('succeeded');
     expect((await call('/video_tools/v1/rerun', { taskId: 'someone-elses' })).status).toBe(404);
@@ -78,7 +126,8 @@ describe('re-run', () => {
 
   it('signs links to the user’s own uploads again, and says so when an input file is gone', async () => {
     const audio = await uploadAs(t, user, silentWav(2, 16000), 'voice.wav', 'audio/wav');
-    const first = (await call('/talking_face/v1/create_task', { audioUrl: audio.url, modelId: 'model-emma' })).body.data.taskId as string;
+    const first = (await call('/talking_face/v1/create_task', { audioUrl: audio.url, modelId: 'model-emma' })).body.data
+      .taskId as string;
     await waitForTask(t, first);
     const again = await call('/video_tools/v1/rerun', { taskId: first });
     expect(again.status).toBe(200);
@@ -87,24 +136,48 @@ describe('re-run', () => {
     expect(again.body.data.input.seconds).toBe(2);
     await waitForTask(t, again.body.data.taskId);
 
-    await t.database.db.updateTable('media').set({ expires_at: Date.now() - 1 }).where('id', '=', audio.id).execute();
-    expect(await call('/video_tools/v1/rerun', { taskId: first })).toMatchObject({ status: 400, body: { msg: HISTORY_MESSAGES.rerunInputsGone } });
+    await t.database.db
+      .updateTable('media')
+      .set({ expires_at: Date.now() - 1 })
+      .where('id', '=', audio.id)
+      .execute();
+    expect(await call('/video_tools/v1/rerun', { taskId: first })).toMatchObject({
+      status: 400,
+      body: { msg: HISTORY_MESSAGES.rerunInputsGone },
+    });
   });
 });
 
 describe('poster frames and download names', () => {
   it('stores a JPEG poster beside a video result, lists it with the video, and removes it with the task', async () => {
-    const id = (await call('/video_tools/v1/animate_video', { type: 'text', prompt: 'Test pattern', resolution: '720p', duration: 4 })).body.data.taskId as string;
+    const id = (
+      await call('/video_tools/v1/animate_video', {
+        type: 'text',
+        prompt: 'Test pattern',
+        resolution: '720p',
+        duration: 4,
+      })
+    ).body.data.taskId as string;
     await waitForTask(t, id);
     const task = (await call('/video_tools/v1/poll', { taskId: id })).body.data;
     expect(task.outputs).toHaveLength(1);
-    expect(task.outputs[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', posterUrl: expect.stringMatching(/\/media\/\w+\.jpg\?exp=/) });
-    const poster = await t.app.request(new URL(task.outputs[0].posterUrl).pathname + new URL(task.outputs[0].posterUrl).search);
+    expect(task.outputs[0]).toMatchObject({
+      kind: 'video',
+      mime: 'video/mp4',
+      posterUrl: expect.stringMatching(/\/media\/\w+\.jpg\?exp=/),
+    });
+    const poster = await t.app.request(
+      new URL(task.outputs[0].posterUrl).pathname + new URL(task.outputs[0].posterUrl).search,
+    );
     expect(poster.headers.get('content-type')).toBe('image/jpeg');
     const bytes = new Uint8Array(await poster.arrayBuffer());
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
     // The public API lists the video alone.
-    const dream = await t.app.request('/api/getAsyncResult', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` }, body: JSON.stringify({ taskId: id }) });
+    const dream = await t.app.request('/api/getAsyncResult', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
+      body: JSON.stringify({ taskId: id }),
+    });
     const data = ((await dream.json()) as { data: { images: unknown[]; videos: unknown[] } }).data;
     expect([data.images.length, data.videos.length]).toEqual([0, 1]);
 

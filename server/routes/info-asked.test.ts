@@ -13,7 +13,11 @@ describe('POST /user/infoAsked', () => {
     const { token, userId } = await signIn(t, 'asked@example.com');
     expect((await info(token)).infoAsked).toBe(false);
     expect((await post(t.app, '/user/infoAsked', {}, { token })).body.code).toBe(0);
-    const first = await t.database.db.selectFrom('users').select('info_asked_at').where('id', '=', userId).executeTakeFirstOrThrow();
+    const first = await t.database.db
+      .selectFrom('users')
+      .select('info_asked_at')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(first.info_asked_at).toBeGreaterThan(0);
     // Another browser of the same account, signing in later: its session reads the same answer.
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -23,7 +27,11 @@ describe('POST /user/infoAsked', () => {
     expect((await info(other.token)).infoAsked).toBe(true);
     // Asking again keeps the first time.
     await post(t.app, '/user/infoAsked', {}, { token });
-    const again = await t.database.db.selectFrom('users').select('info_asked_at').where('id', '=', userId).executeTakeFirstOrThrow();
+    const again = await t.database.db
+      .selectFrom('users')
+      .select('info_asked_at')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     expect(again.info_asked_at).toBe(first.info_asked_at);
   });
 
@@ -36,9 +44,21 @@ describe('POST /user/infoAsked', () => {
   it('migration 12 counts an account that already named its company as asked, and no other', async () => {
     const db = await openDatabase('sqlite::memory:');
     try {
-      await migrateToLatest(db, migrations.filter((m) => m.version < 12));
-      const user = (id: string, company: string | null) => ({ id, email: `${id}@example.com`, company, created_at: 1, updated_at: 7 });
-      await db.db.insertInto('users').values([user('u_named', 'Acme'), user('u_blank', null)] as never).execute();
+      await migrateToLatest(
+        db,
+        migrations.filter((m) => m.version < 12),
+      );
+      const user = (id: string, company: string | null) => ({
+        id,
+        email: `${id}@example.com`,
+        company,
+        created_at: 1,
+        updated_at: 7,
+      });
+      await db.db
+        .insertInto('users')
+        .values([user('u_named', 'Acme'), user('u_blank', null)] as never)
+        .execute();
       await migrateToLatest(db);
       const rows = await db.db.selectFrom('users').select(['id', 'info_asked_at']).orderBy('id').execute();
       expect(rows).toEqual([

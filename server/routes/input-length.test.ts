@@ -1,10 +1,18 @@
-// Per-second tasks hold the full estimate of their input's measured length at submit (SPEC.md §9): outside URLs, other accounts' uploads, settling.
+// Per-second tasks hold the full estimate of their input's measured length at submit (SPEC.md §9): outside URLs, other
+// accounts' uploads, settling.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engines';
 import { ERROR_CODES, TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
-import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  creditState,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
 /**
@@ -17,7 +25,16 @@ function stretchEngine(factor: { value: number }): Engine {
     features: ['talking-face', 'talking-image', 'lipsync', 'stt-common'],
     async run(_feature, input, ctx) {
       const audio = await ctx.readInput((input as { audioUrl: string }).audioUrl, ['audio']);
-      return { outputs: [{ kind: 'video', mime: 'video/mp4', data: Buffer.from('video bytes'), durationS: audio.durationS! * factor.value }] };
+      return {
+        outputs: [
+          {
+            kind: 'video',
+            mime: 'video/mp4',
+            data: Buffer.from('video bytes'),
+            durationS: audio.durationS! * factor.value,
+          },
+        ],
+      };
     },
   };
 }
@@ -41,7 +58,13 @@ beforeAll(async () => {
   files.set('/voice-3s.wav', () => silentWav(3, 8000));
   files.set('/notes.txt', () => Buffer.from('only some text, not audio at all'));
   // The test app allows private targets (test config), so the local listener counts as an outside host.
-  t = await createTasksTestApp({ engines: [stretchEngine(factor)], env: { ENGINES: 'talking-face=stretch,talking-image=stretch,lipsync=stretch,stt-common=stretch', TASK_USER_CONCURRENCY: '20' } });
+  t = await createTasksTestApp({
+    engines: [stretchEngine(factor)],
+    env: {
+      ENGINES: 'talking-face=stretch,talking-image=stretch,lipsync=stretch,stt-common=stretch',
+      TASK_USER_CONCURRENCY: '20',
+    },
+  });
   await t.system.start();
 });
 afterEach(() => {
@@ -53,13 +76,23 @@ afterAll(async () => {
 });
 
 async function api(user: TestUser, path: string, body: unknown) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await t.app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 }
 
 async function playground(user: TestUser, path: string, body: unknown) {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await t.app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token: user.token },
+    body: JSON.stringify(body),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } };
 }
 
 /** Uploads a WAV through the playground and answers its signed URL (this server's media link). */
@@ -67,7 +100,11 @@ async function upload(user: TestUser, seconds: number): Promise<string> {
   const form = new FormData();
   form.set('scene', 'audio');
   form.set('file', new Blob([new Uint8Array(silentWav(seconds, 8000))]), 'voice.wav');
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  const res = await t.app.request('/api-playground/file/v1/upload', {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
   const body = (await res.json()) as { code: number; data: { url: string } };
   expect(body.code).toBe(0);
   return body.data.url;
@@ -76,9 +113,14 @@ async function upload(user: TestUser, seconds: number): Promise<string> {
 /** The whole ledger and every balance: nothing was created or lost anywhere. */
 async function wholeLedger() {
   const db = t.database.db;
-  const rows = await db.selectFrom('credit_ledger').select(['user_id', 'delta', 'reason', 'reference']).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .select(['user_id', 'delta', 'reason', 'reference'])
+    .orderBy('id')
+    .execute();
   const users = await db.selectFrom('users').select(['id', 'credits']).execute();
-  for (const u of users) expect(rows.filter((r) => r.user_id === u.id).reduce((n, r) => n + r.delta, 0)).toBe(u.credits);
+  for (const u of users)
+    expect(rows.filter((r) => r.user_id === u.id).reduce((n, r) => n + r.delta, 0)).toBe(u.credits);
   return rows;
 }
 
@@ -93,10 +135,15 @@ describe('per-second tasks with an outside input', () => {
     // 20 s at the LipSync price of 1 credit per second.
     expect(api402.body.message).toContain('needs 20');
     // Talking image is 2 credits per second: the same audio needs 40.
-    const pg402 = await playground(broke, '/api-playground/talking_face/v1/create_task', { audioUrl: `${host}/voice-20s.wav`, modelId: 'model-emma' });
+    const pg402 = await playground(broke, '/api-playground/talking_face/v1/create_task', {
+      audioUrl: `${host}/voice-20s.wav`,
+      modelId: 'model-emma',
+    });
     expect(pg402.status).toBe(402);
     expect(pg402.body.msg).toContain('needs 40');
-    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', broke.id).execute()).toHaveLength(0);
+    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', broke.id).execute()).toHaveLength(
+      0,
+    );
     expect((await wholeLedger()).filter((r) => r.user_id === broke.id)).toHaveLength(0);
   });
 
@@ -139,7 +186,9 @@ describe('per-second tasks with an outside input', () => {
     }
     const stt = await api(user, '/api/async/do_stt', { audioUrl: `${host}/notes.txt` });
     expect(stt.status).toBe(400);
-    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', user.id).execute()).toHaveLength(0);
+    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', user.id).execute()).toHaveLength(
+      0,
+    );
     expect((await creditState(t, user.id)).balance).toBe(100);
   });
 
@@ -167,10 +216,15 @@ describe("this server's media links", () => {
     expect(refused.body.code).toBe(ERROR_CODES.forbidden);
     expect(refused.body.message).toBe(`audioUrl: ${TASK_MESSAGES.mediaNotYours}`);
     // Any field, not only the measured one: another account's image is refused too.
-    const photo = await playground(other, '/api-playground/talking_face/v1/create_task', { audioUrl: `${host}/voice-3s.wav`, imageUrl: url });
+    const photo = await playground(other, '/api-playground/talking_face/v1/create_task', {
+      audioUrl: `${host}/voice-3s.wav`,
+      imageUrl: url,
+    });
     expect(photo.status).toBe(403);
     expect(photo.body.msg).toBe(`imageUrl: ${TASK_MESSAGES.mediaNotYours}`);
-    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', other.id).execute()).toHaveLength(0);
+    expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', other.id).execute()).toHaveLength(
+      0,
+    );
     expect((await creditState(t, other.id)).balance).toBe(100);
 
     const own = await api(owner, '/api/async/talking_face', talkingFace(url));
@@ -183,7 +237,11 @@ describe("this server's media links", () => {
     const user = await createUser(t, 100);
     const url = await upload(user, 2);
     const id = /\/media\/([A-Za-z0-9]+)\./.exec(url)![1]!;
-    await t.database.db.updateTable('media').set({ expires_at: Date.now() - 1000 }).where('id', '=', id).execute();
+    await t.database.db
+      .updateTable('media')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('id', '=', id)
+      .execute();
     for (const bad of [url, `${t.config.publicUrl}/media/0123456789abcdef.wav?exp=1&sig=x`]) {
       const r = await api(user, '/api/async/talking_face', talkingFace(bad));
       expect(r.status).toBe(400);

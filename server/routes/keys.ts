@@ -1,4 +1,5 @@
-// Key and dashboard routes under /apply: the default key (SPEC.md §7 /apply/playground, regenerate), named keys, the request log and usage.
+// Key and dashboard routes under /apply: the default key (SPEC.md §7 /apply/playground, regenerate), named keys, the
+// request log and usage.
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';

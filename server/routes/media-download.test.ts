@@ -1,4 +1,5 @@
-// GET /media on local disk: the file is streamed, whole or the one range a player asks for; a range past the end is 416.
+// GET /media on local disk: the file is streamed, whole or the one range a player asks for; a range past the end is
+// 416.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, uploadAs, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';

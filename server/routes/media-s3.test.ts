@@ -1,5 +1,6 @@
-// Media in an S3-compatible bucket through the real app: uploads and results land in the bucket, signed links redirect to
-// presigned ones under the same access rules, cleanup removes objects, and a second instance serves what the first stored.
+// Media in an S3-compatible bucket through the real app: uploads and results land in the bucket, signed links redirect
+// to presigned ones under the same access rules, cleanup removes objects, and a second instance serves what the first
+// stored.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,16 @@ import { inputReader } from '../tasks/input-media';
 import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
-import { TASKS_TEST_SECRET, createTasksTestApp, createUser, testEngine, uploadAs, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  TASKS_TEST_SECRET,
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  uploadAs,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
 let s3: TestS3;
@@ -38,7 +48,8 @@ async function objectExists(key: string): Promise<boolean> {
 }
 
 async function storageKey(id: string) {
-  return (await t.database.db.selectFrom('media').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow()).storage_key;
+  return (await t.database.db.selectFrom('media').select('storage_key').where('id', '=', id).executeTakeFirstOrThrow())
+    .storage_key;
 }
 
 beforeAll(async () => {
@@ -108,7 +119,11 @@ describe('media on S3-compatible storage', () => {
     const unsigned = `${good.pathname}`;
     for (const link of [tampered.href, stretched.href, past, unsigned]) {
       const res = await t.app.request(link.startsWith('http') ? pathOf(link) : link);
-      expect({ link, status: res.status, location: res.headers.get('location') }).toEqual({ link, status: 403, location: null });
+      expect({ link, status: res.status, location: res.headers.get('location') }).toEqual({
+        link,
+        status: 403,
+        location: null,
+      });
       expect(((await res.json()) as { msg: string }).msg).toBe(TASK_MESSAGES.mediaExpired);
     }
   });
@@ -122,11 +137,19 @@ describe('media on S3-compatible storage', () => {
     });
     const { taskId } = ((await res.json()) as { data: { taskId: string } }).data;
     expect((await waitForTask(t, taskId)).status).toBe('succeeded');
-    const outputs = await t.database.db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();
+    const outputs = await t.database.db
+      .selectFrom('media')
+      .select(['id', 'storage_key'])
+      .where('task_id', '=', taskId)
+      .execute();
     expect(outputs).toHaveLength(1);
     expect(await objectExists(outputs[0]!.storage_key)).toBe(true);
 
-    const readInput = inputReader({ media: t.system.media, publicUrl: t.config.publicUrl, outbound: { allowPrivate: false } });
+    const readInput = inputReader({
+      media: t.system.media,
+      publicUrl: t.config.publicUrl,
+      outbound: { allowPrivate: false },
+    });
     const input = await readInput(upload.url, ['audio'], AbortSignal.timeout(10_000));
     expect(Buffer.compare(input.data, wav)).toBe(0);
 
@@ -187,9 +210,16 @@ describe('media storage unreachable', () => {
       const someone = await createUser(app, 0);
       const form = new FormData();
       form.append('file', new Blob([wav], { type: 'audio/wav' }), 'voice.wav');
-      const res = await app.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: someone.token }, body: form });
+      const res = await app.app.request('/api-playground/file/v1/upload', {
+        method: 'POST',
+        headers: { token: someone.token },
+        body: form,
+      });
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({ code: ERROR_CODES.unavailable, msg: OBJECT_STORAGE_MESSAGES.unavailable });
+      expect(await res.json()).toMatchObject({
+        code: ERROR_CODES.unavailable,
+        msg: OBJECT_STORAGE_MESSAGES.unavailable,
+      });
       expect(await app.database.db.selectFrom('media').select('id').execute()).toEqual([]);
     } finally {
       await app.close();

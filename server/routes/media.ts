@@ -1,4 +1,5 @@
-// GET /media/<id>.<ext>?exp&sig[&download=name]: serves stored media behind expiring signed URLs (or redirects to object storage).
+// GET /media/<id>.<ext>?exp&sig[&download=name]: serves stored media behind expiring signed URLs (or redirects to
+// object storage).
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import type { AppDeps } from './deps';
@@ -41,7 +42,8 @@ export function mediaRoutes(deps: AppDeps) {
       'Cross-Origin-Resource-Policy': 'cross-origin',
       ...(filename ? { 'Content-Disposition': `attachment; filename="${filename}"` } : {}),
     };
-    if ('data' in found) return c.body(new Uint8Array(found.data), 200, { ...headers, 'Content-Length': String(found.data.length) });
+    if ('data' in found)
+      return c.body(new Uint8Array(found.data), 200, { ...headers, 'Content-Length': String(found.data.length) });
     // Streamed from disk, never loaded whole; a player seeking in a video asks for a range.
     const size = found.row.size;
     const range = requestedRange(c.req.header('range'), size);

@@ -1,4 +1,5 @@
-// Named API keys beside the default key: list, create (shown once), revoke, limits, last-used times written by public API calls.
+// Named API keys beside the default key: list, create (shown once), revoke, limits, last-used times written by public
+// API calls.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES, HISTORY_MESSAGES, NAMED_API_KEYS, REQUEST_LOG } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
@@ -13,8 +14,16 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
-const list = async () => (await call('/apply/keys/list', {})).body.data.list as Array<{ id: string; name: string; hint: string; isDefault: boolean; lastUsedAt: number | null }>;
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
+  postJson(t.app, path, body, headers);
+const list = async () =>
+  (await call('/apply/keys/list', {})).body.data.list as Array<{
+    id: string;
+    name: string;
+    hint: string;
+    isDefault: boolean;
+    lastUsedAt: number | null;
+  }>;
 
 /** Waits until the request log's batched writes (one setImmediate away) are stored. */
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -22,7 +31,16 @@ const settle = () => new Promise((r) => setTimeout(r, 30));
 describe('named API keys', () => {
   it('lists the default key first, with a hint and no secret; /apply/playground still answers that key', async () => {
     const keys = await list();
-    expect(keys).toEqual([{ id: expect.any(String), name: NAMED_API_KEYS.defaultName, hint: `${user.apiKey.slice(0, 7)}…${user.apiKey.slice(-4)}`, isDefault: true, createdAt: expect.any(Number), lastUsedAt: null }]);
+    expect(keys).toEqual([
+      {
+        id: expect.any(String),
+        name: NAMED_API_KEYS.defaultName,
+        hint: `${user.apiKey.slice(0, 7)}…${user.apiKey.slice(-4)}`,
+        isDefault: true,
+        createdAt: expect.any(Number),
+        lastUsedAt: null,
+      },
+    ]);
     expect((await call('/apply/playground', { userId: user.id })).body.data.key).toBe(user.apiKey);
   });
 
@@ -31,18 +49,31 @@ describe('named API keys', () => {
     expect(made.status).toBe(200);
     const key = made.body.data.key as string;
     expect(key).toMatch(/^sk-[A-Za-z0-9_-]{43}$/);
-    expect(made.body.data).toMatchObject({ name: 'CI pipeline', isDefault: false, hint: `${key.slice(0, 7)}…${key.slice(-4)}` });
+    expect(made.body.data).toMatchObject({
+      name: 'CI pipeline',
+      isDefault: false,
+      hint: `${key.slice(0, 7)}…${key.slice(-4)}`,
+    });
     // Only a hash and the hint are kept for a named key.
-    const row = await t.database.db.selectFrom('api_keys').selectAll().where('id', '=', made.body.data.id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', made.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row.key_ciphertext).toBeNull();
     expect(JSON.stringify(row)).not.toContain(key.slice(10, -4));
     expect((await list()).map((k) => k.name)).toEqual([NAMED_API_KEYS.defaultName, 'CI pipeline']);
 
-    expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` })).body.data.remainingCredits).toBe(10);
+    expect(
+      (await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` })).body.data.remainingCredits,
+    ).toBe(10);
     expect((await call('/apply/keys/revoke', { keyId: made.body.data.id })).status).toBe(200);
     const revoked = await call('/api/remaining_credits', {}, { authorization: `Bearer ${key}` });
     // Told what became of the key, not that it is wrong.
-    expect(revoked).toMatchObject({ status: 401, body: { msg: ACCOUNT_MESSAGES.revokedApiKey(new Date().toISOString().slice(0, 10)) } });
+    expect(revoked).toMatchObject({
+      status: 401,
+      body: { msg: ACCOUNT_MESSAGES.revokedApiKey(new Date().toISOString().slice(0, 10)) },
+    });
     // The default key is untouched.
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${user.apiKey}` })).status).toBe(200);
     expect((await list()).map((k) => k.name)).toEqual([NAMED_API_KEYS.defaultName]);
@@ -52,10 +83,15 @@ describe('named API keys', () => {
     const named = (await call('/apply/keys/create', { name: 'Worker' })).body.data.key as string;
     const fresh = (await call('/apply/playground/regenerate', { userId: user.id })).body.data.key as string;
     const old = await call('/api/remaining_credits', {}, { authorization: `Bearer ${user.apiKey}` });
-    expect(old).toMatchObject({ status: 401, body: { msg: ACCOUNT_MESSAGES.regeneratedApiKey(new Date().toISOString().slice(0, 10)) } });
+    expect(old).toMatchObject({
+      status: 401,
+      body: { msg: ACCOUNT_MESSAGES.regeneratedApiKey(new Date().toISOString().slice(0, 10)) },
+    });
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${fresh}` })).status).toBe(200);
     // A key that never existed is still just wrong.
-    expect((await call('/api/remaining_credits', {}, { authorization: 'Bearer sk-never-issued' })).body.msg).toBe(ACCOUNT_MESSAGES.invalidApiKey);
+    expect((await call('/api/remaining_credits', {}, { authorization: 'Bearer sk-never-issued' })).body.msg).toBe(
+      ACCOUNT_MESSAGES.invalidApiKey,
+    );
     expect((await call('/api/remaining_credits', {}, { authorization: `Bearer ${named}` })).status).toBe(200);
   });
 
@@ -65,14 +101,27 @@ describe('named API keys', () => {
     expect(refused).toMatchObject({ status: 409, body: { msg: HISTORY_MESSAGES.keyDefaultRevoke } });
 
     const other = await createUser(t, 0);
-    const theirs = (await call('/apply/keys/create', { name: 'theirs' }, { token: other.token })).body.data.id as string;
-    expect(await call('/apply/keys/revoke', { keyId: theirs })).toMatchObject({ status: 404, body: { msg: HISTORY_MESSAGES.keyNotFound } });
+    const theirs = (await call('/apply/keys/create', { name: 'theirs' }, { token: other.token })).body.data
+      .id as string;
+    expect(await call('/apply/keys/revoke', { keyId: theirs })).toMatchObject({
+      status: 404,
+      body: { msg: HISTORY_MESSAGES.keyNotFound },
+    });
     expect((await call('/apply/keys/list', {}, { token: other.token })).body.data.list).toHaveLength(2);
 
-    expect(await call('/apply/keys/create', { name: '   ' })).toMatchObject({ status: 400, body: { msg: 'name: is required' } });
-    expect((await call('/apply/keys/create', { name: 'x'.repeat(NAMED_API_KEYS.nameMaxLength + 1) })).body.msg).toBe(`name: must be at most ${NAMED_API_KEYS.nameMaxLength} characters`);
-    for (let i = 1; i < NAMED_API_KEYS.maxPerUser; i++) expect((await call('/apply/keys/create', { name: `key ${i}` })).status).toBe(200);
-    expect(await call('/apply/keys/create', { name: 'one too many' })).toMatchObject({ status: 409, body: { msg: HISTORY_MESSAGES.keyLimit } });
+    expect(await call('/apply/keys/create', { name: '   ' })).toMatchObject({
+      status: 400,
+      body: { msg: 'name: is required' },
+    });
+    expect((await call('/apply/keys/create', { name: 'x'.repeat(NAMED_API_KEYS.nameMaxLength + 1) })).body.msg).toBe(
+      `name: must be at most ${NAMED_API_KEYS.nameMaxLength} characters`,
+    );
+    for (let i = 1; i < NAMED_API_KEYS.maxPerUser; i++)
+      expect((await call('/apply/keys/create', { name: `key ${i}` })).status).toBe(200);
+    expect(await call('/apply/keys/create', { name: 'one too many' })).toMatchObject({
+      status: 409,
+      body: { msg: HISTORY_MESSAGES.keyLimit },
+    });
     expect(await list()).toHaveLength(NAMED_API_KEYS.maxPerUser);
   });
 

@@ -8,7 +8,11 @@ import { createAccountsTestApp, post, signIn, useAccountsTestApp } from '../test
 let idps: FakeIdps;
 beforeAll(async () => (idps = await startFakeIdps()));
 afterAll(() => idps.close());
-const t = useAccountsTestApp(() => ({ ...idpEnv(idps.google, idps.github), PUBLIC_URL: 'http://api.test', SITE_URL: 'http://site.test' }));
+const t = useAccountsTestApp(() => ({
+  ...idpEnv(idps.google, idps.github),
+  PUBLIC_URL: 'http://api.test',
+  SITE_URL: 'http://site.test',
+}));
 beforeEach(() => {
   idps.google.identity = { email: 'g@example.com', verified: true, name: 'Gee' };
   idps.github.identity = { email: 'octo@example.com', verified: true, name: 'Octo' };
@@ -23,7 +27,8 @@ function pkce() {
 async function authorize(provider: 'google' | 'github') {
   const state = `dreamapi.${randomBytes(18).toString('base64url')}`;
   const { verifier, challenge } = pkce();
-  const url = (await post(t.app, `/user/${provider}/login/url`, { state, codeChallenge: challenge })).body.data.url as string;
+  const url = (await post(t.app, `/user/${provider}/login/url`, { state, codeChallenge: challenge })).body.data
+    .url as string;
   const atIdp = await fetch(url, { redirect: 'manual' });
   const callback = new URL(atIdp.headers.get('location')!);
   const bounced = await t.app.request(callback.pathname + callback.search);
@@ -50,7 +55,13 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
 
   it('exchanges the code with the PKCE verifier, creates the user and answers like email login', async () => {
     const { siteRoot, state, verifier } = await authorize(provider);
-    const res = await post(t.app, `/user/${provider}/login/callback`, { code: siteRoot.searchParams.get('code')!, state, codeVerifier: verifier, referer: 'x', refererUrl: 'https://ref.example' });
+    const res = await post(t.app, `/user/${provider}/login/callback`, {
+      code: siteRoot.searchParams.get('code')!,
+      state,
+      codeVerifier: verifier,
+      referer: 'x',
+      refererUrl: 'https://ref.example',
+    });
     expect(res.body.code).toBe(0);
     const info = await post(t.app, '/user/info', {}, { token: res.body.data.token });
     expect(info.body.data.userEmail).toBe(provider === 'google' ? 'g@example.com' : 'octo@example.com');
@@ -59,7 +70,11 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
 
   it('refuses a code sent with another verifier (PKCE binds the code to the browser that started)', async () => {
     const { siteRoot, state } = await authorize(provider);
-    const res = await post(t.app, `/user/${provider}/login/callback`, { code: siteRoot.searchParams.get('code')!, state, codeVerifier: pkce().verifier });
+    const res = await post(t.app, `/user/${provider}/login/callback`, {
+      code: siteRoot.searchParams.get('code')!,
+      state,
+      codeVerifier: pkce().verifier,
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe(ACCOUNT_MESSAGES.oauthFailed);
   });
@@ -67,11 +82,18 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   it('refuses a state without the dreamapi prefix and random part, before calling the provider', async () => {
     const before = (provider === 'google' ? idps.google : idps.github).tokenRequests;
     for (const state of ['dreamapi', 'evil.abcdefghijklmnopqrstuvwxyz', 'dreamapi.short']) {
-      const res = await post(t.app, `/user/${provider}/login/callback`, { code: 'c', state, codeVerifier: pkce().verifier });
+      const res = await post(t.app, `/user/${provider}/login/callback`, {
+        code: 'c',
+        state,
+        codeVerifier: pkce().verifier,
+      });
       expect(res.status).toBe(400);
       expect(res.body.msg).toMatch(/^state: /);
     }
-    const url = await post(t.app, `/user/${provider}/login/url`, { state: 'dreamapi', codeChallenge: pkce().challenge });
+    const url = await post(t.app, `/user/${provider}/login/url`, {
+      state: 'dreamapi',
+      codeChallenge: pkce().challenge,
+    });
     expect(url.status).toBe(400);
     expect((provider === 'google' ? idps.google : idps.github).tokenRequests).toBe(before);
   });
@@ -79,7 +101,11 @@ describe.each(['google', 'github'] as const)('%s sign-in', (provider) => {
   it('refuses an identity without a verified email', async () => {
     (provider === 'google' ? idps.google : idps.github).identity.verified = false;
     const { siteRoot, state, verifier } = await authorize(provider);
-    const res = await post(t.app, `/user/${provider}/login/callback`, { code: siteRoot.searchParams.get('code')!, state, codeVerifier: verifier });
+    const res = await post(t.app, `/user/${provider}/login/callback`, {
+      code: siteRoot.searchParams.get('code')!,
+      state,
+      codeVerifier: verifier,
+    });
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe(ACCOUNT_MESSAGES.oauthNoEmail);
   });
@@ -90,13 +116,20 @@ describe('linking and configuration', () => {
     idps.google.identity.email = 'same@example.com';
     const { userId } = await signIn(t, 'same@example.com');
     const { siteRoot, state, verifier } = await authorize('google');
-    const res = await post(t.app, '/user/google/login/callback', { code: siteRoot.searchParams.get('code')!, state, codeVerifier: verifier });
+    const res = await post(t.app, '/user/google/login/callback', {
+      code: siteRoot.searchParams.get('code')!,
+      state,
+      codeVerifier: verifier,
+    });
     expect(res.body.data.userId).toBe(userId);
   });
 
   it('answers 404 with a clear message when a provider is not configured', async () => {
     const bare = await createAccountsTestApp();
-    const res = await post(bare.app, '/user/github/login/url', { state: 'dreamapi.abcdefghijklmnopqrstu', codeChallenge: 'a'.repeat(43) });
+    const res = await post(bare.app, '/user/github/login/url', {
+      state: 'dreamapi.abcdefghijklmnopqrstu',
+      codeChallenge: 'a'.repeat(43),
+    });
     expect([res.status, res.body.msg]).toEqual([404, ACCOUNT_MESSAGES.oauthNotConfigured]);
     await bare.close();
     expect(API_CODES.notLoggedIn).toBe(40001);

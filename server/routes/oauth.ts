@@ -1,4 +1,5 @@
-// Google and GitHub sign-in (SPEC.md §2, §4, §7): authorize URL, the API-host callback that returns the browser to /, and the code exchange.
+// Google and GitHub sign-in (SPEC.md §2, §4, §7): authorize URL, the API-host callback that returns the browser to /,
+// and the code exchange.
 import { Hono } from 'hono';
 import { AppError, envelope } from '../http/errors';
 import { validBody } from '../http/input';
@@ -42,17 +43,26 @@ export function oauthRoutes(ctx: AccountsContext) {
     try {
       identity = await verifiedIdentity(config, p, body);
     } catch (error) {
-      if (error instanceof OAuthNoEmailError) throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.oauthNoEmail);
-      log.warn('oauth exchange refused', { provider: p, error: error instanceof Error ? error.message : String(error) });
+      if (error instanceof OAuthNoEmailError)
+        throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.oauthNoEmail);
+      log.warn('oauth exchange refused', {
+        provider: p,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw new AppError(400, ERROR_CODES.invalidInput, ACCOUNT_MESSAGES.oauthFailed);
     }
     // The provider verified the address, so it links to an email-code account of the same address.
-    const { user } = await findOrCreateUserByEmail(db, identity.email, {
-      name: identity.name || undefined,
-      referer: body.referer,
-      refererUrl: body.refererUrl,
-      countryCode: countryCode(c, config),
-    }, { signupCredits: config.signupCredits });
+    const { user } = await findOrCreateUserByEmail(
+      db,
+      identity.email,
+      {
+        name: identity.name || undefined,
+        referer: body.referer,
+        refererUrl: body.refererUrl,
+        countryCode: countryCode(c, config),
+      },
+      { signupCredits: config.signupCredits },
+    );
     const token = await createSession(db, user.id);
     return c.json(envelope(0, MESSAGES.successfully, { userId: user.id, token }));
   });

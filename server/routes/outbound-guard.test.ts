@@ -1,4 +1,5 @@
-// Public API with private targets refused (the default): callbackUrl, input URLs and webhook deliveries never reach this machine.
+// Public API with private targets refused (the default): callbackUrl, input URLs and webhook deliveries never reach
+// this machine.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -32,7 +33,9 @@ beforeAll(async () => {
   await new Promise((r) => probe.close(r));
   base = `http://127.0.0.1:${port}`;
   // The test support allows private targets for its local fakes; these tests run with the production default.
-  t = await createTasksTestApp({ env: { PUBLIC_URL: base, OUTBOUND_ALLOW_PRIVATE: 'false', RATE_LIMIT_PER_MINUTE: '1000' } });
+  t = await createTasksTestApp({
+    env: { PUBLIC_URL: base, OUTBOUND_ALLOW_PRIVATE: 'false', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
   server = serve({ fetch: t.app.fetch, port, hostname: '127.0.0.1' });
   await t.system.start();
   user = await createUser(t, 1000);
@@ -49,7 +52,8 @@ async function api(path: string, body: unknown) {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 }
 
 async function poll(taskId: string) {
@@ -63,20 +67,36 @@ async function poll(taskId: string) {
 
 describe('private targets refused by default', () => {
   it('answers 400 to a callbackUrl on this machine in any spelling', async () => {
-    for (const url of [`http://[::ffff:127.0.0.1]:${trapPort}/`, `http://[::ffff:7f00:1]:${trapPort}/`, `http://${hostname()}:${trapPort}/`, `http://localhost:${trapPort}/`, `http://2130706433:${trapPort}/`]) {
+    for (const url of [
+      `http://[::ffff:127.0.0.1]:${trapPort}/`,
+      `http://[::ffff:7f00:1]:${trapPort}/`,
+      `http://${hostname()}:${trapPort}/`,
+      `http://localhost:${trapPort}/`,
+      `http://2130706433:${trapPort}/`,
+    ]) {
       const r = await api('/api/async/do_tts_common', { text: 'hi', callbackUrl: url });
-      expect({ url, status: r.status, code: r.body.code, message: r.body.message }).toEqual({ url, status: 400, code: 10192, message: `Illegal parameter: callbackUrl: ${OUTBOUND_MESSAGES.privateHost}` });
+      expect({ url, status: r.status, code: r.body.code, message: r.body.message }).toEqual({
+        url,
+        status: 400,
+        code: 10192,
+        message: `Illegal parameter: callbackUrl: ${OUTBOUND_MESSAGES.privateHost}`,
+      });
     }
     expect(trapHits).toEqual([]);
   });
 
   it('fails a task whose input URL points at this machine with an input error, refunded, the listener untouched', async () => {
     const before = (await creditState(t, user.id)).balance;
-    const submitted = await api('/api/async/img2video', { prompt: 'a wave', imgUrl: `http://[::ffff:127.0.0.1]:${trapPort}/photo.png` });
+    const submitted = await api('/api/async/img2video', {
+      prompt: 'a wave',
+      imgUrl: `http://[::ffff:127.0.0.1]:${trapPort}/photo.png`,
+    });
     expect(submitted.status).toBe(200);
     const data = await poll(submitted.body.data.taskId);
     expect(data.task.status).toBe(4);
-    expect(data.task.reason).toContain(`input URL http://[::ffff:127.0.0.1]:${trapPort}/photo.png ${OUTBOUND_MESSAGES.privateHost}`);
+    expect(data.task.reason).toContain(
+      `input URL http://[::ffff:127.0.0.1]:${trapPort}/photo.png ${OUTBOUND_MESSAGES.privateHost}`,
+    );
     expect(trapHits).toEqual([]);
     const after = await creditState(t, user.id);
     expect(after.balance).toBe(before);
@@ -94,7 +114,17 @@ describe('private targets refused by default', () => {
     for (const row of rows) {
       await t.database.db
         .insertInto('webhook_deliveries')
-        .values({ ...row, task_id: 'task_x', user_id: user.id, payload: '{}', status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })
+        .values({
+          ...row,
+          task_id: 'task_x',
+          user_id: user.id,
+          payload: '{}',
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: now,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
     }
     // The name accepted at submit now resolves to this machine.
@@ -106,7 +136,16 @@ describe('private targets refused by default', () => {
       outbound: { allowPrivate: false, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
     });
     expect(await dispatcher.runDue()).toBe(2);
-    const stored = await t.database.db.selectFrom('webhook_deliveries').select(['id', 'attempts', 'last_error', 'status']).where('id', 'in', rows.map((r) => r.id)).orderBy('id').execute();
+    const stored = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'attempts', 'last_error', 'status'])
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('id')
+      .execute();
     expect(stored).toEqual([
       { id: 'msg_mapped', attempts: 1, last_error: OUTBOUND_MESSAGES.privateHost, status: 'pending' },
       { id: 'msg_rebound', attempts: 1, last_error: OUTBOUND_MESSAGES.privateHost, status: 'pending' },

@@ -9,7 +9,13 @@ import { AppError, envelope } from '../http/errors';
 import { whileReading } from '../http/cut-off';
 import { validBody } from '../http/input';
 import { bodyCap } from './body-cap';
-import { createStripeClient, handleStripeEvent, PaymentNotYetRecorded, startCheckout, verifyStripeEvent } from '../payments';
+import {
+  createStripeClient,
+  handleStripeEvent,
+  PaymentNotYetRecorded,
+  startCheckout,
+  verifyStripeEvent,
+} from '../payments';
 
 const checkoutBody = z.object({
   packId: z.string({ error: 'choose a credit pack' }).min(1, 'choose a credit pack').max(64),

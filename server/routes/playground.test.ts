@@ -1,4 +1,5 @@
-// Playground API: model list, history newest first and paginated, poll, delete with media, refusals with clear messages.
+// Playground API: model list, history newest first and paginated, poll, delete with media, refusals with clear
+// messages.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 
@@ -9,8 +10,14 @@ afterEach(async () => {
 });
 
 async function call(app: TasksTestApp['app'], path: string, token: string, body?: unknown) {
-  const res = await app.request(path, body === undefined ? { headers: { token } } : { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await app.request(
+    path,
+    body === undefined
+      ? { headers: { token } }
+      : { method: 'POST', headers: { 'content-type': 'application/json', token }, body: JSON.stringify(body) },
+  );
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; msg: string; data: any } };
 }
 
 describe('playground API', () => {
@@ -28,7 +35,10 @@ describe('playground API', () => {
   });
 
   it('get_list is the history newest first, paginated; poll shows a task; delete removes it and its media', async () => {
-    t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test', TASK_USER_CONCURRENCY: '10' } });
+    t = await createTasksTestApp({
+      engines: [testEngine()],
+      env: { ENGINES: 'tts-common=test', TASK_USER_CONCURRENCY: '10' },
+    });
     const user = await createUser(t, 10);
     const other = await createUser(t, 10);
     const ids: string[] = [];
@@ -47,14 +57,25 @@ describe('playground API', () => {
     expect(page2.body.data.list.map((x: { taskId: string }) => x.taskId)).toEqual([ids[0]]);
 
     const polled = await call(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: ids[0] });
-    expect(polled.body.data).toMatchObject({ status: 'succeeded', progress: 100, credits: 1, outputs: [{ kind: 'audio', mime: 'audio/wav' }] });
-    expect((await call(t.app, '/api-playground/video_tools/v1/poll', other.token, { taskId: ids[0] })).status).toBe(404);
+    expect(polled.body.data).toMatchObject({
+      status: 'succeeded',
+      progress: 100,
+      credits: 1,
+      outputs: [{ kind: 'audio', mime: 'audio/wav' }],
+    });
+    expect((await call(t.app, '/api-playground/video_tools/v1/poll', other.token, { taskId: ids[0] })).status).toBe(
+      404,
+    );
 
     const del = await call(t.app, '/api-playground/video_tools/v1/delete', user.token, { taskId: ids[0] });
     expect(del.body.code).toBe(0);
     expect((await call(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: ids[0] })).status).toBe(404);
-    expect(await t.database.db.selectFrom('media').select('id').where('task_id', '=', ids[0]!).execute()).toHaveLength(0);
-    const media = await t.app.request(new URL(polled.body.data.outputs[0].url).pathname + new URL(polled.body.data.outputs[0].url).search);
+    expect(await t.database.db.selectFrom('media').select('id').where('task_id', '=', ids[0]!).execute()).toHaveLength(
+      0,
+    );
+    const media = await t.app.request(
+      new URL(polled.body.data.outputs[0].url).pathname + new URL(polled.body.data.outputs[0].url).search,
+    );
     expect(media.status).toBe(403);
   });
 
@@ -64,7 +85,11 @@ describe('playground API', () => {
     ['/api-playground/speech/v1/tts', { text: 'x'.repeat(5001), voiceId: 'en-us-male-1' }, 'text'],
     ['/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'hi' }], voices: {} }, 'voices.A'],
     ['/api-playground/video_tools/v1/animate_video', { type: 'image', prompt: 'x' }, 'imageUrl'],
-    ['/api-playground/video_tools/v1/animate_video', { type: 'text', prompt: 'x', resolution: '1080p', duration: 8 }, 'resolution'],
+    [
+      '/api-playground/video_tools/v1/animate_video',
+      { type: 'text', prompt: 'x', resolution: '1080p', duration: 8 },
+      'resolution',
+    ],
     ['/api-playground/talking_face/v1/create_task', { audioUrl: 'not a url' }, 'audioUrl'],
     ['/api-playground/did_video_task/v1/translate_submit', { videoUrl: 'https://x.test/v.mp4' }, 'targetLanguage'],
     ['/api-playground/video_tools/v1/get_list', { page: 0 }, 'page'],

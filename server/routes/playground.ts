@@ -1,5 +1,16 @@
-// Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and deletes tasks.
-import { ERROR_CODES, MESSAGES, RUN_OPTION_NAMES, SAMPLE_MODELS, TASK_MESSAGES, UPLOAD_SCENES, VOICES, type Feature, type RunOption } from '../../src/lib/product-rules';
+// Playground API (SPEC.md §7 /api-playground/*): session token, JSON, §8 envelope; submits, polls, lists, cancels and
+// deletes tasks.
+import {
+  ERROR_CODES,
+  MESSAGES,
+  RUN_OPTION_NAMES,
+  SAMPLE_MODELS,
+  TASK_MESSAGES,
+  UPLOAD_SCENES,
+  VOICES,
+  type Feature,
+  type RunOption,
+} from '../../src/lib/product-rules';
 import { Hono, type Context } from 'hono';
 import { requireUser, type AuthEnv } from '../accounts';
 import type { AppDeps } from './deps';
@@ -30,33 +41,53 @@ import { clientIp } from '../http/client-ip';
 
 const ok = (data: unknown) => envelope(0, MESSAGES.successfully, data);
 
-/** The advanced settings a body gave (src/lib/product-rules/run-options.ts), stored with the task's input for its engine. */
+/**
+ * The advanced settings a body gave (src/lib/product-rules/run-options.ts), stored with the task's input for its
+ * engine.
+ */
 const settings = (b: Partial<Record<RunOption, unknown>>) =>
-  Object.fromEntries(RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]));
+  Object.fromEntries(
+    RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]),
+  );
 
 /** Where app.ts mounts the playground API; the paths below are relative to it. */
 export const PLAYGROUND_PREFIX = '/api-playground';
 
-/** The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store. */
-const READS = new Set(['/video_tools/v1/poll', '/video_tools/v1/cancel', '/video_tools/v1/delete', '/video_tools/v1/get_list', '/account/v1/webhook_secret']);
+/**
+ * The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store.
+ */
+const READS = new Set([
+  '/video_tools/v1/poll',
+  '/video_tools/v1/cancel',
+  '/video_tools/v1/delete',
+  '/video_tools/v1/get_list',
+  '/account/v1/webhook_secret',
+]);
 
 export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   const system = deps.tasks;
   const db = system.db;
   const app = new Hono<AuthEnv>();
-  const signedIn = requireUser(db, { refuseSuspended: { reads: (c) => c.req.method === 'GET' || READS.has(c.req.path.slice(PLAYGROUND_PREFIX.length)) } });
+  const signedIn = requireUser(db, {
+    refuseSuspended: { reads: (c) => c.req.method === 'GET' || READS.has(c.req.path.slice(PLAYGROUND_PREFIX.length)) },
+  });
 
   // Uploads checked by content; the answer carries a signed URL to pass to a task. Registered before the general
   // body cap below, which would refuse a file: this path has the upload cap instead.
   app.post('/file/v1/upload', signedIn, async (c) => {
     const userId = c.get('user').id;
-    return receiveUpload(c, { gate: uploads, trustProxy: deps.config.trustProxy, account: userId }, async ({ file, size, fields }) => {
-      const { scene } = parseInput(uploadSceneBody, { scene: fields.scene });
-      return c.json(ok(await system.media.saveUploadFile(userId, file, size, UPLOAD_SCENES[scene]!)));
-    });
+    return receiveUpload(
+      c,
+      { gate: uploads, trustProxy: deps.config.trustProxy, account: userId },
+      async ({ file, size, fields }) => {
+        const { scene } = parseInput(uploadSceneBody, { scene: fields.scene });
+        return c.json(ok(await system.media.saveUploadFile(userId, file, size, UPLOAD_SCENES[scene]!)));
+      },
+    );
   });
 
-  // What this server offers, public: the nav, home cards, screens, reference, pricing and login modal read it before any input.
+  // What this server offers, public: the nav, home cards, screens, reference, pricing and login modal read it before
+  // any input.
   app.get('/task/v1/features', (c) => {
     c.header('Cache-Control', FEATURES_CACHE_CONTROL);
     return c.json(ok(offerAnswer(system.engines, deps.config)));
@@ -67,7 +98,9 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
 
   // With S3 configured, uploads go from the browser straight to the bucket, checked and recorded on finish (the public
   // API's code); null tells the playground to send the file here instead.
-  const direct = system.media.incoming ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media }) : null;
+  const direct = system.media.incoming
+    ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media })
+    : null;
   app.post('/file/v1/get_policy', async (c) => {
     const { scene } = await validBody(c, uploadSceneBody);
     return c.json(ok(direct ? await direct.issue(c.get('user').id, scene) : null));
@@ -75,7 +108,13 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   app.post('/file/v1/policy_upload_finish', async (c) => {
     const { reqId } = await validBody(c, reqIdBody);
     if (!direct) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
-    return c.json(ok(await direct.finish(c.get('user').id, reqId, (bytes) => uploads.enter(clientIp(c, deps.config.trustProxy), bytes))));
+    return c.json(
+      ok(
+        await direct.finish(c.get('user').id, reqId, (bytes) =>
+          uploads.enter(clientIp(c, deps.config.trustProxy), bytes),
+        ),
+      ),
+    );
   });
 
   async function view(id: string) {
@@ -93,21 +132,37 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   // Speech: TTS (Common or Pro), voice clone, TTS with a cloned voice, dialogue.
   app.post('/speech/v1/tts', async (c) => {
     const b = await validBody(c, ttsBody);
-    return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', { text: b.text, voice: b.voiceId, ...settings(b) });
+    return submit(c, b.quality === 'pro' ? 'tts-pro' : 'tts-common', {
+      text: b.text,
+      voice: b.voiceId,
+      ...settings(b),
+    });
   });
-  app.post('/speech/v1/voice_clone', async (c) => submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }));
+  app.post('/speech/v1/voice_clone', async (c) =>
+    submit(c, 'voice-clone', { ...(await validBody(c, voiceCloneBody)) }),
+  );
   app.post('/speech/v1/tts_clone', async (c) => submit(c, 'tts-clone', { ...(await validBody(c, ttsCloneBody)) }));
   app.post('/speech/v1/dialogue', async (c) => {
     const b = await validBody(c, dialogueBody);
     return submit(c, 'dialogue', { lines: b.lines, voices: b.voices, ...settings(b) });
   });
-  app.get('/speech/v1/voice_list', (c) => c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })));
+  app.get('/speech/v1/voice_list', (c) =>
+    c.json(ok({ list: VOICES.map(({ id, name, language, gender }) => ({ id, name, language, gender })) })),
+  );
 
   // Video tools: image/text/character to video, translation, talking face, clothes changer.
   app.post('/video_tools/v1/animate_video', async (c) => {
     const b = await validBody(c, animateBody);
-    const feature: Feature = b.type === 'image' ? 'image-to-video' : b.type === 'character' ? 'character-to-video' : 'text-to-video';
-    return submit(c, feature, { prompt: b.prompt, imageUrl: b.imageUrl, modelId: b.modelId, resolution: b.resolution, durationS: b.duration, ...settings(b) });
+    const feature: Feature =
+      b.type === 'image' ? 'image-to-video' : b.type === 'character' ? 'character-to-video' : 'text-to-video';
+    return submit(c, feature, {
+      prompt: b.prompt,
+      imageUrl: b.imageUrl,
+      modelId: b.modelId,
+      resolution: b.resolution,
+      durationS: b.duration,
+      ...settings(b),
+    });
   });
   for (const [path, feature] of [
     ['/did_video_task/v1/translate_lip_submit', 'video-translate-lip-sync'],
@@ -122,7 +177,9 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
     const b = await validBody(c, talkingFaceBody);
     return submit(c, b.videoUrl ? 'talking-face' : 'talking-image', { ...b });
   });
-  app.post('/clothes_changer/v1/create_task', async (c) => submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }));
+  app.post('/clothes_changer/v1/create_task', async (c) =>
+    submit(c, 'tryon-clothes', { ...(await validBody(c, clothesBody)) }),
+  );
 
   // Task history: poll, cancel, delete, list (newest first).
   app.post('/video_tools/v1/poll', async (c) => {
@@ -145,18 +202,29 @@ export function playgroundRoutes(deps: AppDeps, uploads: UploadGate) {
   });
   app.post('/video_tools/v1/get_list', async (c) => {
     const { page, pageSize, feature, features, q } = await validBody(c, listBody);
-    const { rows, total } = await listTasks(db, c.get('user').id, { page, pageSize, features: [...(feature ? [feature] : []), ...(features ?? [])], q });
+    const { rows, total } = await listTasks(db, c.get('user').id, {
+      page,
+      pageSize,
+      features: [...(feature ? [feature] : []), ...(features ?? [])],
+      q,
+    });
     const media = await mediaByTask(
       db,
       rows.map((r) => r.id),
     );
-    return c.json(ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }));
+    return c.json(
+      ok({ list: rows.map((r) => taskView(r, media.get(r.id) ?? [], system.media)), total, page, pageSize }),
+    );
   });
 
   // The same feature and inputs again, as a new task (the history's "Run again").
   app.post('/video_tools/v1/rerun', async (c) => {
     const { taskId } = await validBody(c, taskIdBody);
-    const task = await rerunTask({ db, media: system.media, tasks: system.tasks, publicUrl: deps.config.publicUrl }, c.get('user').id, taskId);
+    const task = await rerunTask(
+      { db, media: system.media, tasks: system.tasks, publicUrl: deps.config.publicUrl },
+      c.get('user').id,
+      taskId,
+    );
     return c.json(envelope(0, MESSAGES.submitSuccessfully, await view(task.id)));
   });
 

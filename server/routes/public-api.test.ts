@@ -1,4 +1,5 @@
-// Public API over real HTTP (fetch): TTS end to end with a playable WAV and the price-table charge, webhooks, uploads, limits.
+// Public API over real HTTP (fetch): TTS end to end with a playable WAV and the price-table charge, webhooks, uploads,
+// limits.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
@@ -21,7 +22,9 @@ beforeAll(async () => {
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
   base = `http://127.0.0.1:${port}`;
-  t = await createTasksTestApp({ env: { PUBLIC_URL: base, WEBHOOK_RETRY_BASE_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' } });
+  t = await createTasksTestApp({
+    env: { PUBLIC_URL: base, WEBHOOK_RETRY_BASE_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
   server = serve({ fetch: t.app.fetch, port, hostname: '127.0.0.1' });
   await t.system.start();
   user = await createUser(t, 100);
@@ -37,7 +40,12 @@ async function api(path: string, body: unknown, headers: Record<string, string> 
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}`, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; message: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    status: res.status,
+    headers: res.headers,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: (await res.json()) as { code: number; message: string; data: any },
+  };
 }
 
 async function poll(taskId: string) {
@@ -51,7 +59,8 @@ async function poll(taskId: string) {
 
 describe('TTS through the public API', () => {
   it('returns a playable WAV whose length matches the text, charged by the price table', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog. Speech synthesis runs offline on this server, with no key at all.';
+    const text =
+      'The quick brown fox jumps over the lazy dog. Speech synthesis runs offline on this server, with no key at all.';
     const before = (await api('/api/remaining_credits', {})).body.data.remainingCredits;
     const submitted = await api('/api/async/do_tts_common', { text, audioId: 'en-gb-male-1' });
     expect(submitted.status).toBe(200);
@@ -133,7 +142,8 @@ describe('webhooks', () => {
   it('signs deliveries the Standard Webhooks way and retries after a 500', async () => {
     const secret = (await api('/api/webhook_secret', {})).body.data.secret as string;
     expect(secret).toMatch(/^whsec_/);
-    const received: Array<{ status: number; verified: boolean; id: string; body: any }> = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const received: Array<{ status: number; verified: boolean; id: string; body: any }> = [];
     const receiver = createServer(async (req: IncomingMessage, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -143,7 +153,9 @@ describe('webhooks', () => {
       const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
         .update(`${id}.${ts}.${raw}`)
         .digest('base64');
-      const verified = String(req.headers['webhook-signature']).split(' ').includes(`v1,${expected}`) && Math.abs(Date.now() / 1000 - Number(ts)) < 300;
+      const verified =
+        String(req.headers['webhook-signature']).split(' ').includes(`v1,${expected}`) &&
+        Math.abs(Date.now() / 1000 - Number(ts)) < 300;
       const status = received.length === 0 ? 500 : 200;
       received.push({ status, verified, id, body: JSON.parse(raw) });
       res.writeHead(status).end();
@@ -158,7 +170,10 @@ describe('webhooks', () => {
       expect(received.map((r) => r.status)).toEqual([500, 200]);
       expect(received.every((r) => r.verified)).toBe(true);
       expect(received[0]!.id).toBe(received[1]!.id);
-      expect(received[1]!.body).toMatchObject({ type: 'task.succeeded', data: { task: { taskId: submitted.body.data.taskId, status: 3 } } });
+      expect(received[1]!.body).toMatchObject({
+        type: 'task.succeeded',
+        data: { task: { taskId: submitted.body.data.taskId, status: 3 } },
+      });
     } finally {
       await new Promise((r) => receiver.close(r));
     }
@@ -175,7 +190,9 @@ describe('idempotency over HTTP', () => {
     const c = await api('/api/async/do_tts_common', { text: 'Other request' }, headers);
     expect(c.status).toBe(409);
     expect(c.body.message).toContain('Idempotency-Key');
-    const holds = (await creditState(t, user.id)).ledger.filter((r) => r.reference === a.body.data.taskId && r.reason === 'task-hold');
+    const holds = (await creditState(t, user.id)).ledger.filter(
+      (r) => r.reference === a.body.data.taskId && r.reason === 'task-hold',
+    );
     expect(holds).toHaveLength(1);
   });
 });
@@ -213,7 +230,11 @@ describe('three-step upload', () => {
     expect(disguised.status).toBe(415);
     expect(disguised.body.msg).toContain('not a recognised media file');
     // A PNG signature and the IHDR chunk header that must follow it: a signature alone is no image to the sniffer.
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(64)]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+      Buffer.from('IHDR'),
+      Buffer.alloc(64),
+    ]);
     const wrongKind = await upload(png, 'voice.wav');
     expect(wrongKind.status).toBe(415);
     expect(wrongKind.body.msg).toContain('image/png');
@@ -236,7 +257,11 @@ describe('three-step upload', () => {
   it('refuses an upload over the size cap before reading it all', async () => {
     const form = new FormData();
     form.set('file', new Blob([new Uint8Array(101 * 1024 * 1024)]), 'big.mp4');
-    const res = await fetch(`${base}/api-playground/file/v1/upload`, { method: 'POST', headers: { token: user.token }, body: form });
+    const res = await fetch(`${base}/api-playground/file/v1/upload`, {
+      method: 'POST',
+      headers: { token: user.token },
+      body: form,
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).msg).toContain('MB');
   });

@@ -1,4 +1,5 @@
-// Public API compatible with DreamAPI (docs/public-api.md): Bearer key, /api/async/<tool>, getAsyncResult, credits, three-step upload.
+// Public API compatible with DreamAPI (docs/public-api.md): Bearer key, /api/async/<tool>, getAsyncResult, credits,
+// three-step upload.
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
@@ -27,7 +28,14 @@ import {
   type Feature,
   type PublicTool,
 } from '../../src/lib/product-rules';
-import { dreamTts, PUBLIC_TOOL_BODIES, reqIdBody, rotateBody, taskIdBody, uploadSceneBody } from '../../src/lib/api-contract';
+import {
+  dreamTts,
+  PUBLIC_TOOL_BODIES,
+  reqIdBody,
+  rotateBody,
+  taskIdBody,
+  uploadSceneBody,
+} from '../../src/lib/api-contract';
 import { openApiRoutes } from '../openapi';
 import { bodyCap } from './body-cap';
 import { receiveUpload } from './task-context';
@@ -65,14 +73,25 @@ export const PUBLIC_API_PREFIX = '/api';
 /** Whether a path is the public API's, whose answers use its own envelope (unknown paths and methods included). */
 export const isPublicApiPath = (path: string) => path === PUBLIC_API_PREFIX || path.startsWith(`${PUBLIC_API_PREFIX}/`);
 
-/** The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already made. */
-const READS = new Set(['/getAsyncResult', '/cancelAsyncTask', '/remaining_credits', '/webhook_secret', '/file/v1/policy_upload_finish', ...DEVELOPER_API_READS]);
+/**
+ * The calls a suspended account may still make: results, cancel, balance, webhook secret, finishing an upload already
+ * made.
+ */
+const READS = new Set([
+  '/getAsyncResult',
+  '/cancelAsyncTask',
+  '/remaining_credits',
+  '/webhook_secret',
+  '/file/v1/policy_upload_finish',
+  ...DEVELOPER_API_READS,
+]);
 
 /** DreamAPI refuses bad parameters with 10192 "Illegal parameter"; we keep the code and name the field. */
 const ILLEGAL_PARAMETER = PUBLIC_API_CODES.illegalParameter;
 function body<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
   const result = validate(schema, raw);
-  if (!result.success) throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${describeIssue(result.error, raw)}`);
+  if (!result.success)
+    throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: ${describeIssue(result.error, raw)}`);
   return result.data;
 }
 
@@ -99,7 +118,8 @@ function ttsInput(raw: unknown): Record<string, unknown> {
 
 /** The feature a tool runs; video_translate picks it by enableLipSync. */
 function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
-  if (tool === 'video_translate/2.0') return input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
+  if (tool === 'video_translate/2.0')
+    return input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
   return PUBLIC_TOOLS[tool];
 }
 
@@ -108,7 +128,9 @@ function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
  * service measures the input a per-second tool is charged on (src/lib/product-rules/limits.ts LENGTH_INPUTS).
  */
 function toolInput(tool: PublicTool, raw: unknown): ToolInput {
-  const parsed = (tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)) as Record<string, unknown>;
+  const parsed = (
+    tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)
+  ) as Record<string, unknown>;
   const { callbackUrl, ...input } = parsed;
   // Speech to text takes DreamAPI's list of locales too; engines take one language hint: the first.
   if (Array.isArray(input.lan)) input.lan = input.lan[0];
@@ -124,7 +146,11 @@ function idempotencyKey(c: Context): string | null {
   const key = c.req.header('idempotency-key');
   if (key === undefined) return null;
   if (key.length === 0 || key.length > IDEMPOTENCY.maxKeyLength || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new AppError(400, ILLEGAL_PARAMETER, `Illegal parameter: Idempotency-Key must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters`);
+    throw new AppError(
+      400,
+      ILLEGAL_PARAMETER,
+      `Illegal parameter: Idempotency-Key must be 1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters`,
+    );
   }
   return key;
 }
@@ -136,7 +162,10 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   const keys = lazyServerKeys(config);
   let policyKey: Buffer | undefined;
   const policySignature = (reqId: string) =>
-    createHmac('sha256', (policyKey ??= Buffer.from(hkdfSync('sha256', keys().hashing, 'dreamapi-upload', 'policy', 32))))
+    createHmac(
+      'sha256',
+      (policyKey ??= Buffer.from(hkdfSync('sha256', keys().hashing, 'dreamapi-upload', 'policy', 32))),
+    )
       .update(reqId)
       .digest('base64url');
 
@@ -161,12 +190,21 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
       const reqId = fields.reqId ?? '';
       const expected = Buffer.from(policySignature(reqId));
       const given = Buffer.from(fields.signature ?? '');
-      policy = reqId ? await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).executeTakeFirst() : undefined;
-      if (!policy || policy.expires_at < Date.now() || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      policy = reqId
+        ? await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).executeTakeFirst()
+        : undefined;
+      if (
+        !policy ||
+        policy.expires_at < Date.now() ||
+        expected.length !== given.length ||
+        !timingSafeEqual(expected, given)
+      ) {
         throw new AppError(403, ERROR_CODES.forbidden, TASK_MESSAGES.uploadPolicyUnknown);
       }
       // A policy issued before the account was suspended does not let a file in afterwards.
-      assertNotSuspended(await db.selectFrom('users').select('suspended').where('id', '=', policy.user_id).executeTakeFirstOrThrow());
+      assertNotSuspended(
+        await db.selectFrom('users').select('suspended').where('id', '=', policy.user_id).executeTakeFirstOrThrow(),
+      );
       return policy.user_id;
     };
     return receiveUpload(c, { gate: uploads, trustProxy: config.trustProxy, authorize }, async ({ file, size }) => {
@@ -233,7 +271,11 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   });
   app.post('/remaining_credits', async (c) => {
     await readBody(c);
-    const row = await db.selectFrom('users').select('credits').where('id', '=', c.get('user').id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('users')
+      .select('credits')
+      .where('id', '=', c.get('user').id)
+      .executeTakeFirstOrThrow();
     return c.json(success({ remainingCredits: row.credits }));
   });
   app.post('/webhook_secret', async (c) => {
@@ -242,7 +284,9 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   });
 
   // With S3 configured the file goes from the client straight to the bucket (a presigned POST); else to this server.
-  const direct = system.media.incoming ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media }) : null;
+  const direct = system.media.incoming
+    ? createDirectUploads({ db, incoming: system.media.incoming, media: system.media })
+    : null;
 
   app.post('/file/v1/get_policy', async (c) => {
     const { scene } = body(uploadSceneBody, await readBody(c));
@@ -268,9 +312,18 @@ export function publicApiRoutes(deps: AppDeps, requestLog: RequestLog, uploads: 
   app.post('/file/v1/policy_upload_finish', async (c) => {
     const { reqId } = body(reqIdBody, await readBody(c));
     const userId = c.get('user').id;
-    const finished = (info: MediaInfo) => c.json(success({ url: info.url, fileId: info.id, mime: info.mime, size: info.size, durationS: info.durationS }));
-    if (direct) return finished(await direct.finish(userId, reqId, (bytes) => uploads.enter(clientIp(c, config.trustProxy), bytes)));
-    const policy = await db.selectFrom('upload_policies').selectAll().where('req_id', '=', reqId).where('user_id', '=', userId).executeTakeFirst();
+    const finished = (info: MediaInfo) =>
+      c.json(success({ url: info.url, fileId: info.id, mime: info.mime, size: info.size, durationS: info.durationS }));
+    if (direct)
+      return finished(
+        await direct.finish(userId, reqId, (bytes) => uploads.enter(clientIp(c, config.trustProxy), bytes)),
+      );
+    const policy = await db
+      .selectFrom('upload_policies')
+      .selectAll()
+      .where('req_id', '=', reqId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
     const media = policy.media_id ? await system.media.byId(policy.media_id) : undefined;
     if (!media) throw new AppError(409, ERROR_CODES.conflict, TASK_MESSAGES.uploadMissing);

@@ -1,4 +1,5 @@
-// The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning (usage.test.ts has the usage report).
+// The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning
+// (usage.test.ts has the usage report).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REQUEST_LOG } from '../../src/lib/product-rules';
 import { createRequestLog } from '../accounts/request-log';
@@ -15,14 +16,16 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
+  postJson(t.app, path, body, headers);
 const api = (path: string, body: unknown) => call(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
 /** A database handle that counts the rows of each insert it runs. */
 function countingInserts() {
   const inserts: number[] = [];
   const db = t.database.db.withPlugin({
     transformQuery: (args) => {
-      if (args.node.kind === 'InsertQueryNode') inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
+      if (args.node.kind === 'InsertQueryNode')
+        inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
       return args.node;
     },
     transformResult: async (args) => args.result,
@@ -46,7 +49,18 @@ describe('request log', () => {
     const log = await call('/apply/requests', {});
     expect(log.status).toBe(200);
     expect(log.body.data.total).toBe(4);
-    expect(log.body.data.list.map((r: { tool: string; status: number; code: number; credits: number; taskId: string | null; keyName: string }) => [r.tool, r.status, r.code, r.credits, r.taskId, r.keyName])).toEqual([
+    expect(
+      log.body.data.list.map(
+        (r: {
+          tool: string;
+          status: number;
+          code: number;
+          credits: number;
+          taskId: string | null;
+          keyName: string;
+        }) => [r.tool, r.status, r.code, r.credits, r.taskId, r.keyName],
+      ),
+    ).toEqual([
       ['async/do_tts_common', 400, 10192, 0, null, 'Default key'],
       ['getAsyncResult', 404, 40004, 0, 'no-such-task', 'Default key'],
       ['getAsyncResult', 200, 0, 0, taskId, 'Default key'],
@@ -63,14 +77,25 @@ describe('request log', () => {
     expect(page2).toMatchObject({ total: 5, page: 2, pageSize: 2 });
     expect(page2.list).toHaveLength(2);
     expect((await call('/apply/requests', {}, { token: other.token })).body.data.total).toBe(1);
-    expect((await call('/apply/requests', { pageSize: REQUEST_LOG.maxPageSize + 1 })).body.msg).toBe(`pageSize: must be at most ${REQUEST_LOG.maxPageSize}`);
+    expect((await call('/apply/requests', { pageSize: REQUEST_LOG.maxPageSize + 1 })).body.msg).toBe(
+      `pageSize: must be at most ${REQUEST_LOG.maxPageSize}`,
+    );
     expect((await call('/apply/requests', {}, {})).status).toBe(401);
   });
 
   it('writes calls answered over many turns in one insert, REQUEST_LOG.writeEveryMs after the first, or at once when a batch is full', async () => {
     const { db, inserts } = countingInserts();
     const log = createRequestLog(db, createLogger('silent'));
-    const call = { user_id: user.id, key_id: null, tool: 'remaining_credits', status: 200, code: 0, credits: 0, task_id: null, created_at: Date.now() };
+    const call = {
+      user_id: user.id,
+      key_id: null,
+      tool: 'remaining_credits',
+      status: 200,
+      code: 0,
+      credits: 0,
+      task_id: null,
+      created_at: Date.now(),
+    };
     for (let i = 0; i < 5; i++) {
       log.record(call);
       await nextTurn();
@@ -84,14 +109,24 @@ describe('request log', () => {
     await nextTurn();
     expect(inserts).toEqual([5, REQUEST_LOG.maxBatchRows]);
     await log.flush();
-    expect((await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length).toBe(5 + REQUEST_LOG.maxBatchRows);
+    expect(
+      (await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length,
+    ).toBe(5 + REQUEST_LOG.maxBatchRows);
   });
 
   it('writes calls recorded together in one insert, and prunes calls past the retention', async () => {
     let now = Date.UTC(2025, 0, 1);
     const { db, inserts } = countingInserts();
     const log = createRequestLog(db, createLogger('silent'), () => now);
-    const call = { user_id: user.id, key_id: null, tool: 'remaining_credits', status: 200, code: 0, credits: 0, task_id: null };
+    const call = {
+      user_id: user.id,
+      key_id: null,
+      tool: 'remaining_credits',
+      status: 200,
+      code: 0,
+      credits: 0,
+      task_id: null,
+    };
     for (let i = 0; i < 3; i++) log.record({ ...call, created_at: now });
     await log.flush();
     expect(inserts).toEqual([3]);
@@ -100,11 +135,17 @@ describe('request log', () => {
     for (let i = 0; i < REQUEST_LOG.maxBatchRows * 2 + 1; i++) log.record({ ...call, created_at: now });
     await log.flush();
     expect(inserts).toEqual([REQUEST_LOG.maxBatchRows, REQUEST_LOG.maxBatchRows, 1]);
-    expect((await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length).toBe(REQUEST_LOG.maxBatchRows * 2 + 4);
+    expect(
+      (await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length,
+    ).toBe(REQUEST_LOG.maxBatchRows * 2 + 4);
     now += REQUEST_LOG.retentionMs + REQUEST_LOG.pruneEveryMs;
     log.record({ ...call, created_at: now });
     await log.flush();
-    const left = await t.database.db.selectFrom('api_requests').select('created_at').where('user_id', '=', user.id).execute();
+    const left = await t.database.db
+      .selectFrom('api_requests')
+      .select('created_at')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(left.map((r) => Number(r.created_at))).toEqual([now]);
   });
 });

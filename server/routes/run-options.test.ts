@@ -5,7 +5,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 import { synthesize } from '../engines';
 import { ffmpegTools, probe } from '../tools';
 import { RUN_OPTIONS } from '../../src/lib/product-rules';
@@ -18,30 +25,49 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Answer = { status: number; code: number; msg: string; data: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = { status: number; code: number; msg: string; data: any };
 
 async function playground(user: TestUser, route: string, body?: unknown): Promise<Answer> {
-  const init: RequestInit = body === undefined ? { headers: { token: user.token } } : { method: 'POST', headers: { token: user.token, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  const init: RequestInit =
+    body === undefined
+      ? { headers: { token: user.token } }
+      : {
+          method: 'POST',
+          headers: { token: user.token, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        };
   const res = await t!.app.request(`/api-playground/${route}`, init);
   const json = (await res.json()) as { code: number; msg: string; data: unknown };
   return { status: res.status, ...json };
 }
 
 async function publicApi(user: TestUser, tool: string, body: unknown): Promise<Answer> {
-  const res = await t!.app.request(`/api/async/${tool}`, { method: 'POST', headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await t!.app.request(`/api/async/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const json = (await res.json()) as { code: number; message: string; data: unknown };
   return { status: res.status, code: json.code, msg: json.message, data: json.data };
 }
 
-const priceItem = async (id: string) => (await t!.database.db.selectFrom('tasks').select('price_item').where('id', '=', id).executeTakeFirstOrThrow()).price_item;
-const storedInput = async (id: string) => JSON.parse((await t!.database.db.selectFrom('tasks').select('input').where('id', '=', id).executeTakeFirstOrThrow()).input) as Record<string, unknown>;
+const priceItem = async (id: string) =>
+  (await t!.database.db.selectFrom('tasks').select('price_item').where('id', '=', id).executeTakeFirstOrThrow())
+    .price_item;
+const storedInput = async (id: string) =>
+  JSON.parse(
+    (await t!.database.db.selectFrom('tasks').select('input').where('id', '=', id).executeTakeFirstOrThrow()).input,
+  ) as Record<string, unknown>;
 
 describe('advanced settings', () => {
   it('the features answer lists the settings of each serving engine: eSpeak speed and pitch, preview aspect ratio and seed', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 0);
     const r = await playground(user, 'task/v1/features');
-    const options = Object.fromEntries((r.data.list as Array<{ feature: string; options: string[] }>).map((f) => [f.feature, f.options]));
+    const options = Object.fromEntries(
+      (r.data.list as Array<{ feature: string; options: string[] }>).map((f) => [f.feature, f.options]),
+    );
     expect(options['tts-common']).toEqual(['speed', 'pitch']);
     expect(options.dialogue).toEqual(['speed', 'pitch']);
     expect(options['text-to-video']).toEqual(['aspectRatio', 'seed']);
@@ -51,15 +77,35 @@ describe('advanced settings', () => {
   });
 
   it('the playground stores speed and pitch for eSpeak, and refuses pitch when the serving engine does not honour it', async () => {
-    t = await createTasksTestApp({ engines: [testEngine({ features: ['tts-pro'] })], env: { ENGINES: 'tts-pro=test' } });
+    t = await createTasksTestApp({
+      engines: [testEngine({ features: ['tts-pro'] })],
+      env: { ENGINES: 'tts-pro=test' },
+    });
     const user = await createUser(t, 10);
-    const ok = await playground(user, 'speech/v1/tts', { text: 'Hello', voiceId: 'en-us-male-1', speed: 200, pitch: 70 });
+    const ok = await playground(user, 'speech/v1/tts', {
+      text: 'Hello',
+      voiceId: 'en-us-male-1',
+      speed: 200,
+      pitch: 70,
+    });
     expect(ok.code).toBe(0);
-    expect(await storedInput(ok.data.taskId)).toMatchObject({ text: 'Hello', voice: 'en-us-male-1', speed: 200, pitch: 70 });
+    expect(await storedInput(ok.data.taskId)).toMatchObject({
+      text: 'Hello',
+      voice: 'en-us-male-1',
+      speed: 200,
+      pitch: 70,
+    });
 
-    const refused = await playground(user, 'speech/v1/tts', { text: 'Hello', voiceId: 'en-us-male-1', quality: 'pro', pitch: 70 });
+    const refused = await playground(user, 'speech/v1/tts', {
+      text: 'Hello',
+      voiceId: 'en-us-male-1',
+      quality: 'pro',
+      pitch: 70,
+    });
     expect(refused.status).toBe(400);
-    expect(refused.msg).toBe('pitch: the engine serving tts-pro on this server (test) does not support it; leave the advanced settings out');
+    expect(refused.msg).toBe(
+      'pitch: the engine serving tts-pro on this server (test) does not support it; leave the advanced settings out',
+    );
 
     const range = await playground(user, 'speech/v1/tts', { text: 'Hello', voiceId: 'en-us-male-1', pitch: 120 });
     expect(range.status).toBe(400);
@@ -74,7 +120,9 @@ describe('advanced settings', () => {
     expect(await storedInput(tts.data.taskId)).toMatchObject({ voice: 'en-gb-male-1', pitch: 20 });
     const wan = await publicApi(user, 'wan/text_to_video/2.1', { prompt: 'a boat', negativePrompt: 'rain' });
     expect(wan.status).toBe(400);
-    expect(wan.msg).toBe('Illegal parameter: negativePrompt: the engine serving wan-text-to-video on this server (preview) does not support it; it supports aspectRatio, seed');
+    expect(wan.msg).toBe(
+      'Illegal parameter: negativePrompt: the engine serving wan-text-to-video on this server (preview) does not support it; it supports aspectRatio, seed',
+    );
   });
 
   it('eSpeak speaks at the asked pitch: the same text at pitch 10 and 90 gives different sound', async () => {
@@ -82,7 +130,9 @@ describe('advanced settings', () => {
     const high = await synthesize('Pitch test', 'en-us+m3', undefined, undefined, 90);
     const natural = await synthesize('Pitch test', 'en-us+m3');
     expect(low.equals(high)).toBe(false);
-    expect(natural.equals(await synthesize('Pitch test', 'en-us+m3', undefined, undefined, RUN_OPTIONS.pitch.default))).toBe(true);
+    expect(
+      natural.equals(await synthesize('Pitch test', 'en-us+m3', undefined, undefined, RUN_OPTIONS.pitch.default)),
+    ).toBe(true);
   });
 });
 
@@ -90,15 +140,33 @@ describe('the playground clip calls in the public API', () => {
   it('text2video takes length and resolution (priced as that row) and character2video a sample model', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 1000);
-    const long = await publicApi(user, 'text2video', { prompt: 'a lighthouse', duration: 8, resolution: '720p', seed: 3 });
+    const long = await publicApi(user, 'text2video', {
+      prompt: 'a lighthouse',
+      duration: 8,
+      resolution: '720p',
+      seed: 3,
+    });
     expect(await priceItem(long.data.taskId)).toBe('text-to-video-8s-720p');
-    expect(await storedInput(long.data.taskId)).toMatchObject({ prompt: 'a lighthouse', durationS: 8, resolution: '720p', seed: 3 });
+    expect(await storedInput(long.data.taskId)).toMatchObject({
+      prompt: 'a lighthouse',
+      durationS: 8,
+      resolution: '720p',
+      seed: 3,
+    });
     expect((await storedInput(long.data.taskId)).duration).toBeUndefined();
     const bad = await publicApi(user, 'text2video', { prompt: 'a lighthouse', duration: 8, resolution: '1080p' });
     expect(bad.msg).toMatch(/^Illegal parameter: resolution: offered: /);
-    const character = await publicApi(user, 'character2video', { prompt: 'waves', modelId: 'model-emma', resolution: '512p' });
+    const character = await publicApi(user, 'character2video', {
+      prompt: 'waves',
+      modelId: 'model-emma',
+      resolution: '512p',
+    });
     expect(await priceItem(character.data.taskId)).toBe('text-to-video-4s-512p');
-    const row = await t.database.db.selectFrom('tasks').select('feature').where('id', '=', character.data.taskId).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('tasks')
+      .select('feature')
+      .where('id', '=', character.data.taskId)
+      .executeTakeFirstOrThrow();
     expect(row.feature).toBe('character-to-video');
     const none = await publicApi(user, 'character2video', { prompt: 'waves' });
     expect(none.msg).toBe('Illegal parameter: modelId: give modelId or imgUrl');
@@ -107,9 +175,19 @@ describe('the playground clip calls in the public API', () => {
   it('dialogue is a public tool with the playground fields', async () => {
     t = await createTasksTestApp();
     const user = await createUser(t, 10);
-    const r = await publicApi(user, 'dialogue', { lines: [{ speaker: 'A', text: 'Hi' }, { speaker: 'B', text: 'Hello' }], voices: { A: 'en-us-female-1', B: 'fr-male-1' }, speed: 150 });
+    const r = await publicApi(user, 'dialogue', {
+      lines: [
+        { speaker: 'A', text: 'Hi' },
+        { speaker: 'B', text: 'Hello' },
+      ],
+      voices: { A: 'en-us-female-1', B: 'fr-male-1' },
+      speed: 150,
+    });
     expect(r.code).toBe(0);
-    expect(await storedInput(r.data.taskId)).toMatchObject({ voices: { A: 'en-us-female-1', B: 'fr-male-1' }, speed: 150 });
+    expect(await storedInput(r.data.taskId)).toMatchObject({
+      voices: { A: 'en-us-female-1', B: 'fr-male-1' },
+      speed: 150,
+    });
     const missing = await publicApi(user, 'dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: {} });
     expect(missing.msg).toBe('Illegal parameter: voices.A: speaker "A" needs a voice');
   });
@@ -121,7 +199,13 @@ describe('the playground clip calls in the public API', () => {
     await t.system.queue.start();
     const user = await createUser(t, 1000);
     const clip = async (body: Record<string, unknown>) => {
-      const r = await playground(user, 'video_tools/v1/animate_video', { type: 'text', prompt: 'a quiet harbour', resolution: '512p', duration: 4, ...body });
+      const r = await playground(user, 'video_tools/v1/animate_video', {
+        type: 'text',
+        prompt: 'a quiet harbour',
+        resolution: '512p',
+        duration: 4,
+        ...body,
+      });
       expect(r.code, r.msg).toBe(0);
       const task = await waitForTask(t!, r.data.taskId, 60_000);
       expect(task.status, task.error ?? '').toBe('succeeded');

@@ -16,14 +16,21 @@ afterEach(async () => {
   await t.close();
 });
 
-const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) => postJson(t.app, path, body, headers);
+const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
+  postJson(t.app, path, body, headers);
 async function view(url: string) {
   const token = new URL(url).searchParams.get(SHARE_LINKS.tokenParam)!;
   const res = await t.app.request(`/share/v1/view?${SHARE_LINKS.tokenParam}=${encodeURIComponent(token)}`);
-  return { status: res.status, cache: res.headers.get('cache-control'), body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    status: res.status,
+    cache: res.headers.get('cache-control'),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: (await res.json()) as { code: number; msg: string; data: any },
+  };
 }
 async function speak(text: string) {
-  const id = (await call('/api-playground/speech/v1/tts', { text, voiceId: 'en-us-female-1' })).body.data.taskId as string;
+  const id = (await call('/api-playground/speech/v1/tts', { text, voiceId: 'en-us-female-1' })).body.data
+    .taskId as string;
   await waitForTask(t, id);
   return id;
 }
@@ -34,9 +41,15 @@ describe('share links', () => {
     const made = await call('/share/v1/create', { taskId, days: 7 });
     expect(made.status).toBe(200);
     const link = made.body.data;
-    expect(link.url).toMatch(new RegExp(`^https://site\\.example${SHARE_LINKS.pagePath}\\?t=[\\w-]+\\.[0-9a-z]+\\.[\\w-]+$`));
+    expect(link.url).toMatch(
+      new RegExp(`^https://site\\.example${SHARE_LINKS.pagePath}\\?t=[\\w-]+\\.[0-9a-z]+\\.[\\w-]+$`),
+    );
     // The results are kept 7 days from when they were made, and the link never outlives them.
-    const media = await t.database.db.selectFrom('media').select('expires_at').where('task_id', '=', taskId).executeTakeFirstOrThrow();
+    const media = await t.database.db
+      .selectFrom('media')
+      .select('expires_at')
+      .where('task_id', '=', taskId)
+      .executeTakeFirstOrThrow();
     expect(link.expiresAt).toBe(Number(media.expires_at));
 
     const seen = await view(link.url);
@@ -44,16 +57,21 @@ describe('share links', () => {
     expect(seen.cache).toBe('no-store');
     expect(seen.body.data).toMatchObject({ feature: 'tts-common', summary: 'Shared words', expiresAt: link.expiresAt });
     expect(seen.body.data.outputs).toHaveLength(1);
-    const file = await t.app.request(new URL(seen.body.data.outputs[0].url).pathname + new URL(seen.body.data.outputs[0].url).search);
+    const file = await t.app.request(
+      new URL(seen.body.data.outputs[0].url).pathname + new URL(seen.body.data.outputs[0].url).search,
+    );
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('audio/wav');
     // Nothing about the account is in the answer.
     expect(JSON.stringify(seen.body.data)).not.toContain(user.id);
 
-    expect((await call('/share/v1/list', { taskId })).body.data.list.map((l: { id: string }) => l.id)).toEqual([link.id]);
+    expect((await call('/share/v1/list', { taskId })).body.data.list.map((l: { id: string }) => l.id)).toEqual([
+      link.id,
+    ]);
     expect((await call('/share/v1/revoke', { shareId: link.id })).status).toBe(200);
     expect(await view(link.url)).toMatchObject({ status: 404, body: { msg: HISTORY_MESSAGES.shareNotFound } });
-    // The file links the page handed out stop with it, and they cannot be turned into plain links by dropping the share.
+    // The file links the page handed out stop with it, and they cannot be turned into plain links by dropping the
+    // share.
     const shared = new URL(seen.body.data.outputs[0].url);
     expect((await t.app.request(shared.pathname + shared.search)).status).toBe(403);
     shared.searchParams.delete('share');
@@ -79,20 +97,32 @@ describe('share links', () => {
   });
 
   it('shares only the owner’s succeeded tasks with kept results, up to the per-task limit; deleting the task ends its links', async () => {
-    const failed = (await call('/api-playground/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } })).body.data
-      .taskId;
+    const failed = (
+      await call('/api-playground/speech/v1/dialogue', {
+        lines: [{ speaker: 'A', text: 'Hi' }],
+        voices: { A: 'en-us-female-1' },
+      })
+    ).body.data.taskId;
     await waitForTask(t, failed);
-    expect(await call('/share/v1/create', { taskId: failed })).toMatchObject({ status: 409, body: { msg: HISTORY_MESSAGES.shareNotShareable } });
+    expect(await call('/share/v1/create', { taskId: failed })).toMatchObject({
+      status: 409,
+      body: { msg: HISTORY_MESSAGES.shareNotShareable },
+    });
 
     const taskId = await speak('Mine');
     const other = await createUser(t, 0);
     expect((await call('/share/v1/create', { taskId }, { token: other.token })).status).toBe(404);
-    expect((await call('/share/v1/create', { taskId, days: 30 })).body.msg).toBe(`days: must be one of ${SHARE_LINKS.ttlDays.join(', ')}`);
+    expect((await call('/share/v1/create', { taskId, days: 30 })).body.msg).toBe(
+      `days: must be one of ${SHARE_LINKS.ttlDays.join(', ')}`,
+    );
     expect((await call('/share/v1/create', { taskId }, {})).status).toBe(401);
 
     const links = [];
     for (let i = 0; i < SHARE_LINKS.perTask; i++) links.push((await call('/share/v1/create', { taskId })).body.data);
-    expect(await call('/share/v1/create', { taskId })).toMatchObject({ status: 409, body: { msg: HISTORY_MESSAGES.shareTooMany } });
+    expect(await call('/share/v1/create', { taskId })).toMatchObject({
+      status: 409,
+      body: { msg: HISTORY_MESSAGES.shareTooMany },
+    });
 
     await call('/api-playground/video_tools/v1/delete', { taskId });
     expect((await view(links[0].url)).status).toBe(404);

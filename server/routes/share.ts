@@ -1,4 +1,5 @@
-// Share-link routes under /share: the owner creates, lists and revokes links to a result; anyone with a link views it (no account).
+// Share-link routes under /share: the owner creates, lists and revokes links to a result; anyone with a link views it
+// (no account).
 import { Hono } from 'hono';
 import { lazyServerKeys, requireUser, type AuthEnv } from '../accounts';
 import { AppError, envelope } from '../http/errors';
@@ -23,10 +24,16 @@ export function shareRoutes(deps: AppDeps) {
   app.use('*', bodyCap(deps.config.bodyLimitBytes));
 
   // Public: what the shared-result page shows. Per-IP budget, since no account is asked for.
-  const views = rateLimit({ limit: SHARE_LINKS.viewsPerMinute, trustProxy: deps.config.trustProxy, store: deps.rateLimits?.store('share'), account: async () => undefined });
+  const views = rateLimit({
+    limit: SHARE_LINKS.viewsPerMinute,
+    trustProxy: deps.config.trustProxy,
+    store: deps.rateLimits?.store('share'),
+    account: async () => undefined,
+  });
   app.get('/v1/view', views, async (c) => {
     const token = c.req.query(SHARE_LINKS.tokenParam) ?? '';
-    if (token.length === 0 || token.length > 200) throw new AppError(404, ERROR_CODES.notFound, HISTORY_MESSAGES.shareNotFound);
+    if (token.length === 0 || token.length > 200)
+      throw new AppError(404, ERROR_CODES.notFound, HISTORY_MESSAGES.shareNotFound);
     return c.json(ok(await links.view(token)));
   });
 

@@ -56,13 +56,22 @@ function bodyStream(c: Context): Readable {
  * start, which empties DATA_DIR/tmp). Nothing holds the upload in memory. Before a byte is read: a body announced
  * larger than any upload is refused with 413, and one over the in-flight caps with 429 and Retry-After.
  */
-export async function receiveUpload(c: Context, o: UploadOptions, handle: (upload: ReceivedFile) => Promise<Response>): Promise<Response> {
+export async function receiveUpload(
+  c: Context,
+  o: UploadOptions,
+  handle: (upload: ReceivedFile) => Promise<Response>,
+): Promise<Response> {
   const stated = c.req.header('content-length');
   const statedBytes = stated !== undefined && /^\d+$/.test(stated) ? Number(stated) : null;
-  if (statedBytes !== null && statedBytes > MAX_UPLOAD_BODY) throw new AppError(413, ERROR_CODES.payloadTooLarge, TOO_LARGE);
+  if (statedBytes !== null && statedBytes > MAX_UPLOAD_BODY)
+    throw new AppError(413, ERROR_CODES.payloadTooLarge, TOO_LARGE);
   const type = c.req.header('content-type') ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
-    throw new AppError(415, ERROR_CODES.unsupportedMediaType, 'Send the upload as multipart/form-data with the file in the "file" field');
+    throw new AppError(
+      415,
+      ERROR_CODES.unsupportedMediaType,
+      'Send the upload as multipart/form-data with the file in the "file" field',
+    );
   }
   const pass = o.gate.enter(clientIp(c, o.trustProxy), statedBytes ?? MAX_UPLOAD_BODY);
   try {
@@ -70,7 +79,8 @@ export async function receiveUpload(c: Context, o: UploadOptions, handle: (uploa
     return await withWorkDir('upload-', async (dir) => {
       const file = path.join(dir, 'upload');
       const received = await receiveUploadStream(bodyStream(c), {
-        // The parser needs the type and its boundary alone (named in lower case, whatever Headers implementation made it).
+        // The parser needs the type and its boundary alone (named in lower case, whatever Headers implementation made
+        // it).
         headers: { 'content-type': type },
         target: file,
         field: 'file',

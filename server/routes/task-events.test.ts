@@ -1,11 +1,22 @@
-// Live status streams (SSE) through the app: account and task streams, view shapes, ids and resume, the cap, the drain, refusals.
+// Live status streams (SSE) through the app: account and task streams, view shapes, ids and resume, the cap, the drain,
+// refusals.
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { collect, dataOf, type OpenedStream } from '../test-support/sse.fixtures';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../test-support/tasks';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 let t: TasksTestApp | undefined;
 const open: OpenedStream[] = [];
@@ -77,7 +88,9 @@ describe.each(targets)('live status streams on $label', ({ postgres }) => {
       headers: { 'content-type': 'application/json', token: user.token },
       body: JSON.stringify({ taskId }),
     });
-    expect(Object.keys(dataOf(mine.at(-1)!)).sort()).toEqual(Object.keys(((await poll.json()) as { data: object }).data).sort());
+    expect(Object.keys(dataOf(mine.at(-1)!)).sort()).toEqual(
+      Object.keys(((await poll.json()) as { data: object }).data).sort(),
+    );
   });
 
   it('the public task stream sends the getAsyncResult view, ends after the final status, and resumes with its current state', async () => {
@@ -96,7 +109,10 @@ describe.each(targets)('live status streams on $label', ({ postgres }) => {
     expect(last.task.statusName).toBe('succeeded');
     expect(last.audios).toHaveLength(1);
     // A reconnect with Last-Event-ID is answered with the task's state first, then the end (it is final).
-    const again = await stream(`${LIVE_STATUS.publicPath}?taskId=${taskId}`, { ...auth, 'last-event-id': s.events.at(-1)!.id! });
+    const again = await stream(`${LIVE_STATUS.publicPath}?taskId=${taskId}`, {
+      ...auth,
+      'last-event-id': s.events.at(-1)!.id!,
+    });
     await again.ended;
     expect(again.events.map((e) => dataOf<{ task: { statusName: string } }>(e).task.statusName)).toEqual(['succeeded']);
   });
@@ -112,17 +128,23 @@ describe.each(targets)('live status streams on $label', ({ postgres }) => {
     const second = await submitTts(user, 'second one');
     await waitForTask(t!, second);
     const resumed = await stream(LIVE_STATUS.playgroundPath, { token: user.token, 'last-event-id': lastId });
-    await resumed.until((events) => events.some((e) => dataOf(e).taskId === second && dataOf(e).status === 'succeeded'));
+    await resumed.until((events) =>
+      events.some((e) => dataOf(e).taskId === second && dataOf(e).status === 'succeeded'),
+    );
   });
 
   it(`refuses the stream over ${LIVE_STATUS.maxStreamsPerAccount} per account with 429, and ends them all on drain`, async () => {
     await app();
     const user = await createUser(t!, 10);
     const streams = await Promise.all(
-      Array.from({ length: LIVE_STATUS.maxStreamsPerAccount }, () => stream(LIVE_STATUS.playgroundPath, { token: user.token })),
+      Array.from({ length: LIVE_STATUS.maxStreamsPerAccount }, () =>
+        stream(LIVE_STATUS.playgroundPath, { token: user.token }),
+      ),
     );
     expect(streams.map((s) => s.status)).toEqual(streams.map(() => 200));
-    const refused = await t!.app.request(LIVE_STATUS.publicPath, { headers: { authorization: `Bearer ${user.apiKey}` } });
+    const refused = await t!.app.request(LIVE_STATUS.publicPath, {
+      headers: { authorization: `Bearer ${user.apiKey}` },
+    });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBeTruthy();
     expect(((await refused.json()) as { message: string }).message).toBe(LIVE_STATUS_MESSAGES.tooManyStreams);
@@ -135,34 +157,41 @@ describe.each(targets)('live status streams on $label', ({ postgres }) => {
     expect(late.status).toBe(503);
   });
 
-  it.runIf(postgres)('hears NOTIFY on a listener of its own, and after that session is cut it reconnects and re-reads', async () => {
-    const { gate, release } = gated();
-    await app(gate);
-    expect(t!.system.live.feed.kind).toBe('postgres');
-    const user = await createUser(t!, 10);
-    const s = await stream(LIVE_STATUS.playgroundPath, { token: user.token });
-    const taskId = await submitTts(user);
-    await s.until((events) => events.some((e) => dataOf(e).progress === 40));
-    await until(() => t!.system.live.feed.connected());
-    const cut = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+  it.runIf(postgres)(
+    'hears NOTIFY on a listener of its own, and after that session is cut it reconnects and re-reads',
+    async () => {
+      const { gate, release } = gated();
+      await app(gate);
+      expect(t!.system.live.feed.kind).toBe('postgres');
+      const user = await createUser(t!, 10);
+      const s = await stream(LIVE_STATUS.playgroundPath, { token: user.token });
+      const taskId = await submitTts(user);
+      await s.until((events) => events.some((e) => dataOf(e).progress === 40));
+      await until(() => t!.system.live.feed.connected());
+      const cut = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
       where application_name = 'dreamapi-status-feed' and pid <> pg_backend_pid()`.execute(t!.database.db);
-    expect(cut.rows[0]!.n).toBeGreaterThan(0);
-    // Finished while the listener is away: its notice is lost, the re-read after the reconnect brings it.
-    release();
-    await waitForTask(t!, taskId);
-    await s.until((events) => events.some((e) => dataOf(e).taskId === taskId && dataOf(e).status === 'succeeded'));
-    await until(() => t!.system.live.feed.connected());
-  });
+      expect(cut.rows[0]!.n).toBeGreaterThan(0);
+      // Finished while the listener is away: its notice is lost, the re-read after the reconnect brings it.
+      release();
+      await waitForTask(t!, taskId);
+      await s.until((events) => events.some((e) => dataOf(e).taskId === taskId && dataOf(e).status === 'succeeded'));
+      await until(() => t!.system.live.feed.connected());
+    },
+  );
 
   it('refuses a bad taskId, a task of another account and a caller without credentials', async () => {
     await app();
     const user = await createUser(t!, 10);
     const other = await createUser(t!, 10);
     const taskId = await submitTts(other);
-    const bad = await t!.app.request(`${LIVE_STATUS.publicPath}?taskId=${'x'.repeat(65)}`, { headers: { authorization: `Bearer ${user.apiKey}` } });
+    const bad = await t!.app.request(`${LIVE_STATUS.publicPath}?taskId=${'x'.repeat(65)}`, {
+      headers: { authorization: `Bearer ${user.apiKey}` },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: number; message: string }).code).toBe(PUBLIC_API_CODES.illegalParameter);
-    const foreign = await t!.app.request(`${LIVE_STATUS.playgroundPath}?taskId=${taskId}`, { headers: { token: user.token } });
+    const foreign = await t!.app.request(`${LIVE_STATUS.playgroundPath}?taskId=${taskId}`, {
+      headers: { token: user.token },
+    });
     expect(foreign.status).toBe(404);
     expect(((await foreign.json()) as { code: number }).code).toBe(ERROR_CODES.notFound);
     expect((await t!.app.request(LIVE_STATUS.publicPath)).status).toBe(401);

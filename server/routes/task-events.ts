@@ -1,4 +1,5 @@
-// Live task status as Server-Sent Events: one task or a whole account, for the playground (session) and the public API (Bearer key).
+// Live task status as Server-Sent Events: one task or a whole account, for the playground (session) and the public API
+// (Bearer key).
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { z } from 'zod';
@@ -13,7 +14,10 @@ import type { AppDeps } from './deps';
 import { refusal } from './public-api';
 import { taskEventsQuery } from '../../src/lib/api-contract';
 
-/** Last-Event-ID: the id of the last event a client saw (a millisecond time); anything else is ignored, as browsers may send junk. */
+/**
+ * Last-Event-ID: the id of the last event a client saw (a millisecond time); anything else is ignored, as browsers may
+ * send junk.
+ */
 const lastEventId = z
   .string()
   .regex(/^\d{1,15}$/)
@@ -27,7 +31,11 @@ function viewWith(system: TaskSystem, kind: 'playground' | 'public'): View {
       system.db,
       tasks.map((t) => t.id),
     );
-    return tasks.map((t) => (kind === 'public' ? dreamView(t, media.get(t.id) ?? [], system.media) : taskView(t, media.get(t.id) ?? [], system.media)));
+    return tasks.map((t) =>
+      kind === 'public'
+        ? dreamView(t, media.get(t.id) ?? [], system.media)
+        : taskView(t, media.get(t.id) ?? [], system.media),
+    );
   };
 }
 
@@ -39,7 +47,8 @@ function viewWith(system: TaskSystem, kind: 'playground' | 'public'): View {
 async function openStream(c: Context<AuthEnv>, deps: AppDeps, view: View, illegal: number): Promise<Response> {
   const { tasks: system, log } = deps;
   const parsed = validate(taskEventsQuery, c.req.query());
-  if (!parsed.success) throw new AppError(400, illegal, `Illegal parameter: ${describeIssue(parsed.error, c.req.query())}`);
+  if (!parsed.success)
+    throw new AppError(400, illegal, `Illegal parameter: ${describeIssue(parsed.error, c.req.query())}`);
   const { taskId } = parsed.data;
   const userId = c.get('user').id;
   if (taskId) await system.tasks.get(userId, taskId);
@@ -49,7 +58,9 @@ async function openStream(c: Context<AuthEnv>, deps: AppDeps, view: View, illega
   if (typeof entry === 'string') {
     watch.close();
     if (entry === 'too-many')
-      throw new AppError(429, ERROR_CODES.rateLimited, LIVE_STATUS_MESSAGES.tooManyStreams, { 'Retry-After': String(LIVE_STATUS.heartbeatMs / 1000) });
+      throw new AppError(429, ERROR_CODES.rateLimited, LIVE_STATUS_MESSAGES.tooManyStreams, {
+        'Retry-After': String(LIVE_STATUS.heartbeatMs / 1000),
+      });
     throw new AppError(503, ERROR_CODES.unavailable, LIVE_STATUS_MESSAGES.draining, { 'Retry-After': '1' });
   }
   // Proxies that buffer answers (nginx) pass this one through as it is written.
@@ -66,12 +77,19 @@ async function openStream(c: Context<AuthEnv>, deps: AppDeps, view: View, illega
           continue;
         }
         const views = await view(changes.map((ch) => ch.task));
-        for (const [i, ch] of changes.entries()) await stream.writeSSE({ event: LIVE_STATUS.event, id: ch.id, data: JSON.stringify(views[i]) });
+        for (const [i, ch] of changes.entries())
+          await stream.writeSSE({ event: LIVE_STATUS.event, id: ch.id, data: JSON.stringify(views[i]) });
         if (taskId && changes.some((ch) => isFinished(ch.task))) break;
       }
     } catch (error) {
-      // The client left mid-write, or the database failed: the stream ends and the client reconnects with Last-Event-ID.
-      if (!stream.aborted) log.warn('status stream ended by an error', { userId, taskId, error: error instanceof Error ? error.message : String(error) });
+      // The client left mid-write, or the database failed: the stream ends and the client reconnects with
+      // Last-Event-ID.
+      if (!stream.aborted)
+        log.warn('status stream ended by an error', {
+          userId,
+          taskId,
+          error: error instanceof Error ? error.message : String(error),
+        });
     } finally {
       watch.close();
       entry.leave();
@@ -85,11 +103,16 @@ export function playgroundTaskEvents(deps: AppDeps): Hono<AuthEnv> {
   app.onError(errorResponder(deps.log));
   const path = LIVE_STATUS.playgroundPath.slice('/api-playground'.length);
   const view = viewWith(deps.tasks, 'playground');
-  app.get(path, requireUser(deps.database.db, { refuseSuspended: { reads: () => true } }), (c) => openStream(c, deps, view, ERROR_CODES.invalidInput));
+  app.get(path, requireUser(deps.database.db, { refuseSuspended: { reads: () => true } }), (c) =>
+    openStream(c, deps, view, ERROR_CODES.invalidInput),
+  );
   return app;
 }
 
-/** GET beside getAsyncResult with the Bearer key, under the public API's rate limit; its refusals in the public envelope. */
+/**
+ * GET beside getAsyncResult with the Bearer key, under the public API's rate limit; its refusals in the public
+ * envelope.
+ */
 export function publicTaskEvents(deps: AppDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   const db = deps.database.db;
@@ -108,6 +131,8 @@ export function publicTaskEvents(deps: AppDeps): Hono<AuthEnv> {
   });
   const path = LIVE_STATUS.publicPath.slice('/api'.length);
   const view = viewWith(deps.tasks, 'public');
-  app.get(path, requireApiKey(db, { refuseSuspended: { reads: () => true } }), limited, (c) => openStream(c, deps, view, PUBLIC_API_CODES.illegalParameter));
+  app.get(path, requireApiKey(db, { refuseSuspended: { reads: () => true } }), limited, (c) =>
+    openStream(c, deps, view, PUBLIC_API_CODES.illegalParameter),
+  );
   return app;
 }

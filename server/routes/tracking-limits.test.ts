@@ -1,7 +1,17 @@
-// Collector budgets: messages, monitoring reports, tokens and batches per device, per client address and per day, refused with 429 and Retry-After (docs/tracking-protocol.md "Limits").
+// Collector budgets: messages, monitoring reports, tokens and batches per device, per client address and per day,
+// refused with 429 and Retry-After (docs/tracking-protocol.md "Limits").
 import { describe, expect, it, vi } from 'vitest';
 import { signMessage } from '../../src/lib/tracking/cipher';
-import { ERROR_CODES, TRACKING_BATCH_LIMITS, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS, TRACKING_PATHS, TRACKING_TOKEN_LIMITS } from '../../src/lib/product-rules';
+import {
+  ERROR_CODES,
+  TRACKING_BATCH_LIMITS,
+  TRACKING_ERROR_CODES,
+  TRACKING_LIMITS,
+  TRACKING_MESSAGE_LIMITS,
+  TRACKING_MONITOR_LIMITS,
+  TRACKING_PATHS,
+  TRACKING_TOKEN_LIMITS,
+} from '../../src/lib/product-rules';
 import { batch, entry, KEY, useProxiedCollector } from './tracking.fixtures';
 
 describe('message limits (docs/tracking-protocol.md "message")', () => {
@@ -10,8 +20,17 @@ describe('message limits (docs/tracking-protocol.md "message")', () => {
   const text = (n: number) => `${n} `.padEnd(3900, 'x');
   const proxied = useProxiedCollector();
   const send = (ip: string, deviceId: string, message: string) =>
-    proxied.call(TRACKING_PATHS.message, ip, { deviceId, appKey: KEY, appVersion: '1', platform: 'pc-web', platformVersion: 'x', message, sign: signMessage(KEY, deviceId, message) });
-  const stored = async () => (await proxied.app.database.db.selectFrom('tracking_messages').select(['device_id', 'message']).execute()).length;
+    proxied.call(TRACKING_PATHS.message, ip, {
+      deviceId,
+      appKey: KEY,
+      appVersion: '1',
+      platform: 'pc-web',
+      platformVersion: 'x',
+      message,
+      sign: signMessage(KEY, deviceId, message),
+    });
+  const stored = async () =>
+    (await proxied.app.database.db.selectFrom('tracking_messages').select(['device_id', 'message']).execute()).length;
 
   it('500 messages of 3.9 KB from one device and IP: the device budget is stored, the rest refused with 429 and Retry-After; other senders unaffected', async () => {
     const answers = [];
@@ -19,7 +38,10 @@ describe('message limits (docs/tracking-protocol.md "message")', () => {
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBe(500 - LIMITS.perDevicePerWindow);
     expect(await stored()).toBe(LIMITS.perDevicePerWindow);
-    expect(refused[0]).toMatchObject({ code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('device') });
+    expect(refused[0]).toMatchObject({
+      code: TRACKING_ERROR_CODES.rateLimited,
+      msg: expect.stringContaining('device'),
+    });
     expect(TRACKING_ERROR_CODES.rateLimited).toBe(ERROR_CODES.rateLimited);
     expect(Number(refused[0]!.retryAfter)).toBeGreaterThan(0);
     expect(Number(refused[0]!.retryAfter)).toBeLessThanOrEqual(LIMITS.windowMs / 1000);
@@ -33,7 +55,10 @@ describe('message limits (docs/tracking-protocol.md "message")', () => {
     const answers = [];
     for (let i = 0; i < 500; i++) answers.push(await send('2001:db8:5:6::1', `device-${i}`, text(i)));
     expect(answers.filter((a) => a.status === 429)).toHaveLength(500 - LIMITS.perIpPerWindow);
-    expect(answers.at(-1)).toMatchObject({ code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('address') });
+    expect(answers.at(-1)).toMatchObject({
+      code: TRACKING_ERROR_CODES.rateLimited,
+      msg: expect.stringContaining('address'),
+    });
     expect(await stored()).toBe(LIMITS.perIpPerWindow);
     // Another address of the same IPv6 /64 shares the budget; another /64 does not.
     expect((await send('2001:db8:5:6::99', 'fresh', 'boom')).status).toBe(429);
@@ -47,13 +72,18 @@ describe('message limits (docs/tracking-protocol.md "message")', () => {
     let minute = 0;
     while (sent < LIMITS.perDevicePerDay + LIMITS.perDevicePerWindow) {
       vi.setSystemTime(start + minute++ * LIMITS.windowMs);
-      for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++) await send(`192.0.2.${minute % 200}`, 'steady', text(sent));
+      for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++)
+        await send(`192.0.2.${minute % 200}`, 'steady', text(sent));
     }
     expect(await stored()).toBe(LIMITS.perDevicePerDay);
     // A fresh minute: the device is under its per-minute budget and refused for the day, until its day window ends.
     vi.setSystemTime(start + minute * LIMITS.windowMs);
     const refused = await send('192.0.2.250', 'steady', 'late');
-    expect(refused).toMatchObject({ status: 429, code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('today') });
+    expect(refused).toMatchObject({
+      status: 429,
+      code: TRACKING_ERROR_CODES.rateLimited,
+      msg: expect.stringContaining('today'),
+    });
     expect(Number(refused.retryAfter)).toBe((LIMITS.dayMs - minute * LIMITS.windowMs) / 1000);
     expect(await stored()).toBe(LIMITS.perDevicePerDay);
     vi.setSystemTime(start + LIMITS.dayMs + 1);
@@ -65,10 +95,21 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
   const proxied = useProxiedCollector();
   const { call } = proxied;
   const count = async (table: 'tracking_monitor' | 'tracking_events') =>
-    Number((await proxied.app.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await proxied.app.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   /** A 429 of the collector: code 40029, Retry-After within the window, and a message naming what ran out. */
   const refused = (r: Awaited<ReturnType<typeof call>>, windowMs: number, names: string) => {
-    expect(r).toMatchObject({ status: 429, code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining(names) });
+    expect(r).toMatchObject({
+      status: 429,
+      code: TRACKING_ERROR_CODES.rateLimited,
+      msg: expect.stringContaining(names),
+    });
     expect(Number(r.retryAfter)).toBeGreaterThan(0);
     expect(Number(r.retryAfter)).toBeLessThanOrEqual(windowMs / 1000);
   };
@@ -100,7 +141,8 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
     it('reports from one IP, each naming a new device id: the address budget is stored, the rest refused; another address is heard', async () => {
       const sent = LIMITS.perIpPerWindow + 100;
       const answers = [];
-      for (let i = 0; i < sent; i++) answers.push(await call(TRACKING_PATHS.monitor, '203.0.113.8', report(`device-${i}`, i)));
+      for (let i = 0; i < sent; i++)
+        answers.push(await call(TRACKING_PATHS.monitor, '203.0.113.8', report(`device-${i}`, i)));
       expect(answers.filter((a) => a.status === 429)).toHaveLength(sent - LIMITS.perIpPerWindow);
       refused(answers.at(-1)!, LIMITS.windowMs, 'address');
       expect(await count('tracking_monitor')).toBe(LIMITS.perIpPerWindow);
@@ -114,28 +156,42 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
       let minute = 0;
       while (sent < LIMITS.perDevicePerDay + LIMITS.perDevicePerWindow) {
         vi.setSystemTime(start + minute++ * LIMITS.windowMs);
-        for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++) await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent));
+        for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++)
+          await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent));
       }
       expect(await count('tracking_monitor')).toBe(LIMITS.perDevicePerDay);
       vi.setSystemTime(start + minute * LIMITS.windowMs);
       const late = await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent));
-      expect(late).toMatchObject({ status: 429, code: TRACKING_ERROR_CODES.rateLimited, msg: expect.stringContaining('today') });
+      expect(late).toMatchObject({
+        status: 429,
+        code: TRACKING_ERROR_CODES.rateLimited,
+        msg: expect.stringContaining('today'),
+      });
       expect(Number(late.retryAfter)).toBe((LIMITS.dayMs - minute * LIMITS.windowMs) / 1000);
       vi.setSystemTime(start + LIMITS.dayMs + 1);
       expect((await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', 0))).code).toBe(0);
     });
 
     it('reports without a device id are counted by their address, so one sender cannot use up a budget shared by all of them', async () => {
-      for (let i = 0; i < LIMITS.perDevicePerWindow; i++) expect((await call(TRACKING_PATHS.monitor, '203.0.113.9', report('', i))).code).toBe(0);
+      for (let i = 0; i < LIMITS.perDevicePerWindow; i++)
+        expect((await call(TRACKING_PATHS.monitor, '203.0.113.9', report('', i))).code).toBe(0);
       refused(await call(TRACKING_PATHS.monitor, '203.0.113.9', report('', 0)), LIMITS.windowMs, 'device');
       expect((await call(TRACKING_PATHS.monitor, '198.51.100.6', report('', 0))).code).toBe(0);
     });
 
     it('each stored field has a size cap: a longer page, message or name is refused with 40000 and nothing is stored', async () => {
       const base = report('d', 0);
-      for (const over of [{ page: 'p'.repeat(1025) }, { message: 'x'.repeat(TRACKING_LIMITS.messageMaxLength + 1) }, { name: 'n'.repeat(65) }, { deviceId: 'd'.repeat(TRACKING_LIMITS.fieldMaxLength + 1) }]) {
+      for (const over of [
+        { page: 'p'.repeat(1025) },
+        { message: 'x'.repeat(TRACKING_LIMITS.messageMaxLength + 1) },
+        { name: 'n'.repeat(65) },
+        { deviceId: 'd'.repeat(TRACKING_LIMITS.fieldMaxLength + 1) },
+      ]) {
         const r = await call(TRACKING_PATHS.monitor, '203.0.113.10', { ...base, ...over });
-        expect(r, JSON.stringify(Object.keys(over))).toMatchObject({ status: 400, code: TRACKING_ERROR_CODES.invalidInput });
+        expect(r, JSON.stringify(Object.keys(over))).toMatchObject({
+          status: 400,
+          code: TRACKING_ERROR_CODES.invalidInput,
+        });
       }
       expect(await count('tracking_monitor')).toBe(0);
     });
@@ -143,12 +199,15 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
 
   describe('access_token', () => {
     const LIMITS = TRACKING_TOKEN_LIMITS;
-    const ask = (ip: string, deviceId: string) => call(TRACKING_PATHS.accessToken, ip, { app_key: KEY, device_id: deviceId });
+    const ask = (ip: string, deviceId: string) =>
+      call(TRACKING_PATHS.accessToken, ip, { app_key: KEY, device_id: deviceId });
 
     it('one device asking again and again gets the device budget of tokens, then 429 with Retry-After; other devices are unaffected', async () => {
       const answers = [];
       for (let i = 0; i < 100; i++) answers.push(await ask('203.0.113.11', 'loop'));
-      expect(answers.filter((a) => a.code === 0 && typeof a.data?.token === 'string')).toHaveLength(LIMITS.perDevicePerWindow);
+      expect(answers.filter((a) => a.code === 0 && typeof a.data?.token === 'string')).toHaveLength(
+        LIMITS.perDevicePerWindow,
+      );
       const over = answers.filter((a) => a.status === 429);
       expect(over).toHaveLength(100 - LIMITS.perDevicePerWindow);
       refused(over[0]!, LIMITS.windowMs, 'device');
@@ -172,7 +231,11 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
   describe('track_info', () => {
     const LIMITS = TRACKING_BATCH_LIMITS;
     async function sessionFor(ip: string, deviceId: string) {
-      const token = (await call(TRACKING_PATHS.accessToken, ip, { app_key: KEY, device_id: deviceId })).data as { token: string; produceId: string; sign: string };
+      const token = (await call(TRACKING_PATHS.accessToken, ip, { app_key: KEY, device_id: deviceId })).data as {
+        token: string;
+        produceId: string;
+        sign: string;
+      };
       const config = await call(TRACKING_PATHS.trackConfig, ip, { token: token.token, sign: token.sign });
       return { ...token, ak: (config.data as { ak: string }).ak };
     }
@@ -183,7 +246,8 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
       const s = await sessionFor('203.0.113.12', 'busy');
       const sent = LIMITS.perDevicePerWindow + 50;
       const answers = [];
-      for (let i = 0; i < sent; i++) answers.push(await call(TRACKING_PATHS.trackInfo, '203.0.113.12', batch(s, [entry(), entry()])));
+      for (let i = 0; i < sent; i++)
+        answers.push(await call(TRACKING_PATHS.trackInfo, '203.0.113.12', batch(s, [entry(), entry()])));
       const over = answers.filter((a) => a.status === 429);
       expect(over).toHaveLength(sent - LIMITS.perDevicePerWindow);
       refused(over[0]!, LIMITS.windowMs, 'device');

@@ -1,4 +1,5 @@
-// Shared set-up of the collector route tests: an app per test, sessions, entries and sealed batches made with the browser's own cipher.
+// Shared set-up of the collector route tests: an app per test, sessions, entries and sealed batches made with the
+// browser's own cipher.
 import { afterEach, beforeEach, vi } from 'vitest';
 import { signedText } from '../../src/lib/api-contract';
 import { sealEntries, signBatch } from '../../src/lib/tracking/cipher';
@@ -20,7 +21,11 @@ export function useCollector() {
   });
 
   async function post(path: string, body: unknown, type = 'application/json') {
-    const res = await t.app.request(path, { method: 'POST', headers: { 'Content-Type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await t.app.request(path, {
+      method: 'POST',
+      headers: { 'Content-Type': type },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const json = (await res.json()) as { code: number; msg: string; data: Record<string, unknown> | null };
     return { status: res.status, ...json };
   }
@@ -32,13 +37,23 @@ export function useCollector() {
     post,
     /** A token and its config (ak) for device dev-1. */
     async session() {
-      const token = await post(TRACKING_PATHS.accessToken, { app_key: KEY, device_id: 'dev-1', app_version: '1', platform: 'pc-web', platform_version: 'x', log_version: '1' });
+      const token = await post(TRACKING_PATHS.accessToken, {
+        app_key: KEY,
+        device_id: 'dev-1',
+        app_version: '1',
+        platform: 'pc-web',
+        platform_version: 'x',
+        log_version: '1',
+      });
       const data = token.data as { token: string; produceId: string; sign: string };
       const config = await post(TRACKING_PATHS.trackConfig, { token: data.token, sign: data.sign });
       return { ...data, ak: (config.data as { ak: string }).ak };
     },
     async storedCount() {
-      const row = await t.database.db.selectFrom('tracking_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await t.database.db
+        .selectFrom('tracking_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };
@@ -73,13 +88,43 @@ export function useProxiedCollector() {
 let n = 0;
 export function entry(overrides: Partial<TrackEntry> = {}): TrackEntry {
   n++;
-  return { entryId: `e-${n}-${Math.random()}`, coldStartId: 'cs', seqId: n, uid: '', time: 1_700_000_000_000, oid: 'web_home_btn', action: 1, foid: '', ffid: 'web_home_btn', logmap: { n }, ...overrides };
+  return {
+    entryId: `e-${n}-${Math.random()}`,
+    coldStartId: 'cs',
+    seqId: n,
+    uid: '',
+    time: 1_700_000_000_000,
+    oid: 'web_home_btn',
+    action: 1,
+    foid: '',
+    ffid: 'web_home_btn',
+    logmap: { n },
+    ...overrides,
+  };
 }
 
-/** A track_info body for `entries`, sealed and signed with the session's ak; `patch` overrides fields, `resign: false` keeps the sign of the unpatched ciphertext. */
-export function batch(s: { token: string; produceId: string; ak: string }, entries: unknown[], patch: Partial<TrackInfoBody> = {}, resign = true): TrackInfoBody {
+/**
+ * A track_info body for `entries`, sealed and signed with the session's ak; `patch` overrides fields, `resign: false`
+ * keeps the sign of the unpatched ciphertext.
+ */
+export function batch(
+  s: { token: string; produceId: string; ak: string },
+  entries: unknown[],
+  patch: Partial<TrackInfoBody> = {},
+  resign = true,
+): TrackInfoBody {
   const msgEncrypt = patch.msgEncrypt ?? sealEntries(entries as TrackEntry[], s.ak);
-  const fields = { token: s.token, produceId: s.produceId, queueId: '123456789', sendTime: Date.now(), batchCount: entries.length, ...patch, msgEncrypt };
-  const sign = resign ? signBatch(signedText(fields), s.ak) : signBatch(signedText({ ...fields, msgEncrypt: sealEntries(entries as TrackEntry[], s.ak) }), s.ak);
+  const fields = {
+    token: s.token,
+    produceId: s.produceId,
+    queueId: '123456789',
+    sendTime: Date.now(),
+    batchCount: entries.length,
+    ...patch,
+    msgEncrypt,
+  };
+  const sign = resign
+    ? signBatch(signedText(fields), s.ak)
+    : signBatch(signedText({ ...fields, msgEncrypt: sealEntries(entries as TrackEntry[], s.ak) }), s.ak);
   return { ...fields, sign: patch.sign ?? sign };
 }

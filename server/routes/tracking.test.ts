@@ -1,7 +1,14 @@
-// Collector tests: token flow, encrypted batches sealed by the browser's own cipher, and every kind of bad input (SPEC.md §7, §8).
+// Collector tests: token flow, encrypted batches sealed by the browser's own cipher, and every kind of bad input
+// (SPEC.md §7, §8).
 import { describe, expect, it, vi } from 'vitest';
 import { sealEntries, signMessage } from '../../src/lib/tracking/cipher';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/product-rules';
+import {
+  TRACKING_CODES,
+  TRACKING_ERROR_CODES,
+  TRACKING_LIMITS,
+  TRACKING_PATHS,
+  TRACKING_TOKEN,
+} from '../../src/lib/product-rules';
 import { createTestApp } from '../test-support/app';
 import { batch, entry, KEY, useCollector } from './tracking.fixtures';
 
@@ -12,7 +19,11 @@ describe('access_token (SPEC.md §7)', () => {
   it('issues an expiring server-signed token with produceId, sign and configVersion for a registered key', async () => {
     const r = await post(TRACKING_PATHS.accessToken, { app_key: KEY, device_id: 'd' });
     expect(r.code).toBe(0);
-    expect(r.data).toMatchObject({ produceId: expect.any(String), sign: expect.stringMatching(/^[0-9a-f]{64}$/), configVersion: TRACKING_TOKEN.configVersion });
+    expect(r.data).toMatchObject({
+      produceId: expect.any(String),
+      sign: expect.stringMatching(/^[0-9a-f]{64}$/),
+      configVersion: TRACKING_TOKEN.configVersion,
+    });
     expect(String(r.data!.token).split('.')).toHaveLength(2);
   });
 
@@ -35,22 +46,39 @@ describe('track_config', () => {
     const s = await session();
     const [payload, mac] = s.token.split('.') as [string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
-    const altered = `${Buffer.from(JSON.stringify({ ...claims, exp: claims.exp as number + 1e9 })).toString('base64url')}.${mac}`;
-    expect((await post(TRACKING_PATHS.trackConfig, { token: altered, sign: s.sign })).code).toBe(TRACKING_CODES.tokenFailure);
-    const other = await createTestApp({ TRACKING_APP_KEYS: KEY, SECRET_KEY: 'another-server-secret-another-server-0123' });
-    const foreign = await other.app.request(TRACKING_PATHS.accessToken, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ app_key: KEY }) });
+    const altered = `${Buffer.from(JSON.stringify({ ...claims, exp: (claims.exp as number) + 1e9 })).toString('base64url')}.${mac}`;
+    expect((await post(TRACKING_PATHS.trackConfig, { token: altered, sign: s.sign })).code).toBe(
+      TRACKING_CODES.tokenFailure,
+    );
+    const other = await createTestApp({
+      TRACKING_APP_KEYS: KEY,
+      SECRET_KEY: 'another-server-secret-another-server-0123',
+    });
+    const foreign = await other.app.request(TRACKING_PATHS.accessToken, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ app_key: KEY }),
+    });
     const ft = ((await foreign.json()) as { data: { token: string; sign: string } }).data;
     await other.close();
     expect((await post(TRACKING_PATHS.trackConfig, ft)).code).toBe(TRACKING_CODES.tokenFailure);
-    expect((await post(TRACKING_PATHS.trackConfig, { token: s.token, sign: 'ab'.repeat(32) })).code).toBe(TRACKING_CODES.tokenFailure);
-    expect((await post(TRACKING_PATHS.trackConfig, { token: 'x.y.z', sign: s.sign })).code).toBe(TRACKING_CODES.tokenFailure);
+    expect((await post(TRACKING_PATHS.trackConfig, { token: s.token, sign: 'ab'.repeat(32) })).code).toBe(
+      TRACKING_CODES.tokenFailure,
+    );
+    expect((await post(TRACKING_PATHS.trackConfig, { token: 'x.y.z', sign: s.sign })).code).toBe(
+      TRACKING_CODES.tokenFailure,
+    );
   });
 
   it('a token outlives a restart and is accepted by every instance sharing the server secret (no TRACKING_SECRET needed)', async () => {
     const s = await session();
     const restarted = await createTestApp({ TRACKING_APP_KEYS: KEY });
     try {
-      const res = await restarted.app.request(TRACKING_PATHS.trackConfig, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: s.token, sign: s.sign }) });
+      const res = await restarted.app.request(TRACKING_PATHS.trackConfig, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: s.token, sign: s.sign }),
+      });
       const body = (await res.json()) as { code: number; data: { ak: string } };
       expect(body.code).toBe(TRACKING_CODES.ok);
       expect(body.data.ak).toBe(s.ak);
@@ -61,9 +89,16 @@ describe('track_config', () => {
 
   it('TRACKING_SECRET, when set, signs tokens instead of the server secret', async () => {
     const s = await session();
-    const own = await createTestApp({ TRACKING_APP_KEYS: KEY, TRACKING_SECRET: 'tracking-only-secret-tracking-only-0123' });
+    const own = await createTestApp({
+      TRACKING_APP_KEYS: KEY,
+      TRACKING_SECRET: 'tracking-only-secret-tracking-only-0123',
+    });
     try {
-      const res = await own.app.request(TRACKING_PATHS.trackConfig, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: s.token, sign: s.sign }) });
+      const res = await own.app.request(TRACKING_PATHS.trackConfig, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: s.token, sign: s.sign }),
+      });
       expect(((await res.json()) as { code: number }).code).toBe(TRACKING_CODES.tokenFailure);
     } finally {
       await own.close();
@@ -74,7 +109,9 @@ describe('track_config', () => {
     const s = await session();
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + TRACKING_TOKEN.ttlMs + 1);
-    expect((await post(TRACKING_PATHS.trackConfig, { token: s.token, sign: s.sign })).code).toBe(TRACKING_CODES.tokenFailure);
+    expect((await post(TRACKING_PATHS.trackConfig, { token: s.token, sign: s.sign })).code).toBe(
+      TRACKING_CODES.tokenFailure,
+    );
   });
 });
 
@@ -96,12 +133,16 @@ describe('track_info', () => {
     await post(TRACKING_PATHS.trackInfo, batch(s, entries));
     const again = await post(TRACKING_PATHS.trackInfo, batch(s, entries));
     expect(again).toMatchObject({ code: 0, data: { stored: 0, duplicates: 2 } });
-    const beacon = await post(TRACKING_PATHS.trackInfo, JSON.stringify(batch(s, [...entries, entry()])), 'text/plain;charset=UTF-8');
+    const beacon = await post(
+      TRACKING_PATHS.trackInfo,
+      JSON.stringify(batch(s, [...entries, entry()])),
+      'text/plain;charset=UTF-8',
+    );
     expect(beacon).toMatchObject({ code: 0, data: { stored: 1, duplicates: 2 } });
     expect(await storedCount()).toBe(3);
   });
 
-  it('a batch sealed with another token\'s key is refused (40003) and nothing is stored', async () => {
+  it("a batch sealed with another token's key is refused (40003) and nothing is stored", async () => {
     const s = await session();
     const s2 = await session();
     const body = batch({ ...s, ak: s2.ak }, [entry()]);
@@ -127,7 +168,9 @@ describe('track_info', () => {
     const cases = [
       sealed.slice(0, 24), // shorter than IV + one block
       Buffer.from(sealed, 'base64').subarray(0, 40).toString('base64'), // not whole blocks
-      Buffer.from(sealed, 'base64').subarray(0, Buffer.from(sealed, 'base64').length - 16).toString('base64'), // last block cut: bad padding/JSON
+      Buffer.from(sealed, 'base64')
+        .subarray(0, Buffer.from(sealed, 'base64').length - 16)
+        .toString('base64'), // last block cut: bad padding/JSON
       'not*base64!',
     ];
     for (const msgEncrypt of cases) {
@@ -165,7 +208,10 @@ describe('track_info', () => {
     const r = await post(TRACKING_PATHS.trackInfo, huge);
     expect(r).toMatchObject({ status: 413, code: TRACKING_ERROR_CODES.payloadTooLarge });
     expect(r.msg).toContain(String(TRACKING_LIMITS.batchBodyMaxBytes));
-    const small = await post(TRACKING_PATHS.accessToken, JSON.stringify({ app_key: KEY, pad: 'x'.repeat(TRACKING_LIMITS.smallBodyMaxBytes) }));
+    const small = await post(
+      TRACKING_PATHS.accessToken,
+      JSON.stringify({ app_key: KEY, pad: 'x'.repeat(TRACKING_LIMITS.smallBodyMaxBytes) }),
+    );
     expect(small.code).toBe(TRACKING_ERROR_CODES.payloadTooLarge);
     expect(await storedCount()).toBe(0);
   });
@@ -199,18 +245,39 @@ describe('track_info', () => {
 
 describe('message and monitoring', () => {
   it('stores a client error report whose sign matches; refuses a wrong sign (40003) and an unknown key (40001)', async () => {
-    const body = { deviceId: 'd', appKey: KEY, appVersion: '1', platform: 'pc-web', platformVersion: 'x', message: 'boom' };
+    const body = {
+      deviceId: 'd',
+      appKey: KEY,
+      appVersion: '1',
+      platform: 'pc-web',
+      platformVersion: 'x',
+      message: 'boom',
+    };
     expect((await post(TRACKING_PATHS.message, { ...body, sign: signMessage(KEY, 'd', 'boom') })).code).toBe(0);
-    expect((await post(TRACKING_PATHS.message, { ...body, sign: signMessage(KEY, 'd', 'other') })).code).toBe(TRACKING_ERROR_CODES.signMismatch);
-    expect((await post(TRACKING_PATHS.message, { ...body, appKey: 'nope', sign: signMessage('nope', 'd', 'boom') })).code).toBe(TRACKING_CODES.appKeyError);
+    expect((await post(TRACKING_PATHS.message, { ...body, sign: signMessage(KEY, 'd', 'other') })).code).toBe(
+      TRACKING_ERROR_CODES.signMismatch,
+    );
+    expect(
+      (await post(TRACKING_PATHS.message, { ...body, appKey: 'nope', sign: signMessage('nope', 'd', 'boom') })).code,
+    ).toBe(TRACKING_CODES.appKeyError);
     const rows = await collector.t.database.db.selectFrom('tracking_messages').selectAll().execute();
     expect(rows.map((r) => r.message)).toEqual(['boom']);
   });
 
   it('the monitoring path stores performance samples sent as text/plain and validates them', async () => {
-    const perf = { appKey: KEY, deviceId: 'd', kind: 'perf', name: 'LCP', value: 1234.5, rating: 'good', page: '/pricing' };
+    const perf = {
+      appKey: KEY,
+      deviceId: 'd',
+      kind: 'perf',
+      name: 'LCP',
+      value: 1234.5,
+      rating: 'good',
+      page: '/pricing',
+    };
     expect((await post(TRACKING_PATHS.monitor, JSON.stringify(perf), 'text/plain')).code).toBe(0);
-    expect((await post(TRACKING_PATHS.monitor, { ...perf, kind: 'nope' })).code).toBe(TRACKING_ERROR_CODES.invalidInput);
+    expect((await post(TRACKING_PATHS.monitor, { ...perf, kind: 'nope' })).code).toBe(
+      TRACKING_ERROR_CODES.invalidInput,
+    );
     expect((await post(TRACKING_PATHS.monitor, { ...perf, appKey: 'nope' })).code).toBe(TRACKING_CODES.appKeyError);
     const rows = await collector.t.database.db.selectFrom('tracking_monitor').selectAll().execute();
     expect(rows).toHaveLength(1);

@@ -1,6 +1,13 @@
-// The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors, monitoring, each within its budgets.
+// The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors,
+// monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
-import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS, TRACKING_TOKEN } from '../../src/lib/product-rules';
+import {
+  TRACKING_CODES,
+  TRACKING_ERROR_CODES,
+  TRACKING_LIMITS,
+  TRACKING_PATHS,
+  TRACKING_TOKEN,
+} from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
@@ -32,7 +39,8 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   // The general cap first, as on every area; each call's own cap below applies as well.
   app.use('*', bodyCap(config.bodyLimitBytes));
   const store = trackingStore(database, config.tracking.appKeys);
-  // Calls without a token are counted per device and per address, batches per token's device (docs/tracking-protocol.md "Limits").
+  // Calls without a token are counted per device and per address, batches per token's device (docs/tracking-protocol.md
+  // "Limits").
   const budgets = collectorBudgets(rateLimits?.store('tracking'));
   const keys = lazyServerKeys(config);
   const secret = () => config.tracking.secret ?? keys().tracking.toString('hex');
@@ -43,7 +51,11 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
 
   const requireKey = async (appKey: string) => {
     if (!(await store.appKeyRegistered(appKey))) {
-      throw fail(403, TRACKING_CODES.appKeyError, appKey === '' ? 'appKey: must not be empty' : 'appKey: is not registered with this collector');
+      throw fail(
+        403,
+        TRACKING_CODES.appKeyError,
+        appKey === '' ? 'appKey: must not be empty' : 'appKey: is not registered with this collector',
+      );
     }
   };
 
@@ -59,9 +71,18 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     const body = await collectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
     const now = Date.now();
-    await budgets.accessToken.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, now);
+    await budgets.accessToken.admit(
+      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
+      now,
+    );
     const { token, claims } = issueToken(secret(), body.appKey, body.deviceId, now);
-    return ok(c, { token, produceId: claims.p, sign: tokenSign(secret(), token), configVersion: TRACKING_TOKEN.configVersion, expiresAt: claims.exp });
+    return ok(c, {
+      token,
+      produceId: claims.p,
+      sign: tokenSign(secret(), token),
+      configVersion: TRACKING_TOKEN.configVersion,
+      expiresAt: claims.exp,
+    });
   });
 
   app.post(local(TRACKING_PATHS.trackConfig), small, async (c) => {
@@ -71,7 +92,11 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     if (!sameHex(tokenSign(secret(), body.token), body.sign.toLowerCase())) {
       throw fail(401, TRACKING_CODES.tokenFailure, 'sign: does not belong to this token; fetch a new token');
     }
-    return ok(c, { ak: batchKey(secret(), body.token), batchSize: config.tracking.batchSize, bufferS: config.tracking.bufferS });
+    return ok(c, {
+      ak: batchKey(secret(), body.token),
+      batchSize: config.tracking.batchSize,
+      bufferS: config.tracking.bufferS,
+    });
   });
 
   app.post(local(TRACKING_PATHS.trackInfo), collectorBodyCap(TRACKING_LIMITS.batchBodyMaxBytes), async (c) => {
@@ -82,10 +107,17 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     if (!session) throw fail(401, TRACKING_CODES.tokenFailure, TOKEN_FAILURE);
     const { claims } = session;
     await requireKey(claims.k);
-    await budgets.trackInfo.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d }, receivedAt);
-    if (body.produceId !== claims.p) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
+    await budgets.trackInfo.admit(
+      { ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d },
+      receivedAt,
+    );
+    if (body.produceId !== claims.p)
+      throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
     // Sign, decrypt, entries and the insert: on an SQLite file in the ingest thread (../tracking/ingest-pool).
-    const result = await ingest({ body, meta: { appKey: claims.k, produceId: claims.p, deviceId: claims.d, queueId: body.queueId, receivedAt } }, session);
+    const result = await ingest(
+      { body, meta: { appKey: claims.k, produceId: claims.p, deviceId: claims.d, queueId: body.queueId, receivedAt } },
+      session,
+    );
     countStoredBatch(result);
     return ok(c, result);
   });
@@ -93,10 +125,14 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
   app.post(local(TRACKING_PATHS.message), small, async (c) => {
     const body = await collectorBody(c, messageBody);
     await requireKey(body.appKey);
-    if (!messageSignatureValid(body.appKey, body.deviceId, body.message, body.sign)) throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
+    if (!messageSignatureValid(body.appKey, body.deviceId, body.message, body.sign))
+      throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
     // Anyone may call this without a token: budgets per device and per address (429, Retry-After), and a capped table.
     const receivedAt = Date.now();
-    await budgets.message.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
+    await budgets.message.admit(
+      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
+      receivedAt,
+    );
     await store.storeMessage({ ...body, receivedAt });
     return ok(c);
   });
@@ -105,7 +141,10 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     const body = await collectorBody(c, monitorBody);
     await requireKey(body.appKey);
     const receivedAt = Date.now();
-    await budgets.monitor.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId }, receivedAt);
+    await budgets.monitor.admit(
+      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
+      receivedAt,
+    );
     await store.storeMonitor({ ...body, receivedAt });
     return ok(c);
   });

@@ -1,10 +1,17 @@
-// Uploads straight to the bucket (real s3rver): get_policy's presigned POST, the browser form POST, and finish's checks.
+// Uploads straight to the bucket (real s3rver): get_policy's presigned POST, the browser form POST, and finish's
+// checks.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIRECT_UPLOADS, ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/product-rules';
+import {
+  DIRECT_UPLOADS,
+  ERROR_CODES,
+  OBJECT_STORAGE_MESSAGES,
+  TASK_MESSAGES,
+  UPLOAD_LIMITS,
+} from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
@@ -18,7 +25,11 @@ let bucket: S3Client;
 const prefix = `run-${randomBytes(4).toString('hex')}/`;
 const MB = 1024 * 1024;
 /** A PNG signature and the IHDR chunk header that must follow it. */
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(64)]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+  Buffer.from('IHDR'),
+  Buffer.alloc(64),
+]);
 
 interface Policy {
   reqId: string;
@@ -29,18 +40,30 @@ interface Policy {
 }
 type Answer<T> = { status: number; body: { code: number; msg: string; data: T } };
 
-async function call<T>(path: string, body: object, auth: Record<string, string> = { authorization: `Bearer ${user.apiKey}` }): Promise<Answer<T>> {
-  const res = await t.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
+async function call<T>(
+  path: string,
+  body: object,
+  auth: Record<string, string> = { authorization: `Bearer ${user.apiKey}` },
+): Promise<Answer<T>> {
+  const res = await t.app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Answer<T>['body'] };
 }
 
-/** What a browser does with the policy: its fields, the file's own type, the file last; answers the storage's status. */
+/**
+ * What a browser does with the policy: its fields, the file's own type, the file last; answers the storage's status.
+ */
 async function post(policy: Policy, bytes: Uint8Array, type: string): Promise<number> {
   const form = new FormData();
   for (const [name, value] of Object.entries(policy.fields)) form.append(name, name === 'Content-Type' ? type : value);
   form.append('file', new Blob([new Uint8Array(bytes)], { type }), 'upload');
   // One more try when a kept-alive connection was closed by s3rver just as it was reused (its 5 s idle timeout).
-  const res = await fetch(policy.host, { method: 'POST', body: form }).catch(() => fetch(policy.host, { method: 'POST', body: form }));
+  const res = await fetch(policy.host, { method: 'POST', body: form }).catch(() =>
+    fetch(policy.host, { method: 'POST', body: form }),
+  );
   await res.arrayBuffer();
   return res.status;
 }
@@ -64,9 +87,12 @@ async function sendAndFinish(scene: string, bytes: Uint8Array, type: string) {
   expect(await post(policy, bytes, type)).toBe(204);
   return {
     policy,
-    finish: await call<{ url: string; fileId: string; mime: string; size: number; durationS: number | null }>('/api/file/v1/policy_upload_finish', {
-      reqId: policy.reqId,
-    }),
+    finish: await call<{ url: string; fileId: string; mime: string; size: number; durationS: number | null }>(
+      '/api/file/v1/policy_upload_finish',
+      {
+        reqId: policy.reqId,
+      },
+    ),
   };
 }
 
@@ -132,7 +158,9 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
     expect(await exists(incomingKey(policy.reqId))).toBe(false);
     const served = await t.app.request(new URL(finish.body.data.url).pathname + new URL(finish.body.data.url).search);
     expect(served.status).toBe(302);
-    expect(Buffer.compare(Buffer.from(await (await fetch(served.headers.get('location')!)).arrayBuffer()), wav)).toBe(0);
+    expect(Buffer.compare(Buffer.from(await (await fetch(served.headers.get('location')!)).arrayBuffer()), wav)).toBe(
+      0,
+    );
     const again = await call<{ fileId: string }>('/api/file/v1/policy_upload_finish', { reqId: policy.reqId });
     expect(again.body.data.fileId).toBe(finish.body.data.fileId);
   });
@@ -185,14 +213,22 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
   });
 
   it('refuses text dressed as audio', async () => {
-    const { policy, finish } = await sendAndFinish('audio', Buffer.from('just some text, not audio at all'), 'audio/wav');
+    const { policy, finish } = await sendAndFinish(
+      'audio',
+      Buffer.from('just some text, not audio at all'),
+      'audio/wav',
+    );
     expect(finish.status).toBe(415);
     expect(finish.body.msg).toContain('not a recognised media file');
     expect(await exists(incomingKey(policy.reqId))).toBe(false);
   });
 
   it('refuses a file over the size cap (a bucket that does not enforce the policy let it in) and one over the length cap', async () => {
-    const big = await sendAndFinish('audio', Buffer.concat([silentWav(1, 8000), Buffer.alloc(UPLOAD_LIMITS.audio.maxBytes)]), 'audio/wav');
+    const big = await sendAndFinish(
+      'audio',
+      Buffer.concat([silentWav(1, 8000), Buffer.alloc(UPLOAD_LIMITS.audio.maxBytes)]),
+      'audio/wav',
+    );
     expect(big.finish.status).toBe(413);
     expect(big.finish.body.msg).toContain(`at most ${UPLOAD_LIMITS.audio.maxBytes / MB} MB`);
     expect(await exists(incomingKey(big.policy.reqId))).toBe(false);
@@ -205,11 +241,21 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
   it('answers 409 while nothing was sent, 404 for an unknown policy or one of another account', async () => {
     const policy = (await call<Policy>('/api/file/v1/get_policy', { scene: 'audio' })).body.data;
     const missing = await call('/api/file/v1/policy_upload_finish', { reqId: policy.reqId });
-    expect({ status: missing.status, msg: missing.body.msg }).toEqual({ status: 409, msg: TASK_MESSAGES.uploadMissing });
+    expect({ status: missing.status, msg: missing.body.msg }).toEqual({
+      status: 409,
+      msg: TASK_MESSAGES.uploadMissing,
+    });
     const unknown = await call('/api/file/v1/policy_upload_finish', { reqId: 'f0e1d2c3-0000-4000-8000-000000000000' });
-    expect({ status: unknown.status, msg: unknown.body.msg }).toEqual({ status: 404, msg: TASK_MESSAGES.uploadPolicyUnknown });
+    expect({ status: unknown.status, msg: unknown.body.msg }).toEqual({
+      status: 404,
+      msg: TASK_MESSAGES.uploadPolicyUnknown,
+    });
     const other = await createUser(t, 0);
-    const theirs = await call('/api/file/v1/policy_upload_finish', { reqId: policy.reqId }, { authorization: `Bearer ${other.apiKey}` });
+    const theirs = await call(
+      '/api/file/v1/policy_upload_finish',
+      { reqId: policy.reqId },
+      { authorization: `Bearer ${other.apiKey}` },
+    );
     expect(theirs.status).toBe(404);
   });
 });
@@ -217,10 +263,15 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
 describe('the playground with S3 configured', () => {
   it('offers the same policy under its session and finishes to the media it shows', async () => {
     const session = { token: user.token };
-    const policy = (await call<Policy | null>('/api-playground/file/v1/get_policy', { scene: 'image' }, session)).body.data!;
+    const policy = (await call<Policy | null>('/api-playground/file/v1/get_policy', { scene: 'image' }, session)).body
+      .data!;
     expect(policy.host).toBe(`${s3.endpoint}/${s3.bucket}`);
     expect(await post(policy, PNG, 'image/png')).toBe(204);
-    const finish = await call<MediaInfo>('/api-playground/file/v1/policy_upload_finish', { reqId: policy.reqId }, session);
+    const finish = await call<MediaInfo>(
+      '/api-playground/file/v1/policy_upload_finish',
+      { reqId: policy.reqId },
+      session,
+    );
     expect(finish.status).toBe(200);
     expect(finish.body.data).toMatchObject({ kind: 'image', mime: 'image/png', size: PNG.length });
   });
@@ -229,11 +280,15 @@ describe('the playground with S3 configured', () => {
 describe('policies past their time', () => {
   it('are swept with any file sent and never finished', async () => {
     const policy = (await call<Policy>('/api/file/v1/get_policy', { scene: 'audio' })).body.data;
-    await bucket.send(new PutObjectCommand({ Bucket: s3.bucket, Key: incomingKey(policy.reqId), Body: silentWav(1, 8000) }));
+    await bucket.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: incomingKey(policy.reqId), Body: silentWav(1, 8000) }),
+    );
     const now = Date.now() + DIRECT_UPLOADS.formTtlS * 1000 + DIRECT_UPLOADS.sweepAfterMs + 1000;
     await t.system.media.cleanup(now);
     expect(await exists(incomingKey(policy.reqId))).toBe(false);
-    expect(await t.database.db.selectFrom('upload_policies').select('req_id').where('req_id', '=', policy.reqId).execute()).toEqual([]);
+    expect(
+      await t.database.db.selectFrom('upload_policies').select('req_id').where('req_id', '=', policy.reqId).execute(),
+    ).toEqual([]);
   });
 });
 

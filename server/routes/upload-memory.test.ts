@@ -1,4 +1,5 @@
-// Uploads on the real server process: a 100 MB video is streamed (its peak memory stays far below the file), caps answer 429, no scratch file is left.
+// Uploads on the real server process: a 100 MB video is streamed (its peak memory stays far below the file), caps
+// answer 429, no scratch file is left.
 import { mkdtempSync, openAsBlob, readdirSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,8 +53,16 @@ async function upload(file: Blob, scene = 'video') {
   const form = new FormData();
   form.set('scene', scene);
   form.set('file', file, 'clip.mp4');
-  const res = await fetch(`${server.url}/api-playground/file/v1/upload`, { method: 'POST', headers: { token: user.token }, body: form });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; msg: string; data: { size: number } } };
+  const res = await fetch(`${server.url}/api-playground/file/v1/upload`, {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: (await res.json()) as { code: number; msg: string; data: { size: number } },
+  };
 }
 
 /** What is left in the scratch folder besides its marker. */

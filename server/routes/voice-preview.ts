@@ -15,7 +15,12 @@ export function voicePreviewRoutes({ config }: AppDeps) {
   app.use('*', bodyCap(config.bodyLimitBytes));
   app.get('/:voiceId', async (c) => {
     const voice = voiceById(c.req.param('voiceId'));
-    if (!voice) throw new AppError(404, ERROR_CODES.notFound, 'voiceId: no such voice; GET /api-playground/speech/v1/voice_list lists them');
+    if (!voice)
+      throw new AppError(
+        404,
+        ERROR_CODES.notFound,
+        'voiceId: no such voice; GET /api-playground/speech/v1/voice_list lists them',
+      );
     let sample = cache.get(voice.id);
     if (!sample) {
       sample = synthesize(`Hi, I'm ${voice.name}. This is how I sound.`, voice.espeak);
@@ -24,7 +29,10 @@ export function voicePreviewRoutes({ config }: AppDeps) {
       sample.catch(() => cache.delete(voice.id));
     }
     const bytes = await sample;
-    return c.body(new Uint8Array(bytes), 200, { 'content-type': 'audio/wav', 'cache-control': 'public, max-age=86400' });
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'audio/wav',
+      'cache-control': 'public, max-age=86400',
+    });
   });
   return app;
 }

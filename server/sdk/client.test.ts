@@ -11,7 +11,11 @@ const baseUrl = 'http://localhost:8787';
 beforeAll(async () => {
   t = await createTasksTestApp({ env: { PUBLIC_URL: baseUrl } });
   user = await createUser(t, 50);
-  client = createDreamApiClient({ apiKey: user.apiKey, baseUrl, fetch: (input, init) => Promise.resolve(t.app.request(String(input), init)) });
+  client = createDreamApiClient({
+    apiKey: user.apiKey,
+    baseUrl,
+    fetch: (input, init) => Promise.resolve(t.app.request(String(input), init)),
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -20,8 +24,14 @@ afterAll(async () => {
 describe('calls', () => {
   it('reads the balance, submits a task with an Idempotency-Key and reads it back', async () => {
     expect(await client.remainingCredits()).toEqual({ remainingCredits: 50 });
-    const first = await client.ttsCommon({ text: 'Hello from the SDK', audioId: 'en-us-female-1' }, { idempotencyKey: 'sdk-test-1' });
-    const again = await client.ttsCommon({ text: 'Hello from the SDK', audioId: 'en-us-female-1' }, { idempotencyKey: 'sdk-test-1' });
+    const first = await client.ttsCommon(
+      { text: 'Hello from the SDK', audioId: 'en-us-female-1' },
+      { idempotencyKey: 'sdk-test-1' },
+    );
+    const again = await client.ttsCommon(
+      { text: 'Hello from the SDK', audioId: 'en-us-female-1' },
+      { idempotencyKey: 'sdk-test-1' },
+    );
     expect(again.taskId).toBe(first.taskId);
     const result = await client.getAsyncResult({ taskId: first.taskId });
     expect(result.task).toMatchObject({ taskId: first.taskId, taskType: 'do_tts_common' });
@@ -51,7 +61,11 @@ describe('errors', () => {
   });
 
   it('refuses a wrong key with 40001', async () => {
-    const stranger = createDreamApiClient({ apiKey: 'sk-wrong', baseUrl, fetch: (input, init) => Promise.resolve(t.app.request(String(input), init)) });
+    const stranger = createDreamApiClient({
+      apiKey: 'sk-wrong',
+      baseUrl,
+      fetch: (input, init) => Promise.resolve(t.app.request(String(input), init)),
+    });
     await expect(stranger.remainingCredits()).rejects.toMatchObject({ code: 40001, status: 401 });
   });
 });

@@ -1,4 +1,5 @@
-// The SDK's live status against the app on a real connection: stream() yields each change, wait() streams and falls back to polling.
+// The SDK's live status against the app on a real connection: stream() yields each change, wait() streams and falls
+// back to polling.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDreamApiClient, StreamRefused, type DreamApiClient, type TaskResult } from '../../src/lib/sdk/index';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
@@ -21,7 +22,10 @@ function gated() {
 
 /** The app on a real port, with a task engine held by `gate`; `requests` records the paths the SDK called. */
 async function setUp(gate?: Promise<void>) {
-  t = await createTasksTestApp({ engines: [testEngine({ name: 'test', progress: 30, gate })], env: { ENGINES: 'tts-common=test' } });
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'test', progress: 30, gate })],
+    env: { ENGINES: 'tts-common=test' },
+  });
   await t.system.start();
   server = await listen(t.app.fetch);
   const user = await createUser(t, 20);
@@ -66,7 +70,9 @@ describe('SDK live status', () => {
     const { gate, release } = gated();
     const { client, requests, user } = await setUp(gate);
     const { taskId } = await client.ttsCommon({ text: 'Polling from the SDK', audioId: 'en-us-female-1' });
-    const holders = Array.from({ length: LIVE_STATUS.maxStreamsPerAccount }, () => t!.system.live.streams.enter(user.id, () => undefined));
+    const holders = Array.from({ length: LIVE_STATUS.maxStreamsPerAccount }, () =>
+      t!.system.live.streams.enter(user.id, () => undefined),
+    );
     expect(holders.every((h) => typeof h === 'object')).toBe(true);
     const waiting = client.wait(taskId, { intervalMs: 50 });
     await new Promise((r) => setTimeout(r, 300));

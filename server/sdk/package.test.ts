@@ -1,5 +1,5 @@
-// The SDK as a package outside this repository: packed, installed by name into an empty project, type-checked there and run
-// against the real server, the way View code tells people to use it.
+// The SDK as a package outside this repository: packed, installed by name into an empty project, type-checked there and
+// run against the real server, the way View code tells people to use it.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,9 +22,15 @@ let server: Listening;
 beforeAll(async () => {
   await buildSdk();
   const tarball = packSdk(path.join(project, 'packed')) as string;
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
   // No dependencies to fetch: the install works offline.
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], { cwd: project, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], {
+    cwd: project,
+    stdio: 'pipe',
+  });
   t = await createTasksTestApp({ env: { ENGINES: 'tts-common=espeak' } });
   await t.system.queue.start();
   user = await createUser(t, 50);
@@ -42,7 +48,10 @@ describe(`the SDK package (${manifest.name})`, { timeout: 120_000 }, () => {
     // The name View code tells people to install.
     expect(manifest.name).toBe(SDK_PACKAGE.name);
     const installed = path.join(project, 'node_modules', manifest.name);
-    const shipped = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as { dependencies?: object; exports: object };
+    const shipped = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as {
+      dependencies?: object;
+      exports: object;
+    };
     expect(shipped.dependencies ?? {}).toEqual({});
     expect(readFileSync(path.join(installed, 'dist/index.js'), 'utf8')).not.toMatch(/from ["'](node:|\.\.?\/)/);
   });
@@ -60,7 +69,18 @@ describe(`the SDK package (${manifest.name})`, { timeout: 120_000 }, () => {
       ].join('\n'),
     );
     const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-    const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2022,dom'];
+    const flags = [
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--lib',
+      'es2022,dom',
+    ];
     const problems = (() => {
       try {
         execFileSync(process.execPath, [tsc, ...flags, 'check.ts'], { cwd: project, stdio: 'pipe' });

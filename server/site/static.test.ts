@@ -20,7 +20,10 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(root, '404.html'), '<!doctype html><title>missing</title>');
   writeFileSync(path.join(root, '_astro', 'app.abc123.js'), 'console.log(1)');
-  writeFileSync(path.join(root, '_astro', 'big.abc123.js'), 'console.log("a fairly long line of script");\n'.repeat(200));
+  writeFileSync(
+    path.join(root, '_astro', 'big.abc123.js'),
+    'console.log("a fairly long line of script");\n'.repeat(200),
+  );
   writeFileSync(path.join(os.tmpdir(), 'secret-outside-site.txt'), 'secret');
   t = await createTestApp({ SITE_DIR: root });
 });
@@ -67,12 +70,15 @@ describe('static site', () => {
     expect(await res.text()).toContain('<title>missing</title>');
   });
 
-  it.each(['/../secret-outside-site.txt', '/%2e%2e/secret-outside-site.txt', '/..%2fsecret-outside-site.txt', '/%00', '/%E0%A4%A'])(
-    'never serves a file outside the site folder: %s',
-    async (url) => {
-      const res = await t.app.request(url);
-      expect(res.status).toBe(404);
-      expect(await res.text()).not.toContain('secret');
-    },
-  );
+  it.each([
+    '/../secret-outside-site.txt',
+    '/%2e%2e/secret-outside-site.txt',
+    '/..%2fsecret-outside-site.txt',
+    '/%00',
+    '/%E0%A4%A',
+  ])('never serves a file outside the site folder: %s', async (url) => {
+    const res = await t.app.request(url);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('secret');
+  });
 });

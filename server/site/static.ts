@@ -44,7 +44,10 @@ export interface StaticSiteOptions {
   connectSources?: readonly string[];
 }
 
-export function staticSite(options: StaticSiteOptions): { serve: MiddlewareHandler; notFoundPage: (c: Context) => Promise<Response | undefined> } {
+export function staticSite(options: StaticSiteOptions): {
+  serve: MiddlewareHandler;
+  notFoundPage: (c: Context) => Promise<Response | undefined>;
+} {
   const root = path.resolve(options.root);
   const connect = options.connectSources ?? [];
   const policyCache = new Map<string, { mtimeMs: number; policy: string }>();
@@ -63,7 +66,10 @@ export function staticSite(options: StaticSiteOptions): { serve: MiddlewareHandl
     const etag = `W/"${page.size.toString(16)}-${Math.floor(page.mtimeMs).toString(16)}"`;
     const headers = new Headers({ 'Content-Type': type, ETag: etag });
     const hashedAsset = c.req.path.startsWith('/_astro/');
-    headers.set('Cache-Control', hashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate');
+    headers.set(
+      'Cache-Control',
+      hashedAsset ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+    );
     if (type.startsWith('text/html')) headers.set('Content-Security-Policy', await policyFor(page));
     if (status === 200 && c.req.header('if-none-match') === etag) return new Response(null, { status: 304, headers });
     headers.set('Content-Length', String(page.size));

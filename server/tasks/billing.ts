@@ -1,5 +1,12 @@
-// What a task is charged: the engine it is stored with, the hold at submit and the settle after the run, with NO_MODEL_PRICE applied.
-import { engineUsesModel, runCredits, type Feature, type NoModelPrice, type PriceInput } from '../../src/lib/product-rules';
+// What a task is charged: the engine it is stored with, the hold at submit and the settle after the run, with
+// NO_MODEL_PRICE applied.
+import {
+  engineUsesModel,
+  runCredits,
+  type Feature,
+  type NoModelPrice,
+  type PriceInput,
+} from '../../src/lib/product-rules';
 import { FeatureUnavailableError, type Engine, type EngineRegistry } from '../engines';
 import type { Logger } from '../log';
 
@@ -37,13 +44,19 @@ export function taskBilling(o: TaskBillingOptions) {
 
     /** Held at submit: the price on the dearest engine of the chain, so a fallback with an AI model is covered. */
     hold(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
-      const { itemId, credits } = runCredits(feature, measures, { usesModel: chainUsesModel(o.engines.chain(feature)), noModelPrice: o.noModelPrice });
+      const { itemId, credits } = runCredits(feature, measures, {
+        usesModel: chainUsesModel(o.engines.chain(feature)),
+        noModelPrice: o.noModelPrice,
+      });
       return { itemId, credits };
     },
 
-    /** Settled after the run: the price on the engine that made the result (a free no-model fallback refunds the hold). */
+    /**
+     * Settled after the run: the price on the engine that made the result (a free no-model fallback refunds the hold).
+     */
     settle(feature: Feature, measures: PriceInput, engine: string): number {
-      return runCredits(feature, measures, { usesModel: engineUsesModel(engine), noModelPrice: o.noModelPrice }).credits;
+      return runCredits(feature, measures, { usesModel: engineUsesModel(engine), noModelPrice: o.noModelPrice })
+        .credits;
     },
   };
 }

@@ -1,4 +1,5 @@
-// Stops runs whose task ended or moved on elsewhere (a cancel whose NOTIFY this worker missed, a takeover) by reading their status every few seconds.
+// Stops runs whose task ended or moved on elsewhere (a cancel whose NOTIFY this worker missed, a takeover) by reading
+// their status every few seconds.
 import type { TaskRow } from '../db';
 import type { Logger } from '../log';
 import { TASK_QUEUE } from '../../src/lib/product-rules';
@@ -36,7 +37,11 @@ export function cancelSweep(o: CancelSweepOptions) {
         o.log.info('run stopped: its task was ended elsewhere', { taskId: id, status: now?.status ?? 'deleted' });
         controller.abort(new Error('canceled'));
       } else if (now.status === 'running' && now.attempts !== task.attempts) {
-        o.log.info('run stopped: a newer attempt holds its task', { taskId: id, attempt: task.attempts, newer: now.attempts });
+        o.log.info('run stopped: a newer attempt holds its task', {
+          taskId: id,
+          attempt: task.attempts,
+          newer: now.attempts,
+        });
         controller.abort(new Error('the task was taken over by a newer attempt'));
       }
     }

@@ -1,4 +1,5 @@
-// Chores with QUEUE=pg-boss on PostgreSQL: workers (not api processes) run the scheduler, two workers register each schedule once, and a chore's job runs on one worker only, in pages.
+// Chores with QUEUE=pg-boss on PostgreSQL: workers (not api processes) run the scheduler, two workers register each
+// schedule once, and a chore's job runs on one worker only, in pages.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,7 +53,6 @@ async function instance(role: 'api' | 'worker', lines: string[]) {
   return { system, database, boss: (system.queue as ReturnType<typeof pgBossQueue>).boss };
 }
 
-
 describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)', () => {
   beforeAll(async () => {
     fresh = await freshPostgresDatabase(adminUrl!, 'chores');
@@ -73,7 +73,8 @@ describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)',
     const linesA: string[] = [];
     const linesB: string[] = [];
     // pg-boss stamps its cron claim (version.cron_on) on every pass of its scheduler: an api process runs none.
-    const cronOn = async (db: AppDatabase['db']) => (await sql<{ at: Date | null }>`select cron_on as at from pgboss.version`.execute(db)).rows[0]?.at ?? null;
+    const cronOn = async (db: AppDatabase['db']) =>
+      (await sql<{ at: Date | null }>`select cron_on as at from pgboss.version`.execute(db)).rows[0]?.at ?? null;
     const api = await instance('api', []);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await cronOn(api.database.db)).toBeNull();
@@ -112,7 +113,8 @@ describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)',
     // What the schedule sends each hour, sent now.
     await a.boss.send(CHORES.trackingQueue, {});
     const deadline = Date.now() + 20_000;
-    const left = async () => Number((await sql<{ n: string }>`select count(*) as n from tracking_events`.execute(a.database.db)).rows[0]!.n);
+    const left = async () =>
+      Number((await sql<{ n: string }>`select count(*) as n from tracking_events`.execute(a.database.db)).rows[0]!.n);
     while ((await left()) !== 3) {
       if (Date.now() > deadline) throw new Error(`the tracking chore did not run: ${await left()} events left`);
       await new Promise((r) => setTimeout(r, 100));

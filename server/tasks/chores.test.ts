@@ -1,4 +1,5 @@
-// Retention chores on SQLite and (with TEST_DATABASE_URL) PostgreSQL: media and task bookkeeping in pages smaller than the backlog, and the in-process timer running both chores at start.
+// Retention chores on SQLite and (with TEST_DATABASE_URL) PostgreSQL: media and task bookkeeping in pages smaller than
+// the backlog, and the in-process timer running both chores at start.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,10 @@ import { createMediaService, localMediaStore } from '../media';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { recordExpiredOutputs } from './retention';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TasksTestApp | undefined;
@@ -57,7 +61,14 @@ async function tasksWithResults(app: TasksTestApp, count: number, expired: numbe
         trace_context: null,
       })
       .execute();
-    const media = await app.system.media.saveOutput(user.id, id, 'audio', 'audio/wav', new Uint8Array([i % 256, 1, 2, 3]), 1);
+    const media = await app.system.media.saveOutput(
+      user.id,
+      id,
+      'audio',
+      'audio/wav',
+      new Uint8Array([i % 256, 1, 2, 3]),
+      1,
+    );
     if (i < expired)
       await app.database.db
         .updateTable('media')
@@ -66,7 +77,6 @@ async function tasksWithResults(app: TasksTestApp, count: number, expired: numbe
         .execute();
   }
 }
-
 
 describe.each(targets)('retention chores on $label', ({ postgres }) => {
   it('media retention works in pages: 23 expired results with pages of 10, each task told when, the 4 kept untouched', async () => {
@@ -78,7 +88,10 @@ describe.each(targets)('retention chores on $label', ({ postgres }) => {
     const touched: number[] = [];
     const db = t.database.db.withPlugin({
       transformQuery: (args) => args.node,
-      transformResult: async (args) => (args.result.numAffectedRows !== undefined && touched.push(Number(args.result.numAffectedRows)), args.result),
+      transformResult: async (args) => (
+        args.result.numAffectedRows !== undefined && touched.push(Number(args.result.numAffectedRows)),
+        args.result
+      ),
     });
     expect(await recordExpiredOutputs(db, now, t.config.tasks.retentionMs, 10)).toBe(23);
     const media = createMediaService({
@@ -94,7 +107,9 @@ describe.each(targets)('retention chores on $label', ({ postgres }) => {
     expect(touched.filter((n) => n > 0)).toEqual([10, 10, 3, 10, 10, 3]);
     expect(mediaFiles(t.config.tasks.mediaDir)).toHaveLength(4);
     const tasks = await t.database.db.selectFrom('tasks').select(['id', 'outputs_expired_at']).orderBy('id').execute();
-    expect(tasks.filter((r) => r.outputs_expired_at !== null).map((r) => r.id)).toEqual(tasks.slice(0, 23).map((r) => r.id));
+    expect(tasks.filter((r) => r.outputs_expired_at !== null).map((r) => r.id)).toEqual(
+      tasks.slice(0, 23).map((r) => r.id),
+    );
     expect(Number(tasks[0]!.outputs_expired_at)).toBe(now - 1000);
     const left = await t.database.db.selectFrom('media').select('task_id').orderBy('task_id').execute();
     expect(left.map((r) => r.task_id)).toEqual(tasks.slice(23).map((r) => r.id));
@@ -119,7 +134,8 @@ describe.each(targets)('retention chores on $label', ({ postgres }) => {
         expect(events.map((e) => e.entry_id)).toEqual(['kept']);
         break;
       }
-      if (Date.now() > deadline) throw new Error(`chores did not finish: ${media.length} media, ${events.length} events left`);
+      if (Date.now() > deadline)
+        throw new Error(`chores did not finish: ${media.length} media, ${events.length} events left`);
       await new Promise((r) => setTimeout(r, 50));
     }
   });

@@ -1,4 +1,5 @@
-// Recurring chores (media retention, tracking retention): pg-boss schedules with one runner across the cluster, or a timer in the single in-process server.
+// Recurring chores (media retention, tracking retention): pg-boss schedules with one runner across the cluster, or a
+// timer in the single in-process server.
 import type { PgBoss } from 'pg-boss';
 import { CHORES } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
@@ -24,7 +25,12 @@ export interface ChoreSources {
 
 export function choreList(o: ChoreSources): Chore[] {
   return [
-    { name: 'media retention', queue: CHORES.mediaQueue, cron: CHORES.mediaCron, run: async () => ({ removed: await o.cleanupMedia() }) },
+    {
+      name: 'media retention',
+      queue: CHORES.mediaQueue,
+      cron: CHORES.mediaCron,
+      run: async () => ({ removed: await o.cleanupMedia() }),
+    },
     {
       name: 'tracking retention',
       queue: CHORES.trackingQueue,
@@ -70,7 +76,11 @@ export async function scheduleChores(boss: PgBoss, chores: readonly Chore[], log
 }
 
 /** The in-process queue (one server): the chores run one after another at start and then every CHORES.intervalMs. */
-export function choreTimer(chores: readonly Chore[], log: Logger, intervalMs: number = CHORES.intervalMs): RunningChores {
+export function choreTimer(
+  chores: readonly Chore[],
+  log: Logger,
+  intervalMs: number = CHORES.intervalMs,
+): RunningChores {
   let pass: Promise<void> | undefined;
   const runAll = () => {
     if (pass) return;

@@ -1,4 +1,5 @@
-// A run whose result cannot be stored (the database refused: locked by another process) goes back to the queue after a pause and runs again, not left running until a restart.
+// A run whose result cannot be stored (the database refused: locked by another process) goes back to the queue after a
+// pause and runs again, not left running until a restart.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,14 @@ function recordingLog(): Logger & { lines: string[] } {
 describe('a run the database refuses to store', () => {
   it('goes back to the queue and runs again: it finishes, charged once, with no restart', async () => {
     const file = path.join(dir, 'app.db');
-    const config = loadConfig({ DATABASE_URL: `sqlite:${file}`, DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET, LOG_LEVEL: 'silent', ENGINES: 'tts-common=test', TASK_POLL_MS: '1000' });
+    const config = loadConfig({
+      DATABASE_URL: `sqlite:${file}`,
+      DATA_DIR: dir,
+      SECRET_KEY: TASKS_TEST_SECRET,
+      LOG_LEVEL: 'silent',
+      ENGINES: 'tts-common=test',
+      TASK_POLL_MS: '1000',
+    });
     const database = await openDatabase(config.databaseUrl);
     await migrateToLatest(database);
     // The server waits a short while for a lock, so the refusal comes quickly; the pause before the run is queued again
@@ -38,7 +46,12 @@ describe('a run the database refuses to store', () => {
     const system = createTaskSystem({ config, database, log, extraEngines: [testEngine({ gate })] });
     await system.queue.start();
     const user = await createUser(t, 10);
-    const { task } = await system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'store me', voice: 'en-us-male-1' }, source: 'api' });
+    const { task } = await system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'store me', voice: 'en-us-male-1' },
+      source: 'api',
+    });
     // The run starts.
     await until(async () => (await system.tasks.byId(task.id))!.status === 'running');
 

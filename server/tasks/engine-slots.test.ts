@@ -1,4 +1,5 @@
-// Cluster-wide engine slots on PostgreSQL: a fallback engine's cap holds across two workers and two slot sets, and a killed holder's lease runs out.
+// Cluster-wide engine slots on PostgreSQL: a fallback engine's cap holds across two workers and two slot sets, and a
+// killed holder's lease runs out.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,7 +80,12 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
     try {
       for (let i = 0; i < 2; i++) {
         const database = await openDatabase(dbUrl);
-        const system = createTaskSystem({ config: loadConfig(env), database, log: createLogger('silent'), extraEngines: [boom, slow] });
+        const system = createTaskSystem({
+          config: loadConfig(env),
+          database,
+          log: createLogger('silent'),
+          extraEngines: [boom, slow],
+        });
         open.push({ system, database });
         await system.start();
       }
@@ -115,7 +121,10 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
 
   it('holds a cap across two slot sets: never more holders than slots, and every waiter gets one in the end', async () => {
     const database = await openDatabase(dbUrl);
-    const sets = [leasedEngineSlots({ db: database.db, pollMs: 20 }), leasedEngineSlots({ db: database.db, pollMs: 20 })];
+    const sets = [
+      leasedEngineSlots({ db: database.db, pollMs: 20 }),
+      leasedEngineSlots({ db: database.db, pollMs: 20 }),
+    ];
     let holding = 0;
     let most = 0;
     let rowsSeen = 0;
@@ -126,7 +135,9 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
           const release = await sets[i % 2]!.acquire('capped', 3, AbortSignal.timeout(30_000));
           holding++;
           most = Math.max(most, holding);
-          const { rows } = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'capped'`.execute(database.db);
+          const { rows } = await sql<{
+            n: number;
+          }>`select count(*)::int as n from engine_slots where engine = 'capped'`.execute(database.db);
           rowsSeen = Math.max(rowsSeen, rows[0]!.n);
           await new Promise((r) => setTimeout(r, 20));
           holding--;
@@ -170,7 +181,9 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await exited;
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'solo'`.execute(database.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from engine_slots where engine = 'solo'`.execute(database.db);
       expect(rows[0]!.n).toBe(1);
       // Nobody released it: the lease runs out and the other set takes the slot.
       const release = await other.acquire('solo', 1, AbortSignal.timeout(10_000));
@@ -183,17 +196,22 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
   }, 30_000);
 
   it('holds no database connection while a slot is held', async () => {
-    // One connection in the pool: were a held slot to pin it, the second take (and every query after) would wait forever.
+    // One connection in the pool: were a held slot to pin it, the second take (and every query after) would wait
+    // forever.
     const database = await openDatabase(dbUrl, { maxConnections: 1 });
     const slots = leasedEngineSlots({ db: database.db });
     try {
       const releases: (() => void)[] = [];
       for (let i = 0; i < 4; i++) releases.push(await slots.acquire('idle', 4, AbortSignal.timeout(5000)));
-      const { rows: held } = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'idle'`.execute(database.db);
+      const { rows: held } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from engine_slots where engine = 'idle'`.execute(database.db);
       expect(held[0]!.n).toBe(4);
       for (const release of releases) release();
       await slots.close();
-      const { rows: after } = await sql<{ n: number }>`select count(*)::int as n from engine_slots where engine = 'idle'`.execute(database.db);
+      const { rows: after } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from engine_slots where engine = 'idle'`.execute(database.db);
       expect(after[0]!.n).toBe(0);
     } finally {
       await slots.close();

@@ -1,4 +1,5 @@
-// Cluster-wide engine slots for QUEUE=pg-boss: leased rows (engine, slot) with expiry, so a killed worker's slots free when their lease runs out.
+// Cluster-wide engine slots for QUEUE=pg-boss: leased rows (engine, slot) with expiry, so a killed worker's slots free
+// when their lease runs out.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
@@ -36,7 +37,10 @@ export function leasedEngineSlots(o: LeasedEngineSlotsOptions): EngineSlots {
   const held = new Map<string, { engine: string; slot: number }>();
   let renewTimer: NodeJS.Timeout | undefined;
 
-  /** Pushes every held lease forward in one statement; a slot another holder took meanwhile (our lease ran out) is reported. */
+  /**
+   * Pushes every held lease forward in one statement; a slot another holder took meanwhile (our lease ran out) is
+   * reported.
+   */
   async function renew(): Promise<void> {
     const mine = [...held.values()];
     if (mine.length === 0) return;
@@ -45,7 +49,8 @@ export function leasedEngineSlots(o: LeasedEngineSlotsOptions): EngineSlots {
       where holder = ${holder}
         and (engine, slot) in (select * from unnest(${mine.map((s) => s.engine)}::text[], ${mine.map((s) => s.slot)}::int[]))
       returning engine, slot`.execute(o.db);
-    if (rows.length < mine.length) o.log?.warn('engine slot leases ran out before they were renewed', { lost: mine.length - rows.length });
+    if (rows.length < mine.length)
+      o.log?.warn('engine slot leases ran out before they were renewed', { lost: mine.length - rows.length });
   }
 
   function keepRenewing() {
@@ -90,7 +95,12 @@ export function leasedEngineSlots(o: LeasedEngineSlotsOptions): EngineSlots {
       // A release that fails leaves the row to expire: it is no longer renewed.
       sql`delete from engine_slots where engine = ${engine} and slot = ${slot} and holder = ${holder}`
         .execute(o.db)
-        .catch((error: unknown) => o.log?.warn('engine slot release failed; it frees when its lease runs out', { engine, error: message(error) }));
+        .catch((error: unknown) =>
+          o.log?.warn('engine slot release failed; it frees when its lease runs out', {
+            engine,
+            error: message(error),
+          }),
+        );
     };
   }
 

@@ -19,7 +19,9 @@ function brokenEngine(name: string, how: 'fail' | 'hang' | 'input'): Engine {
       await ctx.progress(50);
       if (how === 'input') throw new EngineInputError('the text cannot be spoken');
       if (how === 'fail') throw new Error('upstream 502 Bad Gateway');
-      await new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      );
       return { outputs: [] };
     },
   };
@@ -46,7 +48,10 @@ describe('engine fallback and refunds', () => {
   });
 
   it('with a fallback configured the task ends succeeded on the second engine, recorded as such, charged once', async () => {
-    t = await createTasksTestApp({ engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })], env: { ENGINES: 'tts-common=flaky|backup' } });
+    t = await createTasksTestApp({
+      engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })],
+      env: { ENGINES: 'tts-common=flaky|backup' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
     const { taskId, credits: held } = await submit(t.app, user.token);
@@ -58,7 +63,10 @@ describe('engine fallback and refunds', () => {
   });
 
   it('an engine past its own timeout (ENGINE_TIMEOUTS_MS) gives way to the next engine', async () => {
-    t = await createTasksTestApp({ engines: [brokenEngine('slow', 'hang'), testEngine({ name: 'backup' })], env: { ENGINES: 'tts-common=slow|backup', ENGINE_TIMEOUTS_MS: 'slow=200' } });
+    t = await createTasksTestApp({
+      engines: [brokenEngine('slow', 'hang'), testEngine({ name: 'backup' })],
+      env: { ENGINES: 'tts-common=slow|backup', ENGINE_TIMEOUTS_MS: 'slow=200' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
     const task = await waitForTask(t, (await submit(t.app, user.token)).taskId);
@@ -70,7 +78,10 @@ describe('engine fallback and refunds', () => {
     let backupRuns = 0;
     const backup = testEngine({ name: 'backup' });
     const counting: Engine = { ...backup, run: (f, i, c) => (backupRuns++, backup.run(f, i, c)) };
-    t = await createTasksTestApp({ engines: [brokenEngine('strict', 'input'), counting], env: { ENGINES: 'tts-common=strict|backup' } });
+    t = await createTasksTestApp({
+      engines: [brokenEngine('strict', 'input'), counting],
+      env: { ENGINES: 'tts-common=strict|backup' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
     await expectFailedAndRefunded(t, user, (await submit(t.app, user.token)).taskId, 'cannot be spoken');
@@ -78,10 +89,21 @@ describe('engine fallback and refunds', () => {
   });
 
   it('/healthz lists each feature with its engines in order', async () => {
-    t = await createTasksTestApp({ engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })], env: { ENGINES: 'tts-common=flaky|backup' } });
-    const body = (await (await t.app.request('/healthz')).json()) as { data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string }> }> } };
-    expect(body.data.features.find((f) => f.feature === 'tts-common')).toMatchObject({ served: true, engines: [{ name: 'flaky' }, { name: 'backup' }] });
-    expect(body.data.features.find((f) => f.feature === 'lipsync')).toMatchObject({ served: true, engines: [{ name: 'preview' }] });
+    t = await createTasksTestApp({
+      engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })],
+      env: { ENGINES: 'tts-common=flaky|backup' },
+    });
+    const body = (await (await t.app.request('/healthz')).json()) as {
+      data: { features: Array<{ feature: string; served: boolean; engines: Array<{ name: string }> }> };
+    };
+    expect(body.data.features.find((f) => f.feature === 'tts-common')).toMatchObject({
+      served: true,
+      engines: [{ name: 'flaky' }, { name: 'backup' }],
+    });
+    expect(body.data.features.find((f) => f.feature === 'lipsync')).toMatchObject({
+      served: true,
+      engines: [{ name: 'preview' }],
+    });
     expect(body.data.features.find((f) => f.feature === 'tryon-clothes')).toMatchObject({ served: false, engines: [] });
   });
 });

@@ -1,4 +1,5 @@
-// A draining process gives its running tasks back to the queue: no refund, no charge, the hold stays; another run finishes it.
+// A draining process gives its running tasks back to the queue: no refund, no charge, the hold stays; another run
+// finishes it.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { tasksHandedBack } from '../metrics';

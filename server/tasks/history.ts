@@ -1,10 +1,18 @@
-// The playground history: list with feature filter and search over what tasks were made from, and re-run with the same inputs.
+// The playground history: list with feature filter and search over what tasks were made from, and re-run with the same
+// inputs.
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { AppError } from '../http/errors';
 import type { MediaService } from '../media';
-import { ERROR_CODES, HISTORY_MESSAGES, inputSummary, SAMPLE_MODELS, VOICES, type Feature } from '../../src/lib/product-rules';
+import {
+  ERROR_CODES,
+  HISTORY_MESSAGES,
+  inputSummary,
+  SAMPLE_MODELS,
+  VOICES,
+  type Feature,
+} from '../../src/lib/product-rules';
 import type { TaskService } from './service';
 
 export interface HistoryQuery {
@@ -16,12 +24,17 @@ export interface HistoryQuery {
   q?: string;
 }
 
-/** Searched tasks are matched in this process after a coarse SQL filter; at most this many of the newest are looked at. */
+/**
+ * Searched tasks are matched in this process after a coarse SQL filter; at most this many of the newest are looked at.
+ */
 const SEARCH_SCAN = 2000;
 
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** What the stored input may hold for a query: the words themselves, or the id of a voice or model people know by that name. */
+/**
+ * What the stored input may hold for a query: the words themselves, or the id of a voice or model people know by that
+ * name.
+ */
 function storedForms(q: string): string[] {
   const want = q.toLowerCase();
   const named = [...VOICES, ...SAMPLE_MODELS].filter((v) => v.name.toLowerCase().includes(want)).map((v) => v.id);
@@ -41,13 +54,23 @@ function matches(input: string, q: string): boolean {
 }
 
 /** A page of the user's tasks, newest first. */
-export async function listTasks(db: Kysely<Schema>, userId: string, query: HistoryQuery): Promise<{ rows: TaskRow[]; total: number }> {
+export async function listTasks(
+  db: Kysely<Schema>,
+  userId: string,
+  query: HistoryQuery,
+): Promise<{ rows: TaskRow[]; total: number }> {
   let base = db.selectFrom('tasks').where('user_id', '=', userId);
   if (query.features.length > 0) base = base.where('feature', 'in', query.features);
   const q = query.q?.trim();
   const offset = (query.page - 1) * query.pageSize;
   if (!q) {
-    const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.pageSize).offset(offset).execute();
+    const rows = await base
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.pageSize)
+      .offset(offset)
+      .execute();
     const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
     return { rows, total: Number(total) };
   }
@@ -55,14 +78,17 @@ export async function listTasks(db: Kysely<Schema>, userId: string, query: Histo
   // and the summary people see decides.
   const candidates = await base
     .select(['id', 'input'])
-    .where((eb) => eb.or(storedForms(q).map((form) => sql<boolean>`lower(input) like ${likePattern(form)} escape '\\'`)))
+    .where((eb) =>
+      eb.or(storedForms(q).map((form) => sql<boolean>`lower(input) like ${likePattern(form)} escape '\\'`)),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(SEARCH_SCAN)
     .execute();
   const ids = candidates.filter((c) => matches(c.input, q)).map((c) => c.id);
   const pageIds = ids.slice(offset, offset + query.pageSize);
-  const rows = pageIds.length === 0 ? [] : await db.selectFrom('tasks').selectAll().where('id', 'in', pageIds).execute();
+  const rows =
+    pageIds.length === 0 ? [] : await db.selectFrom('tasks').selectAll().where('id', 'in', pageIds).execute();
   rows.sort((a, b) => pageIds.indexOf(a.id) - pageIds.indexOf(b.id));
   return { rows, total: ids.length };
 }
@@ -103,7 +129,8 @@ export async function rerunTask(d: RerunDeps, userId: string, taskId: string): P
     if (!value.startsWith(own)) continue;
     const id = /^([A-Za-z0-9]{1,64})/.exec(value.slice(own.length))?.[1];
     const row = id ? await d.media.byId(id) : undefined;
-    if (!row || row.user_id !== userId || Number(row.expires_at) < Date.now()) throw new AppError(400, ERROR_CODES.invalidInput, HISTORY_MESSAGES.rerunInputsGone);
+    if (!row || row.user_id !== userId || Number(row.expires_at) < Date.now())
+      throw new AppError(400, ERROR_CODES.invalidInput, HISTORY_MESSAGES.rerunInputsGone);
     replace(d.media.signedUrl(row));
   }
   // The length measured at submit is measured again for the new task.

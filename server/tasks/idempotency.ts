@@ -6,7 +6,11 @@ import { AppError } from '../http/errors';
 import { IDEMPOTENCY, TASK_ERROR_CODES, TASK_MESSAGES, type Feature } from '../../src/lib/product-rules';
 
 /** What a replay must match: the feature, the input and the callback. */
-export const requestHash = (req: { feature: Feature; input: Record<string, unknown>; callbackUrl?: string | null }): string =>
+export const requestHash = (req: {
+  feature: Feature;
+  input: Record<string, unknown>;
+  callbackUrl?: string | null;
+}): string =>
   createHash('sha256')
     .update(JSON.stringify([req.feature, req.input, req.callbackUrl ?? null]))
     .digest('hex');
@@ -31,6 +35,7 @@ export async function replayed(
     await db.updateTable('tasks').set({ idempotency_key: null }).where('id', '=', existing.id).execute();
     return undefined;
   }
-  if (existing.request_hash !== hash) throw new AppError(409, TASK_ERROR_CODES.conflict, TASK_MESSAGES.idempotencyConflict);
+  if (existing.request_hash !== hash)
+    throw new AppError(409, TASK_ERROR_CODES.conflict, TASK_MESSAGES.idempotencyConflict);
   return existing;
 }

@@ -1,4 +1,5 @@
-// Public surface of the tasks area: builds the task service, queue, media, engines and webhooks; starts and stops background work.
+// Public surface of the tasks area: builds the task service, queue, media, engines and webhooks; starts and stops
+// background work.
 import type { AppDatabase } from '../db';
 import type { Config } from '../config';
 import { lazyServerKeys } from '../accounts';
@@ -10,7 +11,13 @@ import { providerEngines } from '../engines/providers';
 import { routeFeatures } from '../engines/routing';
 import { leasedEngineSlots } from './engine-slots';
 import { taskHandBack } from './hand-back';
-import { countFinished, countSubmitted, instrumentEngines, instrumentRuns, recordTraceContext } from '../telemetry/tasks';
+import {
+  countFinished,
+  countSubmitted,
+  instrumentEngines,
+  instrumentRuns,
+  recordTraceContext,
+} from '../telemetry/tasks';
 import { inputReader } from './input-media';
 import { pgBossQueue } from './pg-boss-queue';
 import { choreList, choreTimer, scheduleChores, type RunningChores } from './chores';
@@ -63,9 +70,15 @@ export function createTaskSystem(o: TaskSystemOptions) {
   // "Job queue"); the in-process semaphore stays in front as the cheap local check.
   const runsJobs = config.queue.kind === 'pg-boss' && !o.queue && config.queue.role !== 'api';
   const clusterSlots = runsJobs ? leasedEngineSlots({ db, log }) : undefined;
-  // Every engine call is timed, counted and traced (server/telemetry/tasks.ts).
-  // Live status (server/tasks/status-publishing.ts): every status and progress write tells the streams of every API instance.
-  const live = liveStatus({ db, engine: o.database.engine, databaseUrl: config.database.listenUrl, redis: config.redis, log });
+  // Every engine call is timed, counted and traced (server/telemetry/tasks.ts). Live status
+  // (server/tasks/status-publishing.ts): every status and progress write tells the streams of every API instance.
+  const live = liveStatus({
+    db,
+    engine: o.database.engine,
+    databaseUrl: config.database.listenUrl,
+    redis: config.redis,
+    log,
+  });
   const instrumented: typeof local = instrumentEngines(
     clusterSlots
       ? {
@@ -73,7 +86,11 @@ export function createTaskSystem(o: TaskSystemOptions) {
           async acquire(name, signal) {
             const releaseLocal = await local.acquire(name, signal);
             try {
-              const releaseCluster = await clusterSlots.acquire(name, config.tasks.engineConcurrency[name] ?? ENGINE_DEFAULTS.concurrency, signal);
+              const releaseCluster = await clusterSlots.acquire(
+                name,
+                config.tasks.engineConcurrency[name] ?? ENGINE_DEFAULTS.concurrency,
+                signal,
+              );
               return () => {
                 releaseCluster();
                 releaseLocal();
@@ -149,7 +166,13 @@ export function createTaskSystem(o: TaskSystemOptions) {
           handBack,
         })
       : inProcessQueue({ tasks, log, workers, pollMs, runTimeoutMs, runWorkers, handBack }));
-  const webhooks = webhookDispatcher({ db, log, retryBaseMs: config.tasks.webhookRetryBaseMs, maxAttempts: config.tasks.webhookMaxAttempts, outbound });
+  const webhooks = webhookDispatcher({
+    db,
+    log,
+    retryBaseMs: config.tasks.webhookRetryBaseMs,
+    maxAttempts: config.tasks.webhookMaxAttempts,
+    outbound,
+  });
   let chores: RunningChores | undefined;
 
   /** One retention pass: tasks note when their results expired, then the expired files and rows go. */
@@ -174,9 +197,17 @@ export function createTaskSystem(o: TaskSystemOptions) {
       await queue.start();
       if (!runWorkers) return;
       webhooks.start();
-      // Media and tracking retention: pg-boss schedules run once per cluster, else a timer here (server/tasks/chores.ts).
-      const list = choreList({ database: o.database, cleanupMedia: () => cleanup(), trackingRetentionDays: config.tracking.retentionDays });
-      chores = 'boss' in queue ? await scheduleChores((queue as ReturnType<typeof pgBossQueue>).boss, list, log) : choreTimer(list, log);
+      // Media and tracking retention: pg-boss schedules run once per cluster, else a timer here
+      // (server/tasks/chores.ts).
+      const list = choreList({
+        database: o.database,
+        cleanupMedia: () => cleanup(),
+        trackingRetentionDays: config.tracking.retentionDays,
+      });
+      chores =
+        'boss' in queue
+          ? await scheduleChores((queue as ReturnType<typeof pgBossQueue>).boss, list, log)
+          : choreTimer(list, log);
     },
     /** Stops background work; with a drain deadline, tasks still running then are handed back to the queue. */
     async stop(drainMs?: number) {

@@ -17,7 +17,11 @@ export interface InputReaderOptions {
 async function fetchCapped(url: string, signal: AbortSignal, policy: OutboundPolicy): Promise<Buffer> {
   let response: OutboundResponse;
   try {
-    response = await outboundFetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(PREVIEW.fetchTimeoutMs)]), followRedirects: true }, policy);
+    response = await outboundFetch(
+      url,
+      { signal: AbortSignal.any([signal, AbortSignal.timeout(PREVIEW.fetchTimeoutMs)]), followRedirects: true },
+      policy,
+    );
   } catch (error) {
     if (error instanceof OutboundRefused) throw new EngineInputError(`input URL ${url} ${error.problem}`);
     throw error;
@@ -50,14 +54,16 @@ export function inputReader(o: InputReaderOptions) {
         id,
         signedLinkParams((name) => parsed.searchParams.get(name)),
       );
-      if (!opened) throw new EngineInputError(`the media link ${url} has expired or is not valid; upload the file again`);
+      if (!opened)
+        throw new EngineInputError(`the media link ${url} has expired or is not valid; upload the file again`);
       data = Buffer.from(opened.data);
     } else {
       data = await fetchCapped(url, signal, o.outbound);
     }
     const sniffed = await probeMedia(data, { signal });
     if (!sniffed) throw new EngineInputError(`${url} is not a recognised media file`);
-    if (!kinds.includes(sniffed.kind)) throw new EngineInputError(`${url} is ${sniffed.mime}, but ${kinds.join(' or ')} is expected`);
+    if (!kinds.includes(sniffed.kind))
+      throw new EngineInputError(`${url} is ${sniffed.mime}, but ${kinds.join(' or ')} is expected`);
     return { data, mime: sniffed.mime, kind: sniffed.kind, durationS: sniffed.durationS, url };
   };
 }

@@ -1,8 +1,15 @@
-// Credit caps per API key: the check inside the submit transaction (key row locked), the caps with their use, and setting them.
+// Credit caps per API key: the check inside the submit transaction (key row locked), the caps with their use, and
+// setting them.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
-import { capPeriod, DEVELOPER_TOOL_CODES, ERROR_CODES, KEY_CAP_MESSAGES, type CapPeriod } from '../../src/lib/product-rules';
+import {
+  capPeriod,
+  DEVELOPER_TOOL_CODES,
+  ERROR_CODES,
+  KEY_CAP_MESSAGES,
+  type CapPeriod,
+} from '../../src/lib/product-rules';
 import type { KeyCapView } from '../../src/lib/api-contract';
 
 type Db = Kysely<Schema> | Transaction<Schema>;
@@ -12,8 +19,8 @@ export interface KeyCaps {
 }
 
 /**
- * What a key has used since `since`, by the day and month starts: an active task counts its hold, a finished one what it
- * was charged (a failed or canceled task, refunded, counts nothing).
+ * What a key has used since `since`, by the day and month starts: an active task counts its hold, a finished one what
+ * it was charged (a failed or canceled task, refunded, counts nothing).
  */
 async function usedSince(db: Db, keyId: string, dayStart: number, monthStart: number) {
   const used = sql<number>`case when status in ('queued', 'running') then credits_held else coalesce(credits_charged, credits_held) end`;
@@ -48,9 +55,14 @@ export async function checkKeyCaps(trx: Transaction<Schema>, keyId: string, need
   const used = await usedSince(trx, keyId, day.start, key.monthly_credit_cap === null ? day.start : month.start);
   const over = (period: CapPeriod, cap: number | null, resetsAt: number) => {
     if (cap === null || used[period] + needs <= cap) return;
-    throw new AppError(429, DEVELOPER_TOOL_CODES.keyCapReached, KEY_CAP_MESSAGES.reached({ period, cap, used: used[period], needs, resetsAt }), {
-      'Retry-After': String(Math.max(1, Math.ceil((resetsAt - now) / 1000))),
-    });
+    throw new AppError(
+      429,
+      DEVELOPER_TOOL_CODES.keyCapReached,
+      KEY_CAP_MESSAGES.reached({ period, cap, used: used[period], needs, resetsAt }),
+      {
+        'Retry-After': String(Math.max(1, Math.ceil((resetsAt - now) / 1000))),
+      },
+    );
   };
   over('daily', key.daily_credit_cap, day.resetsAt);
   over('monthly', key.monthly_credit_cap, month.resetsAt);
@@ -93,7 +105,13 @@ const loosens = (current: number | null, next: number | null) => current !== nul
  * Sets a key's caps. `caller` is the key making the call through the public API: it may tighten its
  * own caps but not loosen them, so a leaked key cannot lift its own limit. The dashboard passes no caller.
  */
-export async function setKeyCaps(db: Kysely<Schema>, userId: string, keyId: string, change: Partial<KeyCaps>, caller?: string): Promise<KeyCapView> {
+export async function setKeyCaps(
+  db: Kysely<Schema>,
+  userId: string,
+  keyId: string,
+  change: Partial<KeyCaps>,
+  caller?: string,
+): Promise<KeyCapView> {
   const key = await db
     .selectFrom('api_keys')
     .select(['daily_credit_cap', 'monthly_credit_cap'])
@@ -106,7 +124,10 @@ export async function setKeyCaps(db: Kysely<Schema>, userId: string, keyId: stri
     dailyCap: change.dailyCap === undefined ? key.daily_credit_cap : change.dailyCap,
     monthlyCap: change.monthlyCap === undefined ? key.monthly_credit_cap : change.monthlyCap,
   };
-  if (caller === keyId && (loosens(key.daily_credit_cap, caps.dailyCap) || loosens(key.monthly_credit_cap, caps.monthlyCap))) {
+  if (
+    caller === keyId &&
+    (loosens(key.daily_credit_cap, caps.dailyCap) || loosens(key.monthly_credit_cap, caps.monthlyCap))
+  ) {
     throw new AppError(403, ERROR_CODES.forbidden, KEY_CAP_MESSAGES.ownRaise);
   }
   await db

@@ -1,4 +1,5 @@
-// Outages fail nothing: a finished output waits on disk while S3 is down and the task succeeds on its first attempt; the API answers 503 with Retry-After while PostgreSQL is cut off.
+// Outages fail nothing: a finished output waits on disk while S3 is down and the task succeeds on its first attempt;
+// the API answers 503 with Retry-After while PostgreSQL is cut off.
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,7 +35,10 @@ const waitingOutputs = () => readdirSync(tmpdir()).filter((name) => name.startsW
 describe('outages', () => {
   it('a run finished while S3 is down keeps its output on disk and stores it once S3 is back: succeeded on attempt 1', async () => {
     s3 = await startTestS3('outage-bucket');
-    tasks = await createTasksTestApp({ engines: [testEngine()], env: { ...s3.env('outage'), ENGINES: 'tts-common=test' } });
+    tasks = await createTasksTestApp({
+      engines: [testEngine()],
+      env: { ...s3.env('outage'), ENGINES: 'tts-common=test' },
+    });
     const user = await createUser(tasks, 10);
     await s3.stop();
     const before = waitingOutputs().length;
@@ -70,14 +74,21 @@ describe('outages', () => {
       const target = new URL(fresh.url);
       proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
       api = await createTestApp({ DATABASE_URL: proxy.url(fresh.url) });
-      const credits = () => api!.app.request('/api/remaining_credits', { method: 'POST', headers: { authorization: 'Bearer sk-not-a-key' } });
+      const credits = () =>
+        api!.app.request('/api/remaining_credits', {
+          method: 'POST',
+          headers: { authorization: 'Bearer sk-not-a-key' },
+        });
       expect((await credits()).status).toBe(401);
 
       proxy.cut();
       const down = await credits();
       expect(down.status).toBe(503);
       expect(down.headers.get('retry-after')).toBe(String(OUTAGES.databaseRetryAfterS));
-      expect(await down.json()).toMatchObject({ code: ERROR_CODES.unavailable, msg: OPERATIONS_MESSAGES.databaseUnavailable });
+      expect(await down.json()).toMatchObject({
+        code: ERROR_CODES.unavailable,
+        msg: OPERATIONS_MESSAGES.databaseUnavailable,
+      });
 
       proxy.restore();
       expect((await credits()).status).toBe(401);

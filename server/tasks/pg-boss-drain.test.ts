@@ -1,4 +1,5 @@
-// A draining pg-boss worker hands a task still running at its deadline back: the job is retried on another worker, the task charged once.
+// A draining pg-boss worker hands a task still running at its deadline back: the job is retried on another worker, the
+// task charged once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,13 +25,25 @@ const open: Array<{ system: TaskSystem; database: AppDatabase }> = [];
 /** An engine that works until its run is stopped, as a provider call does. */
 const endless: Engine = {
   ...testEngine(),
-  run: (_feature, _input, ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true })),
+  run: (_feature, _input, ctx) =>
+    new Promise((_, reject) =>
+      ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true }),
+    ),
 };
 
 async function worker(dbUrl: string, engine: Engine = testEngine()) {
   const config = loadConfig({
-    LOG_LEVEL: 'silent', DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET, DATABASE_URL: dbUrl, ROLE: 'all', ENGINES: 'tts-common=test',
-    QUEUE: 'pg-boss', QUEUE_LEASE_S: '10', QUEUE_CHECK_S: '1', QUEUE_RETRY_DELAY_S: '1', TASK_POLL_MS: '500',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    DATABASE_URL: dbUrl,
+    ROLE: 'all',
+    ENGINES: 'tts-common=test',
+    QUEUE: 'pg-boss',
+    QUEUE_LEASE_S: '10',
+    QUEUE_CHECK_S: '1',
+    QUEUE_RETRY_DELAY_S: '1',
+    TASK_POLL_MS: '500',
   });
   const database = await openDatabase(dbUrl);
   const system = createTaskSystem({ config, database, log: createLogger('silent'), extraEngines: [engine] });
@@ -60,13 +73,20 @@ describe.skipIf(skipReason !== null)('draining a pg-boss worker', () => {
     // The first worker's engine never finishes on its own.
     const first = await worker(fresh!.url, endless);
     const user = await createUser(first, 100);
-    const { task } = await first.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'hand me back', voice: 'en-us-male-1' }, source: 'api' });
+    const { task } = await first.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'hand me back', voice: 'en-us-male-1' },
+      source: 'api',
+    });
     await until(async () => (await first.system.tasks.byId(task.id))!.status === 'running');
 
     await first.system.stop(300);
     const back = (await first.system.tasks.byId(task.id))!;
     expect(back).toMatchObject({ status: 'queued', attempts: 1, credits_charged: null });
-    expect((await creditState(first, user.id)).ledger.filter((r) => r.reference === task.id).map((r) => r.reason)).toEqual(['task-hold']);
+    expect(
+      (await creditState(first, user.id)).ledger.filter((r) => r.reference === task.id).map((r) => r.reason),
+    ).toEqual(['task-hold']);
 
     const second = await worker(fresh!.url);
     const done = await waitForTask(second, task.id, 30_000);

@@ -1,4 +1,5 @@
-// Routes pg-boss's own LISTEN (its wake-up for new jobs) to a session connection when its pool goes through a transaction pooler.
+// Routes pg-boss's own LISTEN (its wake-up for new jobs) to a session connection when its pool goes through a
+// transaction pooler.
 import type { PgBoss } from 'pg-boss';
 
 /** What this uses of pg-boss's built-in database: listen() opens a pg.Client from `config` on every (re)connect. */
@@ -16,7 +17,8 @@ interface BuiltInDatabase {
 export function listenThrough(boss: PgBoss, url: string): void {
   const db = boss.getDb() as unknown as Partial<BuiltInDatabase>;
   const listen = db.listen;
-  if (typeof listen !== 'function' || typeof db.config !== 'object') throw new Error('pg-boss has no built-in listen() to route to DATABASE_DIRECT_URL');
+  if (typeof listen !== 'function' || typeof db.config !== 'object')
+    throw new Error('pg-boss has no built-in listen() to route to DATABASE_DIRECT_URL');
   const direct: unknown = Object.create(db, { config: { value: { ...db.config, connectionString: url } } });
   db.listen = (...args: unknown[]) => listen.apply(direct, args);
 }

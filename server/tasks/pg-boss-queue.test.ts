@@ -1,4 +1,5 @@
-// The PostgreSQL job queue across processes: api and worker instances, one commit for job and hold, kill -9 takeover, cancel by NOTIFY, refund after the attempts.
+// The PostgreSQL job queue across processes: api and worker instances, one commit for job and hold, kill -9 takeover,
+// cancel by NOTIFY, refund after the attempts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,12 +27,28 @@ const dir = mkdtempSync(path.join(tmpdir(), 'pg-boss-queue-'));
 let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
 let dbUrl = '';
 /** Lease and check as short as pg-boss allows, so a takeover after kill -9 comes within seconds. */
-const queueEnv = { QUEUE: 'pg-boss', QUEUE_LEASE_S: '10', QUEUE_CHECK_S: '1', QUEUE_RETRY_DELAY_S: '1', TASK_POLL_MS: '500', ENGINES: 'tts-common=test' };
+const queueEnv = {
+  QUEUE: 'pg-boss',
+  QUEUE_LEASE_S: '10',
+  QUEUE_CHECK_S: '1',
+  QUEUE_RETRY_DELAY_S: '1',
+  TASK_POLL_MS: '500',
+  ENGINES: 'tts-common=test',
+};
 const open: { system: TaskSystem; database: AppDatabase }[] = [];
 const children: ChildProcess[] = [];
 
 function configFor(role: 'api' | 'worker', env: Record<string, string> = {}) {
-  return loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET, PUBLIC_URL: 'http://localhost:8787', DATABASE_URL: dbUrl, ROLE: role, ...queueEnv, ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    PUBLIC_URL: 'http://localhost:8787',
+    DATABASE_URL: dbUrl,
+    ROLE: role,
+    ...queueEnv,
+    ...env,
+  });
 }
 
 /** One instance of the task system on the shared database, as a process of that role would build it. */
@@ -52,8 +69,19 @@ async function closeAll() {
 }
 
 function startWorkerProcess(delayMs: number): Promise<ChildProcess> {
-  const env = { ...process.env, ...queueEnv, DATABASE_URL: dbUrl, ROLE: 'worker', DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET, TEST_ENGINE_DELAY_MS: String(delayMs) };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/test-support/task-worker.ts')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    ...process.env,
+    ...queueEnv,
+    DATABASE_URL: dbUrl,
+    ROLE: 'worker',
+    DATA_DIR: dir,
+    SECRET_KEY: TASKS_TEST_SECRET,
+    TEST_ENGINE_DELAY_MS: String(delayMs),
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/test-support/task-worker.ts')], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
@@ -70,8 +98,10 @@ async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: numbe
 }
 
 const input = { text: 'a job on PostgreSQL', voice: 'en-us-male-1' };
-const taskLedger = async (t: { database: AppDatabase }, userId: string, taskId: string) => (await creditState(t, userId)).ledger.filter((r) => r.reference === taskId).map((r) => r.reason);
-const jobsOf = (system: TaskSystem, id: string) => (system.queue as ReturnType<typeof pgBossQueue>).boss.findJobs(TASK_QUEUE.jobs, { id });
+const taskLedger = async (t: { database: AppDatabase }, userId: string, taskId: string) =>
+  (await creditState(t, userId)).ledger.filter((r) => r.reference === taskId).map((r) => r.reason);
+const jobsOf = (system: TaskSystem, id: string) =>
+  (system.queue as ReturnType<typeof pgBossQueue>).boss.findJobs(TASK_QUEUE.jobs, { id });
 
 describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -82,7 +112,8 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     await database.close();
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await closeAll();
   });
   afterAll(async () => {
@@ -129,7 +160,9 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
       }),
     });
     const user = await createUser(api, 10);
-    await expect(failing.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' })).rejects.toThrow('forced failure after enqueue');
+    await expect(
+      failing.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' }),
+    ).rejects.toThrow('forced failure after enqueue');
     expect(enqueued).toHaveLength(1);
     const id = enqueued[0]!;
     expect(await api.system.tasks.byId(id)).toBeUndefined();
@@ -144,14 +177,20 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     const user = await createUser(api, 10);
     const slow = await startWorkerProcess(120_000);
     const { task } = await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' });
-    await waitFor(async () => (await api.system.tasks.byId(task.id))!.status === 'running', 20_000, 'the worker process claiming the task');
+    await waitFor(
+      async () => (await api.system.tasks.byId(task.id))!.status === 'running',
+      20_000,
+      'the worker process claiming the task',
+    );
     slow.kill('SIGKILL');
     await new Promise((r) => slow.once('exit', r));
     const killedAt = Date.now();
 
     await instance('worker');
     const done = await waitForTask(api, task.id, 60_000);
-    console.info(`pg-boss takeover after kill -9: task finished ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (lease ${queueEnv.QUEUE_LEASE_S} s, check ${queueEnv.QUEUE_CHECK_S} s)`);
+    console.info(
+      `pg-boss takeover after kill -9: task finished ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (lease ${queueEnv.QUEUE_LEASE_S} s, check ${queueEnv.QUEUE_CHECK_S} s)`,
+    );
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(2);
     const reasons = await taskLedger(api, user.id, task.id);

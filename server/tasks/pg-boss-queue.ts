@@ -1,4 +1,5 @@
-// The job queue on PostgreSQL (QUEUE=pg-boss): jobs enqueued with the task's hold, leased by heartbeat, retried with backoff, refunded when attempts run out; cancel and provider hooks travel by NOTIFY.
+// The job queue on PostgreSQL (QUEUE=pg-boss): jobs enqueued with the task's hold, leased by heartbeat, retried with
+// backoff, refunded when attempts run out; cancel and provider hooks travel by NOTIFY.
 import { PgBoss, fromKysely, type Job } from 'pg-boss';
 import { notifyHook } from '../engines/providers/hooks';
 import type { Logger } from '../log';
@@ -18,7 +19,9 @@ export interface PgBossQueueOptions {
   connectionString: string;
   /** Most connections of pg-boss's pool (DATABASE_POOL_MAX, fewer in an api process); pg-boss's default when unset. */
   poolMax?: number;
-  /** Where LISTEN connects (DATABASE_DIRECT_URL): a session, when connectionString goes through a transaction pooler. */
+  /**
+   * Where LISTEN connects (DATABASE_DIRECT_URL): a session, when connectionString goes through a transaction pooler.
+   */
   listenUrl?: string;
   /** pg-boss's schema (QUEUE_SCHEMA). */
   schema: string;
@@ -70,7 +73,10 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
   let paused = false;
   /** Cancels sent while the listener was away are found by reading the tasks' status (server/tasks/cancel-sweep.ts). */
   const sweep = cancelSweep({ running, read: (id) => o.tasks.byId(id), log: o.log });
-  /** Workers hear cancels and provider hooks on one session-pinned connection with keepalive; it reconnects when it fails. */
+  /**
+   * Workers hear cancels and provider hooks on one session-pinned connection with keepalive; it reconnects when it
+   * fails.
+   */
   const listener = queueListener({
     connectionString: o.listenUrl ?? o.connectionString,
     log: o.log,
@@ -110,13 +116,16 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     await boss.getDb().executeSql('select pg_notify($1, $2)', [channel, payload]);
   }
 
-  /** One attempt at a task: claim it (or take it over from a dead worker), run it, and let a thrown error retry the job. */
+  /**
+   * One attempt at a task: claim it (or take it over from a dead worker), run it, and let a thrown error retry the job.
+   */
   async function handle(job: Job<TaskJob>): Promise<void> {
     const { taskId } = job.data;
     const claimed = await o.tasks.claim(taskId);
     // Finished, canceled or deleted meanwhile: nothing to do, the job completes.
     if (!claimed) return;
-    if (claimed.takenOver) o.log.info('task taken over from a stopped worker', { taskId, attempt: claimed.task.attempts });
+    if (claimed.takenOver)
+      o.log.info('task taken over from a stopped worker', { taskId, attempt: claimed.task.attempts });
     if (claimed.task.attempts > maxAttempts) {
       await o.tasks.fail(taskId, TASK_MESSAGES.attemptsExhausted(maxAttempts), ['running']);
       return;
@@ -130,7 +139,8 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     try {
       // Throws only when the database or media store failed: pg-boss retries the job with backoff.
       await o.tasks.run(claimed.task, controller.signal);
-      // Handed back by a draining stop: failing the job makes pg-boss run it again (after retryDelay), here or elsewhere.
+      // Handed back by a draining stop: failing the job makes pg-boss run it again (after retryDelay), here or
+      // elsewhere.
       if (controller.signal.reason instanceof TaskHandedBack) throw controller.signal.reason;
     } finally {
       clearTimeout(timer);
@@ -154,7 +164,9 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     },
     abort(taskId) {
       running.get(taskId)?.controller.abort(new Error('canceled'));
-      publish(TASK_QUEUE.abortChannel, taskId).catch((error: unknown) => o.log.error('cancel broadcast failed', { taskId, error: message(error) }));
+      publish(TASK_QUEUE.abortChannel, taskId).catch((error: unknown) =>
+        o.log.error('cancel broadcast failed', { taskId, error: message(error) }),
+      );
     },
     async ready() {
       await boss.getDb().executeSql('select 1', []);
@@ -166,13 +178,21 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
     },
     async enqueue(trx, task) {
       const engine = task.engine;
-      await boss.send(TASK_QUEUE.jobs, { taskId: task.id } satisfies TaskJob, { id: task.id, group: { id: engine, tier: engine }, db: fromKysely(trx) });
+      await boss.send(TASK_QUEUE.jobs, { taskId: task.id } satisfies TaskJob, {
+        id: task.id,
+        group: { id: engine, tier: engine },
+        db: fromKysely(trx),
+      });
     },
     async start() {
       if (started) return;
       started = true;
       await boss.start();
-      await boss.createQueue(TASK_QUEUE.exhausted, { retryLimit: maxAttempts, retryDelay: o.retryDelayS, retryBackoff: true });
+      await boss.createQueue(TASK_QUEUE.exhausted, {
+        retryLimit: maxAttempts,
+        retryDelay: o.retryDelayS,
+        retryBackoff: true,
+      });
       const options = {
         retryLimit: maxAttempts - 1,
         retryDelay: o.retryDelayS,
@@ -216,11 +236,15 @@ export function pgBossQueue(o: PgBossQueueOptions): TaskQueue & { boss: PgBoss }
       started = false;
       if (drainMs !== undefined && o.runWorkers) {
         // Take no new job, give the running ones until the deadline, then hand back what still runs.
-        await boss.offWork(TASK_QUEUE.jobs, { wait: false }).catch((error: unknown) => o.log.warn('stopping job fetch failed', { error: message(error) }));
-        const drained = running.size === 0 || (await settlesWithin(new Promise<void>((resolve) => (idle = resolve)), drainMs));
+        await boss
+          .offWork(TASK_QUEUE.jobs, { wait: false })
+          .catch((error: unknown) => o.log.warn('stopping job fetch failed', { error: message(error) }));
+        const drained =
+          running.size === 0 || (await settlesWithin(new Promise<void>((resolve) => (idle = resolve)), drainMs));
         if (!drained && o.handBack) {
           for (const { controller, task } of [...running.values()]) {
-            if (await o.handBack(task).catch(() => false)) controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
+            if (await o.handBack(task).catch(() => false))
+              controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
           }
         }
       }

@@ -1,11 +1,15 @@
-// A settled task records what it charged and what its result cost at the provider (migration 014), kept when the task is deleted, and counted for Prometheus.
+// A settled task records what it charged and what its result cost at the provider (migration 014), kept when the task
+// is deleted, and counted for Prometheus.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine, ProviderCost } from '../engines';
 import { registry } from '../metrics';
 import { runAdmin } from '../admin/commands';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 let t: TasksTestApp | undefined;
 afterEach(async () => {
   await t?.close();
@@ -15,7 +19,10 @@ afterEach(async () => {
 /** The test engine's speech, with the costs a provider adapter would attach. */
 function billingEngine(costs: unknown[]): Engine {
   const base = testEngine({ name: 'billing' });
-  return { ...base, run: async (f, i, ctx) => ({ ...(await base.run(f, i, ctx)), providerCosts: costs as ProviderCost[] }) };
+  return {
+    ...base,
+    run: async (f, i, ctx) => ({ ...(await base.run(f, i, ctx)), providerCosts: costs as ProviderCost[] }),
+  };
 }
 
 async function speak(app: TasksTestApp['app'], token: string): Promise<string> {
@@ -35,25 +42,55 @@ const counted = async (metric: string, labels: Record<string, string>) => {
 describe.each(targets)('provider costs of a settled task on $label', ({ postgres }) => {
   it('are stored with the engine, feature and credits charged, survive the task being deleted, are counted and reported', async () => {
     const fal: ProviderCost = { provider: 'fal', amount: 2, unit: 'fal-billing-units', usd: 0.4, estimated: false };
-    const chars: ProviderCost = { provider: 'elevenlabs', amount: 11, unit: 'characters', usd: 0.0011, estimated: true };
-    t = await createTasksTestApp({ postgres, engines: [billingEngine([fal, chars])], env: { ENGINES: 'tts-common=billing' } });
+    const chars: ProviderCost = {
+      provider: 'elevenlabs',
+      amount: 11,
+      unit: 'characters',
+      usd: 0.0011,
+      estimated: true,
+    };
+    t = await createTasksTestApp({
+      postgres,
+      engines: [billingEngine([fal, chars])],
+      env: { ENGINES: 'tts-common=billing' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
-    const usdBefore = await counted('dreamapi_provider_cost_usd_total', { engine: 'billing', feature: 'tts-common', provider: 'fal' });
+    const usdBefore = await counted('dreamapi_provider_cost_usd_total', {
+      engine: 'billing',
+      feature: 'tts-common',
+      provider: 'fal',
+    });
     const taskId = await speak(t.app, user.token);
     const task = await waitForTask(t, taskId);
     expect(task.status).toBe('succeeded');
 
     const db = t.database.db;
     expect(await db.selectFrom('task_costs').selectAll().execute()).toEqual([
-      { task_id: taskId, engine: 'billing', feature: 'tts-common', credits_charged: task.credits_charged, settled_at: task.finished_at },
+      {
+        task_id: taskId,
+        engine: 'billing',
+        feature: 'tts-common',
+        credits_charged: task.credits_charged,
+        settled_at: task.finished_at,
+      },
     ]);
-    const parts = await db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).orderBy('id').execute();
+    const parts = await db
+      .selectFrom('task_provider_costs')
+      .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
+      .orderBy('id')
+      .execute();
     expect(parts).toEqual([
       { provider: 'fal', amount: 2, unit: 'fal-billing-units', usd: 0.4, estimated: 0 },
       { provider: 'elevenlabs', amount: 11, unit: 'characters', usd: 0.0011, estimated: 1 },
     ]);
-    expect((await counted('dreamapi_provider_cost_usd_total', { engine: 'billing', feature: 'tts-common', provider: 'fal' })) - usdBefore).toBeCloseTo(0.4);
+    expect(
+      (await counted('dreamapi_provider_cost_usd_total', {
+        engine: 'billing',
+        feature: 'tts-common',
+        provider: 'fal',
+      })) - usdBefore,
+    ).toBeCloseTo(0.4);
 
     const res = await t.app.request('/api-playground/video_tools/v1/delete', {
       method: 'POST',
@@ -93,7 +130,10 @@ describe('provider costs of a settled task', () => {
   });
 
   it('a failed task records nothing', async () => {
-    t = await createTasksTestApp({ engines: [testEngine({ name: 'broken', fail: 'upstream 502' })], env: { ENGINES: 'tts-common=broken' } });
+    t = await createTasksTestApp({
+      engines: [testEngine({ name: 'broken', fail: 'upstream 502' })],
+      env: { ENGINES: 'tts-common=broken' },
+    });
     await t.system.start();
     const user = await createUser(t, 100);
     expect((await waitForTask(t, await speak(t.app, user.token))).status).toBe('failed');

@@ -1,12 +1,15 @@
-// Provider jobs are fenced by attempt: a takeover or hand-back resumes the recorded job, an older attempt neither writes
-// progress nor cancels it, and a job nobody holds is canceled once.
+// Provider jobs are fenced by attempt: a takeover or hand-back resumes the recorded job, an older attempt neither
+// writes progress nor cancels it, and a job nobody holds is canceled once.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engines';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 import { taskHandBack, TaskHandedBack } from './hand-back';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 /**
  * A provider stand-in as an engine: each run resumes the job an earlier attempt recorded or submits one, then waits for
@@ -14,7 +17,13 @@ const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATA
  */
 function jobEngine(o: { progressAfterWait?: boolean } = {}) {
   const gates: Array<() => void> = [];
-  const state = { submits: 0, runs: 0, resumed: [] as unknown[], canceled: [] as unknown[], recordErrors: [] as string[] };
+  const state = {
+    submits: 0,
+    runs: 0,
+    resumed: [] as unknown[],
+    canceled: [] as unknown[],
+    recordErrors: [] as string[],
+  };
   const engine: Engine = {
     name: 'test',
     features: ['tts-common'],
@@ -32,7 +41,11 @@ function jobEngine(o: { progressAfterWait?: boolean } = {}) {
       if (!o.progressAfterWait) await ctx.progress(n * 10);
       await new Promise<void>((resolve, reject) => {
         gates[n] = resolve;
-        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted')), { once: true });
+        ctx.signal.addEventListener(
+          'abort',
+          () => reject(ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted')),
+          { once: true },
+        );
       });
       if (o.progressAfterWait) await ctx.progress(n * 10);
       return { outputs: [{ kind: 'audio', mime: 'audio/wav', data: silentWav(1, 22050), durationS: 1 }] };
@@ -41,7 +54,12 @@ function jobEngine(o: { progressAfterWait?: boolean } = {}) {
       state.canceled.push(ref);
     },
   };
-  return { engine, state, open: (n: number) => gates[n]!(), waitRuns: async (n: number) => expect.poll(() => gates[n] !== undefined).toBe(true) };
+  return {
+    engine,
+    state,
+    open: (n: number) => gates[n]!(),
+    waitRuns: async (n: number) => expect.poll(() => gates[n] !== undefined).toBe(true),
+  };
 }
 
 let t: TasksTestApp | undefined;
@@ -78,7 +96,9 @@ describe.each(targets)('provider jobs on $label', ({ postgres }) => {
     // The first attempt wakes late: its progress (10) must not replace the current attempt's, nor its result settle.
     fake.open(1);
     await run1;
-    expect(await db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', task.id).executeTakeFirstOrThrow()).toEqual({
+    expect(
+      await db.selectFrom('tasks').select(['status', 'progress']).where('id', '=', task.id).executeTakeFirstOrThrow(),
+    ).toEqual({
       status: 'running',
       progress: 0,
     });
@@ -88,7 +108,9 @@ describe.each(targets)('provider jobs on $label', ({ postgres }) => {
     expect((await tasks.byId(task.id))?.status).toBe('succeeded');
     expect(fake.state.submits).toBe(1);
     expect(fake.state.canceled).toEqual([]);
-    expect(await db.selectFrom('provider_jobs').select(['attempt']).where('task_id', '=', task.id).execute()).toEqual([{ attempt: 2 }]);
+    expect(await db.selectFrom('provider_jobs').select(['attempt']).where('task_id', '=', task.id).execute()).toEqual([
+      { attempt: 2 },
+    ]);
   });
 
   it('an attempt that records its job after losing the task cancels that job and stops; the current attempt runs its own', async () => {

@@ -1,4 +1,5 @@
-// The provider jobs a task started, kept in provider_jobs: recorded per attempt, resumed by the next attempt, canceled when the task ends without them.
+// The provider jobs a task started, kept in provider_jobs: recorded per attempt, resumed by the next attempt, canceled
+// when the task ends without them.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { ProviderJobOrphaned, type EngineRegistry, type ProviderJobs } from '../engines';
@@ -19,7 +20,10 @@ export interface ProviderJobStoreOptions {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** A stored reference as the engine recorded it; text that is not JSON is handed on as it is, for the engine's check to refuse. */
+/**
+ * A stored reference as the engine recorded it; text that is not JSON is handed on as it is, for the engine's check to
+ * refuse.
+ */
 function parsed(ref: string): unknown {
   try {
     return JSON.parse(ref) as unknown;
@@ -47,7 +51,12 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
     try {
       await cancelJob(name, ref);
     } catch (error) {
-      o.log.warn('canceling a provider job failed; it may still run and bill', { taskId, engine, name, error: message(error) });
+      o.log.warn('canceling a provider job failed; it may still run and bill', {
+        taskId,
+        engine,
+        name,
+        error: message(error),
+      });
     }
   }
 
@@ -77,7 +86,8 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
 
   /**
    * Runs `write` in a transaction only while `attempt` still holds its task (running, same attempt). The task row is
-   * written first, which on PostgreSQL locks it: a claim by a newer attempt waits for this commit and then sees the job.
+   * written first, which on PostgreSQL locks it: a claim by a newer attempt waits for this commit and then sees the
+   * job.
    */
   async function whileHeld(attempt: Attempt, write: (trx: Kysely<Schema>) => Promise<void>): Promise<boolean> {
     return db.transaction().execute(async (trx) => {
@@ -114,9 +124,20 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
             if (before && before.ended_at === null && before.ref !== text) replaced = before.ref;
             await trx
               .insertInto('provider_jobs')
-              .values({ task_id: attempt.id, engine, name, ref: text, attempt: attempt.attempts, created_at: now, updated_at: now, ended_at: null })
+              .values({
+                task_id: attempt.id,
+                engine,
+                name,
+                ref: text,
+                attempt: attempt.attempts,
+                created_at: now,
+                updated_at: now,
+                ended_at: null,
+              })
               .onConflict((oc) =>
-                oc.columns(['task_id', 'engine', 'name']).doUpdateSet({ ref: text, attempt: attempt.attempts, updated_at: now, ended_at: null }),
+                oc
+                  .columns(['task_id', 'engine', 'name'])
+                  .doUpdateSet({ ref: text, attempt: attempt.attempts, updated_at: now, ended_at: null }),
               )
               .execute();
           });
@@ -157,7 +178,8 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
 
     /**
      * After an engine failed in an attempt: cancels the jobs it recorded there, but only while the attempt still holds
-     * its task. A handed-back or taken-over task's jobs belong to the next attempt; a canceled one's to whoever ended it.
+     * its task. A handed-back or taken-over task's jobs belong to the next attempt; a canceled one's to whoever ended
+     * it.
      */
     async cancelAttempt(attempt: Attempt, engine: string): Promise<void> {
       const rows = await db
@@ -168,7 +190,14 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
         .where('attempt', '=', attempt.attempts)
         .where('ended_at', 'is', null)
         .where((eb) =>
-          eb.exists(eb.selectFrom('tasks').select('id').where('id', '=', attempt.id).where('status', '=', 'running').where('attempts', '=', attempt.attempts)),
+          eb.exists(
+            eb
+              .selectFrom('tasks')
+              .select('id')
+              .where('id', '=', attempt.id)
+              .where('status', '=', 'running')
+              .where('attempts', '=', attempt.attempts),
+          ),
         )
         .execute();
       await endOpen(attempt.id, rows);
@@ -185,7 +214,11 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
         .where('task_id', '=', task.id)
         .where('ended_at', 'is', null)
         .execute();
-      await endOpen(task.id, rows, task.status === 'succeeded' ? { engine: task.engine, attempt: task.attempts } : undefined);
+      await endOpen(
+        task.id,
+        rows,
+        task.status === 'succeeded' ? { engine: task.engine, attempt: task.attempts } : undefined,
+      );
     },
 
     /** Forgets a deleted task's jobs (settle them first). */

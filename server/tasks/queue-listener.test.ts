@@ -1,4 +1,5 @@
-// Cancels are never lost: a worker whose LISTEN connection is cut still stops a task canceled meanwhile, and the listener comes back.
+// Cancels are never lost: a worker whose LISTEN connection is cut still stops a task canceled meanwhile, and the
+// listener comes back.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,7 +74,10 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 
 const listenerPids = async () =>
   (
-    await sql<{ pid: number }>('select pid from pg_stat_activity where application_name = $1 and datname = current_database()', [LISTENER_APPLICATION_NAME])
+    await sql<{ pid: number }>(
+      'select pid from pg_stat_activity where application_name = $1 and datname = current_database()',
+      [LISTENER_APPLICATION_NAME],
+    )
   ).map((r) => r.pid);
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
@@ -106,7 +110,11 @@ describe.skipIf(skipReason !== null)('the worker listener (PostgreSQL)', () => {
     const user = await createUser(api, 10);
     const input = { text: 'a long run', voice: 'en-us-male-1' };
     const { task } = await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' });
-    await waitFor(async () => (await api.system.tasks.byId(task.id))!.status === 'running', 20_000, 'the worker taking the task');
+    await waitFor(
+      async () => (await api.system.tasks.byId(task.id))!.status === 'running',
+      20_000,
+      'the worker taking the task',
+    );
     const [cutPid] = await listenerPids();
     expect(cutPid).toBeDefined();
 
@@ -116,13 +124,27 @@ describe.skipIf(skipReason !== null)('the worker listener (PostgreSQL)', () => {
     api.system.queue.abort(task.id);
     await waitFor(async () => stopped.has(task.id), 15_000, 'the canceled run stopping');
     expect((await waitForTask(api, task.id)).status).toBe('canceled');
-    const ledger = await api.database.db.selectFrom('credit_ledger').select('reason').where('reference', '=', task.id).orderBy('id').execute();
+    const ledger = await api.database.db
+      .selectFrom('credit_ledger')
+      .select('reason')
+      .where('reference', '=', task.id)
+      .orderBy('id')
+      .execute();
     expect(ledger.map((r) => r.reason)).toEqual([LEDGER_REASONS.hold, LEDGER_REASONS.refund]);
 
     // A new connection listens again (with keepalive), and a cancel is heard through it.
-    await waitFor(async () => (await listenerPids()).some((pid) => pid !== cutPid), 15_000, 'the listener reconnecting');
-    const second = (await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' })).task;
-    await waitFor(async () => (await api.system.tasks.byId(second.id))!.status === 'running', 20_000, 'the worker taking the second task');
+    await waitFor(
+      async () => (await listenerPids()).some((pid) => pid !== cutPid),
+      15_000,
+      'the listener reconnecting',
+    );
+    const second = (await api.system.tasks.submit({ userId: user.id, feature: 'tts-common', input, source: 'api' }))
+      .task;
+    await waitFor(
+      async () => (await api.system.tasks.byId(second.id))!.status === 'running',
+      20_000,
+      'the worker taking the second task',
+    );
     await api.system.tasks.cancel(user.id, second.id);
     await sql('select pg_notify($1, $2)', [TASK_QUEUE.abortChannel, second.id]);
     await waitFor(async () => stopped.has(second.id), 15_000, 'the second run stopping');

@@ -1,4 +1,5 @@
-// A worker's LISTEN connection for cancels and provider hooks: TCP keepalive, a periodic `select 1`, and a fresh connection whenever it fails or stops answering.
+// A worker's LISTEN connection for cancels and provider hooks: TCP keepalive, a periodic `select 1`, and a fresh
+// connection whenever it fails or stops answering.
 import pg from 'pg';
 import type { Logger } from '../log';
 import { TASK_QUEUE } from '../../src/lib/product-rules';
@@ -8,7 +9,10 @@ export interface QueueListenerOptions {
   log: Logger;
   /** channel → what to do with a notification's payload. */
   channels: Record<string, (payload: string) => void>;
-  /** After every (re)connection: what was sent while no connection listened is lost, so the caller reads the state again. */
+  /**
+   * After every (re)connection: what was sent while no connection listened is lost, so the caller reads the state
+   * again.
+   */
   onListening?: () => void;
   /** Seconds between keepalive queries, and how long one may take (TASK_QUEUE.listenKeepaliveS; tests lower it). */
   keepaliveS?: number;
@@ -21,7 +25,9 @@ export interface QueueListener {
   pid(): number | null;
 }
 
-/** The listener's application_name in pg_stat_activity, so an operator (or a test) can tell it from pooled connections. */
+/**
+ * The listener's application_name in pg_stat_activity, so an operator (or a test) can tell it from pooled connections.
+ */
 export const LISTENER_APPLICATION_NAME = 'dreamapi-queue-listener';
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));

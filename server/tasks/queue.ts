@@ -1,4 +1,5 @@
-// The task queue: an interface a distributed queue can implement, and the default in-process workers over DB-stored tasks.
+// The task queue: an interface a distributed queue can implement, and the default in-process workers over DB-stored
+// tasks.
 import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { notifyHook } from '../engines/providers/hooks';
@@ -16,11 +17,18 @@ export interface TaskQueue {
   abort(taskId: string): void;
   /** A provider webhook for job `key` (engine/taskId) came: wakes the worker waiting for it; true when one was told. */
   wake(key: string): Promise<boolean>;
-  /** Enqueues a stored task inside the transaction that stores it and holds its credits (a queue of jobs; none for the in-process one). */
+  /**
+   * Enqueues a stored task inside the transaction that stores it and holds its credits (a queue of jobs; none for the
+   * in-process one).
+   */
   enqueue?(trx: Transaction<Schema>, task: TaskRow): Promise<void>;
-  /** Resolves when the queue can take jobs (a job queue's own connection answers); absent: the tasks table is the queue. */
+  /**
+   * Resolves when the queue can take jobs (a job queue's own connection answers); absent: the tasks table is the queue.
+   */
   ready?(): Promise<void>;
-  /** Stops fetching new jobs while the database or media store is away (server/lifecycle/pause.ts); running ones go on. */
+  /**
+   * Stops fetching new jobs while the database or media store is away (server/lifecycle/pause.ts); running ones go on.
+   */
   pause?(): Promise<void>;
   /** Fetches jobs again after pause(). */
   resume?(): Promise<void>;
@@ -76,10 +84,14 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
   async function runAgainLater(task: TaskRow): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, o.pollMs));
     try {
-      if (task.attempts >= TASK_LIMITS.maxAttempts) await o.tasks.fail(task.id, TASK_MESSAGES.attemptsExhausted(task.attempts), ['running']);
+      if (task.attempts >= TASK_LIMITS.maxAttempts)
+        await o.tasks.fail(task.id, TASK_MESSAGES.attemptsExhausted(task.attempts), ['running']);
       else if (await o.handBack?.(task)) wakeAll();
     } catch (error) {
-      o.log.error('task left for recovery at restart', { taskId: task.id, error: error instanceof Error ? error.message : String(error) });
+      o.log.error('task left for recovery at restart', {
+        taskId: task.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -101,7 +113,10 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       try {
         await o.tasks.run(task, controller.signal);
       } catch (error) {
-        o.log.error('task run failed', { taskId: task.id, error: error instanceof Error ? error.message : String(error) });
+        o.log.error('task run failed', {
+          taskId: task.id,
+          error: error instanceof Error ? error.message : String(error),
+        });
         await runAgainLater(task);
       } finally {
         clearTimeout(timer);
@@ -130,7 +145,8 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       if (drainMs !== undefined && o.handBack && !(await settlesWithin(finished, drainMs))) {
         // Past the deadline: each task still running goes back to the queue first, then its run is stopped.
         for (const { controller, task } of [...running.values()]) {
-          if (await o.handBack(task).catch(() => false)) controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
+          if (await o.handBack(task).catch(() => false))
+            controller.abort(new TaskHandedBack('handed back: this process is shutting down'));
         }
       }
       await finished;

@@ -20,7 +20,10 @@ afterAll(() => {
 const env = { DATABASE_URL: `sqlite:${path.join(dir, 'app.db')}`, DATA_DIR: dir, SECRET_KEY: TASKS_TEST_SECRET };
 
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/test-support/task-worker.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/test-support/task-worker.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve(child));
@@ -37,7 +40,12 @@ describe('restart recovery', () => {
     // Submits go through the real service in this process; only the worker process runs tasks.
     const submitter = createTaskSystem({ config, database, log: createLogger('silent'), extraEngines: [testEngine()] });
     const user = await createUser(t, 10);
-    const { task } = await submitter.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'survive a crash', voice: 'en-us-male-1' }, source: 'api' });
+    const { task } = await submitter.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'survive a crash', voice: 'en-us-male-1' },
+      source: 'api',
+    });
 
     const first = await startWorker();
     for (let i = 0; i < 400; i++) {

@@ -1,4 +1,5 @@
-// Retention bookkeeping: tasks record when their results expired, so they keep saying so after the files are gone (SPEC.md §9).
+// Retention bookkeeping: tasks record when their results expired, so they keep saying so after the files are gone
+// (SPEC.md §9).
 import type { Kysely } from 'kysely';
 import { CHORES } from '../../src/lib/product-rules';
 import type { Schema } from '../db';
@@ -8,7 +9,12 @@ import type { Schema } from '../db';
  * keeps saying so: from the files' own expiry, or for results removed before this was recorded, finish + retention.
  * Works in pages of `pageRows` tasks per statement until none is left (docs/scaling.md "Chores").
  */
-export async function recordExpiredOutputs(db: Kysely<Schema>, now: number, retentionMs: number, pageRows: number = CHORES.pageRows): Promise<number> {
+export async function recordExpiredOutputs(
+  db: Kysely<Schema>,
+  now: number,
+  retentionMs: number,
+  pageRows: number = CHORES.pageRows,
+): Promise<number> {
   let recorded = 0;
   for (;;) {
     const fromMedia = await db
@@ -24,7 +30,15 @@ export async function recordExpiredOutputs(db: Kysely<Schema>, now: number, rete
           .selectFrom('tasks as t')
           .select('t.id')
           .where('t.outputs_expired_at', 'is', null)
-          .where((w) => w.exists(w.selectFrom('media').select('media.id').whereRef('media.task_id', '=', 't.id').where('media.expires_at', '<', now)))
+          .where((w) =>
+            w.exists(
+              w
+                .selectFrom('media')
+                .select('media.id')
+                .whereRef('media.task_id', '=', 't.id')
+                .where('media.expires_at', '<', now),
+            ),
+          )
           .limit(pageRows),
       )
       .executeTakeFirst();
@@ -44,7 +58,9 @@ export async function recordExpiredOutputs(db: Kysely<Schema>, now: number, rete
           .where('t.status', '=', 'succeeded')
           .where('t.finished_at', '<=', now - retentionMs)
           .where('t.output', 'not like', '%"media":[]%')
-          .where((w) => w.not(w.exists(w.selectFrom('media').select('media.id').whereRef('media.task_id', '=', 't.id'))))
+          .where((w) =>
+            w.not(w.exists(w.selectFrom('media').select('media.id').whereRef('media.task_id', '=', 't.id'))),
+          )
           .limit(pageRows),
       )
       .executeTakeFirst();

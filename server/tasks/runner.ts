@@ -1,10 +1,18 @@
-// Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it on the real measures (SPEC.md §9).
+// Claims and runs queued tasks: engines in fallback order, each with a concurrency slot and a deadline, then settles it
+// on the real measures (SPEC.md §9).
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { EngineInputError, ProviderJobOrphaned, type Engine, type EngineRegistry, type EngineResult } from '../engines';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { INPUT_LENGTH_FEATURES, LENGTH_INPUTS, PER_SECOND_FEATURES, priceInputOf, TASK_MESSAGES, type Feature } from '../../src/lib/product-rules';
+import {
+  INPUT_LENGTH_FEATURES,
+  LENGTH_INPUTS,
+  PER_SECOND_FEATURES,
+  priceInputOf,
+  TASK_MESSAGES,
+  type Feature,
+} from '../../src/lib/product-rules';
 import type { TaskBilling } from './billing';
 import type { ProviderJobStore } from './provider-jobs';
 import type { FinishTask, ReadInput, StoredOutput } from './task-types';
@@ -30,7 +38,8 @@ export interface RunnerOptions {
 
 export function createTaskRunner(o: RunnerOptions) {
   const { db, log } = o;
-  // A database that is away when the run ends delays the finishing write; it does not fail the attempt (store-retry.ts).
+  // A database that is away when the run ends delays the finishing write; it does not fail the attempt
+  // (store-retry.ts).
   const finish = finishThroughOutage(o.finish, db, log);
   const quietly = (what: string, taskId: string) => (error: unknown) =>
     log.warn(what, { taskId, error: error instanceof Error ? error.message : String(error) });
@@ -38,7 +47,14 @@ export function createTaskRunner(o: RunnerOptions) {
   /** Claims the oldest queued task for a worker; null when none is waiting. */
   async function claimNext(): Promise<TaskRow | null> {
     for (let tries = 0; tries < 5; tries++) {
-      const next = await db.selectFrom('tasks').select('id').where('status', '=', 'queued').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+      const next = await db
+        .selectFrom('tasks')
+        .select('id')
+        .where('status', '=', 'queued')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
       if (!next) return null;
       const now = Date.now();
       const claimed = await db
@@ -63,15 +79,23 @@ export function createTaskRunner(o: RunnerOptions) {
     const now = Date.now();
     const claimed = await db
       .updateTable('tasks')
-      .set((eb) => ({ status: 'running', started_at: now, updated_at: now, progress: 0, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({
+        status: 'running',
+        started_at: now,
+        updated_at: now,
+        progress: 0,
+        attempts: eb('attempts', '+', 1),
+      }))
       .where('id', '=', id)
       .where('status', '=', before.status)
       .where('attempts', '=', before.attempts)
       .returningAll()
       .executeTakeFirst();
     if (!claimed) return null;
-    // The earlier attempt's partial outputs; with the store away they stay until the retention cleanup, rather than failing this claim.
-    if (before.status === 'running') await o.media.deleteForTask(id).catch(quietly('outputs of a taken-over attempt were not removed', id));
+    // The earlier attempt's partial outputs; with the store away they stay until the retention cleanup, rather than
+    // failing this claim.
+    if (before.status === 'running')
+      await o.media.deleteForTask(id).catch(quietly('outputs of a taken-over attempt were not removed', id));
     return { task: claimed, takenOver: before.status === 'running' };
   }
 
@@ -113,7 +137,8 @@ export function createTaskRunner(o: RunnerOptions) {
           readInput: async (url, kinds) => {
             if (!o.readInput) throw new Error('this server cannot fetch input media');
             const media = await o.readInput(url, kinds, attempt);
-            // An outside file that grew since submit would be made at the price of the shorter one: stop instead (refunded).
+            // An outside file that grew since submit would be made at the price of the shorter one: stop instead
+            // (refunded).
             if (
               lengthInput &&
               url === stored[lengthInput.field] &&
@@ -128,8 +153,9 @@ export function createTaskRunner(o: RunnerOptions) {
           },
           progress: async (percent) => {
             const p = Math.max(0, Math.min(99, Math.round(percent)));
-            // Fenced by attempt: a run that lost its task (taken over, handed back and claimed again) must not write over the newer one's progress.
-            // Progress is advice: a database outage skips the write instead of failing the engine.
+            // Fenced by attempt: a run that lost its task (taken over, handed back and claimed again) must not write
+            // over the newer one's progress. Progress is advice: a database outage skips the write instead of failing
+            // the engine.
             await db
               .updateTable('tasks')
               .set({ progress: p, updated_at: Date.now() })
@@ -148,12 +174,17 @@ export function createTaskRunner(o: RunnerOptions) {
       } catch (error) {
         result = undefined;
         const message =
-          !signal.aborted && attempt.aborted ? `timed out after ${Math.round(timeoutMs / 1000)} s` : error instanceof Error ? error.message : String(error);
+          !signal.aborted && attempt.aborted
+            ? `timed out after ${Math.round(timeoutMs / 1000)} s`
+            : error instanceof Error
+              ? error.message
+              : String(error);
         failures.push(chain.length > 1 ? `${engine.name}: ${message}` : message);
         log.warn('engine failed', { taskId: task.id, feature, engine: engine.name, error: message });
         // Its provider jobs would run on and bill; unless the task was handed back or taken over, they are canceled.
         await o.providerJobs.cancelAttempt(task, engine.name);
-        // A bad input fails on every engine alike; a canceled or timed-out task stops here, as does a run that lost its task.
+        // A bad input fails on every engine alike; a canceled or timed-out task stops here, as does a run that lost its
+        // task.
         if (error instanceof EngineInputError || error instanceof ProviderJobOrphaned || signal.aborted) break;
       } finally {
         release?.();
@@ -161,18 +192,27 @@ export function createTaskRunner(o: RunnerOptions) {
     }
     if (!result) {
       if (chain.length === 0) failures.push(`engine ${task.engine} is no longer configured`);
-      const reason = signal.reason instanceof TaskTimeout ? TASK_MESSAGES.timedOut : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
+      const reason =
+        signal.reason instanceof TaskTimeout
+          ? TASK_MESSAGES.timedOut
+          : `${TASK_MESSAGES.engineFailed}: ${failures.join('; ')}`;
       await finish(task.id, { status: 'failed', error: reason }, ['running'], task.attempts);
       return;
     }
     const seconds = result.outputs.reduce((sum, out) => sum + (out.durationS ?? 0), 0);
     const timed = result.outputs.length > 0 && result.outputs.every((out) => out.durationS !== null);
-    // A store outage keeps the outputs on disk and retries their upload; a cancel stops that, the run's own time limit does not.
+    // A store outage keeps the outputs on disk and retries their upload; a cancel stops that, the run's own time limit
+    // does not.
     const media = await storeOutputs(
       result.outputs.splice(0),
       (out) => o.media.saveOutput(task.user_id, task.id, out.kind, out.mime, out.data, out.durationS),
       (ids) => o.media.deleteByIds(ids),
-      { what: 'storing the output', taskId: task.id, log, signal: abortedUnless(signal, (reason) => reason instanceof TaskTimeout) },
+      {
+        what: 'storing the output',
+        taskId: task.id,
+        log,
+        signal: abortedUnless(signal, (reason) => reason instanceof TaskTimeout),
+      },
     ).catch((error: unknown) => {
       // Canceled, or given to another worker, while waiting: the task is settled elsewhere.
       if (signal.aborted && !(signal.reason instanceof TaskTimeout)) return null;
@@ -190,16 +230,27 @@ export function createTaskRunner(o: RunnerOptions) {
           : {};
     const measures = { ...priceInputOf(feature, stored), ...realLength, ...result.measured };
     const charge = o.billing.settle(feature, measures, used);
-    const output: StoredOutput = { media, ...(result.cloneId ? { cloneId: result.cloneId } : {}), ...(result.text !== undefined ? { text: result.text } : {}) };
+    const output: StoredOutput = {
+      media,
+      ...(result.cloneId ? { cloneId: result.cloneId } : {}),
+      ...(result.text !== undefined ? { text: result.text } : {}),
+    };
     const done = await finish(
       task.id,
-      { status: 'succeeded', output, charge, costs: result.providerCosts, ...(used !== task.engine ? { engine: used } : {}) },
+      {
+        status: 'succeeded',
+        output,
+        charge,
+        costs: result.providerCosts,
+        ...(used !== task.engine ? { engine: used } : {}),
+      },
       ['running'],
       task.attempts,
     );
     // Canceled, timed out or taken over by another attempt while the engine worked: this run's files are not kept.
     // Only its own: a newer attempt's result belongs to the task now.
-    if (!done) await o.media.deleteByIds(media).catch(quietly('outputs of a run that lost its task were not removed', task.id));
+    if (!done)
+      await o.media.deleteByIds(media).catch(quietly('outputs of a run that lost its task were not removed', task.id));
   }
 
   return { claimNext, claim, run };

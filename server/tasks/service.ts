@@ -1,4 +1,5 @@
-// The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover; runs go to runner.ts.
+// The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover;
+// runs go to runner.ts.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery, type Schema, type TaskRow } from '../db';
@@ -7,7 +8,14 @@ import type { EngineRegistry, ProviderCost } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
-import { priceInputOf, TASK_ERROR_CODES, TASK_LIMITS, TASK_MESSAGES, type Feature, type TaskStatus } from '../../src/lib/product-rules';
+import {
+  priceInputOf,
+  TASK_ERROR_CODES,
+  TASK_LIMITS,
+  TASK_MESSAGES,
+  type Feature,
+  type TaskStatus,
+} from '../../src/lib/product-rules';
 import type { TaskConfig } from '../config';
 import { createInputChecks } from './measure';
 import { taskBilling } from './billing';
@@ -27,7 +35,10 @@ export interface SubmitRequest {
   source: 'playground' | 'api';
   idempotencyKey?: string | null;
   callbackUrl?: string | null;
-  /** Of a public API submit: its key, whose credit caps are checked with the hold (key-caps.ts), and its X-Request-Id, kept for the usage export. */
+  /**
+   * Of a public API submit: its key, whose credit caps are checked with the hold (key-caps.ts), and its X-Request-Id,
+   * kept for the usage export.
+   */
   keyId?: string | null;
   requestId?: string | null;
 }
@@ -42,11 +53,19 @@ export interface TaskServiceOptions {
   log: Logger;
   /** Told after a submit commits, so an idle queue picks the task up at once. */
   onSubmitted?: () => void;
-  /** Called last inside the submit transaction (a job queue's enqueue), so the task, its hold and its job commit together or not at all. */
+  /**
+   * Called last inside the submit transaction (a job queue's enqueue), so the task, its hold and its job commit
+   * together or not at all.
+   */
   onStored?: (trx: Transaction<Schema>, task: TaskRow) => Promise<void>;
-  /** Base of this server's signed media URLs (config.publicUrl): such inputs must be the submitting user's own files. */
+  /**
+   * Base of this server's signed media URLs (config.publicUrl): such inputs must be the submitting user's own files.
+   */
   publicUrl: string;
-  /** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
+  /**
+   * Fetches input media for engines and, at submit, for measuring the length a task is charged on
+   * (server/tasks/input-media.ts).
+   */
   readInput?: ReadInput;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
   onFinished?: (trx: Transaction<Schema>, task: TaskRow, costs?: ProviderCost[]) => Promise<void>;
@@ -68,7 +87,12 @@ export function createTaskService(o: TaskServiceOptions) {
   function settleJobs(task: TaskRow): void {
     const done = providerJobs
       .settle({ id: task.id, status: task.status as TaskStatus, engine: task.engine, attempts: task.attempts })
-      .catch((error: unknown) => o.log.warn('provider jobs of a finished task were not ended', { taskId: task.id, error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        o.log.warn('provider jobs of a finished task were not ended', {
+          taskId: task.id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
       .finally(() => settling.delete(done));
     settling.add(done);
   }
@@ -77,49 +101,57 @@ export function createTaskService(o: TaskServiceOptions) {
     return taskById.first(db, id);
   }
 
-  /** Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not active. */
+  /**
+   * Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not
+   * active.
+   */
   async function finish(
     id: string,
-    outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] } | { status: 'failed' | 'canceled'; error: string },
+    outcome:
+      | { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] }
+      | { status: 'failed' | 'canceled'; error: string },
     from: TaskStatus[] = ACTIVE,
     attempt?: number,
   ): Promise<boolean> {
     let finished: TaskRow | undefined;
-    const done = await db.transaction().execute(async (trx) => {
-      const now = Date.now();
-      let current = trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from);
-      // A run that was taken over (its worker lost the lease but kept going) may not settle the newer attempt's task.
-      if (attempt !== undefined) current = current.where('attempts', '=', attempt);
-      const task = await current.executeTakeFirst();
-      if (!task) return false;
-      const charged = await settleCredits(trx, task, outcome.status === 'succeeded' ? outcome.charge : null);
-      const updated = await trx
-        .updateTable('tasks')
-        .set({
-          status: outcome.status,
-          // A fallback engine that produced the result is recorded as the task's engine.
-          ...(outcome.status === 'succeeded' && outcome.engine ? { engine: outcome.engine } : {}),
-          output: outcome.status === 'succeeded' ? JSON.stringify(outcome.output) : null,
-          error: outcome.status === 'succeeded' ? null : outcome.error,
-          progress: outcome.status === 'succeeded' ? 100 : task.progress,
-          credits_charged: charged,
-          finished_at: now,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('status', '=', task.status)
-        .where('attempts', '=', task.attempts)
-        .returningAll()
-        .executeTakeFirst();
-      // Another writer finished it between our read and write (PostgreSQL): roll everything back.
-      if (!updated) throw new FinishRace();
-      await o.onFinished?.(trx, updated, outcome.status === 'succeeded' ? outcome.costs : undefined);
-      finished = updated;
-      return true;
-    }).catch((error: unknown) => {
-      if (error instanceof FinishRace) return false;
-      throw error;
-    });
+    const done = await db
+      .transaction()
+      .execute(async (trx) => {
+        const now = Date.now();
+        let current = trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from);
+        // A run that was taken over (its worker lost the lease but kept going) may not settle the newer attempt's task.
+        if (attempt !== undefined) current = current.where('attempts', '=', attempt);
+        const task = await current.executeTakeFirst();
+        if (!task) return false;
+        const charged = await settleCredits(trx, task, outcome.status === 'succeeded' ? outcome.charge : null);
+        const updated = await trx
+          .updateTable('tasks')
+          .set({
+            status: outcome.status,
+            // A fallback engine that produced the result is recorded as the task's engine.
+            ...(outcome.status === 'succeeded' && outcome.engine ? { engine: outcome.engine } : {}),
+            output: outcome.status === 'succeeded' ? JSON.stringify(outcome.output) : null,
+            error: outcome.status === 'succeeded' ? null : outcome.error,
+            progress: outcome.status === 'succeeded' ? 100 : task.progress,
+            credits_charged: charged,
+            finished_at: now,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('status', '=', task.status)
+          .where('attempts', '=', task.attempts)
+          .returningAll()
+          .executeTakeFirst();
+        // Another writer finished it between our read and write (PostgreSQL): roll everything back.
+        if (!updated) throw new FinishRace();
+        await o.onFinished?.(trx, updated, outcome.status === 'succeeded' ? outcome.costs : undefined);
+        finished = updated;
+        return true;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof FinishRace) return false;
+        throw error;
+      });
     // Whoever finished the task ends its provider jobs: a canceled task's jobs stop even when no process runs it.
     if (done && finished) settleJobs(finished);
     return done;
@@ -151,7 +183,11 @@ export function createTaskService(o: TaskServiceOptions) {
         const task = await db.transaction().execute(async (trx) => {
           // Touching the user row first serialises one user's submits on PostgreSQL (row lock) so the
           // concurrency count below cannot be raced; SQLite runs transactions one at a time anyway.
-          await trx.updateTable('users').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', req.userId).execute();
+          await trx
+            .updateTable('users')
+            .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+            .where('id', '=', req.userId)
+            .execute();
           const { active } = await trx
             .selectFrom('tasks')
             .select((eb) => eb.fn.countAll<number>().as('active'))
@@ -159,9 +195,14 @@ export function createTaskService(o: TaskServiceOptions) {
             .where('status', 'in', ACTIVE)
             .executeTakeFirstOrThrow();
           if (Number(active) >= o.config.perUserConcurrent) {
-            throw new AppError(429, TASK_ERROR_CODES.tooManyTasks, `${TASK_MESSAGES.tooManyTasks} (limit ${o.config.perUserConcurrent})`, {
-              'Retry-After': String(TASK_LIMITS.retryAfterS),
-            });
+            throw new AppError(
+              429,
+              TASK_ERROR_CODES.tooManyTasks,
+              `${TASK_MESSAGES.tooManyTasks} (limit ${o.config.perUserConcurrent})`,
+              {
+                'Retry-After': String(TASK_LIMITS.retryAfterS),
+              },
+            );
           }
           if (req.keyId) await checkKeyCaps(trx, req.keyId, credits, now);
           const row = await trx
@@ -186,7 +227,13 @@ export function createTaskService(o: TaskServiceOptions) {
             })
             .returningAll()
             .executeTakeFirstOrThrow();
-          if (credits > 0) await applyCreditChange(trx, { userId: req.userId, delta: -credits, reason: LEDGER_REASONS.hold, reference: id });
+          if (credits > 0)
+            await applyCreditChange(trx, {
+              userId: req.userId,
+              delta: -credits,
+              reason: LEDGER_REASONS.hold,
+              reference: id,
+            });
           await o.onStored?.(trx, row);
           return row;
         });
@@ -194,7 +241,11 @@ export function createTaskService(o: TaskServiceOptions) {
         return { task, replayed: false };
       } catch (error) {
         if (error instanceof InsufficientCreditsError) {
-          throw new AppError(402, TASK_ERROR_CODES.insufficientCredits, `${TASK_MESSAGES.insufficientCredits}: it needs ${credits}, the balance is ${error.balance}`);
+          throw new AppError(
+            402,
+            TASK_ERROR_CODES.insufficientCredits,
+            `${TASK_MESSAGES.insufficientCredits}: it needs ${credits}, the balance is ${error.balance}`,
+          );
         }
         // Two requests with one Idempotency-Key raced (PostgreSQL): the loser answers like a replay.
         if (req.idempotencyKey && !(error instanceof AppError)) {
@@ -232,7 +283,12 @@ export function createTaskService(o: TaskServiceOptions) {
       const task = await byId(id);
       if (!task || task.user_id !== userId) throw notFound();
       const done = await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
-      if (!done) throw new AppError(409, TASK_ERROR_CODES.conflict, `${TASK_MESSAGES.notCancelable}; this task is ${(await byId(id))?.status}`);
+      if (!done)
+        throw new AppError(
+          409,
+          TASK_ERROR_CODES.conflict,
+          `${TASK_MESSAGES.notCancelable}; this task is ${(await byId(id))?.status}`,
+        );
       return (await byId(id))!;
     },
 
@@ -246,7 +302,13 @@ export function createTaskService(o: TaskServiceOptions) {
     async list(userId: string, page: number, pageSize: number, feature?: Feature) {
       let q = db.selectFrom('tasks').where('user_id', '=', userId);
       if (feature) q = q.where('feature', '=', feature);
-      const rows = await q.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize).offset((page - 1) * pageSize).execute();
+      const rows = await q
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(pageSize)
+        .offset((page - 1) * pageSize)
+        .execute();
       const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       return { rows, total: Number(total) };
     },
@@ -255,10 +317,16 @@ export function createTaskService(o: TaskServiceOptions) {
     async remove(userId: string, id: string): Promise<void> {
       const task = await byId(id);
       if (!task || task.user_id !== userId) throw notFound();
-      if (ACTIVE.includes(task.status as TaskStatus)) await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
+      if (ACTIVE.includes(task.status as TaskStatus))
+        await finish(id, { status: 'canceled', error: TASK_MESSAGES.canceledByUser });
       // Its provider jobs are canceled before their references go with the task.
       const removed = (await byId(id)) ?? task;
-      await providerJobs.settle({ id, status: removed.status as TaskStatus, engine: removed.engine, attempts: removed.attempts });
+      await providerJobs.settle({
+        id,
+        status: removed.status as TaskStatus,
+        engine: removed.engine,
+        attempts: removed.attempts,
+      });
       await providerJobs.remove(id);
       await o.media.deleteForTask(id);
       await db.deleteFrom('webhook_attempts').where('task_id', '=', id).execute();
@@ -271,12 +339,21 @@ export function createTaskService(o: TaskServiceOptions) {
      * or failed and refunded once they have used their attempts. Call before workers start.
      */
     async recover(maxAttempts: number = TASK_LIMITS.maxAttempts): Promise<{ resumed: number; failed: number }> {
-      const stranded = await db.selectFrom('tasks').select(['id', 'attempts']).where('status', '=', 'running').execute();
+      const stranded = await db
+        .selectFrom('tasks')
+        .select(['id', 'attempts'])
+        .where('status', '=', 'running')
+        .execute();
       let resumed = 0;
       let failed = 0;
       for (const task of stranded) {
         if (task.attempts < maxAttempts) {
-          await db.updateTable('tasks').set({ status: 'queued', progress: 0, updated_at: Date.now() }).where('id', '=', task.id).where('status', '=', 'running').execute();
+          await db
+            .updateTable('tasks')
+            .set({ status: 'queued', progress: 0, updated_at: Date.now() })
+            .where('id', '=', task.id)
+            .where('status', '=', 'running')
+            .execute();
           await o.media.deleteForTask(task.id);
           resumed++;
         } else if (await finish(task.id, { status: 'failed', error: TASK_MESSAGES.interrupted }, ['running'])) {

@@ -11,9 +11,14 @@ export const LEDGER_REASONS = { hold: 'task-hold', settle: 'task-settle', refund
  * or is charged the rest when the balance allows; a failed or canceled one (`charge` null) is refunded its hold.
  * Answers what the task was charged.
  */
-export async function settleCredits(trx: Transaction<Schema>, task: Pick<TaskRow, 'id' | 'user_id' | 'credits_held'>, charge: number | null): Promise<number> {
+export async function settleCredits(
+  trx: Transaction<Schema>,
+  task: Pick<TaskRow, 'id' | 'user_id' | 'credits_held'>,
+  charge: number | null,
+): Promise<number> {
   const held = task.credits_held;
-  const change = (delta: number, reason: string) => applyCreditChange(trx, { userId: task.user_id, delta, reason, reference: task.id });
+  const change = (delta: number, reason: string) =>
+    applyCreditChange(trx, { userId: task.user_id, delta, reason, reference: task.id });
   if (charge === null) {
     if (held > 0) await change(held, LEDGER_REASONS.refund);
     return 0;

@@ -1,4 +1,5 @@
-// Share links: an owner's opt-in public link to one finished task's results; signed (id, expiry, HMAC), expiring, revocable.
+// Share links: an owner's opt-in public link to one finished task's results; signed (id, expiry, HMAC), expiring,
+// revocable.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Schema, ShareLinkRow } from '../db';
@@ -28,7 +29,8 @@ export function createShareLinks(o: ShareLinkOptions) {
       .digest('base64url');
 
   /** id.expiry.signature: a forged or altered token is refused before the database is asked. */
-  const token = (row: Pick<ShareLinkRow, 'id' | 'expires_at'>) => `${row.id}.${Number(row.expires_at).toString(36)}.${sign(row.id, Number(row.expires_at))}`;
+  const token = (row: Pick<ShareLinkRow, 'id' | 'expires_at'>) =>
+    `${row.id}.${Number(row.expires_at).toString(36)}.${sign(row.id, Number(row.expires_at))}`;
 
   function linkView(row: ShareLinkRow): ShareLinkView {
     return {
@@ -41,12 +43,18 @@ export function createShareLinks(o: ShareLinkOptions) {
   }
 
   async function ownTask(userId: string, taskId: string) {
-    const task = await db.selectFrom('tasks').selectAll().where('id', '=', taskId).where('user_id', '=', userId).executeTakeFirst();
+    const task = await db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', taskId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!task) throw new AppError(404, ERROR_CODES.notFound, HISTORY_MESSAGES.shareNotFound);
     return task;
   }
 
-  const live = (now: number) => db.selectFrom('share_links').selectAll().where('revoked_at', 'is', null).where('expires_at', '>', now);
+  const live = (now: number) =>
+    db.selectFrom('share_links').selectAll().where('revoked_at', 'is', null).where('expires_at', '>', now);
 
   return {
     /** A new link to a succeeded task whose results are kept; it never outlives them. */
@@ -57,7 +65,8 @@ export function createShareLinks(o: ShareLinkOptions) {
         throw new AppError(409, ERROR_CODES.conflict, HISTORY_MESSAGES.shareNotShareable);
       }
       const existing = await live(now).where('task_id', '=', taskId).execute();
-      if (existing.length >= SHARE_LINKS.perTask) throw new AppError(409, ERROR_CODES.conflict, HISTORY_MESSAGES.shareTooMany);
+      if (existing.length >= SHARE_LINKS.perTask)
+        throw new AppError(409, ERROR_CODES.conflict, HISTORY_MESSAGES.shareTooMany);
       const expiresAt = Math.min(now + ttlDays * SHARE_LINKS.dayMs, ...media.map((m) => Number(m.expires_at)));
       const row: ShareLinkRow = {
         id: randomBytes(16).toString('base64url'),
@@ -80,9 +89,19 @@ export function createShareLinks(o: ShareLinkOptions) {
 
     /** Stops a link at once; revoking one already gone is not an error. */
     async revoke(userId: string, linkId: string, now = Date.now()): Promise<void> {
-      const row = await db.selectFrom('share_links').select('id').where('id', '=', linkId).where('user_id', '=', userId).executeTakeFirst();
+      const row = await db
+        .selectFrom('share_links')
+        .select('id')
+        .where('id', '=', linkId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
       if (!row) throw notFound();
-      await db.updateTable('share_links').set({ revoked_at: now }).where('id', '=', linkId).where('revoked_at', 'is', null).execute();
+      await db
+        .updateTable('share_links')
+        .set({ revoked_at: now })
+        .where('id', '=', linkId)
+        .where('revoked_at', 'is', null)
+        .execute();
     },
 
     /** What the public page shows for a token; 404 for anything forged, expired, revoked or no longer kept. */

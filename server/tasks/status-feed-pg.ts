@@ -1,4 +1,5 @@
-// The status feed on PostgreSQL: NOTIFY inside the writing transaction, one LISTEN session per process with keepalive, ping and backoff.
+// The status feed on PostgreSQL: NOTIFY inside the writing transaction, one LISTEN session per process with keepalive,
+// ping and backoff.
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
@@ -15,11 +16,11 @@ export interface PgStatusFeedOptions {
 }
 
 /**
- * pg_notify() in the transaction that writes the status is delivered when it commits and dropped when it rolls back,
- * so a listener never hears of a change it cannot read yet. The listener's session is checked three ways, because a
- * half-open TCP connection reports nothing: TCP keepalive, a `select 1` every LIVE_STATUS.pingMs that must answer within
- * pingTimeoutMs, and pg's error/end events. A lost session is replaced with doubling backoff; every (re)connect tells
- * the streams to re-read (resync), as notices sent while it was away are gone.
+ * pg_notify() in the transaction that writes the status is delivered when it commits and dropped when it rolls back, so
+ * a listener never hears of a change it cannot read yet. The listener's session is checked three ways, because a
+ * half-open TCP connection reports nothing: TCP keepalive, a `select 1` every LIVE_STATUS.pingMs that must answer
+ * within pingTimeoutMs, and pg's error/end events. A lost session is replaced with doubling backoff; every (re)connect
+ * tells the streams to re-read (resync), as notices sent while it was away are gone.
  */
 export function pgStatusFeed(o: PgStatusFeedOptions): StatusFeed {
   const subscribers = feedSubscribers();
@@ -46,7 +47,9 @@ export function pgStatusFeed(o: PgStatusFeedOptions): StatusFeed {
   }
 
   async function ping(from: pg.Client) {
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('ping unanswered')), LIVE_STATUS.pingTimeoutMs).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('ping unanswered')), LIVE_STATUS.pingTimeoutMs).unref(),
+    );
     try {
       await Promise.race([from.query('select 1'), timeout]);
     } catch (error) {
@@ -91,7 +94,8 @@ export function pgStatusFeed(o: PgStatusFeedOptions): StatusFeed {
       try {
         await sql`select pg_notify(${LIVE_STATUS.channel}, ${encodeNotice(task)})`.execute(executor);
       } catch (error) {
-        // Inside a transaction a failed statement aborts it: rethrown there, so the write fails visibly rather than commit unheard.
+        // Inside a transaction a failed statement aborts it: rethrown there, so the write fails visibly rather than
+        // commit unheard.
         if (executor.isTransaction) throw error;
         o.log.warn('status notice not sent', { taskId: task.id, error: message(error) });
       }

@@ -1,4 +1,5 @@
-// The status feed over Redis pub/sub (REDIS_URL): one subscriber connection per process, resubscribed and resynced after reconnects.
+// The status feed over Redis pub/sub (REDIS_URL): one subscriber connection per process, resubscribed and resynced
+// after reconnects.
 import { Redis } from 'ioredis';
 import type { Logger } from '../log';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
@@ -46,7 +47,9 @@ export function redisStatusFeed(o: RedisStatusFeedOptions): StatusFeed {
       const notice = from === channel ? decodeNotice(payload) : null;
       if (notice) subscribers.deliver(notice);
     });
-    void redis.subscribe(channel).catch((error: unknown) => o.log.warn('status feed could not subscribe', { error: message(error) }));
+    void redis
+      .subscribe(channel)
+      .catch((error: unknown) => o.log.warn('status feed could not subscribe', { error: message(error) }));
     // A half-open connection answers nothing: a ping that fails makes ioredis drop it and reconnect.
     pingTimer = setInterval(() => {
       if (redis.status === 'ready') void redis.ping().catch(() => redis.disconnect(true));
@@ -57,7 +60,8 @@ export function redisStatusFeed(o: RedisStatusFeedOptions): StatusFeed {
 
   return {
     kind: 'redis',
-    // Not awaited: a write must not wait on Redis (or stall while it is away; ioredis sends queued notices on reconnect).
+    // Not awaited: a write must not wait on Redis (or stall while it is away; ioredis sends queued notices on
+    // reconnect).
     async publish(_executor, task) {
       publisher ??= new Redis(o.url, { ...options, connectionName: 'dreamapi-status-publish' });
       publisher

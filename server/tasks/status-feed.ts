@@ -1,4 +1,5 @@
-// The live status feed: every task status or progress write publishes {userId, taskId}; API instances hear it and wake their streams.
+// The live status feed: every task status or progress write publishes {userId, taskId}; API instances hear it and wake
+// their streams.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import type { Logger } from '../log';

@@ -1,4 +1,5 @@
-// Wires the status feed into the task system: submits and finishes publish in their transaction, claims, progress and hand-backs right after.
+// Wires the status feed into the task system: submits and finishes publish in their transaction, claims, progress and
+// hand-backs right after.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import type { Engine, EngineRegistry } from '../engines';

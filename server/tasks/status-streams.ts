@@ -24,7 +24,10 @@ export function statusStreams(maxPerAccount: number = LIVE_STATUS.maxStreamsPerA
     },
     /** How many streams are open (all accounts). */
     count: () => [...open.values()].reduce((n, set) => n + set.size, 0),
-    /** The drain: every stream ends now (clients reconnect to another instance, Last-Event-ID resumes them) and no new one opens. */
+    /**
+     * The drain: every stream ends now (clients reconnect to another instance, Last-Event-ID resumes them) and no new
+     * one opens.
+     */
     close(): void {
       draining = true;
       for (const set of open.values()) for (const close of [...set]) close();

@@ -1,4 +1,5 @@
-// What one status stream has to send: the tasks of an account (or one task) that changed since it last looked, woken by the feed.
+// What one status stream has to send: the tasks of an account (or one task) that changed since it last looked, woken by
+// the feed.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
 import { FINISHED_STATUSES, LIVE_STATUS, type TaskStatus } from '../../src/lib/product-rules';
@@ -18,15 +19,17 @@ export interface WatchOptions {
   userId: string;
   /** One task; else every task of the account. */
   taskId?: string;
-  /** Last-Event-ID: an account stream resumes with the tasks changed since (a task stream always sends its state first). */
+  /**
+   * Last-Event-ID: an account stream resumes with the tasks changed since (a task stream always sends its state first).
+   */
   since?: number;
 }
 
 /**
- * Subscribes before the first read, so no change falls between them. Notices name a task and the stream reads it;
- * a resync (first read, feed reconnected) reads the one task, or the account's active tasks and those changed since the
- * cursor. With no notice for LIVE_STATUS.heartbeatMs the watched active tasks are read again: a notice lost to a publisher's
- * crash or a Redis outage costs at most that long.
+ * Subscribes before the first read, so no change falls between them. Notices name a task and the stream reads it; a
+ * resync (first read, feed reconnected) reads the one task, or the account's active tasks and those changed since the
+ * cursor. With no notice for LIVE_STATUS.heartbeatMs the watched active tasks are read again: a notice lost to a
+ * publisher's crash or a Redis outage costs at most that long.
  */
 export function watchTasks(o: WatchOptions) {
   const sent = new Map<string, string>();
@@ -59,14 +62,16 @@ export function watchTasks(o: WatchOptions) {
   }
   const readIds = (ids: string[]) => (ids.length ? mine().where('id', 'in', ids).execute() : Promise.resolve([]));
   /** Active tasks this stream has shown: read again on a quiet heartbeat. */
-  const watchedActive = () => [...sent].filter(([, sig]) => sig.startsWith('queued:') || sig.startsWith('running:')).map(([id]) => id);
+  const watchedActive = () =>
+    [...sent].filter(([, sig]) => sig.startsWith('queued:') || sig.startsWith('running:')).map(([id]) => id);
 
   function changedOf(rows: TaskRow[]): TaskRow[] {
     const changed = rows.filter((t) => sent.get(t.id) !== signature(t)).sort((a, b) => a.updated_at - b.updated_at);
     for (const t of changed) sent.set(t.id, signature(t));
     // A long-lived account stream forgets the oldest finished tasks (they change no more; a re-read within the skew
     // window may send one again, which clients take as the same state).
-    if (sent.size > SENT_LIMIT) for (const [id, sig] of sent) if (sent.size > SENT_LIMIT / 2 && isFinishedSignature(sig)) sent.delete(id);
+    if (sent.size > SENT_LIMIT)
+      for (const [id, sig] of sent) if (sent.size > SENT_LIMIT / 2 && isFinishedSignature(sig)) sent.delete(id);
     return changed;
   }
 

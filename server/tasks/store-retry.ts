@@ -1,4 +1,5 @@
-// Rides out a media store or database outage at the end of a run: outputs wait under DATA_DIR/tmp for their upload and the finishing write is retried, instead of spending an attempt.
+// Rides out a media store or database outage at the end of a run: outputs wait under DATA_DIR/tmp for their upload and
+// the finishing write is retried, instead of spending an attempt.
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,9 +11,15 @@ import { withWorkDir } from '../tools';
 import { ERROR_CODES, OUTAGES } from '../../src/lib/product-rules';
 import type { FinishTask } from './task-types';
 
-/** The media store answered 503 (server/media/s3-store.ts) or PostgreSQL is unreachable: worth waiting out, unlike any other failure. */
+/**
+ * The media store answered 503 (server/media/s3-store.ts) or PostgreSQL is unreachable: worth waiting out, unlike any
+ * other failure.
+ */
 export function isOutage(error: unknown): boolean {
-  return (error instanceof AppError && error.status === 503 && error.code === ERROR_CODES.unavailable) || isDatabaseUnavailable(error);
+  return (
+    (error instanceof AppError && error.status === 503 && error.code === ERROR_CODES.unavailable) ||
+    isDatabaseUnavailable(error)
+  );
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -42,7 +49,8 @@ export async function retryThroughOutage<T>(fn: () => Promise<T>, o: OutageRetry
       return result;
     } catch (error) {
       if (!isOutage(error) || o.signal?.aborted || Date.now() + delay > deadline) throw error;
-      if (tries === 1) o.log.warn(`${o.what} waits for the media store or the database`, { taskId: o.taskId, error: describe(error) });
+      if (tries === 1)
+        o.log.warn(`${o.what} waits for the media store or the database`, { taskId: o.taskId, error: describe(error) });
       try {
         await sleep(delay, undefined, o.signal ? { signal: o.signal } : {});
       } catch {
@@ -53,7 +61,10 @@ export async function retryThroughOutage<T>(fn: () => Promise<T>, o: OutageRetry
   }
 }
 
-/** A signal aborted with `signal`, except by the reasons `keep` accepts (a run's own time limit: its output was made in time). */
+/**
+ * A signal aborted with `signal`, except by the reasons `keep` accepts (a run's own time limit: its output was made in
+ * time).
+ */
 export function abortedUnless(signal: AbortSignal, keep: (reason: unknown) => boolean): AbortSignal {
   const controller = new AbortController();
   const forward = () => {
@@ -104,7 +115,8 @@ export async function storeOutputs<T extends OutputToStore>(
     }
     outputs.length = 0;
     try {
-      for (const { output, file } of waiting) ids.push((await retryThroughOutage(async () => save({ ...output, data: await readFile(file) }), o)).id);
+      for (const { output, file } of waiting)
+        ids.push((await retryThroughOutage(async () => save({ ...output, data: await readFile(file) }), o)).id);
       return ids;
     } catch (error) {
       return giveUp(error);
@@ -125,8 +137,18 @@ export function finishThroughOutage(finish: FinishTask, db: Kysely<Schema>, log:
         try {
           if (!failedOnce) return await finish(id, outcome, from, attempt);
           if (await finish(id, outcome, from, attempt)) return true;
-          const task = await db.selectFrom('tasks').select(['status', 'attempts', 'output']).where('id', '=', id).executeTakeFirst();
-          if (!task || outcome.status !== 'succeeded' || task.status !== 'succeeded' || (attempt !== undefined && task.attempts !== attempt)) return false;
+          const task = await db
+            .selectFrom('tasks')
+            .select(['status', 'attempts', 'output'])
+            .where('id', '=', id)
+            .executeTakeFirst();
+          if (
+            !task ||
+            outcome.status !== 'succeeded' ||
+            task.status !== 'succeeded' ||
+            (attempt !== undefined && task.attempts !== attempt)
+          )
+            return false;
           return task.output === JSON.stringify(outcome.output);
         } catch (error) {
           failedOnce = true;

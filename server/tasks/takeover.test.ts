@@ -3,7 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, creditState, testEngine, type TasksTestApp } from '../test-support/tasks';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -16,7 +19,12 @@ describe.each(targets)('a taken-over run on $label', ({ postgres }) => {
     t = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
     const user = await createUser(t, 10);
     const { tasks } = t.system;
-    const { task } = await tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'hello there', voice: 'en-us-female-1' }, source: 'api' });
+    const { task } = await tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'hello there', voice: 'en-us-female-1' },
+      source: 'api',
+    });
     const first = await tasks.claimNext();
     expect(first?.attempts).toBe(1);
     // Another worker takes the task over while the first one is still alive.
@@ -41,7 +49,12 @@ describe.each(targets)('a taken-over run on $label', ({ postgres }) => {
     t = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
     const user = await createUser(t, 10);
     const { tasks } = t.system;
-    const { task } = await tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'hello there', voice: 'en-us-female-1' }, source: 'api' });
+    const { task } = await tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'hello there', voice: 'en-us-female-1' },
+      source: 'api',
+    });
     const first = await tasks.claimNext();
     const second = await tasks.claim(task.id);
     await tasks.run(first!, new AbortController().signal);

@@ -1,4 +1,5 @@
-// Shapes the task service, its runner and its input checks share: a stored output, the input reader and the finish call.
+// Shapes the task service, its runner and its input checks share: a stored output, the input reader and the finish
+// call.
 import type { EngineContext, ProviderCost } from '../engines';
 import type { TaskStatus } from '../../src/lib/product-rules';
 
@@ -9,8 +10,15 @@ export interface StoredOutput {
   text?: string;
 }
 
-/** Fetches input media for engines and, at submit, for measuring the length a task is charged on (server/tasks/input-media.ts). */
-export type ReadInput = (url: string, kinds: Parameters<EngineContext['readInput']>[1], signal: AbortSignal) => ReturnType<EngineContext['readInput']>;
+/**
+ * Fetches input media for engines and, at submit, for measuring the length a task is charged on
+ * (server/tasks/input-media.ts).
+ */
+export type ReadInput = (
+  url: string,
+  kinds: Parameters<EngineContext['readInput']>[1],
+  signal: AbortSignal,
+) => ReturnType<EngineContext['readInput']>;
 
 /**
  * The service's one way to end a task: sets the outcome and moves credits together; false when it was no longer in
@@ -18,7 +26,9 @@ export type ReadInput = (url: string, kinds: Parameters<EngineContext['readInput
  */
 export type FinishTask = (
   id: string,
-  outcome: { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] } | { status: 'failed'; error: string },
+  outcome:
+    | { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] }
+    | { status: 'failed'; error: string },
   from: TaskStatus[],
   attempt?: number,
 ) => Promise<boolean>;

@@ -1,9 +1,20 @@
-// Task service: credits held and settled through the ledger, parallel submits, idempotency, limits, cancel, failure, recovery.
+// Task service: credits held and settled through the ledger, parallel submits, idempotency, limits, cancel, failure,
+// recovery.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, FEATURE_MESSAGES, quote, TASK_ERROR_CODES } from '../../src/lib/product-rules';
-import { createTasksTestApp, createUser, creditState, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  creditState,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+} from '../test-support/tasks';
 
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -17,7 +28,12 @@ async function submitTts(app: TasksTestApp['app'], token: string, text: string, 
     headers: { 'content-type': 'application/json', token, ...headers },
     body: JSON.stringify({ text, voiceId: 'en-us-female-1' }),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    status: res.status,
+    headers: res.headers,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: (await res.json()) as { code: number; msg: string; data: any },
+  };
 }
 
 describe.each(targets)('task credits on $label', ({ postgres }) => {
@@ -26,7 +42,9 @@ describe.each(targets)('task credits on $label', ({ postgres }) => {
     const user = await createUser(t, 37);
     // One TTS Common task of ≤ 250 characters costs 1 credit (SPEC.md §9).
     expect(quote('tts-common', { characters: 11 })).toBe(1);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => submitTts(t!.app, user.token, `hello ${i}`.padEnd(11, '!'))));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => submitTts(t!.app, user.token, `hello ${i}`.padEnd(11, '!'))),
+    );
     const accepted = results.filter((r) => r.status === 200 && r.body.code === 0);
     const refused = results.filter((r) => r.status !== 200);
     expect(accepted).toHaveLength(37);
@@ -44,15 +62,27 @@ describe.each(targets)('task credits on $label', ({ postgres }) => {
   });
 
   it('an Idempotency-Key replay returns the same task and charges once; another body with the key is a 409', async () => {
-    t = await createTasksTestApp({ postgres, engines: [testEngine({ name: 'test' })], env: { ENGINES: 'tts-common=test' } });
+    t = await createTasksTestApp({
+      postgres,
+      engines: [testEngine({ name: 'test' })],
+      env: { ENGINES: 'tts-common=test' },
+    });
     const user = await createUser(t, 10);
     const { system } = t;
-    const req = { userId: user.id, feature: 'tts-common' as const, input: { text: 'hello there', voice: 'en-us-male-1' }, source: 'api' as const, idempotencyKey: 'key-1' };
+    const req = {
+      userId: user.id,
+      feature: 'tts-common' as const,
+      input: { text: 'hello there', voice: 'en-us-male-1' },
+      source: 'api' as const,
+      idempotencyKey: 'key-1',
+    };
     const [a, b] = await Promise.all([system.tasks.submit(req), system.tasks.submit(req)]);
     const c = await system.tasks.submit(req);
     expect(new Set([a.task.id, b.task.id, c.task.id]).size).toBe(1);
     expect([a.replayed, b.replayed, c.replayed].filter(Boolean)).toHaveLength(2);
-    await expect(system.tasks.submit({ ...req, input: { text: 'something else', voice: 'en-us-male-1' } })).rejects.toMatchObject({ status: 409 });
+    await expect(
+      system.tasks.submit({ ...req, input: { text: 'something else', voice: 'en-us-male-1' } }),
+    ).rejects.toMatchObject({ status: 409 });
     const state = await creditState(t, user.id);
     expect(state.balance).toBe(9);
     expect(state.ledger.filter((r) => r.reason === 'task-hold')).toHaveLength(1);
@@ -65,7 +95,12 @@ describe('task lifecycle', () => {
     t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
     const user = await createUser(t, 5);
     const text = 'x'.repeat(260); // two blocks of 250 characters: 2 credits
-    const { task } = await t.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text, voice: 'en-us-male-1' }, source: 'playground' });
+    const { task } = await t.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text, voice: 'en-us-male-1' },
+      source: 'playground',
+    });
     expect(task.status).toBe('queued');
     expect(task.credits_held).toBe(2);
     await t.system.queue.start();
@@ -83,9 +118,17 @@ describe('task lifecycle', () => {
   });
 
   it('refunds a task whose engine fails, with the reason recorded', async () => {
-    t = await createTasksTestApp({ engines: [testEngine({ fail: 'model crashed' })], env: { ENGINES: 'tts-common=test' } });
+    t = await createTasksTestApp({
+      engines: [testEngine({ fail: 'model crashed' })],
+      env: { ENGINES: 'tts-common=test' },
+    });
     const user = await createUser(t, 3);
-    const { task } = await t.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'hi', voice: 'en-us-male-1' }, source: 'api' });
+    const { task } = await t.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'hi', voice: 'en-us-male-1' },
+      source: 'api',
+    });
     await t.system.queue.start();
     const done = await waitForTask(t, task.id);
     expect(done.status).toBe('failed');
@@ -100,17 +143,28 @@ describe('task lifecycle', () => {
     t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
     const user = await createUser(t, 3);
     const sub = await submitTts(t.app, user.token, 'cancel me');
-    const cancel = await t.app.request('/api-playground/video_tools/v1/cancel', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ taskId: sub.body.data.taskId }) });
+    const cancel = await t.app.request('/api-playground/video_tools/v1/cancel', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ taskId: sub.body.data.taskId }),
+    });
     expect(cancel.status).toBe(200);
     expect((await cancel.json()).data.status).toBe('canceled');
     expect((await creditState(t, user.id)).balance).toBe(3);
-    const again = await t.app.request('/api-playground/video_tools/v1/cancel', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ taskId: sub.body.data.taskId }) });
+    const again = await t.app.request('/api-playground/video_tools/v1/cancel', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ taskId: sub.body.data.taskId }),
+    });
     expect(again.status).toBe(409);
     expect((await again.json()).msg).toContain('Only queued or running tasks can be canceled');
   });
 
   it('answers 429 with Retry-After when the user has too many tasks in progress', async () => {
-    t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test', TASK_USER_CONCURRENCY: '2' } });
+    t = await createTasksTestApp({
+      engines: [testEngine()],
+      env: { ENGINES: 'tts-common=test', TASK_USER_CONCURRENCY: '2' },
+    });
     const user = await createUser(t, 10);
     expect((await submitTts(t.app, user.token, 'one')).status).toBe(200);
     expect((await submitTts(t.app, user.token, 'two')).status).toBe(200);
@@ -140,8 +194,18 @@ describe('task lifecycle', () => {
   it('recover() queues a task left running again, or fails and refunds it after its attempts', async () => {
     t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
     const user = await createUser(t, 5);
-    const a = await t.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'a', voice: 'en-us-male-1' }, source: 'api' });
-    const b = await t.system.tasks.submit({ userId: user.id, feature: 'tts-common', input: { text: 'b', voice: 'en-us-male-1' }, source: 'api' });
+    const a = await t.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'a', voice: 'en-us-male-1' },
+      source: 'api',
+    });
+    const b = await t.system.tasks.submit({
+      userId: user.id,
+      feature: 'tts-common',
+      input: { text: 'b', voice: 'en-us-male-1' },
+      source: 'api',
+    });
     const db = t.database.db;
     await db.updateTable('tasks').set({ status: 'running', attempts: 1 }).where('id', '=', a.task.id).execute();
     await db.updateTable('tasks').set({ status: 'running', attempts: 3 }).where('id', '=', b.task.id).execute();

@@ -1,4 +1,5 @@
-// The usage export: CSV escaping (quotes, commas, line breaks, formulas), keyset pages that never hold the range, the date range, and the API's JSON with the request id.
+// The usage export: CSV escaping (quotes, commas, line breaks, formulas), keyset pages that never hold the range, the
+// date range, and the API's JSON with the request id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCreditChange } from '../credits';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
@@ -54,7 +55,10 @@ describe('CSV cells', () => {
 });
 
 // The keyset queries on both engines (PostgreSQL when TEST_DATABASE_URL is set).
-const targets = [{ label: 'sqlite', postgres: false }, ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : [])];
+const targets = [
+  { label: 'sqlite', postgres: false },
+  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
+];
 
 describe.each(targets)('usage export on $label', ({ postgres }) => {
   let t: TasksTestApp;
@@ -76,7 +80,11 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
     const other = await createUser(t, 50);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      const res = await api('/api/async/do_tts_common', { text: `Task ${i}` }, { authorization: `Bearer ${other.apiKey}` });
+      const res = await api(
+        '/api/async/do_tts_common',
+        { text: `Task ${i}` },
+        { authorization: `Bearer ${other.apiKey}` },
+      );
       ids.push(((await res.json()) as { data: { taskId: string } }).data.taskId);
     }
     const sizes: number[] = [];
@@ -88,7 +96,10 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
     // 7 tasks and 8 ledger rows (the grant and 7 holds), never more than 3 rows read at once.
     expect(sizes.every((n) => n <= 3)).toBe(true);
     expect(rows.filter((r) => r.kind === 'task').map((r) => r.id)).toEqual(ids);
-    expect(rows.filter((r) => r.kind === 'ledger').map((r) => r.reason)).toEqual(['grant', ...ids.map(() => 'task-hold')]);
+    expect(rows.filter((r) => r.kind === 'ledger').map((r) => r.reason)).toEqual([
+      'grant',
+      ...ids.map(() => 'task-hold'),
+    ]);
     expect(rows.findIndex((r) => r.kind === 'ledger')).toBe(7);
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10);
     const none = usagePages(t.database.db, other.id, { from: yesterday, to: yesterday }, 3);
@@ -96,7 +107,11 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
   });
 
   it('answers the public API with the JSON envelope, each task carrying its request id and key', async () => {
-    const submitted = await api('/api/async/do_tts_common', { text: 'Exported task' }, { 'x-request-id': 'req-export-42' });
+    const submitted = await api(
+      '/api/async/do_tts_common',
+      { text: 'Exported task' },
+      { 'x-request-id': 'req-export-42' },
+    );
     const taskId = ((await submitted.json()) as { data: { taskId: string } }).data.taskId;
     const res = await api('/api/usage/export', { from: today(), to: today() });
     expect(res.headers.get('content-type')).toContain('application/json');
@@ -118,7 +133,9 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
   it('streams the dashboard CSV with an attachment name, escaped cells', async () => {
     await t.database.db
       .transaction()
-      .execute((trx) => applyCreditChange(trx, { userId: user.id, delta: 5, reason: 'grant', reference: '=cmd|"/C calc"!A0,\nnext' }));
+      .execute((trx) =>
+        applyCreditChange(trx, { userId: user.id, delta: 5, reason: 'grant', reference: '=cmd|"/C calc"!A0,\nnext' }),
+      );
     const res = await t.app.request('/apply/usage/export', {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: user.token },
@@ -140,11 +157,17 @@ describe.each(targets)('usage export on $label', ({ postgres }) => {
     const body = (await reversed.json()) as { code: number; message: string };
     expect(body.code).toBe(PUBLIC_API_CODES.illegalParameter);
     expect(body.message).toContain('to');
-    const long = (await (await api('/api/usage/export', { from: '2024-01-01', to: '2026-01-01' })).json()) as { message: string };
+    const long = (await (await api('/api/usage/export', { from: '2024-01-01', to: '2026-01-01' })).json()) as {
+      message: string;
+    };
     expect(long.message).toContain(`${USAGE_EXPORT.maxRangeDays} days`);
-    const bad = (await (await api('/api/usage/export', { from: 'yesterday', to: '2026-01-01' })).json()) as { message: string };
+    const bad = (await (await api('/api/usage/export', { from: 'yesterday', to: '2026-01-01' })).json()) as {
+      message: string;
+    };
     expect(bad.message).toContain('from');
-    const notADay = (await (await api('/api/usage/export', { from: '2026-02-30', to: '2026-03-01' })).json()) as { message: string };
+    const notADay = (await (await api('/api/usage/export', { from: '2026-02-30', to: '2026-03-01' })).json()) as {
+      message: string;
+    };
     expect(notADay.message).toContain('from: must be a date YYYY-MM-DD');
   });
 });

@@ -1,4 +1,5 @@
-// The usage export: a user's tasks and credit movements of a UTC date range, read in keyset pages and streamed as CSV or JSON.
+// The usage export: a user's tasks and credit movements of a UTC date range, read in keyset pages and streamed as CSV
+// or JSON.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { USAGE_EXPORT } from '../../src/lib/product-rules';
@@ -14,7 +15,13 @@ export function rangeBounds(range: UsageRange): { from: number; until: number } 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
 /** The user's tasks submitted in the range, oldest first: pages of USAGE_EXPORT.pageRows by (created_at, id). */
-async function* taskRows(db: Kysely<Schema>, userId: string, from: number, until: number, pageRows: number): AsyncGenerator<UsageRow[]> {
+async function* taskRows(
+  db: Kysely<Schema>,
+  userId: string,
+  from: number,
+  until: number,
+  pageRows: number,
+): AsyncGenerator<UsageRow[]> {
   let after: { at: number; id: string } | undefined;
   for (;;) {
     let q = db
@@ -37,7 +44,9 @@ async function* taskRows(db: Kysely<Schema>, userId: string, from: number, until
       .where('t.created_at', '<', until);
     if (after) {
       const { at, id } = after;
-      q = q.where((eb) => eb.or([eb('t.created_at', '>', at), eb.and([eb('t.created_at', '=', at), eb('t.id', '>', id)])]));
+      q = q.where((eb) =>
+        eb.or([eb('t.created_at', '>', at), eb.and([eb('t.created_at', '=', at), eb('t.id', '>', id)])]),
+      );
     }
     const rows = await q.orderBy('t.created_at').orderBy('t.id').limit(pageRows).execute();
     if (rows.length === 0) return;
@@ -65,8 +74,17 @@ async function* taskRows(db: Kysely<Schema>, userId: string, from: number, until
   }
 }
 
-/** The user's credit movements in the range, oldest first: pages by ledger id (the ledger is append-only, ids grow with time). */
-async function* ledgerRows(db: Kysely<Schema>, userId: string, from: number, until: number, pageRows: number): AsyncGenerator<UsageRow[]> {
+/**
+ * The user's credit movements in the range, oldest first: pages by ledger id (the ledger is append-only, ids grow with
+ * time).
+ */
+async function* ledgerRows(
+  db: Kysely<Schema>,
+  userId: string,
+  from: number,
+  until: number,
+  pageRows: number,
+): AsyncGenerator<UsageRow[]> {
   let after = 0;
   for (;;) {
     const rows = await db
@@ -104,7 +122,12 @@ async function* ledgerRows(db: Kysely<Schema>, userId: string, from: number, unt
 }
 
 /** Every row of the export, a page at a time: the tasks, then the credit movements. Only one page is in memory. */
-export async function* usagePages(db: Kysely<Schema>, userId: string, range: UsageRange, pageRows: number = USAGE_EXPORT.pageRows): AsyncGenerator<UsageRow[]> {
+export async function* usagePages(
+  db: Kysely<Schema>,
+  userId: string,
+  range: UsageRange,
+  pageRows: number = USAGE_EXPORT.pageRows,
+): AsyncGenerator<UsageRow[]> {
   const { from, until } = rangeBounds(range);
   yield* taskRows(db, userId, from, until, pageRows);
   yield* ledgerRows(db, userId, from, until, pageRows);
@@ -133,7 +156,9 @@ export async function* usageCsv(pages: AsyncIterable<UsageRow[]>): AsyncGenerato
   for await (const page of pages) yield page.map(csvLine).join('');
 }
 
-/** The export as the public API's envelope, {code: 0, …, data: {from, to, rows: [...]}}, with the rows array streamed. */
+/**
+ * The export as the public API's envelope, {code: 0, …, data: {from, to, rows: [...]}}, with the rows array streamed.
+ */
 export async function* usageJson(range: UsageRange, pages: AsyncIterable<UsageRow[]>): AsyncGenerator<string> {
   yield `{"code":0,"message":"success","msg":"success","data":{"from":${JSON.stringify(range.from)},"to":${JSON.stringify(range.to)},"rows":[`;
   let first = true;
@@ -145,7 +170,10 @@ export async function* usageJson(range: UsageRange, pages: AsyncIterable<UsageRo
 }
 
 /** A body stream that reads the next page only when the client has taken the last one (pull, so backpressure holds). */
-export function textStream(chunks: AsyncGenerator<string>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+export function textStream(
+  chunks: AsyncGenerator<string>,
+  onError: (error: unknown) => void,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {

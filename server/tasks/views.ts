@@ -1,8 +1,17 @@
-// How a task is shown: the playground's task object and DreamAPI's getAsyncResult shape, both with credits and signed URLs.
+// How a task is shown: the playground's task object and DreamAPI's getAsyncResult shape, both with credits and signed
+// URLs.
 import type { Kysely } from 'kysely';
 import { preparedQuery, type MediaRow, type Schema, type TaskRow } from '../db';
 import type { MediaService } from '../media';
-import { DREAM_STATUS, POSTERS, TASK_MESSAGES, toolOfFeature, type Feature, type TaskStatus, engineLabel } from '../../src/lib/product-rules';
+import {
+  DREAM_STATUS,
+  POSTERS,
+  TASK_MESSAGES,
+  toolOfFeature,
+  type Feature,
+  type TaskStatus,
+  engineLabel,
+} from '../../src/lib/product-rules';
 import type { StoredOutput } from './task-types';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
 
@@ -14,7 +23,9 @@ export type { TaskOutputView, TaskView };
  * SQL's length; the plan stays the same), while this form keeps its plan. Timed around each statement run in the
  * server under `npm run bench -- "API throughput"` load: 76 µs a call for the `=` form, 18 µs for this one.
  */
-const mediaOfTask = preparedQuery((db, taskId: string) => db.selectFrom('media').selectAll().where('task_id', 'in', [taskId]).orderBy('created_at'));
+const mediaOfTask = preparedQuery((db, taskId: string) =>
+  db.selectFrom('media').selectAll().where('task_id', 'in', [taskId]).orderBy('created_at'),
+);
 
 /** Media rows of several tasks in one query, grouped by task id. */
 export async function mediaByTask(db: Kysely<Schema>, taskIds: string[]): Promise<Map<string, MediaRow[]>> {
@@ -50,7 +61,10 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
   // Poster frames are not results of their own: each goes with the video it was taken from.
   const media = kept.filter((m) => m.kind !== POSTERS.kind);
   const posters = new Map(kept.filter((m) => m.kind === POSTERS.kind && m.poster_of).map((m) => [m.poster_of!, m]));
-  const poster = (m: MediaRow) => (m.kind === 'video' ? { posterUrl: posters.has(m.id) ? service.signedUrl(posters.get(m.id)!, undefined, share) : null } : {});
+  const poster = (m: MediaRow) =>
+    m.kind === 'video'
+      ? { posterUrl: posters.has(m.id) ? service.signedUrl(posters.get(m.id)!, undefined, share) : null }
+      : {};
   return {
     taskId: task.id,
     feature: task.feature,

@@ -1,4 +1,5 @@
-// One webhook send timed, with the answer's status and first bytes kept, and its row in the delivery log (webhook_attempts).
+// One webhook send timed, with the answer's status and first bytes kept, and its row in the delivery log
+// (webhook_attempts).
 import type { Kysely } from 'kysely';
 import type { Schema, WebhookAttemptsTable } from '../db';
 import { outboundFetch, type OutboundPolicy } from '../http/outbound';
@@ -19,7 +20,10 @@ const storable = (bytes: Buffer) =>
     .replaceAll('\u0000', '')
     .replace(/\uFFFD$/, '');
 
-/** Reads at most `limit` bytes of an answer, then drops the connection: a receiver's large or endless answer costs nothing. */
+/**
+ * Reads at most `limit` bytes of an answer, then drops the connection: a receiver's large or endless answer costs
+ * nothing.
+ */
 async function head(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
@@ -35,7 +39,12 @@ async function head(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer>
  * POSTs one signed message through the outbound guard (redirects not followed: a 3xx is a failed attempt like any other
  * non-2xx) and tells how it went; never throws.
  */
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, outbound: OutboundPolicy): Promise<SendResult> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  outbound: OutboundPolicy,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let statusCode: number | null = null;
@@ -43,7 +52,12 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
   try {
     const res = await outboundFetch(
       url,
-      { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(WEBHOOKS.timeoutMs) },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        signal: AbortSignal.timeout(WEBHOOKS.timeoutMs),
+      },
       outbound,
     );
     statusCode = res.status;

@@ -1,4 +1,5 @@
-// The webhook delivery log against a local HTTP receiver: every attempt with status, latency, bounded answer and next retry; failed-only filter; redelivery with the same id and a fresh signature; removed with the task.
+// The webhook delivery log against a local HTTP receiver: every attempt with status, latency, bounded answer and next
+// retry; failed-only filter; redelivery with the same id and a fresh signature; removed with the task.
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +41,8 @@ async function api(path: string, body: unknown, as: TestUser = user) {
     headers: { 'content-type': 'application/json', authorization: `Bearer ${as.apiKey}` },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 }
 async function until<T>(read: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
   for (let i = 0; i < 400; i++) {
@@ -113,7 +115,12 @@ describe('webhook delivery log', () => {
       () => deliveries({ taskId: submitted.body.data.taskId }),
       (d) => d.list.length >= 1,
     );
-    expect(log.list.at(-1)).toMatchObject({ statusCode: null, ok: false, responseHead: null, deliveryStatus: 'pending' });
+    expect(log.list.at(-1)).toMatchObject({
+      statusCode: null,
+      ok: false,
+      responseHead: null,
+      deliveryStatus: 'pending',
+    });
     expect(log.list.at(-1)!.error).toBeTruthy();
     expect(log.list.at(-1)!.nextRetryAt).not.toBeNull();
   });
@@ -126,7 +133,14 @@ describe('webhook delivery log', () => {
     await new Promise((r) => setTimeout(r, 1100));
     script.push({ status: 202, body: 'again' });
     const again = await api('/api/webhooks/redeliver', { deliveryId });
-    expect(again.body.data).toMatchObject({ deliveryId, trigger: 'redeliver', attempt: 3, statusCode: 202, ok: true, responseHead: 'again' });
+    expect(again.body.data).toMatchObject({
+      deliveryId,
+      trigger: 'redeliver',
+      attempt: 3,
+      statusCode: 202,
+      ok: true,
+      responseHead: 'again',
+    });
     const sent = received.at(-1)!;
     expect(sent.headers['webhook-id']).toBe(deliveryId);
     expect(Number(sent.headers['webhook-timestamp'])).toBeGreaterThan(Number(before.headers['webhook-timestamp']));
@@ -154,7 +168,11 @@ describe('webhook delivery log', () => {
 
   it('removes the attempts with their task', async () => {
     await t.system.tasks.remove(user.id, taskId);
-    const left = await t.database.db.selectFrom('webhook_attempts').select('id').where('task_id', '=', taskId).execute();
+    const left = await t.database.db
+      .selectFrom('webhook_attempts')
+      .select('id')
+      .where('task_id', '=', taskId)
+      .execute();
     expect(left).toEqual([]);
     expect((await deliveries({ taskId })).list).toEqual([]);
   });

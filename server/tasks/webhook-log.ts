@@ -1,4 +1,5 @@
-// The webhook delivery log a user reads (every attempt, newest first, failed only on request) and redelivery of a message.
+// The webhook delivery log a user reads (every attempt, newest first, failed only on request) and redelivery of a
+// message.
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { AppError } from '../http/errors';
@@ -62,7 +63,10 @@ function view(r: AttemptRow): WebhookAttemptView {
   };
 }
 
-/** One page of a user's attempts, newest first, by keyset on the attempt id (`before` is the previous page's nextBefore). */
+/**
+ * One page of a user's attempts, newest first, by keyset on the attempt id (`before` is the previous page's
+ * nextBefore).
+ */
 export async function listWebhookAttempts(
   db: Kysely<Schema>,
   userId: string,
@@ -84,8 +88,18 @@ export async function listWebhookAttempts(
  * Sends a stored message again now, as the same event (webhook-id unchanged) with a fresh timestamp and signature, and
  * logs the attempt. A 2xx marks the message delivered (no retry follows); a failure leaves the schedule as it was.
  */
-export async function redeliverWebhook(db: Kysely<Schema>, userId: string, deliveryId: string, outbound: OutboundPolicy): Promise<WebhookAttemptView> {
-  const delivery = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('user_id', '=', userId).executeTakeFirst();
+export async function redeliverWebhook(
+  db: Kysely<Schema>,
+  userId: string,
+  deliveryId: string,
+  outbound: OutboundPolicy,
+): Promise<WebhookAttemptView> {
+  const delivery = await db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('id', '=', deliveryId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!delivery) throw new AppError(404, ERROR_CODES.notFound, WEBHOOK_LOG_MESSAGES.deliveryNotFound);
   const sent = await postWebhook(delivery.url, await signedHeaders(db, delivery), delivery.payload, outbound);
   const { last } = await db
@@ -93,8 +107,17 @@ export async function redeliverWebhook(db: Kysely<Schema>, userId: string, deliv
     .select((eb) => eb.fn.max('attempt').as('last'))
     .where('delivery_id', '=', deliveryId)
     .executeTakeFirstOrThrow();
-  const id = await recordAttempt(db, sent, { delivery, attempt: Math.max(Number(last ?? 0), delivery.attempts) + 1, trigger: 'redeliver', nextRetryAt: null });
+  const id = await recordAttempt(db, sent, {
+    delivery,
+    attempt: Math.max(Number(last ?? 0), delivery.attempts) + 1,
+    trigger: 'redeliver',
+    nextRetryAt: null,
+  });
   if (sent.ok)
-    await db.updateTable('webhook_deliveries').set({ status: 'delivered', last_error: null, updated_at: Date.now() }).where('id', '=', deliveryId).execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'delivered', last_error: null, updated_at: Date.now() })
+      .where('id', '=', deliveryId)
+      .execute();
   return view(await attempts(db, userId).where('a.id', '=', id).executeTakeFirstOrThrow());
 }

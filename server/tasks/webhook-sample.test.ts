@@ -10,13 +10,21 @@ type Verify = (secret: string, headers: Headers, rawBody: string) => boolean;
 /** The sample's verifyWebhook, compiled from the text a developer copies (its import line given as parameters). */
 function sampleVerify(): Verify {
   const code = WEBHOOK_VERIFY_SAMPLE.split('// In your handler:')[0]!.replace(/^import .*$/m, '');
-  return new Function('createHmac', 'timingSafeEqual', 'Buffer', `${code}\nreturn verifyWebhook;`)(createHmac, timingSafeEqual, Buffer) as Verify;
+  return new Function('createHmac', 'timingSafeEqual', 'Buffer', `${code}\nreturn verifyWebhook;`)(
+    createHmac,
+    timingSafeEqual,
+    Buffer,
+  ) as Verify;
 }
 
 const secret = `${WEBHOOKS.secretPrefix}${Buffer.alloc(24, 9).toString('base64')}`;
 const body = JSON.stringify({ type: 'task.succeeded', data: { task: { taskId: 't1' } } });
 const signed = (timestampS: number, payload = body) =>
-  new Headers({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(timestampS), 'webhook-signature': signWebhook(secret, 'msg_1', timestampS, payload) });
+  new Headers({
+    'webhook-id': 'msg_1',
+    'webhook-timestamp': String(timestampS),
+    'webhook-signature': signWebhook(secret, 'msg_1', timestampS, payload),
+  });
 
 describe('the webhook verification sample', () => {
   const verify = sampleVerify();

@@ -1,4 +1,5 @@
-// Task webhooks signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature v1,…), stored and retried with backoff.
+// Task webhooks signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature v1,…), stored and
+// retried with backoff.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { MediaRow, Schema, TaskRow } from '../db';
@@ -12,30 +13,50 @@ import { postWebhook, recordAttempt } from './webhook-attempts';
 /** A user's signing secret, created on first use: whsec_ + base64 of 24 random bytes. */
 export async function webhookSecret(db: Kysely<Schema>, userId: string, rotate = false): Promise<string> {
   if (!rotate) {
-    const row = await db.selectFrom('webhook_secrets').select('secret').where('user_id', '=', userId).executeTakeFirst();
+    const row = await db
+      .selectFrom('webhook_secrets')
+      .select('secret')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (row) return row.secret;
   }
   const secret = WEBHOOKS.secretPrefix + randomBytes(24).toString('base64');
   await db
     .insertInto('webhook_secrets')
     .values({ user_id: userId, secret, created_at: Date.now() })
-    .onConflict((oc) => (rotate ? oc.column('user_id').doUpdateSet({ secret, created_at: Date.now() }) : oc.column('user_id').doNothing()))
+    .onConflict((oc) =>
+      rotate ? oc.column('user_id').doUpdateSet({ secret, created_at: Date.now() }) : oc.column('user_id').doNothing(),
+    )
     .execute();
   // When two first uses raced, both answer with the stored winner.
-  return (await db.selectFrom('webhook_secrets').select('secret').where('user_id', '=', userId).executeTakeFirstOrThrow()).secret;
+  return (
+    await db.selectFrom('webhook_secrets').select('secret').where('user_id', '=', userId).executeTakeFirstOrThrow()
+  ).secret;
 }
 
 /** Standard Webhooks signature: base64 HMAC-SHA256, keyed by the secret's base64 part, over "id.timestamp.body". */
 export function signWebhook(secret: string, id: string, timestampS: number, body: string): string {
-  const key = Buffer.from(secret.startsWith(WEBHOOKS.secretPrefix) ? secret.slice(WEBHOOKS.secretPrefix.length) : secret, 'base64');
+  const key = Buffer.from(
+    secret.startsWith(WEBHOOKS.secretPrefix) ? secret.slice(WEBHOOKS.secretPrefix.length) : secret,
+    'base64',
+  );
   return `v1,${createHmac('sha256', key).update(`${id}.${timestampS}.${body}`).digest('base64')}`;
 }
 
-/** The Standard Webhooks headers of one send of a message: its id unchanged, a fresh timestamp and signature each time. */
-export async function signedHeaders(db: Kysely<Schema>, row: { id: string; user_id: string; payload: string }): Promise<Record<string, string>> {
+/**
+ * The Standard Webhooks headers of one send of a message: its id unchanged, a fresh timestamp and signature each time.
+ */
+export async function signedHeaders(
+  db: Kysely<Schema>,
+  row: { id: string; user_id: string; payload: string },
+): Promise<Record<string, string>> {
   const secret = await webhookSecret(db, row.user_id);
   const timestamp = Math.floor(Date.now() / 1000);
-  return { 'webhook-id': row.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload) };
+  return {
+    'webhook-id': row.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signWebhook(secret, row.id, timestamp, row.payload),
+  };
 }
 
 /**
@@ -52,10 +73,24 @@ export function webhookRecorder(media: MediaService) {
     if (!task.callback_url) return;
     const files: MediaRow[] = await trx.selectFrom('media').selectAll().where('task_id', '=', task.id).execute();
     const now = Date.now();
-    const payload = JSON.stringify({ type: `task.${task.status}`, timestamp: new Date(now).toISOString(), data: dreamView(task, files, media) });
+    const payload = JSON.stringify({
+      type: `task.${task.status}`,
+      timestamp: new Date(now).toISOString(),
+      data: dreamView(task, files, media),
+    });
     await trx
       .insertInto('webhook_deliveries')
-      .values({ id: `msg_${randomUUID().replaceAll('-', '')}`, task_id: task.id, user_id: task.user_id, url: task.callback_url, payload, status: 'pending', next_attempt_at: now, created_at: now, updated_at: now })
+      .values({
+        id: `msg_${randomUUID().replaceAll('-', '')}`,
+        task_id: task.id,
+        user_id: task.user_id,
+        url: task.callback_url,
+        payload,
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
       .execute();
   };
 }
@@ -83,14 +118,30 @@ export function webhookDispatcher(o: WebhookDispatcherOptions) {
     const now = Date.now();
     const status = error === null ? 'delivered' : attempts >= o.maxAttempts ? 'failed' : 'pending';
     const next = now + o.retryBaseMs * WEBHOOKS.backoffFactor ** (attempts - 1);
-    await o.db.updateTable('webhook_deliveries').set({ status, attempts, last_error: error, next_attempt_at: next, updated_at: now }).where('id', '=', row.id).execute();
+    await o.db
+      .updateTable('webhook_deliveries')
+      .set({ status, attempts, last_error: error, next_attempt_at: next, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
     // The delivery log (webhook_attempts) keeps every attempt with what the receiver answered.
-    await recordAttempt(o.db, sent, { delivery: row, attempt: attempts, trigger: 'retry', nextRetryAt: status === 'pending' ? next : null });
+    await recordAttempt(o.db, sent, {
+      delivery: row,
+      attempt: attempts,
+      trigger: 'retry',
+      nextRetryAt: status === 'pending' ? next : null,
+    });
     if (error) o.log.warn('webhook delivery failed', { id: row.id, attempts, error, willRetry: status === 'pending' });
   }
 
   async function due() {
-    return o.db.selectFrom('webhook_deliveries').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', Date.now()).orderBy('next_attempt_at').limit(20).execute();
+    return o.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', Date.now())
+      .orderBy('next_attempt_at')
+      .limit(20)
+      .execute();
   }
 
   /** One pass over due deliveries; returns how many were attempted. */
@@ -100,7 +151,13 @@ export function webhookDispatcher(o: WebhookDispatcherOptions) {
     const lease = Date.now() + WEBHOOKS.timeoutMs + 1000;
     const mine = [];
     for (const row of rows) {
-      const leased = await o.db.updateTable('webhook_deliveries').set({ next_attempt_at: lease }).where('id', '=', row.id).where('next_attempt_at', '=', row.next_attempt_at).where('status', '=', 'pending').executeTakeFirst();
+      const leased = await o.db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: lease })
+        .where('id', '=', row.id)
+        .where('next_attempt_at', '=', row.next_attempt_at)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
       if (Number(leased.numUpdatedRows) === 1) mine.push(row);
     }
     await Promise.all(mine.map((row) => deliver(row)));

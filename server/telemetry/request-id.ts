@@ -1,4 +1,5 @@
-// X-Request-Id: a sane incoming id is kept (a proxy's), else a fresh one; sent back on every answer and held for logs and errors.
+// X-Request-Id: a sane incoming id is kept (a proxy's), else a fresh one; sent back on every answer and held for logs
+// and errors.
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { REQUEST_ID } from '../../src/lib/product-rules';

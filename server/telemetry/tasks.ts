@@ -2,7 +2,13 @@
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import type { Transaction } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import { EngineInputError, EngineUnavailableError, EngineUnsupportedError, type Engine, type EngineRegistry } from '../engines';
+import {
+  EngineInputError,
+  EngineUnavailableError,
+  EngineUnsupportedError,
+  type Engine,
+  type EngineRegistry,
+} from '../engines';
 import {
   creditMovements,
   engineCallDuration,
@@ -15,7 +21,9 @@ import {
 } from '../metrics';
 import { activeTracer, contextFromTraceparent, traceparentOf } from './tracing';
 
-/** Task id → the engine whose attempt failed last in the run under way, so the next engine's start counts as a fallback. */
+/**
+ * Task id → the engine whose attempt failed last in the run under way, so the next engine's start counts as a fallback.
+ */
 const failedBefore = new Map<string, string>();
 
 function failureKind(error: unknown, signal: AbortSignal): string {
@@ -56,8 +64,10 @@ function instrumentEngine(engine: Engine): Engine {
       const start = performance.now();
       const seconds = () => (performance.now() - start) / 1000;
       try {
-        const result = await inSpan(`engine ${engine.name}`, { 'engine.name': engine.name, 'task.feature': feature, 'task.id': ctx.taskId }, () =>
-          engine.run(feature, input, ctx),
+        const result = await inSpan(
+          `engine ${engine.name}`,
+          { 'engine.name': engine.name, 'task.feature': feature, 'task.id': ctx.taskId },
+          () => engine.run(feature, input, ctx),
         );
         engineCallDuration.observe({ engine: engine.name, feature, outcome: 'ok' }, seconds());
         return result;
@@ -101,7 +111,12 @@ export function instrumentRuns<S extends { run(task: TaskRow, signal: AbortSigna
       const tracer = activeTracer();
       try {
         if (!tracer) return await service.run(task, signal);
-        const attributes = { 'task.id': task.id, 'task.feature': task.feature, 'task.engine': task.engine, 'task.attempt': task.attempts };
+        const attributes = {
+          'task.id': task.id,
+          'task.feature': task.feature,
+          'task.engine': task.engine,
+          'task.attempt': task.attempts,
+        };
         return await tracer.startActiveSpan(
           `task ${task.feature}`,
           { kind: SpanKind.CONSUMER, attributes },
@@ -128,7 +143,8 @@ export function instrumentRuns<S extends { run(task: TaskRow, signal: AbortSigna
 export async function recordTraceContext(trx: Transaction<Schema>, task: TaskRow): Promise<void> {
   if (!activeTracer()) return;
   const traceparent = traceparentOf(trace.getActiveSpan());
-  if (traceparent) await trx.updateTable('tasks').set({ trace_context: traceparent }).where('id', '=', task.id).execute();
+  if (traceparent)
+    await trx.updateTable('tasks').set({ trace_context: traceparent }).where('id', '=', task.id).execute();
 }
 
 export function countSubmitted(task: TaskRow): void {
@@ -140,7 +156,8 @@ export function countSubmitted(task: TaskRow): void {
 export function countFinished(task: TaskRow): void {
   const labels = { feature: task.feature, engine: task.engine, outcome: task.status };
   tasksFinished.inc(labels);
-  if (task.started_at !== null && task.finished_at !== null) taskRunDuration.observe(labels, Math.max(0, task.finished_at - task.started_at) / 1000);
+  if (task.started_at !== null && task.finished_at !== null)
+    taskRunDuration.observe(labels, Math.max(0, task.finished_at - task.started_at) / 1000);
   const held = task.credits_held;
   const charged = task.credits_charged ?? 0;
   if (task.status === 'succeeded') {

@@ -1,4 +1,5 @@
-// W3C trace context through OpenTelemetry's propagator: which traceparents name a parent, the one a span writes, tracestate carried on.
+// W3C trace context through OpenTelemetry's propagator: which traceparents name a parent, the one a span writes,
+// tracestate carried on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
@@ -16,10 +17,15 @@ describe('W3C trace context', () => {
   // An OTLP receiver that accepts every export, so spans ended here leave quietly.
   let receiver: Server;
   beforeAll(async () => {
-    receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')));
+    receiver = createServer((req, res) =>
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')),
+    );
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.address() as AddressInfo;
-    await startTracing({ tracesUrl: `http://127.0.0.1:${port}/v1/traces`, serviceName: 'traceparent-test' }, createLogger('silent'));
+    await startTracing(
+      { tracesUrl: `http://127.0.0.1:${port}/v1/traces`, serviceName: 'traceparent-test' },
+      createLogger('silent'),
+    );
   });
   afterAll(async () => {
     await stopTracing();
@@ -45,7 +51,11 @@ describe('W3C trace context', () => {
   });
 
   it('continues a traceparent of a later version, reading the fields version 00 defines (W3C Trace Context, versioning)', () => {
-    expect(parentOf(`cc-${TRACE}-${SPAN}-01-what-a-later-version-adds`)).toMatchObject({ traceId: TRACE, spanId: SPAN, traceFlags: 1 });
+    expect(parentOf(`cc-${TRACE}-${SPAN}-01-what-a-later-version-adds`)).toMatchObject({
+      traceId: TRACE,
+      spanId: SPAN,
+      traceFlags: 1,
+    });
   });
 
   it('a span writes the traceparent a task stores, and reading it back names that span', () => {
@@ -65,7 +75,9 @@ describe('W3C trace context', () => {
       const sc = trace.getActiveSpan()!.spanContext();
       return c.json({ traceId: sc.traceId, traceState: sc.traceState?.serialize() ?? null });
     });
-    const res = await app.request('/here', { headers: { traceparent: `00-${TRACE}-${SPAN}-01`, tracestate: 'vendor=abc,other=1' } });
+    const res = await app.request('/here', {
+      headers: { traceparent: `00-${TRACE}-${SPAN}-01`, tracestate: 'vendor=abc,other=1' },
+    });
     expect(await res.json()).toEqual({ traceId: TRACE, traceState: 'vendor=abc,other=1' });
   });
 });

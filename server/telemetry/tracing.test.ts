@@ -1,4 +1,5 @@
-// Tracing on the real server: request, task and engine spans of one trace reach a local OTLP/HTTP receiver; with no endpoint no SDK module is loaded.
+// Tracing on the real server: request, task and engine spans of one trace reach a local OTLP/HTTP receiver; with no
+// endpoint no SDK module is loaded.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +29,10 @@ interface OtlpSpan {
   attributes?: Array<{ key: string; value: Value }>;
 }
 interface OtlpExport {
-  resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: Value }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
+  resourceSpans: Array<{
+    resource: { attributes: Array<{ key: string; value: Value }> };
+    scopeSpans: Array<{ spans: OtlpSpan[] }>;
+  }>;
 }
 
 const attr = (span: OtlpSpan, key: string) => {
@@ -37,7 +41,7 @@ const attr = (span: OtlpSpan, key: string) => {
 };
 
 describe('OpenTelemetry tracing', () => {
-  it('exports a request span, the task it submitted and the engine call as one trace, continuing the caller\'s traceparent; METRICS_PORT counts them', async () => {
+  it("exports a request span, the task it submitted and the engine call as one trace, continuing the caller's traceparent; METRICS_PORT counts them", async () => {
     const exports: OtlpExport[] = [];
     const receiver = await listenLocal(async (req, res) => {
       const body = await readBody(req);
@@ -46,12 +50,22 @@ describe('OpenTelemetry tracing', () => {
       res.end('{}');
     });
     try {
-      const env = { DATA_DIR: dir, DATABASE_URL: `sqlite:${path.join(dir, 'app.db')}`, SECRET_KEY: 'tracing-test-secret-tracing-test-secret-1', ENGINES: 'tts-common=espeak' };
+      const env = {
+        DATA_DIR: dir,
+        DATABASE_URL: `sqlite:${path.join(dir, 'app.db')}`,
+        SECRET_KEY: 'tracing-test-secret-tracing-test-secret-1',
+        ENGINES: 'tts-common=espeak',
+      };
       const database = await openDatabase(env.DATABASE_URL);
       await migrateToLatest(database);
       const user = await createUser({ database, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, 1000);
       const metricsPort = await freePort();
-      const server = await startServer({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'dreamapi-trace-test', METRICS_PORT: String(metricsPort) });
+      const server = await startServer({
+        ...env,
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_SERVICE_NAME: 'dreamapi-trace-test',
+        METRICS_PORT: String(metricsPort),
+      });
       servers.push(server);
       expect(server.logs.some((l) => l.msg === 'tracing on')).toBe(true);
 
@@ -59,7 +73,11 @@ describe('OpenTelemetry tracing', () => {
       const callerSpan = '00f067aa0ba902b7';
       const res = await fetch(`${server.url}/api-playground/speech/v1/tts`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', token: user.token, traceparent: `00-${callerTrace}-${callerSpan}-01` },
+        headers: {
+          'content-type': 'application/json',
+          token: user.token,
+          traceparent: `00-${callerTrace}-${callerSpan}-01`,
+        },
         body: JSON.stringify({ text: 'Follow me through the trace', voiceId: 'en-us-female-1' }),
       });
       const { data } = (await res.json()) as { data: { taskId: string } };
@@ -68,7 +86,9 @@ describe('OpenTelemetry tracing', () => {
       await database.close();
       // The metrics port answers /metrics and nothing else; PORT has no /metrics without METRICS_TOKEN.
       const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-      expect(metrics).toContain('dreamapi_tasks_finished_total{feature="tts-common",engine="espeak",outcome="succeeded"} 1');
+      expect(metrics).toContain(
+        'dreamapi_tasks_finished_total{feature="tts-common",engine="espeak",outcome="succeeded"} 1',
+      );
       expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
       expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
       // The drain exports what is still buffered.
@@ -111,13 +131,23 @@ describe('OpenTelemetry tracing', () => {
       await t.close();
       process.stdout.write(JSON.stringify({ off, on: [...seen].sort() }));
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
     const { off, on } = JSON.parse(out) as { off: string[]; on: string[] };
-    // The API and attribute names are plain modules with no-op defaults; the SDK, exporter and context manager are not loaded.
+    // The API and attribute names are plain modules with no-op defaults; the SDK, exporter and context manager are not
+    // loaded.
     expect(off).toEqual(['@opentelemetry/api', '@opentelemetry/semantic-conventions']);
-    expect(on).toEqual(expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/context-async-hooks', '@opentelemetry/resources']));
+    expect(on).toEqual(
+      expect.arrayContaining([
+        '@opentelemetry/sdk-trace',
+        '@opentelemetry/exporter-trace-otlp-http',
+        '@opentelemetry/context-async-hooks',
+        '@opentelemetry/resources',
+      ]),
+    );
   }, 60_000);
 });

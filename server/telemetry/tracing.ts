@@ -1,4 +1,5 @@
-// OpenTelemetry tracing: with an OTLP endpoint configured, the SDK is loaded and spans are exported; otherwise nothing is loaded.
+// OpenTelemetry tracing: with an OTLP endpoint configured, the SDK is loaded and spans are exported; otherwise nothing
+// is loaded.
 import { context, propagation, ROOT_CONTEXT, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { Logger } from '../log';
 
@@ -18,7 +19,8 @@ export function activeTracer(): Tracer | null {
 
 /**
  * Loads the tracing SDK and the OTLP/HTTP exporter and makes them global (with an AsyncLocalStorage context manager, so
- * a span started in a handler is the parent of what the handler awaits). Called once by main.ts before the app is built.
+ * a span started in a handler is the parent of what the handler awaits). Called once by main.ts before the app is
+ * built.
  */
 export async function startTracing(settings: TracingSettings | null, log: Logger): Promise<void> {
   if (!settings || tracer) return;
@@ -32,11 +34,14 @@ export async function startTracing(settings: TracingSettings | null, log: Logger
   ]);
   const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({ [conventions.ATTR_SERVICE_NAME]: settings.serviceName }),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new exporter.OTLPTraceExporter({ url: settings.tracesUrl }) })],
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({ exporter: new exporter.OTLPTraceExporter({ url: settings.tracesUrl }) }),
+    ],
   });
   context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(provider);
-  // W3C Trace Context (traceparent, tracestate) read and written by OpenTelemetry's own propagator, not a regex of ours.
+  // W3C Trace Context (traceparent, tracestate) read and written by OpenTelemetry's own propagator, not a regex of
+  // ours.
   propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   tracer = provider.getTracer(settings.serviceName);
   shutdown = () => provider.shutdown();

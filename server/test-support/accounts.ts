@@ -51,7 +51,12 @@ export function useAccountsTestApp(env: () => Record<string, string> = () => ({}
 type Body = Record<string, string | number | undefined>;
 
 /** POSTs a form-encoded body (SPEC.md §7 default) and returns status and envelope. */
-export async function post(app: AccountsTestApp['app'], path: string, body: Body = {}, headers: Record<string, string> = {}) {
+export async function post(
+  app: AccountsTestApp['app'],
+  path: string,
+  body: Body = {},
+  headers: Record<string, string> = {},
+) {
   const form = new URLSearchParams();
   for (const [k, v] of Object.entries(body)) if (v !== undefined) form.set(k, String(v));
   const res = await app.request(path, {
@@ -59,13 +64,21 @@ export async function post(app: AccountsTestApp['app'], path: string, body: Body
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: form.toString(),
   });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as { code: number; msg: string; data: any } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return {
+    status: res.status,
+    headers: res.headers,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    body: (await res.json()) as { code: number; msg: string; data: any },
+  };
 }
 
 export { postJson } from './post-json';
 
 /** Signs in by email code and returns the session token and user id. */
-export async function signIn(t: AccountsTestApp, email = 'person@example.com'): Promise<{ token: string; userId: string }> {
+export async function signIn(
+  t: AccountsTestApp,
+  email = 'person@example.com',
+): Promise<{ token: string; userId: string }> {
   const sent = await post(t.app, '/user/code', { email, type: 'login' });
   if (sent.body.code !== 0) throw new Error(`code not sent: ${sent.body.msg}`);
   const code = t.mail.filter((m) => m.email === email).at(-1)!.code;

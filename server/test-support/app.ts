@@ -28,9 +28,19 @@ export const BILLING_TEST_ENV = { SIGNUP_CREDITS: '0', NO_MODEL_PRICE: 'full' } 
 /** A fixed server secret, so no test writes DATA_DIR/secret.key into the working tree. */
 export const ROUTE_TEST_SECRET = 'route-test-secret-route-test-secret-0123';
 
-/** Environment overrides are applied on top of quiet test defaults; the site folder may not exist. A `mailer` replaces SMTP. */
+/**
+ * Environment overrides are applied on top of quiet test defaults; the site folder may not exist. A `mailer` replaces
+ * SMTP.
+ */
 export async function createTestApp(env: Record<string, string> = {}, o: { mailer?: Mailer } = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: 'sqlite::memory:', SITE_DIR: './dist', SECRET_KEY: ROUTE_TEST_SECRET, ...BILLING_TEST_ENV, ...env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: 'sqlite::memory:',
+    SITE_DIR: './dist',
+    SECRET_KEY: ROUTE_TEST_SECRET,
+    ...BILLING_TEST_ENV,
+    ...env,
+  });
   // Bounded as main.ts bounds it: a database that stops answering is an outage (503), not a hang.
   const database = await openDatabase(config.databaseUrl, {
     connectTimeoutMs: OUTAGES.databaseConnectTimeoutMs,

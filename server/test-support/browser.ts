@@ -1,4 +1,5 @@
-// Island tests' network (happy-dom): fetch and XMLHttpRequest answered by the real app in-process (uploads to a bucket sent out), each recorded.
+// Island tests' network (happy-dom): fetch and XMLHttpRequest answered by the real app in-process (uploads to a bucket
+// sent out), each recorded.
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { vi } from 'vitest';
@@ -7,7 +8,10 @@ interface InProcessApp {
   request(input: string, init?: RequestInit): Response | Promise<Response>;
 }
 
-/** A request an island made: its path, method, headers and body (JSON, form fields, or multipart fields with file facts). */
+/**
+ * A request an island made: its path, method, headers and body (JSON, form fields, or multipart fields with file
+ * facts).
+ */
 export interface SentRequest {
   path: string;
   method: string;
@@ -46,7 +50,11 @@ function headerRecord(init: HeadersInit | undefined): Record<string, string> {
  * An upload to another origin (the storage bucket an upload policy names) goes out for real, over node:http: the
  * page's multipart form, fields in order and the file last, rebuilt byte for byte.
  */
-async function sendElsewhere(url: URL, method: string, body: XMLHttpRequestBodyInit | null): Promise<{ status: number; text(): Promise<string> }> {
+async function sendElsewhere(
+  url: URL,
+  method: string,
+  body: XMLHttpRequestBodyInit | null,
+): Promise<{ status: number; text(): Promise<string> }> {
   const boundary = `routed-browser-${randomUUID()}`;
   const parts: Buffer[] = [];
   if (body instanceof FormData) {
@@ -64,11 +72,16 @@ async function sendElsewhere(url: URL, method: string, body: XMLHttpRequestBodyI
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       url,
-      { method, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length } },
+      {
+        method,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': payload.length },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: async () => Buffer.concat(chunks).toString() }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text: async () => Buffer.concat(chunks).toString() }),
+        );
         res.on('error', reject);
       },
     );
@@ -118,8 +131,14 @@ export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<voi
           const path = record(this.url, init);
           await o.holdUploads;
           const target = new URL(this.url, location.origin);
-          const res = target.origin === location.origin ? await app.request(path, init) : await sendElsewhere(target, this.method, body);
-          const size = body instanceof FormData ? [...body.values()].reduce((n, v) => n + (typeof v === 'string' ? v.length : v.size), 0) : 0;
+          const res =
+            target.origin === location.origin
+              ? await app.request(path, init)
+              : await sendElsewhere(target, this.method, body);
+          const size =
+            body instanceof FormData
+              ? [...body.values()].reduce((n, v) => n + (typeof v === 'string' ? v.length : v.size), 0)
+              : 0;
           this.upload.onprogress?.({ lengthComputable: true, loaded: size, total: size } as ProgressEvent);
           this.status = res.status;
           this.responseText = await res.text();
@@ -131,7 +150,9 @@ export function routeBrowserTo(app: InProcessApp, o: { holdUploads?: Promise<voi
     }
   }
 
-  vi.stubGlobal('fetch', async (input: string | URL | Request, init: RequestInit = {}) => app.request(record(String(input), init), init));
+  vi.stubGlobal('fetch', async (input: string | URL | Request, init: RequestInit = {}) =>
+    app.request(record(String(input), init), init),
+  );
   vi.stubGlobal('XMLHttpRequest', RoutedXhr);
   return { sent, bodiesTo: (path) => sent.filter((r) => r.path === path).map((r) => r.body) };
 }

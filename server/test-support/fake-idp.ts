@@ -53,7 +53,16 @@ export async function startFakeIdp(options: FakeIdpOptions): Promise<FakeIdp> {
     const now = Math.floor(Date.now() / 1000);
     const header = b64url(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: 'test' }));
     const payload = b64url(
-      JSON.stringify({ iss: state.url, aud: grant.clientId, sub, iat: now, exp: now + 600, email: grant.email, email_verified: grant.verified, name: state.identity.name }),
+      JSON.stringify({
+        iss: state.url,
+        aud: grant.clientId,
+        sub,
+        iat: now,
+        exp: now + 600,
+        email: grant.email,
+        email_verified: grant.verified,
+        name: state.identity.name,
+      }),
     );
     const signature = sign('sha256', Buffer.from(`${header}.${payload}`), privateKey);
     return `${header}.${payload}.${b64url(signature)}`;
@@ -100,15 +109,26 @@ export async function startFakeIdp(options: FakeIdpOptions): Promise<FakeIdp> {
         p.get('redirect_uri') === grant.redirectUri &&
         grant.method === 'S256' &&
         challenge === grant.challenge;
-      if (!ok) return json(400, { error: 'invalid_grant', error_description: 'code, client or PKCE verifier does not match' });
+      if (!ok)
+        return json(400, { error: 'invalid_grant', error_description: 'code, client or PKCE verifier does not match' });
       const accessToken = b64url(randomBytes(16));
       tokens.set(accessToken, grant);
-      const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: 600, scope: 'email' };
-      if (options.kind === 'oidc') body.id_token = idToken(grant, createHash('sha256').update(grant.email).digest('hex').slice(0, 16));
+      const body: Record<string, unknown> = {
+        access_token: accessToken,
+        token_type: 'Bearer',
+        expires_in: 600,
+        scope: 'email',
+      };
+      if (options.kind === 'oidc')
+        body.id_token = idToken(grant, createHash('sha256').update(grant.email).digest('hex').slice(0, 16));
       return json(200, body);
     }
     const grant = tokens.get((req.headers.authorization ?? '').replace(/^Bearer\s+/i, ''));
-    if (options.kind === 'github' && req.method === 'GET' && (url.pathname === '/user' || url.pathname === '/user/emails')) {
+    if (
+      options.kind === 'github' &&
+      req.method === 'GET' &&
+      (url.pathname === '/user' || url.pathname === '/user/emails')
+    ) {
       if (!grant) return json(401, { message: 'Bad credentials' });
       if (url.pathname === '/user') return json(200, { login: 'octo', name: state.identity.name });
       return json(200, [{ email: grant.email, primary: true, verified: grant.verified }]);
@@ -144,7 +164,17 @@ export interface FakeIdps {
 }
 
 export async function startFakeIdps(ports: { google?: number; github?: number } = {}): Promise<FakeIdps> {
-  const google = await startFakeIdp({ kind: 'oidc', clientId: 'google-client', clientSecret: 'google-secret', port: ports.google });
-  const github = await startFakeIdp({ kind: 'github', clientId: 'github-client', clientSecret: 'github-secret', port: ports.github });
+  const google = await startFakeIdp({
+    kind: 'oidc',
+    clientId: 'google-client',
+    clientSecret: 'google-secret',
+    port: ports.google,
+  });
+  const github = await startFakeIdp({
+    kind: 'github',
+    clientId: 'github-client',
+    clientSecret: 'github-secret',
+    port: ports.github,
+  });
   return { google, github, close: async () => void (await Promise.all([google.close(), github.close()])) };
 }

@@ -30,7 +30,11 @@ export interface FakeStripe {
   /** Where the hosted checkout page delivers its webhook (the server under test). */
   webhookUrl: string | null;
   /** A signed event as Stripe would send it, using the stripe package's own test-header helper. */
-  signedEvent(type: string, object: unknown, options?: { timestamp?: number; secret?: string; id?: string }): { payload: string; signature: string };
+  signedEvent(
+    type: string,
+    object: unknown,
+    options?: { timestamp?: number; secret?: string; id?: string },
+  ): { payload: string; signature: string };
   close(): Promise<void>;
 }
 
@@ -54,7 +58,13 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
     sessions,
     webhookUrl: options.webhookUrl ?? null,
     signedEvent(type, object, options = {}) {
-      const payload = JSON.stringify({ id: options.id ?? id('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object } });
+      const payload = JSON.stringify({
+        id: options.id ?? id('evt'),
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        data: { object },
+      });
       const signature = stripeHelpers.webhooks.generateTestHeaderString({
         payload,
         secret: options.secret ?? FAKE_STRIPE_WEBHOOK_SECRET,
@@ -69,7 +79,9 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
     const url = new URL(req.url ?? '/', base);
     if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
       if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_SECRET_KEY}`) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key' } }));
+        res
+          .writeHead(401, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key' } }));
         return;
       }
       const form = await readForm(req);
@@ -84,7 +96,9 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
         amount_total: Number(form.get('line_items[0][price_data][unit_amount]') ?? 0),
         currency: form.get('line_items[0][price_data][currency]') ?? 'usd',
         client_reference_id: form.get('client_reference_id'),
-        metadata: Object.fromEntries([...form].filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v])),
+        metadata: Object.fromEntries(
+          [...form].filter(([k]) => k.startsWith('metadata[')).map(([k, v]) => [k.slice(9, -1), v]),
+        ),
         success_url: form.get('success_url') ?? '',
         cancel_url: form.get('cancel_url') ?? '',
         payment_intent: null,
@@ -103,11 +117,17 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
       // The customer "pays": Stripe marks the session paid, sends the webhook, then redirects to success_url.
       Object.assign(session, { payment_status: 'paid', status: 'complete', payment_intent: id('pi') });
       const { payload, signature } = fake.signedEvent('checkout.session.completed', session);
-      await fetch(fake.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+      await fetch(fake.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+        body: payload,
+      });
       res.writeHead(303, { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) }).end();
       return;
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}` } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}` } }));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -116,5 +136,9 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
 }
 
 export function fakeStripeEnv(fake: FakeStripe): Record<string, string> {
-  return { STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: fake.url };
+  return {
+    STRIPE_SECRET_KEY: FAKE_STRIPE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: FAKE_STRIPE_WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.url,
+  };
 }

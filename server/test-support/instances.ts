@@ -1,4 +1,5 @@
-// Test-only: several app instances built on one fresh PostgreSQL schema, as separate servers sharing a database would be.
+// Test-only: several app instances built on one fresh PostgreSQL schema, as separate servers sharing a database would
+// be.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

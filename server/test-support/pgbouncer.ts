@@ -1,4 +1,5 @@
-// Test-only: Debian's PgBouncer as a child process in transaction mode, on a free port in front of one PostgreSQL database.
+// Test-only: Debian's PgBouncer as a child process in transaction mode, on a free port in front of one PostgreSQL
+// database.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +15,13 @@ export function pgbouncerBinary(): string | null {
   return CANDIDATES.find((file): file is string => !!file && existsSync(file)) ?? null;
 }
 
-/** Why the PgBouncer test cannot run here, or null; with REQUIRE_TEST_SERVICES a missing binary throws (CI installs it). */
+/**
+ * Why the PgBouncer test cannot run here, or null; with REQUIRE_TEST_SERVICES a missing binary throws (CI installs it).
+ */
 export function pgbouncerSkipReason(): string | null {
-  return skipUnlessRequired(pgbouncerBinary() ? null : 'pgbouncer is not installed (apt-get install pgbouncer, or set PGBOUNCER_PATH)');
+  return skipUnlessRequired(
+    pgbouncerBinary() ? null : 'pgbouncer is not installed (apt-get install pgbouncer, or set PGBOUNCER_PATH)',
+  );
 }
 
 export interface PgBouncer {
@@ -74,7 +79,9 @@ export async function startPgBouncer(directUrl: string, poolSize: number): Promi
   );
   // PgBouncer refuses to run as root: it reads its files, then drops to the database's system user.
   const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
-  const child: ChildProcess = spawn(binary, [...asRoot, path.join(dir, 'pgbouncer.ini')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(binary, [...asRoot, path.join(dir, 'pgbouncer.ini')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let output = '';
   child.stderr!.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
   const url = `postgres://${user}@127.0.0.1:${port}/${database}`;

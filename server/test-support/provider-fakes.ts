@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ffmpegTools, runTool } from '../tools';
-import { createTasksTestApp, creditState, waitForTask, type TasksTestApp, type TasksTestOptions, type TestUser } from './tasks';
+import {
+  createTasksTestApp,
+  creditState,
+  waitForTask,
+  type TasksTestApp,
+  type TasksTestOptions,
+  type TestUser,
+} from './tasks';
 
 /** The whole body of a request. */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -24,8 +31,13 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
-/** Serves `handler` on a free port of 127.0.0.1; the handler is also told the server's own URL (for the links it answers). */
-export function listenLocal(handler: (req: IncomingMessage, res: ServerResponse, url: string) => unknown): Promise<LocalServer> {
+/**
+ * Serves `handler` on a free port of 127.0.0.1; the handler is also told the server's own URL (for the links it
+ * answers).
+ */
+export function listenLocal(
+  handler: (req: IncomingMessage, res: ServerResponse, url: string) => unknown,
+): Promise<LocalServer> {
   let url = '';
   const server = createServer((req, res) => void handler(req, res, url));
   return new Promise((resolve) =>
@@ -36,8 +48,14 @@ export function listenLocal(handler: (req: IncomingMessage, res: ServerResponse,
   );
 }
 
-/** Gives a fake a `mode` property kept in `state.mode` (how its next requests behave); `onSwitch` runs on every switch. */
-export function withMode<F extends object, M>(fake: F, state: { mode: M }, onSwitch: () => void = () => {}): F & { mode: M } {
+/**
+ * Gives a fake a `mode` property kept in `state.mode` (how its next requests behave); `onSwitch` runs on every switch.
+ */
+export function withMode<F extends object, M>(
+  fake: F,
+  state: { mode: M },
+  onSwitch: () => void = () => {},
+): F & { mode: M } {
   return Object.defineProperty(fake, 'mode', {
     enumerable: true,
     get: () => state.mode,
@@ -49,7 +67,12 @@ export function withMode<F extends object, M>(fake: F, state: { mode: M }, onSwi
 }
 
 /** A JSON answer; a string is sent as it is (a provider's non-JSON body under its JSON content type). */
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(typeof value === 'string' ? value : JSON.stringify(value));
 }
@@ -76,7 +99,23 @@ export interface MediaSpec {
 export function videoClip(name: string, seconds: number, o: { audio?: boolean } = {}): MediaSpec {
   const video = ['-f', 'lavfi', '-i', `testsrc=s=320x240:r=24:d=${seconds}`];
   if (!o.audio) return { name, args: [...video, '-pix_fmt', 'yuv420p', '-c:v', 'libx264'] };
-  return { name, args: [...video, '-f', 'lavfi', '-i', `sine=d=${seconds}`, '-shortest', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-c:a', 'aac'] };
+  return {
+    name,
+    args: [
+      ...video,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=d=${seconds}`,
+      '-shortest',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:v',
+      'libx264',
+      '-c:a',
+      'aac',
+    ],
+  };
 }
 
 /** A mono sine tone of `seconds`: WAV, or a 128 kb/s MP3 when the name ends in .mp3; `sampleRate` when given. */
@@ -95,7 +134,10 @@ export function stillImage(name: string, source = 'testsrc=s=64x64'): MediaSpec 
  * A temp dir for the test file, with the given media made in it before its tests run and removed after them.
  * Answers each file's path by key at once (tables of cases may name them), and the dir (`dir`).
  */
-export function useTestMedia<K extends string>(prefix: string, specs: Record<K, MediaSpec>): Record<K, string> & { dir: string } {
+export function useTestMedia<K extends string>(
+  prefix: string,
+  specs: Record<K, MediaSpec>,
+): Record<K, string> & { dir: string } {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const entries = Object.entries(specs) as Array<[K, MediaSpec]>;
   const paths = Object.fromEntries(entries.map(([key, spec]) => [key, path.join(dir, spec.name)])) as Record<K, string>;
@@ -134,7 +176,11 @@ export function useTestApps(reset: () => void = () => {}): (o?: TasksTestOptions
 export async function uploadMedia(t: TasksTestApp, user: TestUser, file: string): Promise<string> {
   const form = new FormData();
   form.set('file', new Blob([readFileSync(file)]), path.basename(file));
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  const res = await t.app.request('/api-playground/file/v1/upload', {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
   return ((await res.json()) as { data: { url: string } }).data.url;
 }
 
@@ -171,7 +217,12 @@ export async function asyncResult<T>(t: TasksTestApp, apiKey: string, taskId: st
 
 /** The result media rows a task stored (the poster frame stored beside a video is not a result). */
 export function taskMedia(t: Pick<TasksTestApp, 'database'>, taskId: string) {
-  return t.database.db.selectFrom('media').selectAll().where('task_id', '=', taskId).where('poster_of', 'is', null).execute();
+  return t.database.db
+    .selectFrom('media')
+    .selectAll()
+    .where('task_id', '=', taskId)
+    .where('poster_of', 'is', null)
+    .execute();
 }
 
 /** What the user was granted (the ledger's grant rows). */

@@ -2,7 +2,9 @@
 import type { ProviderJobs } from '../engines';
 
 /** Records by name; `earlier` answers what was recorded (as an earlier attempt would have left it). */
-export function memoryProviderJobs(seed: Record<string, unknown> = {}): ProviderJobs & { recorded: Map<string, unknown> } {
+export function memoryProviderJobs(
+  seed: Record<string, unknown> = {},
+): ProviderJobs & { recorded: Map<string, unknown> } {
   const recorded = new Map<string, unknown>(Object.entries(seed));
   return {
     recorded,

@@ -1,4 +1,5 @@
-// Test-only: a provider job across real server processes on one data dir and database: start them, submit, stop one mid-job, resume, and check the credits.
+// Test-only: a provider job across real server processes on one data dir and database: start them, submit, stop one
+// mid-job, resume, and check the credits.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -83,11 +84,16 @@ export function useProviderResume<Ref>(provider: ResumedProvider<Ref>) {
   }
 
   /** The task's provider_jobs row (it must exist). */
-  const storedJob = (taskId: string) => database.db.selectFrom('provider_jobs').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
+  const storedJob = (taskId: string) =>
+    database.db.selectFrom('provider_jobs').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
 
-  /** Waits until the job's reference is kept with the task and the provider is asked about it; answers the reference. */
+  /**
+   * Waits until the job's reference is kept with the task and the provider is asked about it; answers the reference.
+   */
   async function followed(taskId: string): Promise<Ref> {
-    const stored = async () => (await database.db.selectFrom('provider_jobs').select('ref').where('task_id', '=', taskId).executeTakeFirst())?.ref;
+    const stored = async () =>
+      (await database.db.selectFrom('provider_jobs').select('ref').where('task_id', '=', taskId).executeTakeFirst())
+        ?.ref;
     await until(async () => (await stored()) !== undefined);
     const ref = JSON.parse((await stored())!) as Ref;
     await provider.followed(ref);
@@ -113,7 +119,11 @@ export function useProviderResume<Ref>(provider: ResumedProvider<Ref>) {
   async function drainMidJob(): Promise<MidJob<Ref>> {
     const job = await startMidJob({ DRAIN_TIMEOUT_S: '1' });
     expect(await job.server.stop('SIGTERM')).toBe(0);
-    const task = await database.db.selectFrom('tasks').select(['status', 'attempts']).where('id', '=', job.taskId).executeTakeFirstOrThrow();
+    const task = await database.db
+      .selectFrom('tasks')
+      .select(['status', 'attempts'])
+      .where('id', '=', job.taskId)
+      .executeTakeFirstOrThrow();
     expect(task).toEqual({ status: 'queued', attempts: 1 });
     return job;
   }
@@ -177,5 +187,13 @@ export function useProviderResume<Ref>(provider: ResumedProvider<Ref>) {
     return expectRefunded(job, 'failed');
   }
 
-  return { storedJob, killMidJob, drainMidJob, resumeChargedOnce, cancelWhileNoneRuns, resumePastDeadline, resumeFailed };
+  return {
+    storedJob,
+    killMidJob,
+    drainMidJob,
+    resumeChargedOnce,
+    cancelWhileNoneRuns,
+    resumePastDeadline,
+    resumeFailed,
+  };
 }

@@ -1,4 +1,5 @@
-// A real S3-protocol server (s3rver) on a random local port for media-store tests, and the S3_* settings that reach it; it can be stopped and started again (outage tests).
+// A real S3-protocol server (s3rver) on a random local port for media-store tests, and the S3_* settings that reach it;
+// it can be stopped and started again (outage tests).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,13 @@ export interface TestS3 {
 export async function startTestS3(bucket = 'test-bucket'): Promise<TestS3> {
   const directory = mkdtempSync(path.join(tmpdir(), 's3rver-'));
   const serve = async (port: number) => {
-    const server = new S3rver({ port, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: bucket }] });
+    const server = new S3rver({
+      port,
+      address: '127.0.0.1',
+      directory,
+      silent: true,
+      configureBuckets: [{ name: bucket }],
+    });
     return { server, address: await server.run() };
   };
   let { server, address } = await serve(0);

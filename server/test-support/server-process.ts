@@ -1,4 +1,5 @@
-// Test-only: the real server (server/main.ts) in its own process on a free port, its JSON log lines, and a fake speech provider that answers when told.
+// Test-only: the real server (server/main.ts) in its own process on a free port, its JSON log lines, and a fake speech
+// provider that answers when told.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { listenLocal, readBody, type LocalServer } from './provider-fakes';
@@ -46,7 +47,9 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    void exited.then((code) => reject(new Error(`the server exited with ${code} before listening: ${JSON.stringify(logs.slice(-5))}`)));
+    void exited.then((code) =>
+      reject(new Error(`the server exited with ${code} before listening: ${JSON.stringify(logs.slice(-5))}`)),
+    );
   });
 }
 

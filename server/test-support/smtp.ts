@@ -1,4 +1,5 @@
-// A real SMTP server for tests (smtp-server): takes mail without sign-in or TLS and hands each one, whole, to the caller.
+// A real SMTP server for tests (smtp-server): takes mail without sign-in or TLS and hands each one, whole, to the
+// caller.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -8,7 +9,9 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0: any free one); `onMail` gets each mail's raw text and its recipients' addresses, lower-cased. */
+/**
+ * Listens on `port` (0: any free one); `onMail` gets each mail's raw text and its recipients' addresses, lower-cased.
+ */
 export async function startTestSmtp(onMail: (raw: string, recipients: string[]) => void, port = 0): Promise<TestSmtp> {
   const server = new SMTPServer({
     authOptional: true,

@@ -57,4 +57,5 @@ export function collect(res: Response): OpenedStream {
 }
 
 /** The task view in a stream event's data. */
-export const dataOf = <T = { taskId: string; status: string; progress: number }>(e: SseEvent) => JSON.parse(e.data) as T;
+export const dataOf = <T = { taskId: string; status: string; progress: number }>(e: SseEvent) =>
+  JSON.parse(e.data) as T;

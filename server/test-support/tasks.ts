@@ -1,4 +1,5 @@
-// Builds the app with its task system on SQLite (or PostgreSQL when TEST_DATABASE_URL is set), plus users with credits, keys and sessions.
+// Builds the app with its task system on SQLite (or PostgreSQL when TEST_DATABASE_URL is set), plus users with credits,
+// keys and sessions.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,8 +101,24 @@ export async function createUser(t: Pick<TasksTestApp, 'database' | 'config'>, c
   const db = t.database.db;
   const id = randomUUID().replaceAll('-', '').slice(0, 16);
   const now = Date.now();
-  await db.insertInto('users').values({ id, email: `${id}@example.com`, company: null, channel: null, country_code: null, referer: null, referer_url: null, created_at: now, updated_at: now }).execute();
-  if (credits > 0) await db.transaction().execute((trx) => applyCreditChange(trx, { userId: id, delta: credits, reason: 'grant', reference: 'test' }));
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      email: `${id}@example.com`,
+      company: null,
+      channel: null,
+      country_code: null,
+      referer: null,
+      referer_url: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  if (credits > 0)
+    await db
+      .transaction()
+      .execute((trx) => applyCreditChange(trx, { userId: id, delta: credits, reason: 'grant', reference: 'test' }));
   const token = await createSession(db, id);
   const apiKey = await getOrCreateApiKey(db, lazyServerKeys(t.config)().encryption, id);
   return { id, token, apiKey };
@@ -111,7 +128,12 @@ export async function createUser(t: Pick<TasksTestApp, 'database' | 'config'>, c
 export async function creditState(t: Pick<TasksTestApp, 'database'>, userId: string) {
   const db = t.database.db;
   const user = await db.selectFrom('users').select('credits').where('id', '=', userId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('credit_ledger').select(['delta', 'reason', 'reference']).where('user_id', '=', userId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('credit_ledger')
+    .select(['delta', 'reason', 'reference'])
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
   return { balance: user.credits, ledgerSum: rows.reduce((n, r) => n + r.delta, 0), ledger: rows };
 }
 
@@ -131,7 +153,15 @@ export async function waitForTask(t: Pick<TasksTestApp, 'database'>, id: string,
  * `cloneId`, a voice clone's id and no output); optionally fails. `features` replaces the speech features it serves.
  */
 export function testEngine(
-  o: { name?: string; delayMs?: number; fail?: string; gate?: Promise<void>; features?: readonly Feature[]; progress?: number; cloneId?: string } = {},
+  o: {
+    name?: string;
+    delayMs?: number;
+    fail?: string;
+    gate?: Promise<void>;
+    features?: readonly Feature[];
+    progress?: number;
+    cloneId?: string;
+  } = {},
 ): Engine {
   return {
     name: o.name ?? 'test',
@@ -149,10 +179,20 @@ export function testEngine(
 }
 
 /** Uploads bytes through the playground as the user would; answers the stored media as the upload route does. */
-export async function uploadAs(t: Pick<TasksTestApp, 'app'>, user: TestUser, bytes: Uint8Array<ArrayBuffer>, name: string, type: string): Promise<MediaInfo> {
+export async function uploadAs(
+  t: Pick<TasksTestApp, 'app'>,
+  user: TestUser,
+  bytes: Uint8Array<ArrayBuffer>,
+  name: string,
+  type: string,
+): Promise<MediaInfo> {
   const form = new FormData();
   form.append('file', new Blob([bytes], { type }), name);
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  const res = await t.app.request('/api-playground/file/v1/upload', {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
   const body = (await res.json()) as { code: number; msg: string; data: MediaInfo };
   if (body.code !== 0) throw new Error(`upload of ${name} refused: ${body.msg}`);
   return body.data;
@@ -164,7 +204,10 @@ export async function uploadAs(t: Pick<TasksTestApp, 'app'>, user: TestUser, byt
  */
 export async function createOkBadTestApp(env: Record<string, string> = {}): Promise<TasksTestApp> {
   const t = await createTasksTestApp({
-    engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }), testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' })],
+    engines: [
+      testEngine({ name: 'ok', features: ['tts-common', 'tts-pro'] }),
+      testEngine({ name: 'bad', features: ['dialogue'], fail: 'No voices today' }),
+    ],
     env: { ENGINES: 'tts-common=ok,tts-pro=ok,dialogue=bad', RATE_LIMIT_PER_MINUTE: '1000', ...env },
   });
   await t.system.queue.start();

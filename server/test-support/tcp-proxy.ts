@@ -1,4 +1,5 @@
-// Test-only: a TCP proxy in front of PostgreSQL or Redis whose cut() is an outage (every connection destroyed, new ones refused) and restore() its end.
+// Test-only: a TCP proxy in front of PostgreSQL or Redis whose cut() is an outage (every connection destroyed, new ones
+// refused) and restore() its end.
 import net from 'node:net';
 
 export interface TcpProxy {

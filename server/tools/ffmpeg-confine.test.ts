@@ -1,4 +1,5 @@
-// Outside media meet a current, confined ffmpeg: the system's build (never the npm 2018 one), version-checked, limited in CPU and memory, no network.
+// Outside media meet a current, confined ffmpeg: the system's build (never the npm 2018 one), version-checked, limited
+// in CPU and memory, no network.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,10 @@ describe('which ffmpeg reads outside files', () => {
   });
 
   it('reads release numbers, and takes a git snapshot (the npm build: N-47683-g0e8eb07980-static) for unknown', () => {
-    expect(parseFfmpegVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026')).toEqual({ version: '5.1.9-0+deb12u1', major: 5 });
+    expect(parseFfmpegVersion('ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026')).toEqual({
+      version: '5.1.9-0+deb12u1',
+      major: 5,
+    });
     expect(parseFfmpegVersion('ffprobe version n7.1 Copyright')).toEqual({ version: 'n7.1', major: 7 });
     expect(parseFfmpegVersion('ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/')).toEqual({
       version: 'N-47683-g0e8eb07980-static',
@@ -39,7 +43,10 @@ describe('which ffmpeg reads outside files', () => {
 
   it('refuses an ffprobe older than the minimum with a clear message, and audio is then refused as without one', async () => {
     const fake = file('old-ffprobe');
-    writeFileSync(fake, '#!/bin/sh\necho "ffprobe version 4.4.2-0ubuntu0.22.04.1 Copyright (c) 2007-2021 the FFmpeg developers"\n');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\necho "ffprobe version 4.4.2-0ubuntu0.22.04.1 Copyright (c) 2007-2021 the FFmpeg developers"\n',
+    );
     chmodSync(fake, 0o755);
     const env = { PATH: process.env.PATH, FFPROBE_PATH: fake };
     const {
@@ -47,9 +54,13 @@ describe('which ffmpeg reads outside files', () => {
       found: [, ffprobe],
     } = inspectFfmpeg({ env });
     expect(found?.ffprobe).toBeNull();
-    expect(ffprobe.problem).toContain(`ffprobe at ${fake} is version 4.4.2-0ubuntu0.22.04.1, not a release ${FFMPEG_MIN_MAJOR} or newer`);
+    expect(ffprobe.problem).toContain(
+      `ffprobe at ${fake} is version 4.4.2-0ubuntu0.22.04.1, not a release ${FFMPEG_MIN_MAJOR} or newer`,
+    );
     await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=1', '-y', file('tone.wav')]);
-    await expect(probeMedia(readFileSync(file('tone.wav')), { tools: () => locateFfmpeg({ env }) })).rejects.toThrow(NO_FFPROBE_MESSAGE);
+    await expect(probeMedia(readFileSync(file('tone.wav')), { tools: () => locateFfmpeg({ env }) })).rejects.toThrow(
+      NO_FFPROBE_MESSAGE,
+    );
   });
 
   it('refuses a snapshot build like the npm-shipped 2018 ffmpeg even when FFMPEG_PATH names it', () => {
@@ -84,22 +95,48 @@ function hugePng(): Buffer {
   ihdr[8] = 16;
   ihdr[9] = 6;
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(4 * (16_000 * 8 + 1)))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(4 * (16_000 * 8 + 1)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('limits of every run', () => {
   it('a video whose decoding needs more memory than the limit is unreadable (null, so a 4xx), not measured', async () => {
     writeFileSync(file('huge.png'), hugePng());
-    await runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'image2', '-c:v', 'png', '-i', file('huge.png'), '-c', 'copy', '-y', file('huge.mov')]);
-    await expect(probe(tools!.ffprobe!, file('huge.mov'), undefined, 'mov')).rejects.toThrow(/ran out of its memory limit/);
+    await runTool(tools!.ffmpeg, [
+      '-v',
+      'error',
+      '-f',
+      'image2',
+      '-c:v',
+      'png',
+      '-i',
+      file('huge.png'),
+      '-c',
+      'copy',
+      '-y',
+      file('huge.mov'),
+    ]);
+    await expect(probe(tools!.ffprobe!, file('huge.mov'), undefined, 'mov')).rejects.toThrow(
+      /ran out of its memory limit/,
+    );
     await expect(probeMedia(readFileSync(file('huge.mov')))).resolves.toBeNull();
   }, 30_000);
 
   it('a run past its CPU time is killed by the kernel', async () => {
-    const run = runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=100000', '-f', 'null', '-'], AbortSignal.timeout(20_000), undefined, {
-      cpuSeconds: 1,
-      addressSpaceBytes: 2 * 1024 ** 3,
-    });
+    const run = runTool(
+      tools!.ffmpeg,
+      ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=100000', '-f', 'null', '-'],
+      AbortSignal.timeout(20_000),
+      undefined,
+      {
+        cpuSeconds: 1,
+        addressSpaceBytes: 2 * 1024 ** 3,
+      },
+    );
     await expect(run).rejects.toThrow(/killed by SIG(XCPU|KILL)/);
   }, 30_000);
 });
@@ -119,14 +156,29 @@ describe('no network', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('no run fetches a URL: not one given as the input, nor one an HLS playlist or a concat list names', async () => {
-    writeFileSync(file('list.m3u8'), `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${base}/segment.ts\n#EXT-X-ENDLIST\n`);
+    writeFileSync(
+      file('list.m3u8'),
+      `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${base}/segment.ts\n#EXT-X-ENDLIST\n`,
+    );
     writeFileSync(file('list.ffconcat'), `ffconcat version 1.0\nfile '${base}/part.wav'\n`);
     const attempts = [
       // Callers that name no whitelist themselves: the runner adds it (a URL given as input is fetched without it).
       runTool(tools!.ffmpeg, ['-v', 'error', '-i', `${base}/direct.wav`, '-f', 'null', '-']),
       runTool(tools!.ffprobe!, ['-v', 'error', `${base}/direct.m3u8`]),
       runTool(tools!.ffmpeg, ['-v', 'error', '-i', file('list.m3u8'), '-f', 'null', '-']),
-      runTool(tools!.ffmpeg, ['-v', 'error', '-f', 'concat', '-safe', '0', '-i', file('list.ffconcat'), '-f', 'null', '-']),
+      runTool(tools!.ffmpeg, [
+        '-v',
+        'error',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-i',
+        file('list.ffconcat'),
+        '-f',
+        'null',
+        '-',
+      ]),
       runTool(tools!.ffprobe!, ['-v', 'error', '-show_streams', file('list.m3u8')]),
       probe(tools!.ffprobe!, file('list.m3u8')),
     ];

@@ -1,4 +1,5 @@
-// Finds ffmpeg/ffprobe (FFMPEG_PATH/FFPROBE_PATH, else PATH), reads their versions, and refuses builds too old to parse outside files.
+// Finds ffmpeg/ffprobe (FFMPEG_PATH/FFPROBE_PATH, else PATH), reads their versions, and refuses builds too old to parse
+// outside files.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';

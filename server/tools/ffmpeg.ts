@@ -88,18 +88,35 @@ function fields(line: string): Record<string, string> {
   return out;
 }
 
-const seconds = (v: string | undefined) => (v === undefined || v === 'N/A' || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null);
+const seconds = (v: string | undefined) =>
+  v === undefined || v === 'N/A' || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null;
 
 /**
  * Reads a media file's container and streams with ffprobe, and measures its length from every packet in it.
  * `format` forces the demuxer (the caller has recognised the bytes); only local files may be opened, so a
  * hostile file cannot make ffprobe fetch a URL or read another file (playlists, MOV data references).
  */
-export async function probe(ffprobe: string, file: string, signal?: AbortSignal, format?: string): Promise<ProbeResult> {
+export async function probe(
+  ffprobe: string,
+  file: string,
+  signal?: AbortSignal,
+  format?: string,
+): Promise<ProbeResult> {
   const spans = new Map<number, { start: number; end: number }>();
   const streams: Array<Record<string, string>> = [];
   let container: Record<string, string> = {};
-  const args = ['-v', 'error', '-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-of', 'compact', '-show_entries', PROBE_ENTRIES, file];
+  const args = [
+    '-v',
+    'error',
+    '-protocol_whitelist',
+    'file',
+    ...(format ? ['-f', format] : []),
+    '-of',
+    'compact',
+    '-show_entries',
+    PROBE_ENTRIES,
+    file,
+  ];
   await runTool(
     ffprobe,
     args,
@@ -123,17 +140,29 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
     },
     FFMPEG_MEASURE_LIMITS,
   );
-  const media = streams.filter((s) => (s.codec_type === 'audio' || s.codec_type === 'video') && s['disposition:attached_pic'] !== '1');
+  const media = streams.filter(
+    (s) => (s.codec_type === 'audio' || s.codec_type === 'video') && s['disposition:attached_pic'] !== '1',
+  );
   const v = media.find((s) => s.codec_type === 'video');
   const a = media.find((s) => s.codec_type === 'audio');
   const measured = media.map((s) => spans.get(Number(s.index))).filter((s) => s !== undefined);
   // Encoder priming (AAC, Opus pre-skip) sits before 0 and is never played.
-  const durationS = measured.length > 0 ? Math.max(...measured.map((s) => s.end)) - Math.max(0, Math.min(...measured.map((s) => s.start))) : 0;
+  const durationS =
+    measured.length > 0
+      ? Math.max(...measured.map((s) => s.end)) - Math.max(0, Math.min(...measured.map((s) => s.start)))
+      : 0;
   return {
     formatName: container.format_name ?? '',
     durationS: Math.max(0, Math.round(durationS * 1e6) / 1e6),
     headerDurationS: seconds(container.duration),
-    video: v ? { codec: v.codec_name ?? '', width: Number(v.width ?? 0), height: Number(v.height ?? 0), pixFmt: v.pix_fmt ?? '' } : null,
+    video: v
+      ? {
+          codec: v.codec_name ?? '',
+          width: Number(v.width ?? 0),
+          height: Number(v.height ?? 0),
+          pixFmt: v.pix_fmt ?? '',
+        }
+      : null,
     audio: a ? { codec: a.codec_name ?? '' } : null,
   };
 }
@@ -142,7 +171,12 @@ export async function probe(ffprobe: string, file: string, signal?: AbortSignal,
  * Seconds of sound the first audio stream decodes to: encoder delay and padding that the file marks (LAME's
  * gapless tag, MP4 edit lists, Opus pre-skip) are trimmed as a player trims them, so a 5.96 s MP3 is 5.96 s.
  */
-export async function decodedAudioSeconds(ffmpeg: string, file: string, signal?: AbortSignal, format?: string): Promise<number> {
+export async function decodedAudioSeconds(
+  ffmpeg: string,
+  file: string,
+  signal?: AbortSignal,
+  format?: string,
+): Promise<number> {
   let last = 0;
   const input = ['-protocol_whitelist', 'file', ...(format ? ['-f', format] : []), '-i', file];
   await runTool(

@@ -1,4 +1,5 @@
-// A server killed with SIGKILL takes its ffmpeg children with it, and its next start empties DATA_DIR/tmp of what it left.
+// A server killed with SIGKILL takes its ffmpeg children with it, and its next start empties DATA_DIR/tmp of what it
+// left.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,11 +81,19 @@ await withWorkDir('preview-', async (dir) => {
 });
 `,
     );
-    const server = spawn(process.execPath, ['--import', 'tsx', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const server = spawn(process.execPath, ['--import', 'tsx', script], {
+      cwd: process.cwd(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const exited = new Promise((r) => server.once('exit', r));
-    const workDir = await new Promise<string>((resolve) => createInterface({ input: server.stdout }).once('line', resolve));
+    const workDir = await new Promise<string>((resolve) =>
+      createInterface({ input: server.stdout }).once('line', resolve),
+    );
     let ffmpeg: number | undefined;
-    expect(await until(() => (ffmpeg = childrenOf(server.pid!, 'ffmpeg')[0]) !== undefined, 15_000), 'ffmpeg started').toBe(true);
+    expect(
+      await until(() => (ffmpeg = childrenOf(server.pid!, 'ffmpeg')[0]) !== undefined, 15_000),
+      'ffmpeg started',
+    ).toBe(true);
     started.push(ffmpeg!);
     expect(await until(() => existsSync(path.join(workDir, 'out.wav')), 15_000)).toBe(true);
 

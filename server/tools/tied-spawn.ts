@@ -79,12 +79,26 @@ export function tiedSpawnMethod(): 'setpriv' | 'plain' {
  * Spawns `bin args` with stdout and stderr piped; on Linux the kernel sends it SIGKILL if the server dies, and
  * with `limits` it runs under them.
  */
-export function spawnTied(bin: string, args: readonly string[], limits?: SpawnLimits): ChildProcessByStdio<null, Readable, Readable> {
+export function spawnTied(
+  bin: string,
+  args: readonly string[],
+  limits?: SpawnLimits,
+): ChildProcessByStdio<null, Readable, Readable> {
   // Each glibc malloc arena reserves 64 MB of address space; a many-threaded decode would spend RLIMIT_AS on them.
-  const options = { stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], env: { ...process.env, MALLOC_ARENA_MAX: '2' } };
+  const options = {
+    stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+  };
   const limited =
     limits && spawnLimitMethod() === 'prlimit'
-      ? [prlimit!, `--cpu=${Math.ceil(limits.cpuSeconds)}`, `--as=${Math.floor(limits.addressSpaceBytes)}`, '--', bin, ...args]
+      ? [
+          prlimit!,
+          `--cpu=${Math.ceil(limits.cpuSeconds)}`,
+          `--as=${Math.floor(limits.addressSpaceBytes)}`,
+          '--',
+          bin,
+          ...args,
+        ]
       : [bin, ...args];
   if (tiedSpawnMethod() === 'setpriv') return spawn(setpriv!, ['--pdeathsig', 'SIGKILL', '--', ...limited], options);
   return spawn(limited[0]!, limited.slice(1), options);

@@ -18,14 +18,19 @@ export async function prepareWorkRoot(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const entries = await readdir(dir);
   if (entries.length > 0 && !entries.includes(WORK_ROOT_MARKER)) {
-    throw new Error(`${dir} holds files this server did not put there; it empties that folder at every start, so move them or set DATA_DIR to a folder of its own`);
+    throw new Error(
+      `${dir} holds files this server did not put there; it empties that folder at every start, so move them or set DATA_DIR to a folder of its own`,
+    );
   }
-  for (const name of entries) if (name !== WORK_ROOT_MARKER) await rm(path.join(dir, name), { recursive: true, force: true });
+  for (const name of entries)
+    if (name !== WORK_ROOT_MARKER) await rm(path.join(dir, name), { recursive: true, force: true });
   await writeFile(path.join(dir, WORK_ROOT_MARKER), 'Scratch space of the DreamAPI server: emptied at every start.\n');
   root = dir;
 }
 
-/** Where work folders go: the prepared root, or the system temp folder in a process that prepared none (tests, tools). */
+/**
+ * Where work folders go: the prepared root, or the system temp folder in a process that prepared none (tests, tools).
+ */
 export function workRoot(): string {
   return root ?? tmpdir();
 }

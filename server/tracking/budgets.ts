@@ -1,4 +1,5 @@
-// Per-device and per-address budgets of the collector's calls (docs/tracking-protocol.md "Limits"): 429 with Retry-After over one.
+// Per-device and per-address budgets of the collector's calls (docs/tracking-protocol.md "Limits"): 429 with
+// Retry-After over one.
 import {
   TRACKING_BATCH_LIMITS,
   TRACKING_ERROR_CODES,

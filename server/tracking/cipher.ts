@@ -1,4 +1,5 @@
-// Opens an encrypted batch with Node's crypto: checks the HMAC `sign`, then AES-256-CBC decrypts base64(IV ‖ ciphertext).
+// Opens an encrypted batch with Node's crypto: checks the HMAC `sign`, then AES-256-CBC decrypts base64(IV ‖
+// ciphertext).
 import { createDecipheriv, createHash, createHmac, type KeyObject } from 'node:crypto';
 import { messageSignedText } from '../../src/lib/api-contract';
 import { sameHex } from './token';
@@ -21,7 +22,9 @@ export function batchSignatureValid(text: string, ak: BatchKey, sign: string): b
 
 /** Whether `sign` is the message checksum: SHA-256 hex of messageSignedText (the browser's signMessage). */
 export function messageSignatureValid(appKey: string, deviceId: string, message: string, sign: string): boolean {
-  const expected = createHash('sha256').update(messageSignedText(appKey, deviceId, message), 'utf8').digest('hex');
+  const expected = createHash('sha256')
+    .update(messageSignedText(appKey, deviceId, message), 'utf8')
+    .digest('hex');
   return sameHex(expected, sign.toLowerCase());
 }
 
@@ -39,6 +42,6 @@ export function openBatch(msgEncrypt: string, ak: BatchKey): string {
     const plain = Buffer.concat([decipher.update(raw.subarray(BLOCK)), decipher.final()]);
     return new TextDecoder('utf-8', { fatal: true }).decode(plain);
   } catch {
-    throw new CipherError('msgEncrypt: does not decrypt with this token\'s key');
+    throw new CipherError("msgEncrypt: does not decrypt with this token's key");
   }
 }

@@ -1,4 +1,5 @@
-// The tracking CLI's command line: options are parsed strictly, so a typo is refused (exit 2) instead of widening an export.
+// The tracking CLI's command line: options are parsed strictly, so a typo is refused (exit 2) instead of widening an
+// export.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,14 +32,28 @@ describe('parseTrackingArgs', () => {
     expect(refused(['export', '--sinse', '5'])).toContain("'--sinse'");
     expect(refused(['export', '--since'])).toContain('--since');
     expect(refused(['export', 'events'])).toContain("'events'");
-    expect(refused(['export', '--since', 'yesterday'])).toContain("--since takes a time in epoch milliseconds, not 'yesterday'");
-    expect(refused(['export', '--table', 'users'])).toContain("--table is one of events, messages, monitor, not 'users'");
+    expect(refused(['export', '--since', 'yesterday'])).toContain(
+      "--since takes a time in epoch milliseconds, not 'yesterday'",
+    );
+    expect(refused(['export', '--table', 'users'])).toContain(
+      "--table is one of events, messages, monitor, not 'users'",
+    );
   });
 
   it('reads keys actions and refuses what they do not take', () => {
     expect(parseTrackingArgs(['keys', 'list'])).toEqual({ command: 'keys', action: 'list' });
-    expect(parseTrackingArgs(['keys', 'add', 'web', 'Web site'])).toEqual({ command: 'keys', action: 'add', key: 'web', label: 'Web site' });
-    expect(parseTrackingArgs(['keys', 'revoke', 'web'])).toEqual({ command: 'keys', action: 'revoke', key: 'web', label: undefined });
+    expect(parseTrackingArgs(['keys', 'add', 'web', 'Web site'])).toEqual({
+      command: 'keys',
+      action: 'add',
+      key: 'web',
+      label: 'Web site',
+    });
+    expect(parseTrackingArgs(['keys', 'revoke', 'web'])).toEqual({
+      command: 'keys',
+      action: 'revoke',
+      key: 'web',
+      label: undefined,
+    });
     expect(refused(['keys', 'add', 'web', '--force'])).toContain("'--force'");
     expect(refused(['keys', 'revoke', 'web', 'extra'])).toContain("unexpected argument 'extra'");
     expect(refused(['keys', 'add', ' web'])).toContain('without surrounding spaces');
@@ -59,11 +74,15 @@ describe('the tracking CLI', () => {
     const root = path.resolve(import.meta.dirname, '../..');
     // The database would be DATA_DIR/app.db: an export that ran anyway would leave it behind.
     const { DATABASE_URL: _unused, ...env } = process.env;
-    const run = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['server/tracking/cli.ts', 'export', '--sinse', '1700000000000'], {
-      cwd: root,
-      env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      path.join(root, 'node_modules/.bin/tsx'),
+      ['server/tracking/cli.ts', 'export', '--sinse', '1700000000000'],
+      {
+        cwd: root,
+        env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("Unknown option '--sinse'");
     expect(run.stderr).toContain('Usage:');

@@ -59,10 +59,13 @@ export function parseTrackingArgs(argv: readonly string[]): TrackingCommand {
     }
     // list takes nothing more, revoke a key, add a key and a label.
     const most = { list: 1, revoke: 2, add: 3 }[action];
-    if (positionals.length > most) throw new TrackingUsageError(`unexpected argument '${positionals[most]}' after ${action}`);
+    if (positionals.length > most)
+      throw new TrackingUsageError(`unexpected argument '${positionals[most]}' after ${action}`);
     if (action === 'list') return { command, action };
     if (!key || key.trim() !== key || key.length > MAX_APP_KEY_LENGTH) {
-      throw new TrackingUsageError(`${action} needs an app key of 1 to ${MAX_APP_KEY_LENGTH} characters without surrounding spaces`);
+      throw new TrackingUsageError(
+        `${action} needs an app key of 1 to ${MAX_APP_KEY_LENGTH} characters without surrounding spaces`,
+      );
     }
     return { command, action, key, label };
   }

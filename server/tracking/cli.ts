@@ -1,4 +1,5 @@
-// Operator CLI: `npm run tracking:export` writes events as NDJSON, `tracking:keys` registers app keys, `tracking:prune` runs a retention pass.
+// Operator CLI: `npm run tracking:export` writes events as NDJSON, `tracking:keys` registers app keys, `tracking:prune`
+// runs a retention pass.
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import { parseTrackingArgs, TRACKING_USAGE, TrackingUsageError, type TrackingCommand } from './cli-args';
@@ -30,14 +31,20 @@ async function main(): Promise<number> {
           let query = db
             .selectFrom('tracking_events')
             .selectAll()
-            .where((eb) => eb.or([eb('received_at', '>', after.at), eb.and([eb('received_at', '=', after.at), eb('entry_id', '>', after.id)])]))
+            .where((eb) =>
+              eb.or([
+                eb('received_at', '>', after.at),
+                eb.and([eb('received_at', '=', after.at), eb('entry_id', '>', after.id)]),
+              ]),
+            )
             .where('received_at', '>=', since)
             .orderBy('received_at')
             .orderBy('entry_id')
             .limit(PAGE);
           if (appKey) query = query.where('app_key', '=', appKey);
           const rows = await query.execute();
-          for (const row of rows) process.stdout.write(JSON.stringify({ ...row, logmap: JSON.parse(row.logmap) as unknown }) + '\n');
+          for (const row of rows)
+            process.stdout.write(JSON.stringify({ ...row, logmap: JSON.parse(row.logmap) as unknown }) + '\n');
           if (rows.length < PAGE) break;
           const last = rows[rows.length - 1]!;
           after = { at: last.received_at, id: last.entry_id };
@@ -46,7 +53,13 @@ async function main(): Promise<number> {
         const name = table === 'messages' ? 'tracking_messages' : 'tracking_monitor';
         let lastId = 0;
         for (;;) {
-          let query = db.selectFrom(name).selectAll().where('id', '>', lastId).where('received_at', '>=', since).orderBy('id').limit(PAGE);
+          let query = db
+            .selectFrom(name)
+            .selectAll()
+            .where('id', '>', lastId)
+            .where('received_at', '>=', since)
+            .orderBy('id')
+            .limit(PAGE);
           if (appKey) query = query.where('app_key', '=', appKey);
           const rows = await query.execute();
           for (const row of rows) process.stdout.write(JSON.stringify(row) + '\n');

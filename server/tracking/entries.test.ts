@@ -1,4 +1,5 @@
-// The hand-written entry check refuses what the collector must not store and keeps exactly the §3 fields of what it takes.
+// The hand-written entry check refuses what the collector must not store and keeps exactly the §3 fields of what it
+// takes.
 import { describe, expect, it } from 'vitest';
 import { TRACKING_LIMITS } from '../../src/lib/product-rules';
 import { checkEntry, EntryProblem } from './entries';
@@ -20,7 +21,9 @@ describe('checkEntry', () => {
   it('keeps the §3 fields, drops any other, and hands the logmap JSON on so it is serialized once', () => {
     const checked = checkEntry({ ...good, extra: 'dropped', tab: 't' });
     expect(checked).toEqual({ ...good, logmapJson: '{"n":1}' });
-    expect(checkEntry({ ...good, logmap: Object.assign(Object.create(null) as object, { a: 1 }) }).logmapJson).toBe('{"a":1}');
+    expect(checkEntry({ ...good, logmap: Object.assign(Object.create(null) as object, { a: 1 }) }).logmapJson).toBe(
+      '{"a":1}',
+    );
   });
 
   const long = 'x'.repeat(TRACKING_LIMITS.fieldMaxLength + 1);
@@ -47,7 +50,11 @@ describe('checkEntry', () => {
     ['a logmap array', { ...good, logmap: [] }, /^logmap: must be an object/],
     ['a null logmap', { ...good, logmap: null }, /^logmap: /],
     ['a missing logmap', { ...good, logmap: undefined }, /^logmap: /],
-    ['an oversized logmap', { ...good, logmap: { big: 'x'.repeat(TRACKING_LIMITS.logmapMaxBytes) } }, /^logmap: must serialize to at most/],
+    [
+      'an oversized logmap',
+      { ...good, logmap: { big: 'x'.repeat(TRACKING_LIMITS.logmapMaxBytes) } },
+      /^logmap: must serialize to at most/,
+    ],
   ];
   it('counts the logmap limit in UTF-8 bytes, not UTF-16 units', () => {
     // {"s":"…"} is 8 bytes around the text; "é" is two bytes, "€" three, "😀" four (two UTF-16 units).

@@ -1,4 +1,5 @@
-// Checks one decrypted batch entry by hand (SPEC.md §3): the same rules as a schema would, without a schema library's per-event cost.
+// Checks one decrypted batch entry by hand (SPEC.md §3): the same rules as a schema would, without a schema library's
+// per-event cost.
 import { TRACKING, TRACKING_ACTIONS, TRACKING_LIMITS } from '../../src/lib/product-rules';
 
 /** One valid entry: exactly the §3 fields (anything else the client sent is dropped), and its logmap as JSON text. */

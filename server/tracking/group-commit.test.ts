@@ -1,4 +1,5 @@
-// Group commit of collector batches on SQLite and (with TEST_DATABASE_URL) PostgreSQL: shared statements, per-batch counts, isolated failures.
+// Group commit of collector batches on SQLite and (with TEST_DATABASE_URL) PostgreSQL: shared statements, per-batch
+// counts, isolated failures.
 import { describe, expect, it, vi } from 'vitest';
 import { migrateToLatest } from '../db';
 import { databaseEngines } from '../db/test-support/engines';
@@ -30,7 +31,10 @@ describe.each(engines)('tracking group commit on $label', (engine) => {
   async function open() {
     const opened = await engine.open();
     await migrateToLatest(opened.database);
-    const stored = async () => (await opened.database.db.selectFrom('tracking_events').select('entry_id').execute()).map((r) => r.entry_id).sort();
+    const stored = async () =>
+      (await opened.database.db.selectFrom('tracking_events').select('entry_id').execute())
+        .map((r) => r.entry_id)
+        .sort();
     return { ...opened, stored };
   }
 

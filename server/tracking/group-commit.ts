@@ -10,8 +10,21 @@ export interface BatchCounts {
 }
 
 const COLUMNS = [
-  'entry_id', 'app_key', 'produce_id', 'device_id', 'cold_start_id', 'seq_id', 'uid', 'time',
-  'oid', 'action', 'foid', 'ffid', 'logmap', 'queue_id', 'received_at',
+  'entry_id',
+  'app_key',
+  'produce_id',
+  'device_id',
+  'cold_start_id',
+  'seq_id',
+  'uid',
+  'time',
+  'oid',
+  'action',
+  'foid',
+  'ffid',
+  'logmap',
+  'queue_id',
+  'received_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
 /**
@@ -27,8 +40,9 @@ export const GROUP_MAX_ROWS = 1024;
 const PG_GROUPS_IN_FLIGHT = 4;
 
 /**
- * On SQLite, statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the SQL texts
- * are a handful that stay prepared, instead of one per group size crowding the app's own statements out of the cache.
+ * On SQLite, statements hold a power of two of rows (1, 2, 4 … 1024; a group is split into at most 11 of them), so the
+ * SQL texts are a handful that stay prepared, instead of one per group size crowding the app's own statements out of
+ * the cache.
  */
 function chunkSizes(rows: number): number[] {
   const sizes: number[] = [];
@@ -57,8 +71,21 @@ function valuesSql(count: number): string {
 
 /** PostgreSQL's types of the columns, for the arrays of the unnest insert. */
 const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
-  entry_id: 'text', app_key: 'text', produce_id: 'text', device_id: 'text', cold_start_id: 'text', seq_id: 'int4', uid: 'text', time: 'int8',
-  oid: 'text', action: 'int4', foid: 'text', ffid: 'text', logmap: 'text', queue_id: 'text', received_at: 'int8',
+  entry_id: 'text',
+  app_key: 'text',
+  produce_id: 'text',
+  device_id: 'text',
+  cold_start_id: 'text',
+  seq_id: 'int4',
+  uid: 'text',
+  time: 'int8',
+  oid: 'text',
+  action: 'int4',
+  foid: 'text',
+  ffid: 'text',
+  logmap: 'text',
+  queue_id: 'text',
+  received_at: 'int8',
 };
 
 /**
@@ -68,7 +95,11 @@ const PG_TYPES: Record<(typeof COLUMNS)[number], string> = {
 const UNNEST_SQL = `${INTO} select * from unnest(${COLUMNS.map((c, i) => `$${i + 1}::${PG_TYPES[c]}[]`).join(', ')}) ${ON_CONFLICT}`;
 
 /** Each batch's counts, from the entry ids the insert answered as new and the batch each id was taken from. */
-function countStored(group: readonly Waiting[], owner: ReadonlyMap<string, number>, stored: readonly string[]): BatchCounts[] {
+function countStored(
+  group: readonly Waiting[],
+  owner: ReadonlyMap<string, number>,
+  stored: readonly string[],
+): BatchCounts[] {
   const counts = group.map((batch) => ({ stored: 0, duplicates: batch.rows.length }));
   for (const id of stored) {
     const batch = counts[owner.get(id)!]!;
@@ -124,7 +155,11 @@ export function groupCommitter(database: AppDatabase) {
       return stored;
     };
     // One statement is atomic by itself; several share a transaction, so no batch is ever stored in part.
-    return countStored(group, owner, chunkSizes(rows.length).length === 1 ? await run(db) : await db.transaction().execute(run));
+    return countStored(
+      group,
+      owner,
+      chunkSizes(rows.length).length === 1 ? await run(db) : await db.transaction().execute(run),
+    );
   }
 
   /** The rows in one unnest statement: the group's columns as 15 arrays. */
@@ -138,7 +173,8 @@ export function groupCommitter(database: AppDatabase) {
   function nextGroup(): Waiting[] {
     let rows = 0;
     let end = 0;
-    while (end < waiting.length && (end === 0 || rows + waiting[end]!.rows.length <= GROUP_MAX_ROWS)) rows += waiting[end++]!.rows.length;
+    while (end < waiting.length && (end === 0 || rows + waiting[end]!.rows.length <= GROUP_MAX_ROWS))
+      rows += waiting[end++]!.rows.length;
     const group = waiting.slice(0, end);
     waiting = waiting.slice(end);
     return group;

@@ -20,7 +20,8 @@ export type IngestReply =
  * to the server bundle otherwise (scripts/build-server.mjs builds both).
  */
 function threadModule(): { url: URL; execArgv: string[] } {
-  if (import.meta.url.endsWith('.ts')) return { url: new URL('./ingest-thread.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
+  if (import.meta.url.endsWith('.ts'))
+    return { url: new URL('./ingest-thread.ts', import.meta.url), execArgv: ['--import', 'tsx'] };
   return { url: new URL('./tracking-ingest.mjs', import.meta.url), execArgv: [] };
 }
 
@@ -50,7 +51,8 @@ export function ingestThread(file: string) {
         if (!job) continue;
         pending.delete(reply.id);
         if ('counts' in reply) job.resolve(reply.counts);
-        else if ('refusal' in reply) job.reject(new AppError(reply.refusal.status, reply.refusal.code, reply.refusal.message));
+        else if ('refusal' in reply)
+          job.reject(new AppError(reply.refusal.status, reply.refusal.code, reply.refusal.message));
         else job.reject(new Error(`tracking ingest thread: ${reply.failure}`));
       }
     });
@@ -102,7 +104,9 @@ export function ingestThread(file: string) {
 /** The SQLite file behind `database`, or null in memory and on PostgreSQL. */
 async function sqliteFile(database: AppDatabase): Promise<string | null> {
   if (database.engine !== 'sqlite') return null;
-  const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db);
+  const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(
+    database.db,
+  );
   return rows[0]?.file || null;
 }
 

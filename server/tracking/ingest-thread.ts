@@ -41,14 +41,17 @@ function keyOf(hex: string): KeyObject {
 /** Replies go back in one list per turn: the group's batches resolve together, so one message answers them all. */
 let replies: IngestReply[] = [];
 const reply = (message: IngestReply) => {
-  if (replies.push(message) === 1) queueMicrotask(() => {
-    const list = replies;
-    replies = [];
-    port.postMessage(list);
-  });
+  if (replies.push(message) === 1)
+    queueMicrotask(() => {
+      const list = replies;
+      replies = [];
+      port.postMessage(list);
+    });
 };
 const failed = (id: number, error: unknown): IngestReply =>
-  error instanceof AppError ? { id, refusal: { status: error.status, code: error.code, message: error.message } } : { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  error instanceof AppError
+    ? { id, refusal: { status: error.status, code: error.code, message: error.message } }
+    : { id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 
 function take(job: ThreadJob): void {
   let rows;
@@ -59,7 +62,12 @@ function take(job: ThreadJob): void {
     return;
   }
   // Batches that arrive in one turn share a commit (group-commit waits for the turn's end).
-  ready.then((committer) => committer.store(rows)).then((counts) => reply({ id: job.id, counts }), (error: unknown) => reply(failed(job.id, error)));
+  ready
+    .then((committer) => committer.store(rows))
+    .then(
+      (counts) => reply({ id: job.id, counts }),
+      (error: unknown) => reply(failed(job.id, error)),
+    );
 }
 
 port.on('message', (jobs: ThreadJob[]) => {

@@ -1,4 +1,5 @@
-// One sealed batch from signed body to table rows (sign, decrypt, entries), the same wherever it runs: the route or ./ingest-thread.
+// One sealed batch from signed body to table rows (sign, decrypt, entries), the same wherever it runs: the route or
+// ./ingest-thread.
 import type { KeyObject } from 'node:crypto';
 import { TRACKING_ERROR_CODES } from '../../src/lib/product-rules';
 import { signedText, type SignedBatchFields } from '../../src/lib/api-contract';
@@ -53,7 +54,11 @@ export function eventRows(entries: readonly WireEntry[], meta: BatchMeta): Event
  */
 export function checkedRows({ body, meta }: IngestJob, ak: KeyObject): EventRow[] {
   if (!batchSignatureValid(signedText(body), ak, body.sign)) {
-    throw collectorError(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match the batch (altered in transit, or not signed with this token\'s key)');
+    throw collectorError(
+      403,
+      TRACKING_ERROR_CODES.signMismatch,
+      "sign: does not match the batch (altered in transit, or not signed with this token's key)",
+    );
   }
   return eventRows(sealedEntries(body.msgEncrypt, ak, body.batchCount), meta);
 }

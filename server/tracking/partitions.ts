@@ -21,7 +21,9 @@ export function partitionDay(name: string): number | null {
 
 /** The daily partitions that exist, as days since the epoch, in order. */
 export async function partitionDays(db: Kysely<Schema>): Promise<number[]> {
-  const { rows } = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+  const { rows } = await sql<{
+    name: string;
+  }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
     where i.inhparent = 'tracking_events'::regclass`.execute(db);
   return rows
     .map((r) => partitionDay(r.name))
@@ -46,7 +48,9 @@ export async function createPartitions(db: Kysely<Schema>, from: number, to: num
       await sql`create table ${table} (like tracking_events including defaults)`.execute(trx);
       await sql`with moved as (delete from tracking_events_default where "time" >= ${start} and "time" < ${end} returning *)
         insert into ${table} select * from moved`.execute(trx);
-      await sql`alter table tracking_events attach partition ${table} for values from (${start}) to (${end})`.execute(trx);
+      await sql`alter table tracking_events attach partition ${table} for values from (${start}) to (${end})`.execute(
+        trx,
+      );
       made.push(day);
     }
     return made;
@@ -54,10 +58,14 @@ export async function createPartitions(db: Kysely<Schema>, from: number, to: num
 }
 
 /**
- * Drops the partitions whose whole day is before `cutoffMs`. A drop waits for inserts in flight on the table; the
- * lock timeout keeps it from queueing the collector behind it for long: a partition not dropped now is dropped next pass.
+ * Drops the partitions whose whole day is before `cutoffMs`. A drop waits for inserts in flight on the table; the lock
+ * timeout keeps it from queueing the collector behind it for long: a partition not dropped now is dropped next pass.
  */
-export async function dropPartitionsBefore(db: Kysely<Schema>, cutoffMs: number, lockTimeoutMs: number): Promise<number[]> {
+export async function dropPartitionsBefore(
+  db: Kysely<Schema>,
+  cutoffMs: number,
+  lockTimeoutMs: number,
+): Promise<number[]> {
   const dropped: number[] = [];
   for (const day of await partitionDays(db)) {
     if ((day + 1) * DAY_MS > cutoffMs) break;

@@ -1,4 +1,5 @@
-// Tracking retention on SQLite and (TEST_DATABASE_URL) PostgreSQL: paged deletes, partitions made ahead and dropped, duplicates refused.
+// Tracking retention on SQLite and (TEST_DATABASE_URL) PostgreSQL: paged deletes, partitions made ahead and dropped,
+// duplicates refused.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, type AppDatabase } from '../db';
@@ -31,7 +32,8 @@ describe.each(engines)('tracking retention on $label', (engine) => {
     try {
       await migrateToLatest(database);
       const store = groupCommitter(database);
-      // 23 old events (more than two pages of 10) a week back, 5 of this morning, 2 from a clock far ahead that arrived long ago.
+      // 23 old events (more than two pages of 10) a week back, 5 of this morning, 2 from a clock far ahead that arrived
+      // long ago.
       const old = Array.from({ length: 23 }, (_, i) => row(`old-${i}`, NOW - 7 * DAY_MS + i, NOW - 7 * DAY_MS));
       const fresh = Array.from({ length: 5 }, (_, i) => row(`new-${i}`, NOW - 1000 * i));
       const ahead = [row('ahead-0', NOW + 400 * DAY_MS, NOW - 7 * DAY_MS), row('ahead-1', NOW + 400 * DAY_MS, NOW)];
@@ -42,7 +44,10 @@ describe.each(engines)('tracking retention on $label', (engine) => {
         ...database,
         db: database.db.withPlugin({
           transformQuery: (args) => args.node,
-          transformResult: async (args) => (args.result.numAffectedRows !== undefined && touched.push(Number(args.result.numAffectedRows)), args.result),
+          transformResult: async (args) => (
+            args.result.numAffectedRows !== undefined && touched.push(Number(args.result.numAffectedRows)),
+            args.result
+          ),
         }),
       };
       const pruned = await pruneTrackingEvents(counted, { retentionDays: 3, now: NOW, pageRows: 10 });
@@ -65,11 +70,18 @@ describe.each(engines)('tracking retention on $label', (engine) => {
     try {
       await migrateToLatest(database);
       const store = groupCommitter(database);
-      const [first, second] = await Promise.all([store.store([row('e1', NOW), row('e2', NOW)]), store.store([row('e2', NOW), row('e3', NOW)])]);
+      const [first, second] = await Promise.all([
+        store.store([row('e1', NOW), row('e2', NOW)]),
+        store.store([row('e2', NOW), row('e3', NOW)]),
+      ]);
       expect(first).toEqual({ stored: 2, duplicates: 0 });
       expect(second).toEqual({ stored: 1, duplicates: 1 });
       expect(await store.store([row('e1', NOW), row('e3', NOW)])).toEqual({ stored: 0, duplicates: 2 });
-      const stored = await database.db.selectFrom('tracking_events').select('logmap').where('entry_id', '=', 'e1').executeTakeFirstOrThrow();
+      const stored = await database.db
+        .selectFrom('tracking_events')
+        .select('logmap')
+        .where('entry_id', '=', 'e1')
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(stored.logmap)).toEqual({ a: '"quoted" and \\ back' });
     } finally {
       await dispose();
@@ -82,7 +94,9 @@ describe.each(engines.filter((e) => e.label === 'postgres'))('tracking_events pa
     const { database, dispose } = await engine.open();
     try {
       await migrateToLatest(database);
-      const { rows } = await sql<{ kind: string }>`select c.relkind as kind from pg_class c where c.oid = 'tracking_events'::regclass`.execute(database.db);
+      const { rows } = await sql<{
+        kind: string;
+      }>`select c.relkind as kind from pg_class c where c.oid = 'tracking_events'::regclass`.execute(database.db);
       expect(rows[0]!.kind).toBe('p');
       const store = groupCommitter(database);
       // Ten days from now no partition exists yet: these land in the default partition.

@@ -1,4 +1,5 @@
-// Tracking retention: events older than TRACKING_RETENTION_DAYS go, in pages on SQLite, whole days at once on PostgreSQL.
+// Tracking retention: events older than TRACKING_RETENTION_DAYS go, in pages on SQLite, whole days at once on
+// PostgreSQL.
 import { sql } from 'kysely';
 import { CHORES, TRACKING_RETENTION } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
@@ -44,9 +45,14 @@ export async function pruneTrackingEvents(database: AppDatabase, o: TrackingRete
   const now = o.now ?? Date.now();
   const pageRows = o.pageRows ?? CHORES.pageRows;
   const cutoff = now - o.retentionDays * DAY_MS;
-  if (database.engine === 'sqlite') return { removed: await deleteInPages(database, cutoff, pageRows), partitionsDropped: 0, partitionsMade: 0 };
+  if (database.engine === 'sqlite')
+    return { removed: await deleteInPages(database, cutoff, pageRows), partitionsDropped: 0, partitionsMade: 0 };
   const today = Math.floor(now / DAY_MS);
   const made = await createPartitions(database.db, today - 1, today + TRACKING_RETENTION.partitionsAheadDays);
   const dropped = await dropPartitionsBefore(database.db, cutoff, TRACKING_RETENTION.dropLockTimeoutMs);
-  return { removed: await deleteInPages(database, cutoff, pageRows), partitionsDropped: dropped.length, partitionsMade: made.length };
+  return {
+    removed: await deleteInPages(database, cutoff, pageRows),
+    partitionsDropped: dropped.length,
+    partitionsMade: made.length,
+  };
 }

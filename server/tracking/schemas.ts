@@ -1,4 +1,5 @@
-// zod schemas of every collector body (SPEC.md §7; caps from src/lib/product-rules/tracking.ts); a decrypted entry is checked in ./entries.
+// zod schemas of every collector body (SPEC.md §7; caps from src/lib/product-rules/tracking.ts); a decrypted entry is
+// checked in ./entries.
 import { z } from 'zod';
 import { TRACKING, TRACKING_LIMITS } from '../../src/lib/product-rules';
 
@@ -31,10 +32,16 @@ export const trackInfoBody = z.object({
   msgEncrypt: required(TRACKING_LIMITS.batchBodyMaxBytes),
   token: required(1024),
   produceId: required(),
-  queueId: z.string().regex(new RegExp(`^[0-9]{${TRACKING.queueIdMinDigits},${TRACKING.queueIdMaxDigits}}$`), 'must be 9 or 10 digits'),
+  queueId: z
+    .string()
+    .regex(new RegExp(`^[0-9]{${TRACKING.queueIdMinDigits},${TRACKING.queueIdMaxDigits}}$`), 'must be 9 or 10 digits'),
   sign: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'),
   sendTime: z.coerce.number().int().nonnegative(),
-  batchCount: z.coerce.number().int().min(1).max(TRACKING_LIMITS.batchMaxEntries, `must be at most ${TRACKING_LIMITS.batchMaxEntries}`),
+  batchCount: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(TRACKING_LIMITS.batchMaxEntries, `must be at most ${TRACKING_LIMITS.batchMaxEntries}`),
 });
 
 export const messageBody = z.object({

@@ -1,4 +1,5 @@
-// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and monitoring (both capped).
+// The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and
+// monitoring (both capped).
 import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/product-rules';
 import type { AppDatabase } from '../db';
 import type { WireEntry } from './entries';
@@ -14,7 +15,11 @@ export interface TrackingStoreOptions {
   monitorMax?: number;
 }
 
-export function trackingStore(database: AppDatabase, configuredKeys: readonly string[], options: TrackingStoreOptions = {}) {
+export function trackingStore(
+  database: AppDatabase,
+  configuredKeys: readonly string[],
+  options: TrackingStoreOptions = {},
+) {
   const messagesMax = options.messagesMax ?? TRACKING_MESSAGE_LIMITS.storedMax;
   const monitorMax = options.monitorMax ?? TRACKING_MONITOR_LIMITS.storedMax;
   const { db } = database;
@@ -25,7 +30,12 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
     async appKeyRegistered(appKey: string): Promise<boolean> {
       if (appKey === '') return false;
       if (fromConfig.has(appKey)) return true;
-      const row = await db.selectFrom('tracking_app_keys').select('app_key').where('app_key', '=', appKey).where('revoked_at', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('tracking_app_keys')
+        .select('app_key')
+        .where('app_key', '=', appKey)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -44,9 +54,18 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
 
     /**
      * Inserts a message and deletes those older than the newest `messagesMax`: ids only grow, so that is every id at or
-     * below the new one minus the cap, one range delete on the primary key, and the table never holds more than the cap.
+     * below the new one minus the cap, one range delete on the primary key, and the table never holds more than the
+     * cap.
      */
-    async storeMessage(row: { appKey: string; deviceId: string; appVersion: string; platform: string; platformVersion: string; message: string; receivedAt: number }) {
+    async storeMessage(row: {
+      appKey: string;
+      deviceId: string;
+      appVersion: string;
+      platform: string;
+      platformVersion: string;
+      message: string;
+      receivedAt: number;
+    }) {
       const inserted = await db
         .insertInto('tracking_messages')
         .values({
@@ -60,11 +79,24 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.deleteFrom('tracking_messages').where('id', '<=', Number(inserted.id) - messagesMax).execute();
+      await db
+        .deleteFrom('tracking_messages')
+        .where('id', '<=', Number(inserted.id) - messagesMax)
+        .execute();
     },
 
     /** Inserts a monitoring report and deletes those older than the newest `monitorMax`, as storeMessage does. */
-    async storeMonitor(row: { appKey: string; deviceId: string; kind: string; name: string; value?: number | undefined; rating?: string | undefined; page: string; message?: string | undefined; receivedAt: number }) {
+    async storeMonitor(row: {
+      appKey: string;
+      deviceId: string;
+      kind: string;
+      name: string;
+      value?: number | undefined;
+      rating?: string | undefined;
+      page: string;
+      message?: string | undefined;
+      receivedAt: number;
+    }) {
       const inserted = await db
         .insertInto('tracking_monitor')
         .values({
@@ -80,7 +112,10 @@ export function trackingStore(database: AppDatabase, configuredKeys: readonly st
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await db.deleteFrom('tracking_monitor').where('id', '<=', Number(inserted.id) - monitorMax).execute();
+      await db
+        .deleteFrom('tracking_monitor')
+        .where('id', '<=', Number(inserted.id) - monitorMax)
+        .execute();
     },
   };
 }

@@ -1,4 +1,5 @@
-// Server-signed, expiring tracking tokens, and the per-token `sign` and batch key `ak` derived from them (docs/tracking-protocol.md).
+// Server-signed, expiring tracking tokens, and the per-token `sign` and batch key `ak` derived from them
+// (docs/tracking-protocol.md).
 import { createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { TRACKING_TOKEN } from '../../src/lib/product-rules';
 
@@ -32,13 +33,26 @@ function mac(secret: string, purpose: string, text: string): Buffer {
   return createHmac('sha256', secretKey(secret)).update(`${purpose}\n${text}`).digest();
 }
 
-export function issueToken(secret: string, appKey: string, deviceId: string, now: number): { token: string; claims: TokenClaims } {
-  const claims: TokenClaims = { k: appKey, p: randomBytes(12).toString('hex'), d: deviceId, iat: now, exp: now + TRACKING_TOKEN.ttlMs };
+export function issueToken(
+  secret: string,
+  appKey: string,
+  deviceId: string,
+  now: number,
+): { token: string; claims: TokenClaims } {
+  const claims: TokenClaims = {
+    k: appKey,
+    p: randomBytes(12).toString('hex'),
+    d: deviceId,
+    iat: now,
+    exp: now + TRACKING_TOKEN.ttlMs,
+  };
   const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { token: `${payload}.${mac(secret, 'token', payload).toString('base64url')}`, claims };
 }
 
-/** The claims of a token this server signed and that has not expired, else null (forged, altered, expired, malformed). */
+/**
+ * The claims of a token this server signed and that has not expired, else null (forged, altered, expired, malformed).
+ */
 export function verifyToken(secret: string, token: string, now: number): TokenClaims | null {
   const parts = token.split('.');
   if (parts.length !== 2 || !PART.test(parts[0]!) || !PART.test(parts[1]!)) return null;

@@ -1,4 +1,5 @@
-// Remembered token checks: a remembered token still expires, a forged one is never remembered, the oldest is forgotten first.
+// Remembered token checks: a remembered token still expires, a forged one is never remembered, the oldest is forgotten
+// first.
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { TRACKING_TOKEN } from '../../src/lib/product-rules';
@@ -14,7 +15,9 @@ describe('verifiedTokens', () => {
     const session = sessions.open(token, 2000)!;
     expect(session.claims).toEqual(claims);
     const hex = batchKey(SECRET, token);
-    expect(createHmac('sha256', session.ak).update('x').digest('hex')).toBe(createHmac('sha256', Buffer.from(hex, 'hex')).update('x').digest('hex'));
+    expect(createHmac('sha256', session.ak).update('x').digest('hex')).toBe(
+      createHmac('sha256', Buffer.from(hex, 'hex')).update('x').digest('hex'),
+    );
   });
 
   it('checks a token once: the secret is read only on the first sight of it', () => {

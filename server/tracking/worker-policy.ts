@@ -9,6 +9,7 @@ export function workerScriptPolicy(extraConnect: readonly string[] = []): Middle
   const policy = `default-src 'none'; script-src 'self'; connect-src ${["'self'", ...extraConnect].join(' ')}`;
   return async (c, next) => {
     await next();
-    if ((c.res.headers.get('content-type') ?? '').includes('javascript')) c.res.headers.set('Content-Security-Policy', policy);
+    if ((c.res.headers.get('content-type') ?? '').includes('javascript'))
+      c.res.headers.set('Content-Security-Policy', policy);
   };
 }

@@ -68,7 +68,11 @@ describe('cookies', () => {
   it('writes a lifetime in days as Max-Age, on the whole site, SameSite=Lax, and Secure only on https', () => {
     const written: string[] = [];
     // Records what is written, which a cookie jar does not show back (attributes are not readable from script).
-    Object.defineProperty(document, 'cookie', { configurable: true, get: () => '', set: (v: string) => written.push(v) });
+    Object.defineProperty(document, 'cookie', {
+      configurable: true,
+      get: () => '',
+      set: (v: string) => written.push(v),
+    });
     try {
       setCookie('plain', 'x', 30);
       setCookie('plain', 'y', 0.5);

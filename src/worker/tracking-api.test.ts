@@ -1,4 +1,5 @@
-// Cross-tab tests of the worker API: one IndexedDB queue (fake-indexeddb), Web Locks leader, BroadcastChannel notices, takeover.
+// Cross-tab tests of the worker API: one IndexedDB queue (fake-indexeddb), Web Locks leader, BroadcastChannel notices,
+// takeover.
 import { createDecipheriv } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,7 +11,10 @@ import { appInfo, createTrackingWorker } from './tracking-api';
 
 const AK = 'cd'.repeat(32);
 
-/** Reads a sealed batch as the collector would: base64(IV ‖ AES-256-CBC ciphertext) under the hex ak (docs/tracking-protocol.md). */
+/**
+ * Reads a sealed batch as the collector would: base64(IV ‖ AES-256-CBC ciphertext) under the hex ak
+ * (docs/tracking-protocol.md).
+ */
 function openBatch(msgEncrypt: string, ak: string): string {
   const raw = Buffer.from(msgEncrypt, 'base64');
   const decipher = createDecipheriv('aes-256-cbc', Buffer.from(ak, 'hex'), raw.subarray(0, 16));
@@ -21,8 +25,10 @@ const tabs: TrackingWorkerApi[] = [];
 
 const transport: Transport = {
   async post<T>(url: string, body: unknown): Promise<Answer<T>> {
-    if (url.endsWith(TRACKING_PATHS.accessToken)) return { code: 0, msg: 'ok', data: { token: 't', produceId: 'p', sign: 's', configVersion: '1' } as T };
-    if (url.endsWith(TRACKING_PATHS.trackConfig)) return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 4, bufferS: 0.2 } as T };
+    if (url.endsWith(TRACKING_PATHS.accessToken))
+      return { code: 0, msg: 'ok', data: { token: 't', produceId: 'p', sign: 's', configVersion: '1' } as T };
+    if (url.endsWith(TRACKING_PATHS.trackConfig))
+      return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 4, bufferS: 0.2 } as T };
     const batch = body as TrackInfoBody;
     for (const e of JSON.parse(openBatch(batch.msgEncrypt, AK)) as QueuedEntry[]) received.push(e.entryId);
     return { code: 0, msg: 'ok' };
@@ -43,7 +49,19 @@ function openTab(factory: IDBFactory, name: string, via: Transport = transport) 
 
 let n = 0;
 const entries = (count: number, tab: string): QueuedEntry[] =>
-  Array.from({ length: count }, () => ({ entryId: `id-${++n}`, coldStartId: 'c', seqId: n, uid: '', time: n, oid: 'a_b_c', action: 1, foid: '', ffid: '', logmap: {}, tab }));
+  Array.from({ length: count }, () => ({
+    entryId: `id-${++n}`,
+    coldStartId: 'c',
+    seqId: n,
+    uid: '',
+    time: n,
+    oid: 'a_b_c',
+    action: 1,
+    foid: '',
+    ffid: '',
+    logmap: {},
+    tab,
+  }));
 
 const until = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
   const end = Date.now() + ms;
@@ -121,14 +139,19 @@ describe('shared queue across tabs', () => {
     const name = `q-${Math.random()}`;
     let sends = 0;
     const hanging: Transport = {
-      post: <T,>(url: string, body: unknown, timeoutMs: number) =>
-        url.endsWith(TRACKING_PATHS.trackInfo) ? (sends++, new Promise<Answer<T>>(() => {})) : transport.post<T>(url, body, timeoutMs),
+      post: <T>(url: string, body: unknown, timeoutMs: number) =>
+        url.endsWith(TRACKING_PATHS.trackInfo)
+          ? (sends++, new Promise<Answer<T>>(() => {}))
+          : transport.post<T>(url, body, timeoutMs),
     };
     const tab = openTab(factory, name, hanging);
     await tab.start({ appKey: `k-${name}`, immediateReport: true }, 'only');
     await until(async () => (await tab.status()).leader && (await tab.status()).flags.configValid);
     // Immediate mode makes the send due at once; the answer never comes, yet the page must learn the entry is stored.
-    const confirmed = await Promise.race([tab.enqueue(entries(1, 'only')).then(() => true), new Promise((r) => setTimeout(() => r(false), 1000))]);
+    const confirmed = await Promise.race([
+      tab.enqueue(entries(1, 'only')).then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 1000)),
+    ]);
     expect(confirmed).toBe(true);
     await until(() => sends === 1);
     expect((await tab.status()).queued).toBe(1);
@@ -136,14 +159,15 @@ describe('shared queue across tabs', () => {
 });
 
 describe('outage', () => {
-  it('online: a leader waiting out a failed send sends when the page passes on the browser\'s online event', async () => {
+  it("online: a leader waiting out a failed send sends when the page passes on the browser's online event", async () => {
     const factory = new IDBFactory();
     const name = `q-${Math.random()}`;
     let down = true;
     let failed = 0;
     const flaky: Transport = {
       async post<T>(url: string, body: unknown, timeoutMs: number): Promise<Answer<T>> {
-        if (url.endsWith(TRACKING_PATHS.trackConfig)) return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 4, bufferS: 20 } as T };
+        if (url.endsWith(TRACKING_PATHS.trackConfig))
+          return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 4, bufferS: 20 } as T };
         if (down && url.endsWith(TRACKING_PATHS.trackInfo)) throw (failed++, new NetworkError('offline'));
         return transport.post<T>(url, body, timeoutMs);
       },
@@ -165,14 +189,16 @@ describe('outage', () => {
 });
 
 describe('page-leave seals and stashes', () => {
-  it('the worker seals this tab\'s unsent entries for its beacons and names the track_info URL on the config\'s domain', async () => {
+  it("the worker seals this tab's unsent entries for its beacons and names the track_info URL on the config's domain", async () => {
     const factory = new IDBFactory();
     const name = `q-${Math.random()}`;
     const sealedCalls: Array<{ bodies: string[]; url: string }> = [];
     // Another tab leads (holds the lock) and is slow to send: the entries stay queued and must go by beacon on leave.
     const leaderHeld = holdLock();
     const tab = openTab(factory, name);
-    await tab.start({ appKey: `k-${name}`, domain: 'https://collector.example/' }, 'mine', (bodies, url) => sealedCalls.push({ bodies, url }));
+    await tab.start({ appKey: `k-${name}`, domain: 'https://collector.example/' }, 'mine', (bodies, url) =>
+      sealedCalls.push({ bodies, url }),
+    );
     const mine = entries(2, 'mine');
     await tab.enqueue(mine);
     await until(() => sealedCalls.some((c) => c.bodies.length === 1));
@@ -181,7 +207,9 @@ describe('page-leave seals and stashes', () => {
     const body = JSON.parse(last.bodies[0]!) as TrackInfoBody;
     expect(body.batchCount).toBe(2);
     expect(last.bodies[0]).not.toContain(mine[0]!.entryId);
-    expect((JSON.parse(openBatch(body.msgEncrypt, AK)) as QueuedEntry[]).map((e) => e.entryId)).toEqual(mine.map((e) => e.entryId));
+    expect((JSON.parse(openBatch(body.msgEncrypt, AK)) as QueuedEntry[]).map((e) => e.entryId)).toEqual(
+      mine.map((e) => e.entryId),
+    );
     leaderHeld();
   });
 

@@ -1,9 +1,18 @@
-// The API a tab's tracking worker exposes over Comlink: it wires the engine to IndexedDB, Web Locks and BroadcastChannel.
+// The API a tab's tracking worker exposes over Comlink: it wires the engine to IndexedDB, Web Locks and
+// BroadcastChannel.
 import { TrackingEngine } from '../lib/tracking/engine';
 import type { Transport } from '../lib/tracking/credentials';
 import type { IdbQueue } from '../lib/tracking/idb-queue';
 import { holdLeadership, type LockRequester } from '../lib/tracking/leader';
-import type { AppInfo, Notice, QueuedEntry, Sealed, TrackerInit, TrackingWorkerApi, WorkerStatus } from '../lib/tracking/types';
+import type {
+  AppInfo,
+  Notice,
+  QueuedEntry,
+  Sealed,
+  TrackerInit,
+  TrackingWorkerApi,
+  WorkerStatus,
+} from '../lib/tracking/types';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS, isMobileUserAgent } from '../lib/product-rules';
 
 export interface WorkerDeps {
@@ -16,7 +25,10 @@ export interface WorkerDeps {
   userAgent: string;
 }
 
-/** SPEC.md §3 app info: the app version, the device id, and the platform read from the user agent (§5 "Mobile is detected by user-agent keywords"). */
+/**
+ * SPEC.md §3 app info: the app version, the device id, and the platform read from the user agent (§5 "Mobile is
+ * detected by user-agent keywords").
+ */
 export function appInfo(appVersion: string, deviceId: string, userAgent: string): AppInfo {
   return {
     appVersion,
@@ -97,7 +109,8 @@ export function createTrackingWorker(deps: WorkerDeps): TrackingWorkerApi {
 
     /**
      * Takes over a stash, the JSON text a closing tab left in localStorage with the entries its worker had not stored.
-     * Anything that is not an array of entries is ignored; resolves once the entries are stored, so the page may delete it.
+     * Anything that is not an array of entries is ignored; resolves once the entries are stored, so the page may delete
+     * it.
      */
     async adopt(stash: string): Promise<void> {
       let list: unknown;
@@ -107,7 +120,9 @@ export function createTrackingWorker(deps: WorkerDeps): TrackingWorkerApi {
         return;
       }
       if (!Array.isArray(list)) return;
-      await api.enqueue(list.filter((e: QueuedEntry | null) => typeof e?.entryId === 'string' && typeof e.oid === 'string'));
+      await api.enqueue(
+        list.filter((e: QueuedEntry | null) => typeof e?.entryId === 'string' && typeof e.oid === 'string'),
+      );
     },
     /**
      * The page saw the browser's `online` event: a waiting retry runs now. The page relays it because Chromium fires
@@ -127,7 +142,9 @@ export function createTrackingWorker(deps: WorkerDeps): TrackingWorkerApi {
         deviceId,
         leader: engine?.isLeader ?? false,
         queued: queue ? await queue.count() : 0,
-        flags: engine ? { ...engine.flags } : { tokenValid: false, configValid: false, appKeyValid: true, requesting: false },
+        flags: engine
+          ? { ...engine.flags }
+          : { tokenValid: false, configValid: false, appKeyValid: true, requesting: false },
       };
     },
 

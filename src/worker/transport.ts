@@ -26,8 +26,10 @@ export const fetchTransport: Transport = {
     if (typeof answer !== 'object' || answer === null || typeof (answer as Answer).code !== 'number') {
       throw new NetworkError(`HTTP ${response.status} with an answer that has no code`);
     }
-    // Over a collector budget: the engine keeps the entries and waits at least this long (docs/tracking-protocol.md "Retries").
-    if (response.status === 429) return { ...(answer as Answer<T>), retryAfterMs: retryAfterMs(response.headers.get('Retry-After'), Date.now()) };
+    // Over a collector budget: the engine keeps the entries and waits at least this long (docs/tracking-protocol.md
+    // "Retries").
+    if (response.status === 429)
+      return { ...(answer as Answer<T>), retryAfterMs: retryAfterMs(response.headers.get('Retry-After'), Date.now()) };
     return answer as Answer<T>;
   },
 };

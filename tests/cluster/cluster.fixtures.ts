@@ -26,14 +26,23 @@ export async function missingServices(): Promise<string | null> {
     await client.connect();
     await client.end();
   } catch (error) {
-    problems.push(`PostgreSQL at ${new URL(PG_ADMIN_URL).host} does not answer (${error instanceof Error ? error.message : String(error)})`);
+    problems.push(
+      `PostgreSQL at ${new URL(PG_ADMIN_URL).host} does not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
-    problems.push(`Redis at ${new URL(REDIS_URL).host} does not answer (${error instanceof Error ? error.message : String(error)})`);
+    problems.push(
+      `Redis at ${new URL(REDIS_URL).host} does not answer (${error instanceof Error ? error.message : String(error)})`,
+    );
   } finally {
     redis.disconnect();
   }
@@ -87,12 +96,24 @@ const MAIN = path.resolve('server/main.ts');
  * Starts `server/main.ts` as a real process of `role`; resolves once it prints that it is running. Node loads tsx
  * itself: the tsx command would fork the server, and a SIGKILL to it would leave the server running.
  */
-export async function startInstance(role: 'api' | 'worker', env: Record<string, string>, all: Instance[]): Promise<Instance> {
+export async function startInstance(
+  role: 'api' | 'worker',
+  env: Record<string, string>,
+  all: Instance[],
+): Promise<Instance> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), `cluster-${role}-`));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, ...env, ROLE: role, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      ...env,
+      ROLE: role,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -164,10 +185,16 @@ export async function webhookListener(): Promise<{ url: string; deliveries: Deli
 }
 
 /** Polls `check` until it holds; on timeout the error names `what` and, when given, the state `describe` reports. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string, describe?: () => Promise<string>) {
+export async function waitFor(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  describe?: () => Promise<string>,
+) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms${describe ? `: ${await describe()}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen within ${timeoutMs} ms${describe ? `: ${await describe()}` : ''}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -178,7 +205,11 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
  */
 export async function expectSettledOnce(db: Kysely<Schema>, tasks: TaskRow[]) {
   for (const task of tasks) {
-    const ledger = await db.selectFrom('credit_ledger').select(['reason', 'delta']).where('reference', '=', task.id).execute();
+    const ledger = await db
+      .selectFrom('credit_ledger')
+      .select(['reason', 'delta'])
+      .where('reference', '=', task.id)
+      .execute();
     const reasons = ledger.map((r) => r.reason);
     expect(reasons.filter((r) => r === LEDGER_REASONS.hold)).toHaveLength(1);
     if (task.status === 'succeeded') {

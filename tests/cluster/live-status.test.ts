@@ -1,4 +1,5 @@
-// Live status across real processes on one PostgreSQL: submitted through one api instance, streamed from another, also after its listener was cut.
+// Live status across real processes on one PostgreSQL: submitted through one api instance, streamed from another, also
+// after its listener was cut.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,17 @@ import { collect, type OpenedStream } from '../../server/test-support/sse.fixtur
 import { createUser, type TestUser } from '../../server/test-support/tasks';
 import { createDreamApiClient } from '../../src/lib/sdk/index';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
-import { call, clearRedisPrefix, freshDatabase, killAll, missingServices, startInstance, waitFor, type Instance, REDIS_URL } from './cluster.fixtures';
+import {
+  call,
+  clearRedisPrefix,
+  freshDatabase,
+  killAll,
+  missingServices,
+  startInstance,
+  waitFor,
+  type Instance,
+  REDIS_URL,
+} from './cluster.fixtures';
 
 const skipReason = await missingServices();
 if (skipReason) console.warn(`live status cluster test skipped: ${skipReason}`);
@@ -55,7 +66,10 @@ describe.skipIf(skipReason !== null).each([
       LOG_LEVEL: 'warn',
       ENGINES: 'tts-common=espeak',
     };
-    user = await createUser({ database, config: loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: fresh.url, LOG_LEVEL: 'silent' }) }, 100);
+    user = await createUser(
+      { database, config: loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: fresh.url, LOG_LEVEL: 'silent' }) },
+      100,
+    );
     // One at a time: each start compiles the server, and a busy machine takes the fixture's minute over three at once.
     for (const role of ['api', 'api', 'worker'] as const) {
       const started = await startInstance(role, env, instances);
@@ -74,7 +88,9 @@ describe.skipIf(skipReason !== null).each([
   });
 
   async function accountStream(on: Instance) {
-    const s = collect(await fetch(`${on.url}${LIVE_STATUS.publicPath}`, { headers: { authorization: `Bearer ${user.apiKey}` } }));
+    const s = collect(
+      await fetch(`${on.url}${LIVE_STATUS.publicPath}`, { headers: { authorization: `Bearer ${user.apiKey}` } }),
+    );
     streams.push(s);
     expect(s.status).toBe(200);
     return s;

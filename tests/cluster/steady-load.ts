@@ -1,4 +1,5 @@
-// Steady submits through the cluster's api instances while its backing services fail in turn (S3, Redis, PostgreSQL): what was accepted, and how every submit was answered.
+// Steady submits through the cluster's api instances while its backing services fail in turn (S3, Redis, PostgreSQL):
+// what was accepted, and how every submit was answered.
 import { expect } from 'vitest';
 import type { TestS3 } from '../../server/test-support/s3';
 import { startTcpProxy, type TcpProxy } from '../../server/test-support/tcp-proxy';
@@ -71,7 +72,8 @@ const readyz = async (i: Instance) => {
 
 /**
  * The outages, one after another under the load, each phase named on it: S3 stopped (a worker pauses and says why in
- * /readyz, then takes jobs again), Redis cut off, then PostgreSQL cut off (the API answers 503), and a calm phase after.
+ * /readyz, then takes jobs again), Redis cut off, then PostgreSQL cut off (the API answers 503), and a calm phase
+ * after.
  */
 export async function outagesInTurn(o: {
   load: SteadyLoad;
@@ -114,11 +116,15 @@ export function proxyTo(serviceUrl: string, defaultPort: number): Promise<TcpPro
   return startTcpProxy({ host: url.hostname, port: Number(url.port || defaultPort) });
 }
 
-/** One line of figures: submits and their answers, what became of the accepted tasks, and the refusals of each phase. */
+/**
+ * One line of figures: submits and their answers, what became of the accepted tasks, and the refusals of each phase.
+ */
 export function outcome(load: SteadyLoad, rows: TaskRow[]): string {
   const count = (status: string) => rows.filter((t) => t.status === status).length;
   const submits = [...load.answers.values()].reduce((a, b) => a + b, 0);
-  const phases = ['s3-down', 'redis-down', 'postgres-cut', 'after'].map((p) => `${p} ${JSON.stringify(Object.fromEntries(load.during(p)))}`);
+  const phases = ['s3-down', 'redis-down', 'postgres-cut', 'after'].map(
+    (p) => `${p} ${JSON.stringify(Object.fromEntries(load.during(p)))}`,
+  );
   const again = rows.filter((t) => t.attempts > 1).length;
   return (
     `cluster outages: ${load.accepted.length} accepted of ${submits} submits ${JSON.stringify(Object.fromEntries(load.answers))}; ` +

@@ -7,7 +7,10 @@ import { TOASTS } from '../../src/lib/product-rules';
 
 const mailbox = useMailbox();
 
-test('sign in with an emailed code, see credits, redeem an invitation, copy the key and log out', async ({ page, context }) => {
+test('sign in with an emailed code, see credits, redeem an invitation, copy the key and log out', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const invitation = `E2E${Date.now()}`;
   admin('create-invitation', '--code', invitation, '--max-uses', '5');
@@ -69,7 +72,10 @@ test('sign in with an emailed code, see credits, redeem an invitation, copy the 
   await page.waitForURL('**/playground');
   await hydrated(page);
   await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
-  expect(await page.evaluate(() => [localStorage.getItem('userToken'), localStorage.getItem('userKey')])).toEqual([null, null]);
+  expect(await page.evaluate(() => [localStorage.getItem('userToken'), localStorage.getItem('userKey')])).toEqual([
+    null,
+    null,
+  ]);
 });
 
 test('the email step validates on blur and the code boxes accept a pasted code', async ({ page }) => {
@@ -87,7 +93,9 @@ test('the email step validates on blur and the code boxes accept a pasted code',
   await page.evaluate((text) => {
     const data = new DataTransfer();
     data.setData('text/plain', text);
-    document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
   }, code);
   await skipAboutYou(page);
   await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');

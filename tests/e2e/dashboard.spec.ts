@@ -1,5 +1,6 @@
 // Dashboard end to end at 1440 and 390 px: credits used per day and feature, named API keys with last use and revoke,
-// the request log with paging, and billing rows that say what happened and link to the task (readable at 390 px, axe clean).
+// the request log with paging, and billing rows that say what happened and link to the task (readable at 390 px, axe
+// clean).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -43,7 +44,11 @@ test.beforeEach(({ page }) => declineCookies(page));
 
 /** The operator CLI against this spec's server's database. */
 function grant(email: string, credits: number): void {
-  execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } });
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)],
+    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } },
+  );
 }
 
 const api = (request: APIRequestContext, key: string, tool: string, body: unknown) =>
@@ -51,7 +56,15 @@ const api = (request: APIRequestContext, key: string, tool: string, body: unknow
 
 async function waitForTask(request: APIRequestContext, key: string, taskId: string): Promise<void> {
   await expect
-    .poll(async () => ((await (await api(request, key, 'getAsyncResult', { taskId })).json()) as { data: { task: { status: number } } }).data.task.status, { timeout: 60_000 })
+    .poll(
+      async () =>
+        (
+          (await (await api(request, key, 'getAsyncResult', { taskId })).json()) as {
+            data: { task: { status: number } };
+          }
+        ).data.task.status,
+      { timeout: 60_000 },
+    )
     .toBeGreaterThanOrEqual(3);
 }
 
@@ -80,7 +93,12 @@ for (const width of [1440, 390]) {
       await page.getByRole('button', { name: 'Reveal' }).click();
       const key = (await page.getByTestId('api-key').textContent())!;
       expect(key).toMatch(/^sk-/);
-      const submitted = (await (await api(page.request, key, 'async/do_tts_common', { text: 'Hello from the dashboard test', audioId: 'en-us-male-1' })).json()) as { data: { taskId: string } };
+      const submitted = (await (
+        await api(page.request, key, 'async/do_tts_common', {
+          text: 'Hello from the dashboard test',
+          audioId: 'en-us-male-1',
+        })
+      ).json()) as { data: { taskId: string } };
       const taskId = submitted.data.taskId;
       await waitForTask(page.request, key, taskId);
       expect((await api(page.request, key, 'getAsyncResult', { taskId: 'no-such-task' })).status()).toBe(404);
@@ -130,20 +148,28 @@ for (const width of [1440, 390]) {
       expect(await noSidewaysScroll(page)).toBe(true);
       await page.screenshot({ path: path.join(shots, `dashboard-overview-${width}.png`), fullPage: true });
 
-      // Billing: the task row names the feature and what happened, links to the task; no hidden columns, nothing axe flags.
+      // Billing: the task row names the feature and what happened, links to the task; no hidden columns, nothing axe
+      // flags.
       await openTab(page, 'Billing');
       const billing = page.getByTestId('billing-table');
       const row = billing.getByRole('row').filter({ hasText: 'Speech · Common' }).first();
       await expect(row).toContainText(/Held \d+ → charged \d+/);
       await expect(billing).not.toContainText('Generation (held)');
-      for (const label of ['Date', 'What', 'Change', 'Balance']) await expect(row.locator(`td[data-label="${label}"]`)).toBeVisible();
+      for (const label of ['Date', 'What', 'Change', 'Balance'])
+        await expect(row.locator(`td[data-label="${label}"]`)).toBeVisible();
       expect(await noSidewaysScroll(page)).toBe(true);
       expect((await axeViolations(page, '[data-testid="billing-table"]')).map((v) => v.id)).toEqual([]);
       await page.screenshot({ path: path.join(shots, `dashboard-billing-${width}.png`), fullPage: true });
 
-      // An API task has no playground screen, so its rows carry no link; a playground task's row opens it in the history.
+      // An API task has no playground screen, so its rows carry no link; a playground task's row opens it in the
+      // history.
       const token = await page.evaluate(() => localStorage.getItem('userToken'));
-      const played = (await (await page.request.post(`${base}/api-playground/speech/v1/tts`, { headers: { token: token ?? '' }, data: { text: 'Open me from billing', voiceId: 'en-us-female-1' } })).json()) as { data: { taskId: string } };
+      const played = (await (
+        await page.request.post(`${base}/api-playground/speech/v1/tts`, {
+          headers: { token: token ?? '' },
+          data: { text: 'Open me from billing', voiceId: 'en-us-female-1' },
+        })
+      ).json()) as { data: { taskId: string } };
       await waitForTask(page.request, key, played.data.taskId);
       await page.reload();
       await hydrated(page);

@@ -1,5 +1,5 @@
-// Developer tools end to end at 1440 and 390 px: a key's credit cap set in the dashboard and holding at submit, the webhook
-// delivery log with the failed-only filter and Redeliver against a local receiver, and the usage CSV download.
+// Developer tools end to end at 1440 and 390 px: a key's credit cap set in the dashboard and holding at submit, the
+// webhook delivery log with the failed-only filter and Redeliver against a local receiver, and the usage CSV download.
 import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +32,9 @@ const receiver = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     received.push({ headers: req.headers });
-    res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer === 500 ? 'receiver is down for maintenance' : 'thanks');
+    res
+      .writeHead(answer, { 'content-type': 'text/plain' })
+      .end(answer === 500 ? 'receiver is down for maintenance' : 'thanks');
   });
 });
 let hookUrl: string;
@@ -73,17 +75,32 @@ async function call(request: APIRequestContext, route: string, form: Record<stri
   return body.data;
 }
 
-/** Signs a new user in through the email-code calls, grants credits with the operator CLI and stores the session in the page. */
+/**
+ * Signs a new user in through the email-code calls, grants credits with the operator CLI and stores the session in the
+ * page.
+ */
 async function signIn(page: Page, name: string, credits: number) {
   const email = `${name}-${Date.now()}@developer-tools.test`;
   const { attemptId } = await call(page.request, '/user/code', { email, type: 'login' });
-  const { token, userId } = await call(page.request, '/user/email/login', { email, code: await mailbox.nextCode(email), attemptId: attemptId! });
-  await call(page.request, '/user/infoUpdate', { company: 'Developer Tools Ltd', channel: '' }, token);
-  execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+  const { token, userId } = await call(page.request, '/user/email/login', {
+    email,
+    code: await mailbox.nextCode(email),
+    attemptId: attemptId!,
   });
-  const stored = { [STORAGE_KEYS.userToken]: token!, [STORAGE_KEYS.userId]: userId!, [STORAGE_KEYS.hasRead]: JSON.stringify([userId]) };
+  await call(page.request, '/user/infoUpdate', { company: 'Developer Tools Ltd', channel: '' }, token);
+  execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    },
+  );
+  const stored = {
+    [STORAGE_KEYS.userToken]: token!,
+    [STORAGE_KEYS.userId]: userId!,
+    [STORAGE_KEYS.hasRead]: JSON.stringify([userId]),
+  };
   await page.addInitScript((items) => {
     for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
   }, stored);
@@ -91,8 +108,16 @@ async function signIn(page: Page, name: string, credits: number) {
   return { token: token!, key: key! };
 }
 
-const api = async (request: APIRequestContext, key: string, tool: string, body: unknown, headers: Record<string, string> = {}) =>
-  (await (await request.post(`${base}/api/${tool}`, { headers: { authorization: `Bearer ${key}`, ...headers }, data: body })).json()) as {
+const api = async (
+  request: APIRequestContext,
+  key: string,
+  tool: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) =>
+  (await (
+    await request.post(`${base}/api/${tool}`, { headers: { authorization: `Bearer ${key}`, ...headers }, data: body })
+  ).json()) as {
     code: number;
     message: string;
     data: Record<string, unknown>;
@@ -123,7 +148,10 @@ for (const width of [1440, 390]) {
       const taskId = submitted.data.taskId as string;
       // Both scheduled attempts fail (WEBHOOK_MAX_ATTEMPTS=2): the message ends up failed.
       await expect
-        .poll(async () => ((await api(page.request, key, 'webhooks/deliveries', { taskId })).data.list as unknown[]).length, { timeout: 60_000 })
+        .poll(
+          async () => ((await api(page.request, key, 'webhooks/deliveries', { taskId })).data.list as unknown[]).length,
+          { timeout: 60_000 },
+        )
         .toBe(2);
 
       // Caps: the default key shows its use; a daily cap of 1 is set in the dashboard and the next submit is refused.
@@ -136,7 +164,10 @@ for (const width of [1440, 390]) {
       await defaultKey.getByRole('button', { name: 'Save caps' }).click();
       await expect(defaultKey.getByRole('meter', { name: 'Today: 1 of 1 credits' })).toBeVisible();
       await expect(defaultKey).toContainText('1 / 1 credits');
-      const refused = await api(page.request, key, 'async/do_tts_common', { text: 'One too many', audioId: 'en-us-male-1' });
+      const refused = await api(page.request, key, 'async/do_tts_common', {
+        text: 'One too many',
+        audioId: 'en-us-male-1',
+      });
       expect(refused.code).toBe(DEVELOPER_TOOL_CODES.keyCapReached);
       expect(refused.message).toContain('daily credit cap of 1');
       // A new key with a monthly cap set at creation.
@@ -184,7 +215,10 @@ for (const width of [1440, 390]) {
       const today = new Date().toISOString().slice(0, 10);
       await page.getByLabel('From', { exact: true }).fill(today);
       await page.getByLabel('To', { exact: true }).fill(today);
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download CSV' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe(`usage-${today}-to-${today}.csv`);
       const csv = readFileSync((await download.path())!, 'utf8');
       expect(csv.split('\r\n')[0]).toBe(USAGE_EXPORT.columns.join(','));

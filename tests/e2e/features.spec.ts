@@ -13,9 +13,15 @@ function layoutShifts(page: Page): Promise<string[]> {
   return page.evaluate(
     () =>
       new Promise<string[]>((resolve) => {
-        type Shift = { value: number; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-        const describe = (e: Shift) => `${e.value}: ${e.sources.map((s) => `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; ')}`;
-        new PerformanceObserver((list) => resolve(list.getEntries().map((e) => describe(e as unknown as Shift)))).observe({ type: 'layout-shift', buffered: true });
+        type Shift = {
+          value: number;
+          sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+        };
+        const describe = (e: Shift) =>
+          `${e.value}: ${e.sources.map((s) => `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; ')}`;
+        new PerformanceObserver((list) =>
+          resolve(list.getEntries().map((e) => describe(e as unknown as Shift))),
+        ).observe({ type: 'layout-shift', buffered: true });
         setTimeout(() => resolve([]), 500);
       }),
   );
@@ -23,12 +29,16 @@ function layoutShifts(page: Page): Promise<string[]> {
 
 test.beforeEach(({ page }) => declineCookies(page));
 
-test('an unavailable product is marked in the nav and on the home page, and its screen shows a notice instead of the form', async ({ page }) => {
+test('an unavailable product is marked in the nav and on the home page, and its screen shows a notice instead of the form', async ({
+  page,
+}) => {
   await page.goto('/playground');
   // Home: the clothes changer card carries the mark, Text to Speech does not.
   const clothesCard = page.locator('.product-card', { has: page.getByRole('link', { name: 'AI Clothes Changer' }) });
   await expect(clothesCard).toContainText(NOT_AVAILABLE);
-  await expect(page.locator('.product-card', { has: page.getByRole('link', { name: 'Text to Speech', exact: true }) })).not.toContainText(NOT_AVAILABLE);
+  await expect(
+    page.locator('.product-card', { has: page.getByRole('link', { name: 'Text to Speech', exact: true }) }),
+  ).not.toContainText(NOT_AVAILABLE);
 
   // Nav: the mark is part of the link, before anyone opens the product.
   const products = page.locator('details.nav__dropdown', { has: page.getByText('Products', { exact: true }) });
@@ -51,7 +61,9 @@ test('an unavailable product is marked in the nav and on the home page, and its 
   await expect(page.locator('main')).not.toContainText('ENGINES');
 });
 
-test('a served product keeps its form, and an unserved API operation is marked on its reference page', async ({ page }) => {
+test('a served product keeps its form, and an unserved API operation is marked on its reference page', async ({
+  page,
+}) => {
   await page.goto('/playground/textToVideo');
   await expect(page.getByRole('button', { name: 'Generate video' })).toBeVisible();
   await expect(page.locator('main')).not.toContainText(NOT_AVAILABLE);
@@ -63,7 +75,9 @@ test('a served product keeps its form, and an unserved API operation is marked o
   await expect(page.locator('.op-header')).not.toContainText(NOT_AVAILABLE);
 });
 
-test('what a page learns after it is shown arrives without moving anything, on a phone and on a wide screen (CLS 0)', async ({ page }) => {
+test('what a page learns after it is shown arrives without moving anything, on a phone and on a wide screen (CLS 0)', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 412, height: 823 });
   // A card mark (clothes changer), an operation's mark, a served operation whose samples tell a guest to log in, the
   // notice of an unknown address (the 404 page's redirect), and a share link that is not there.
@@ -77,7 +91,10 @@ test('what a page learns after it is shown arrives without moving anything, on a
     await page.goto(path);
     await expect(settled).toBeVisible();
     expect(await layoutShifts(page), path).toEqual([]);
-    if (path === '/api-reference/ttsCommon') await expect(page.getByTestId('code-sample')).toContainText(`'${new URL(page.url()).origin}/api/async/do_tts_common'`);
+    if (path === '/api-reference/ttsCommon')
+      await expect(page.getByTestId('code-sample')).toContainText(
+        `'${new URL(page.url()).origin}/api/async/do_tts_common'`,
+      );
   }
   // On a wide screen the examples stand beside the form: an example video has its height before its file loads (the
   // files are held back a moment here, as a slow network would).
@@ -92,7 +109,9 @@ test('what a page learns after it is shown arrives without moving anything, on a
   expect(await layoutShifts(page), 'example video').toEqual([]);
 });
 
-test("signed in, the key in the samples, the dashboard's figures and the account chip arrive without moving anything (CLS 0)", async ({ page }) => {
+test("signed in, the key in the samples, the dashboard's figures and the account chip arrive without moving anything (CLS 0)", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 412, height: 823 });
   await page.goto('/playground');
   await signInByMail(page, mailbox, `steady-${Date.now()}@example.com`);

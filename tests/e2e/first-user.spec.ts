@@ -12,9 +12,13 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12
 
 test.beforeEach(({ page }) => declineCookies(page));
 
-const signIn = (page: Page, request: APIRequestContext, name: string, credits = 100) => signInThroughApi(page, request, mailbox, name, credits);
+const signIn = (page: Page, request: APIRequestContext, name: string, credits = 100) =>
+  signInThroughApi(page, request, mailbox, name, credits);
 
-test('a disabled submit looks disabled; a feature this server does not serve says so instead of offering its form', async ({ page, request }) => {
+test('a disabled submit looks disabled; a feature this server does not serve says so instead of offering its form', async ({
+  page,
+  request,
+}) => {
   await signIn(page, request, 'disabled');
   await page.goto('/playground/alClothesChanger');
   await hydrated(page);
@@ -61,12 +65,22 @@ test.describe('at 390 px', () => {
     await expect(pro).toBeVisible();
   });
 
-  test('reference tables fit the phone: no column is cut off past a table\'s edge', async ({ page }) => {
-    for (const route of ['/api-reference', '/api-reference/getAsyncResult', '/api-reference/lipsync', '/api-reference/remainingCredits', '/api-reference/ttsCommon']) {
+  test("reference tables fit the phone: no column is cut off past a table's edge", async ({ page }) => {
+    for (const route of [
+      '/api-reference',
+      '/api-reference/getAsyncResult',
+      '/api-reference/lipsync',
+      '/api-reference/remainingCredits',
+      '/api-reference/ttsCommon',
+    ]) {
       await page.goto(route);
-      const tables = await page.locator('.ref-table').evaluateAll((list) =>
-        list.filter((t) => t.clientWidth > 0).map((t) => ({ label: t.getAttribute('aria-label'), scroll: t.scrollWidth, width: t.clientWidth })),
-      );
+      const tables = await page
+        .locator('.ref-table')
+        .evaluateAll((list) =>
+          list
+            .filter((t) => t.clientWidth > 0)
+            .map((t) => ({ label: t.getAttribute('aria-label'), scroll: t.scrollWidth, width: t.clientWidth })),
+        );
       expect(tables.length, route).toBeGreaterThan(0);
       for (const t of tables) expect(t.scroll, `${route}: ${t.label}`).toBeLessThanOrEqual(t.width + 1);
     }
@@ -77,17 +91,26 @@ test.describe('at 390 px', () => {
     await page.goto('/dashboard?type=billing');
     const billing = page.getByRole('tab', { name: 'Billing' });
     await expect(billing).toHaveAttribute('aria-selected', 'true');
-    const bar = await page.getByRole('tablist', { name: 'Dashboard sections' }).evaluate((el) => ({ scroll: el.scrollWidth, width: el.clientWidth }));
+    const bar = await page
+      .getByRole('tablist', { name: 'Dashboard sections' })
+      .evaluate((el) => ({ scroll: el.scrollWidth, width: el.clientWidth }));
     expect(bar.scroll).toBeLessThanOrEqual(bar.width + 1);
     const box = (await billing.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   });
 });
 
-test('Dialogue Script: style and both speakers in one row, labels above, with how it works beside the form', async ({ page }) => {
+test('Dialogue Script: style and both speakers in one row, labels above, with how it works beside the form', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/playground/dialogueContent');
-  const boxes = await Promise.all(['Style', 'Speaker 1', 'Speaker 2'].map(async (name) => ({ label: (await page.getByText(name, { exact: true }).boundingBox())!, control: (await page.getByLabel(name, { exact: true }).boundingBox())! })));
+  const boxes = await Promise.all(
+    ['Style', 'Speaker 1', 'Speaker 2'].map(async (name) => ({
+      label: (await page.getByText(name, { exact: true }).boundingBox())!,
+      control: (await page.getByLabel(name, { exact: true }).boundingBox())!,
+    })),
+  );
   for (const { label, control } of boxes) {
     expect(Math.abs(control.y - boxes[0]!.control.y)).toBeLessThan(2);
     // One line of label, above its control.
@@ -98,7 +121,10 @@ test('Dialogue Script: style and both speakers in one row, labels above, with ho
   expect(how.x).toBeGreaterThan(boxes[2]!.control.x + boxes[2]!.control.width);
 });
 
-test('pasting 6,000 characters into Text to Speech (or any field with a limit) keeps 5,000 and says 1,000 were cut', async ({ page, context }) => {
+test('pasting 6,000 characters into Text to Speech (or any field with a limit) keeps 5,000 and says 1,000 were cut', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/playground/speech');
   await hydrated(page);
@@ -108,7 +134,9 @@ test('pasting 6,000 characters into Text to Speech (or any field with a limit) k
   await text.focus();
   await page.keyboard.press('ControlOrMeta+V');
   await expect(text).toHaveValue('a'.repeat(TASK_LIMITS.maxTextChars));
-  await expect(page.getByRole('status').filter({ hasText: `the last ${formatCount(over)} characters were left out` })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: `the last ${formatCount(over)} characters were left out` }),
+  ).toBeVisible();
 
   // A field outside Field (a dialogue line) is told by the page-wide watcher, in a toast.
   await page.goto('/playground/dialogue');
@@ -140,7 +168,11 @@ test('Try it shows the cost and asks first; a new request clears the last answer
   for (const round of [1, 2]) {
     // The second request is held back a moment, so the cleared answer can be seen while it is on its way.
     let release = () => {};
-    if (round === 2) await page.route('**/api/async/do_tts_common', async (route) => new Promise<void>((resolve) => (release = () => resolve(route.continue()))));
+    if (round === 2)
+      await page.route(
+        '**/api/async/do_tts_common',
+        async (route) => new Promise<void>((resolve) => (release = () => resolve(route.continue()))),
+      );
     await page.getByRole('button', { name: 'Send request' }).click();
     await page.getByRole('button', { name: 'Send and spend 1 credit' }).click();
     if (round === 2) {
@@ -152,7 +184,10 @@ test('Try it shows the cost and asks first; a new request clears the last answer
   expect(submits).toHaveLength(2);
 });
 
-test('30 reloads each of /dashboard and the playground log no console error (hydration #418)', async ({ page, request }) => {
+test('30 reloads each of /dashboard and the playground log no console error (hydration #418)', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(240_000);
   await signIn(page, request, 'reloads');
   // Every other load holds the island's own script back, so the session loads before the island hydrates: the race
@@ -194,7 +229,9 @@ test('the reference states ranges once, in words, with real task ids and one quo
   expect(js).not.toContain("'");
 });
 
-test('an unknown playground path keeps its query and says the page does not exist; /contact leads to contact', async ({ page }) => {
+test('an unknown playground path keeps its query and says the page does not exist; /contact leads to contact', async ({
+  page,
+}) => {
   await page.goto('/playground/bogus?x=1');
   await page.waitForURL((url) => url.pathname === '/playground' && url.search === '?x=1');
   await expect(page.getByRole('status').filter({ hasText: NOT_FOUND.notice('/playground/bogus') })).toBeVisible();
@@ -246,6 +283,9 @@ test('credit packs name their credits on one line, three cards across a tablet',
 test('a short page ends with its footer at the bottom of the screen, no strip of page below it', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 1200 });
   await page.goto('/payment');
-  const bottom = await page.locator('footer').last().evaluate((el) => el.getBoundingClientRect().bottom + scrollY);
+  const bottom = await page
+    .locator('footer')
+    .last()
+    .evaluate((el) => el.getBoundingClientRect().bottom + scrollY);
   expect(Math.round(bottom)).toBeGreaterThanOrEqual(1200);
 });

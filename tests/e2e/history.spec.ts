@@ -1,5 +1,5 @@
-// History panel end to end at 1440 and 390 px: what each item was made from, named downloads, search and filter, re-run,
-// a public share link opened without an account and revoked, delete with undo, poster frames of videos.
+// History panel end to end at 1440 and 390 px: what each item was made from, named downloads, search and filter,
+// re-run, a public share link opened without an account and revoked, delete with undo, poster frames of videos.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -37,7 +37,10 @@ for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 
-    test('history items say what they were made from; download, search, filter, re-run, share, delete with undo', async ({ page, browser }) => {
+    test('history items say what they were made from; download, search, filter, re-run, share, delete with undo', async ({
+      page,
+      browser,
+    }) => {
       test.setTimeout(180_000);
       const email = `history-${width}-${Date.now()}@example.com`;
       await page.goto('/playground/speech');
@@ -50,7 +53,11 @@ for (const width of [1440, 390]) {
       const history = page.getByTestId('history');
       const fox = history.locator('[data-task-id]').filter({ hasText: 'The quick brown fox' });
       await expect(fox).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
-      await submit(page, '/speech/v1/tts', { text: 'Pack my box with five dozen liquor jugs.', voiceId: 'en-gb-male-1', quality: 'pro' });
+      await submit(page, '/speech/v1/tts', {
+        text: 'Pack my box with five dozen liquor jugs.',
+        voiceId: 'en-gb-male-1',
+        quality: 'pro',
+      });
       await page.reload();
       await hydrated(page);
       const jugs = history.locator('[data-task-id]').filter({ hasText: 'five dozen liquor jugs' });
@@ -59,9 +66,14 @@ for (const width of [1440, 390]) {
       await hydrated(page);
 
       // What it was made from, engine, charge; the download is named after the feature and date, not the id.
-      await expect(jugs.getByTestId('history-summary')).toHaveText('Pack my box with five dozen liquor jugs. · Oliver (en-GB)');
+      await expect(jugs.getByTestId('history-summary')).toHaveText(
+        'Pack my box with five dozen liquor jugs. · Oliver (en-GB)',
+      );
       await expect(jugs.getByText('Speech · Pro')).toBeVisible();
-      const [download] = await Promise.all([page.waitForEvent('download'), jugs.getByRole('link', { name: 'Download' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        jugs.getByRole('link', { name: 'Download' }).click(),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/);
 
       // Search and filter ask the server.
@@ -77,7 +89,8 @@ for (const width of [1440, 390]) {
       expect(await noSidewaysScroll(page)).toBe(true);
       await page.screenshot({ path: path.join(shots, `history-${width}.png`), fullPage: true });
 
-      // Run again: a paid run states its price and asks first; then a new item with the same inputs, followed until it finishes.
+      // Run again: a paid run states its price and asks first; then a new item with the same inputs, followed until it
+      // finishes.
       await jugs.first().getByRole('button', { name: 'Run again…' }).click();
       const ask = jugs.first().getByRole('group', { name: /^Run Speech · Pro again\?$/ });
       await expect(ask).toContainText(/Run it again for \d+ credits?\?/);
@@ -130,7 +143,12 @@ for (const width of [1440, 390]) {
       // The embedded defaults serve text to video with the preview engine (ffmpeg ships with npm ci): it must run here.
       expect(await available(page, 'text-to-video'), 'text-to-video is served on the e2e server').toBe(true);
       admin('grant', email, '1000');
-      await submit(page, '/video_tools/v1/animate_video', { type: 'text', prompt: 'A lighthouse at dusk', resolution: '512p', duration: 4 });
+      await submit(page, '/video_tools/v1/animate_video', {
+        type: 'text',
+        prompt: 'A lighthouse at dusk',
+        resolution: '512p',
+        duration: 4,
+      });
       const item = page.getByTestId('history').locator('[data-task-id]').first();
       await expect(async () => {
         await page.reload();

@@ -1,4 +1,5 @@
-// Live status in Chromium: a playground run's progress and result arrive over the account's status stream, not by polling.
+// Live status in Chromium: a playground run's progress and result arrive over the account's status stream, not by
+// polling.
 import { expect, test, type Page } from '@playwright/test';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { admin } from './support/admin';
@@ -34,7 +35,8 @@ test('a run follows its status over the stream: the card finishes with no poll r
   expect(paths).toContain(LIVE_STATUS.playgroundPath);
   expect(paths.filter((p) => p === POLL)).toEqual([]);
 
-  // The stream refused (as a server over its stream cap would): the next run is polled once a second and still finishes.
+  // The stream refused (as a server over its stream cap would): the next run is polled once a second and still
+  // finishes.
   await page.route(`**${LIVE_STATUS.playgroundPath}*`, (route) =>
     route.fulfill({ status: 429, contentType: 'application/json', body: '{"code":40029,"msg":"busy"}' }),
   );

@@ -12,8 +12,8 @@ const mailbox = useMailbox();
 test.beforeEach(async ({ page }) => declineCookies(page));
 
 /**
- * The accessible name of the focused element and where it is: inside the open dialog, or on the page behind it. Past the
- * dialog's last control Tab goes to the browser's own controls (activeElement is then the body), never to the page.
+ * The accessible name of the focused element and where it is: inside the open dialog, or on the page behind it. Past
+ * the dialog's last control Tab goes to the browser's own controls (activeElement is then the body), never to the page.
  */
 const focus = (page: Page) =>
   page.evaluate(() => {
@@ -26,10 +26,16 @@ const focus = (page: Page) =>
     };
   });
 
-test('the login dialog is modal: focus stays inside, the page behind is inert, Escape closes it and focus returns to Log In', async ({ page }) => {
+test('the login dialog is modal: focus stays inside, the page behind is inert, Escape closes it and focus returns to Log In', async ({
+  page,
+}) => {
   await page.goto('/pricing');
   // A static page: no React until the dialog is asked for.
-  expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /ModalHost|mount-modals/.test(r.name)))).toBe(false);
+  expect(
+    await page.evaluate(() =>
+      performance.getEntriesByType('resource').some((r) => /ModalHost|mount-modals/.test(r.name)),
+    ),
+  ).toBe(false);
   const dialog = await openLogin(page);
   await expect(dialog).toBeVisible();
   expect(await dialog.evaluate((d) => d.tagName === 'DIALOG' && d.matches(':modal'))).toBe(true);
@@ -44,7 +50,10 @@ test('the login dialog is modal: focus stays inside, the page behind is inert, E
   // Round and round the dialog's own controls: Close, Email, Continue, Google, GitHub.
   expect([...seen].sort()).toEqual(['Close', 'Continue', 'Email', 'GitHub', 'Google']);
   // showModal() makes the rest of the page inert: a click on a link behind the dialog does nothing.
-  await page.getByRole('link', { name: 'Contact Us' }).click({ force: true, timeout: 2000 }).catch(() => {});
+  await page
+    .getByRole('link', { name: 'Contact Us' })
+    .click({ force: true, timeout: 2000 })
+    .catch(() => {});
   await expect(page).toHaveURL(/\/pricing$/);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -95,13 +104,18 @@ test('the account menu answers ArrowDown, ArrowUp, Home, End and Escape', async 
   await expect(trigger).toBeFocused();
 });
 
-test('after sign-in a suspended account sees the suspension notice first, then the information form', async ({ page, request }) => {
+test('after sign-in a suspended account sees the suspension notice first, then the information form', async ({
+  page,
+  request,
+}) => {
   const email = `order-${Date.now()}@example.com`;
   // The account signs up through the API and is suspended; this browser then holds its fresh session with the
   // after-login steps still to run, as a sign-in link or an OAuth return leaves it on the next page.
   const mailed = mailbox.nextCode(email);
   const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
-  const login = await (await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })).json();
+  const login = await (
+    await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })
+  ).json();
   admin('suspend', email);
   await page.addInitScript(({ token, userId }) => {
     if (localStorage.getItem('userToken')) return;
@@ -118,11 +132,16 @@ test('after sign-in a suspended account sees the suspension notice first, then t
   await expect(page.getByRole('dialog', { name: 'Tell us about you' })).toBeVisible();
 });
 
-test('the information form is offered once per account: another browser of the same account is not asked again', async ({ browser, request }) => {
+test('the information form is offered once per account: another browser of the same account is not asked again', async ({
+  browser,
+  request,
+}) => {
   const email = `once-${Date.now()}@example.com`;
   const mailed = mailbox.nextCode(email);
   const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
-  const login = await (await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })).json();
+  const login = await (
+    await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })
+  ).json();
   /** A fresh browser holding the account's session with the after-login steps to run, as after a sign-in link. */
   const signedInBrowser = async () => {
     const context = await browser.newContext();

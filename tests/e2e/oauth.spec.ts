@@ -22,7 +22,10 @@ for (const provider of ['Google', 'GitHub'] as const) {
     await hydrated(page);
     await skipAboutYou(page);
     await expect(page.getByRole('button', { name: /Account menu/ })).toContainText('0 credits');
-    const stored = await page.evaluate(() => ({ loginType: localStorage.getItem('loginType'), token: localStorage.getItem('userToken') }));
+    const stored = await page.evaluate(() => ({
+      loginType: localStorage.getItem('loginType'),
+      token: localStorage.getItem('userToken'),
+    }));
     expect(stored.loginType).toBe(provider.toLowerCase());
     expect(stored.token).toBeTruthy();
     const info = await page.request.post('/user/info', { headers: { token: stored.token! } });

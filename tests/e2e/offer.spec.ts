@@ -1,6 +1,6 @@
-// What this server offers, said the same on every page: the pricing page (free-here notes, unserved rows, names), Buy while
-// payments are off, the sign-in methods of the login modal and the landing's headline; on a server with nothing configured
-// and on the run's main server (payments, Google and GitHub configured; no-model runs charged in full).
+// What this server offers, said the same on every page: the pricing page (free-here notes, unserved rows, names), Buy
+// while payments are off, the sign-in methods of the login modal and the landing's headline; on a server with nothing
+// configured and on the run's main server (payments, Google and GitHub configured; no-model runs charged in full).
 import { expect, test, type Page } from '@playwright/test';
 import { ENGINE_LABELS, FEATURE_MESSAGES, MESSAGES, PAYMENTS_OFF } from '../../src/lib/product-rules';
 import { E2E_APP_PORT } from './support/accounts-env';
@@ -26,22 +26,35 @@ test.describe('a server with no payments, no OAuth and only the offline engines'
     await plain?.close();
   });
 
-  test('the pricing page says why runs are free here, marks what it cannot run, and names rows as the playground does', async ({ page }) => {
+  test('the pricing page says why runs are free here, marks what it cannot run, and names rows as the playground does', async ({
+    page,
+  }) => {
     await page.goto(`${plain.url}/pricing`);
     await expect(row(page, 'Text to Speech · Common')).toContainText(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak));
     await expect(row(page, 'Text to Video')).toContainText(FEATURE_MESSAGES.free(ENGINE_LABELS.preview));
     for (const name of ['Dialogue', 'Character to Video · a script', 'Character to Video · your audio']) {
       await expect(row(page, name), name).toContainText('Free here');
     }
-    for (const name of ['AI Clothes Changer', 'Image generation', 'Erase', 'Face swap', 'Speech to text', 'Voice Clone']) {
+    for (const name of [
+      'AI Clothes Changer',
+      'Image generation',
+      'Erase',
+      'Face swap',
+      'Speech to text',
+      'Voice Clone',
+    ]) {
       await expect(row(page, name), name).toContainText(FEATURE_MESSAGES.notAvailableHere);
     }
     // The list price stays beside the note.
-    await expect(page.locator('tbody[data-row="Text to Speech · Common"]')).toContainText('1 credit per 250 characters');
+    await expect(page.locator('tbody[data-row="Text to Speech · Common"]')).toContainText(
+      '1 credit per 250 characters',
+    );
     await expect(page.locator('main')).not.toContainText(/Live Photo|AI Model/);
   });
 
-  test('Buy is disabled with the reason and a support link beside it before any click; nothing asks the checkout', async ({ page }) => {
+  test('Buy is disabled with the reason and a support link beside it before any click; nothing asks the checkout', async ({
+    page,
+  }) => {
     const checkout: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/payment/checkout')) checkout.push(request.url());
@@ -81,7 +94,9 @@ test.describe('a server with no payments, no OAuth and only the offline engines'
     await page.goto(`${plain.url}/reference`);
     await page.getByText('The full price table').click();
     const table = page.getByRole('region', { name: 'Price table' });
-    await expect(table.getByRole('cell', { name: /^AI Clothes Changer/ })).toContainText(FEATURE_MESSAGES.notAvailableHere);
+    await expect(table.getByRole('cell', { name: /^AI Clothes Changer/ })).toContainText(
+      FEATURE_MESSAGES.notAvailableHere,
+    );
     await expect(table).toContainText('Character to Video · a script');
     await expect(table).not.toContainText(/Live Photo|AI Model/);
   });
@@ -103,7 +118,9 @@ test.describe('the main server: payments, Google and GitHub configured, runs cha
     await expect(page.locator('main')).not.toContainText('Free here');
   });
 
-  test('the login modal offers Google and GitHub, and moving to them from the empty email field says nothing', async ({ page }) => {
+  test('the login modal offers Google and GitHub, and moving to them from the empty email field says nothing', async ({
+    page,
+  }) => {
     await page.goto(`http://localhost:${E2E_APP_PORT}/playground`);
     const dialog = await openLogin(page);
     const google = dialog.getByRole('button', { name: 'Google' });

@@ -36,13 +36,17 @@ const test = base.extend<object, { guestPage: Page }>({
 });
 
 for (const route of SITE_ROUTES) {
-  test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({ guestPage }) => {
+  test(`${route} renders with a title, a heading, no console error and no serious accessibility violation`, async ({
+    guestPage,
+  }) => {
     await expectRendersCleanly(guestPage, route, { singleHeading: false });
   });
 }
 
 for (const route of REFERENCE_ROUTES) {
-  test(`${route} renders with a title, one heading, no console error and no serious accessibility violation`, async ({ guestPage }) => {
+  test(`${route} renders with a title, one heading, no console error and no serious accessibility violation`, async ({
+    guestPage,
+  }) => {
     await expectRendersCleanly(guestPage, route, { singleHeading: true });
   });
 }

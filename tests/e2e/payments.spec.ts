@@ -12,7 +12,10 @@ const mailbox = useMailbox();
 let stripe: FakeStripe;
 
 test.beforeAll(async () => {
-  stripe = await startFakeStripe({ port: stripePort(E2E_APP_PORT), webhookUrl: `http://localhost:${E2E_APP_PORT}/payment/webhook` });
+  stripe = await startFakeStripe({
+    port: stripePort(E2E_APP_PORT),
+    webhookUrl: `http://localhost:${E2E_APP_PORT}/payment/webhook`,
+  });
 });
 test.afterAll(async () => {
   await stripe.close();
@@ -36,7 +39,9 @@ test('a signed-in user buys a pack, sees the result page, the new balance and th
   await page.waitForURL('**/payment?status=success&session_id=cs_test_*');
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
   const credits = pack.credits.toLocaleString('en-US');
-  await expect(page.getByRole('button', { name: /Account menu/ })).toContainText(new RegExp(`${credits}|${pack.credits} credits`));
+  await expect(page.getByRole('button', { name: /Account menu/ })).toContainText(
+    new RegExp(`${credits}|${pack.credits} credits`),
+  );
 
   await page.getByRole('link', { name: 'View billing' }).click();
   await page.waitForURL('**/dashboard?type=billing');

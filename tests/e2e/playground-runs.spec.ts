@@ -1,5 +1,5 @@
-// Playground runs end to end in Chromium: View code follows the form and its copied curl runs as is, "Try an example" fills
-// the form, advanced settings reach the API and the engine, and two runs at once each finish in their own card.
+// Playground runs end to end in Chromium: View code follows the form and its copied curl runs as is, "Try an example"
+// fills the form, advanced settings reach the API and the engine, and two runs at once each finish in their own card.
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { RUN_MESSAGES, TASK_LIMITS } from '../../src/lib/product-rules';
@@ -23,7 +23,10 @@ async function open(page: Page, slug: string): Promise<void> {
 
 const code = (page: Page) => page.getByTestId('run-code');
 
-test('View code follows the form, copies with the real key, and the copied curl command makes the task the screen would', async ({ page, context }) => {
+test('View code follows the form, copies with the real key, and the copied curl command makes the task the screen would', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await signIn(page, 'view-code');
   await open(page, 'speech');
@@ -53,7 +56,10 @@ test('View code follows the form, copies with the real key, and the copied curl 
   expect(copied).toContain(`Bearer ${key}`);
 
   // The pasted command works as it is.
-  const answer = JSON.parse(execFileSync('sh', ['-c', copied], { encoding: 'utf8' })) as { code: number; data: { taskId: string } };
+  const answer = JSON.parse(execFileSync('sh', ['-c', copied], { encoding: 'utf8' })) as {
+    code: number;
+    data: { taskId: string };
+  };
   expect(answer.code).toBe(0);
   const history = page.getByTestId('history');
   await page.reload();
@@ -71,7 +77,10 @@ test('Try an example fills the form; an example with a picture uploads it, and t
   await expect(page.getByRole('radio', { name: /4s · 512p/ })).toBeChecked();
 
   await open(page, 'imageToVideo');
-  await page.getByTestId('examples').getByRole('button', { name: /^Try an example: / }).click();
+  await page
+    .getByTestId('examples')
+    .getByRole('button', { name: /^Try an example: / })
+    .click();
   await expect(page.getByText(/^image · \d+ KB/)).toBeVisible();
   await expect(page.getByLabel('Prompt')).toHaveValue('Slow zoom towards the sun, warm evening light');
   const sent = page.waitForRequest('**/video_tools/v1/animate_video');
@@ -83,7 +92,9 @@ test('Try an example fills the form; an example with a picture uploads it, and t
   await expect(page.getByTestId('examples')).toHaveCount(0);
 });
 
-test('advanced settings reach the API and the engine: pitch on speech, a tall frame and a seed on video', async ({ page }) => {
+test('advanced settings reach the API and the engine: pitch on speech, a tall frame and a seed on video', async ({
+  page,
+}) => {
   await signIn(page, 'advanced');
   await open(page, 'speech');
   await page.getByLabel('Text', { exact: true }).fill('A little higher, please.');
@@ -109,11 +120,15 @@ test('advanced settings reach the API and the engine: pitch on speech, a tall fr
   await expect(video).toBeVisible({ timeout: 60_000 });
   // Polled, each try finding the element anew: a listener on an element the page then replaced would wait forever.
   await expect
-    .poll(() => video.evaluate((el: HTMLVideoElement) => ({ width: el.videoWidth, height: el.videoHeight })), { timeout: 30_000 })
+    .poll(() => video.evaluate((el: HTMLVideoElement) => ({ width: el.videoWidth, height: el.videoHeight })), {
+      timeout: 30_000,
+    })
     .toEqual({ width: 512, height: 912 });
 });
 
-test('two runs at once: the form stays open, each run has its own card with times, and both finish', async ({ page }) => {
+test('two runs at once: the form stays open, each run has its own card with times, and both finish', async ({
+  page,
+}) => {
   await signIn(page, 'parallel');
   await open(page, 'textToVideo');
   await page.getByRole('radio', { name: /4s · 512p/ }).check();
@@ -126,7 +141,9 @@ test('two runs at once: the form stays open, each run has its own card with time
   await page.getByRole('button', { name: 'Generate video' }).click();
   await expect(cards).toHaveCount(2);
   // The first was still in progress when the second was sent.
-  await expect(page.getByTestId('runs-in-progress')).toHaveText(RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent));
+  await expect(page.getByTestId('runs-in-progress')).toHaveText(
+    RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent),
+  );
   await expect(cards.first().getByTestId('run-elapsed')).toHaveText(/^\d+ s$/);
 
   for (const card of [cards.nth(0), cards.nth(1)]) {
@@ -135,7 +152,12 @@ test('two runs at once: the form stays open, each run has its own card with time
   }
   await expect(cards.nth(0)).toHaveAttribute('aria-label', 'Run 2');
   await expect(cards.nth(1)).toHaveAttribute('aria-label', 'Run 1');
-  const [second, first] = [await cards.nth(0).getAttribute('data-task-id'), await cards.nth(1).getAttribute('data-task-id')];
+  const [second, first] = [
+    await cards.nth(0).getAttribute('data-task-id'),
+    await cards.nth(1).getAttribute('data-task-id'),
+  ];
   expect(second).not.toBe(first);
-  await expect(page.getByTestId('runs-in-progress')).toHaveText(RUN_MESSAGES.inProgress(0, TASK_LIMITS.perUserConcurrent));
+  await expect(page.getByTestId('runs-in-progress')).toHaveText(
+    RUN_MESSAGES.inProgress(0, TASK_LIMITS.perUserConcurrent),
+  );
 });

@@ -1,4 +1,5 @@
-// Playground end to end (SPEC.md §2): speech, dialogue, video and lip sync on local engines, history, credits, guest draft, screenshots.
+// Playground end to end (SPEC.md §2): speech, dialogue, video and lip sync on local engines, history, credits, guest
+// draft, screenshots.
 import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -45,9 +46,15 @@ function png(width: number, height: number): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y += 1) {
-    for (let x = 0; x < width; x += 1) rows.set([(x * 255) / width, (y * 255) / height, 160], y * (width * 3 + 1) + 1 + x * 3);
+    for (let x = 0; x < width; x += 1)
+      rows.set([(x * 255) / width, (y * 255) / height, 160], y * (width * 3 + 1) + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A 2-second MP4 with a test pattern and a WAV with a tone, made by the system's ffmpeg, the one the server uses. */
@@ -71,7 +78,18 @@ function videoAndAudio(): { video: string; audio: string } {
     'libx264',
     video,
   ]);
-  execFileSync(ffmpeg, ['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000', '-t', '2', audio]);
+  execFileSync(ffmpeg, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=16000',
+    '-t',
+    '2',
+    audio,
+  ]);
   return { video, audio };
 }
 
@@ -91,7 +109,8 @@ async function playedDuration(page: Page, testId: string): Promise<number> {
       async () =>
         (duration = await media.evaluate(async (el: HTMLMediaElement) => {
           el.muted = true;
-          if (el.paused) await Promise.race([el.play().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
+          if (el.paused)
+            await Promise.race([el.play().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))]);
           return el.currentTime > 0 && Number.isFinite(el.duration) ? el.duration : 0;
         })),
       { timeout: 60_000 },
@@ -125,7 +144,9 @@ async function screenshots(page: Page) {
   }
 }
 
-test('a guest keeps the inputs through the login modal, then speech, dialogue, video, history and credits work', async ({ page }) => {
+test('a guest keeps the inputs through the login modal, then speech, dialogue, video, history and credits work', async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const email = `playground-${Date.now()}@example.com`;
   const text = 'Hello from the playground. This sentence checks that speech is generated and played.';

@@ -23,8 +23,17 @@ const dataDir = process.env.E2E_DATA_DIR || mkdtempSync(path.join(os.tmpdir(), '
 process.env.E2E_DATA_DIR = dataDir;
 const root = path.resolve(import.meta.dirname, '../..');
 const siteDir = process.env.SITE_DIR || path.join(root, 'dist');
-/** Specs that sign nobody in and read only what their own guest session made: each of their tests may run on its own. */
-const GUEST_SPECS = ['pages.spec.ts', 'site.spec.ts', 'smoke.spec.ts', 'features.spec.ts', 'tracking.spec.ts', 'tracking-stay.spec.ts'];
+/**
+ * Specs that sign nobody in and read only what their own guest session made: each of their tests may run on its own.
+ */
+const GUEST_SPECS = [
+  'pages.spec.ts',
+  'site.spec.ts',
+  'smoke.spec.ts',
+  'features.spec.ts',
+  'tracking.spec.ts',
+  'tracking-stay.spec.ts',
+];
 
 export default defineConfig({
   testDir: '.',
@@ -59,7 +68,12 @@ export default defineConfig({
   projects: [
     // Flows first: their long files start at once, and the many short page checks fill in around them.
     { name: 'flows', testIgnore: GUEST_SPECS, use: { ...devices['Desktop Chrome'], channel: undefined } },
-    { name: 'guest', testMatch: GUEST_SPECS, fullyParallel: true, use: { ...devices['Desktop Chrome'], channel: undefined } },
+    {
+      name: 'guest',
+      testMatch: GUEST_SPECS,
+      fullyParallel: true,
+      use: { ...devices['Desktop Chrome'], channel: undefined },
+    },
   ],
   webServer: {
     // The server runs as built JavaScript, as npm start runs it.

@@ -1,6 +1,6 @@
 // API reference end to end (docs/public-api.md; every page's accessible render is in pages.spec.ts): the samples' tabs
-// answer clicks and the tablist keys, the copied curl sample works against this server with a real key, and Try it loads
-// React only when asked, then sends the request and shows the answer (src/lib/product-rules/page-budgets.ts).
+// answer clicks and the tablist keys, the copied curl sample works against this server with a real key, and Try it
+// loads React only when asked, then sends the request and shows the answer (src/lib/product-rules/page-budgets.ts).
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
 import { useMailbox } from './support/mailbox';
@@ -10,7 +10,9 @@ import { signInByMail } from './support/sign-in';
 const mailbox = useMailbox();
 test.beforeEach(({ page }) => declineCookies(page));
 
-/** React's element marker and react-dom's root marker, as page-budgets.test.ts looks for them in a page's first load. */
+/**
+ * React's element marker and react-dom's root marker, as page-budgets.test.ts looks for them in a page's first load.
+ */
 const REACT = /__reactContainer|Symbol\.for\(["'`]react\.element["'`]\)|react\.transitional\.element/;
 
 /** The scripts the page loads from now on, with whether each is React. */
@@ -25,7 +27,17 @@ function recordScripts(page: Page): { list: Array<Promise<{ url: string; react: 
 
 test('the guide covers every topic with deep links, and the error catalogue lists the codes', async ({ page }) => {
   await page.goto('/docs');
-  for (const name of ['Overview', 'Authentication', 'Task lifecycle', 'Credits and prices', 'Errors', 'Rate limits', 'Idempotency', 'Webhooks', 'Uploads']) {
+  for (const name of [
+    'Overview',
+    'Authentication',
+    'Task lifecycle',
+    'Credits and prices',
+    'Errors',
+    'Rate limits',
+    'Idempotency',
+    'Webhooks',
+    'Uploads',
+  ]) {
     await expect(page.getByRole('heading', { level: 2, name: new RegExp(`^${name}`) })).toBeVisible();
   }
   for (const code of ['10192', '40001', '40020', '40029']) await expect(page.locator(`#error-${code}`)).toBeVisible();
@@ -43,7 +55,9 @@ test('the sidebar search filters operations as you type', async ({ page }) => {
   await expect(nav.getByText('Nothing matches.')).toBeVisible();
 });
 
-test('an operation page shows its request fields, responses, errors and three samples for a guest', async ({ page }) => {
+test('an operation page shows its request fields, responses, errors and three samples for a guest', async ({
+  page,
+}) => {
   await page.goto('/api-reference/ttsCommon');
   await expect(page.getByRole('region', { name: 'Request fields' })).toContainText('text');
   await expect(page.getByRole('region', { name: 'Errors of this operation' })).toContainText('10192');
@@ -69,7 +83,9 @@ test('an operation page shows its request fields, responses, errors and three sa
   await expect(page.getByRole('dialog', { name: 'Log in or sign up' })).toBeVisible();
 });
 
-test('the sample tabs follow the tablist keys: arrows wrap, Home and End, one tab in the Tab order', async ({ page }) => {
+test('the sample tabs follow the tablist keys: arrows wrap, Home and End, one tab in the Tab order', async ({
+  page,
+}) => {
   await page.goto('/api-reference/remainingCredits');
   const code = page.getByTestId('code-sample');
   const tablist = page.getByRole('tablist', { name: 'Sample language' });
@@ -94,7 +110,9 @@ test('the sample tabs follow the tablist keys: arrows wrap, Home and End, one ta
   await expect(page.getByRole('button', { name: 'Copy' })).toBeFocused();
 });
 
-test('an operation page loads no React before anyone interacts; Try it loads it on its click and sends the call', async ({ page }) => {
+test('an operation page loads no React before anyone interacts; Try it loads it on its click and sends the call', async ({
+  page,
+}) => {
   const scripts = recordScripts(page);
   await page.goto('/api-reference/openApiDocument');
   await page.waitForLoadState('networkidle');
@@ -121,7 +139,10 @@ test.describe('on a phone', () => {
   });
 });
 
-test('signed in: the samples carry my key (masked until revealed), the copied curl runs, and Try it answers', async ({ page, context }) => {
+test('signed in: the samples carry my key (masked until revealed), the copied curl runs, and Try it answers', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/playground');
   await signInByMail(page, mailbox, `reference-${Date.now()}@example.com`);
@@ -152,7 +173,10 @@ test('signed in: the samples carry my key (masked until revealed), the copied cu
   await expect(page.getByText('Copied with your key')).toBeVisible();
   const curl = await page.evaluate(() => navigator.clipboard.readText());
   expect(curl).toContain(`Bearer ${key}`);
-  const answer = JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8' })) as { code: number; data: { remainingCredits: number } };
+  const answer = JSON.parse(execFileSync('sh', ['-c', curl], { encoding: 'utf8' })) as {
+    code: number;
+    data: { remainingCredits: number };
+  };
   expect(answer).toMatchObject({ code: 0, data: { remainingCredits: 0 } });
 
   // Try it: the form opens in place of its button, focus in the body, and sends the call with my key.

@@ -1,4 +1,5 @@
-// The one-time sign-in link of a code mail (docs/security.md "Sign-in limits"): it signs in on the root page, also once wrong codes spent the day's budget, and only once.
+// The one-time sign-in link of a code mail (docs/security.md "Sign-in limits"): it signs in on the root page, also once
+// wrong codes spent the day's budget, and only once.
 import { expect, test } from '@playwright/test';
 import { ACCOUNT_MESSAGES, LOGIN_GUESSES } from '../../src/lib/product-rules';
 import { useMailbox } from './support/mailbox';
@@ -6,7 +7,10 @@ import { openLogin, openSignInLink } from './support/sign-in';
 
 const mailbox = useMailbox();
 
-test('after too many wrong codes the modal points to the link, and the link signs in once', async ({ page, browser }) => {
+test('after too many wrong codes the modal points to the link, and the link signs in once', async ({
+  page,
+  browser,
+}) => {
   const email = `link-${Date.now()}@example.com`;
   await page.goto('/playground');
   const dialog = await openLogin(page);

@@ -5,7 +5,8 @@ test('/ sends the browser to /playground and keeps the query (SPEC.md §2)', asy
   await page.goto('/?a=1');
   await page.waitForURL('**/playground?a=1');
   expect(new URL(page.url()).search).toBe('?a=1');
-  // Refined from the server's offer answer (src/lib/site/offer-headline.ts): the kinds it makes, 'with AI' only when it is so.
+  // Refined from the server's offer answer (src/lib/site/offer-headline.ts): the kinds it makes, 'with AI' only when it
+  // is so.
   await expect(page.getByRole('heading', { level: 1 })).toContainText(/^Create speech/);
 });
 

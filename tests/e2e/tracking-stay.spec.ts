@@ -20,7 +20,9 @@ function storedStays(deviceId: string): StoredEvent[] {
   return exportedEvents().filter((e) => e.device_id === deviceId && e.oid === STAY_OID);
 }
 
-test('every page left by link, reload or tab close delivers exactly one stay event to the collector', async ({ browser }) => {
+test('every page left by link, reload or tab close delivers exactly one stay event to the collector', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const context: BrowserContext = await browser.newContext();
   // The cookie banner is declined up front so it never covers the footer links.
@@ -55,7 +57,9 @@ test('every page left by link, reload or tab close delivers exactly one stay eve
     await expect.poll(() => storedStays(deviceId).length, { timeout: 45_000, intervals: [1000] }).toBe(left.length);
   } catch (error) {
     const details = { expected: left, stored: storedStays(deviceId), keeper: await trackerStatus(keeper) };
-    await test.info().attach('stay-events.json', { body: JSON.stringify(details, null, 2), contentType: 'application/json' });
+    await test
+      .info()
+      .attach('stay-events.json', { body: JSON.stringify(details, null, 2), contentType: 'application/json' });
     throw error;
   }
   const stays = storedStays(deviceId);

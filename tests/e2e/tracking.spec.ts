@@ -1,5 +1,6 @@
-// Tracking end to end: three tabs share one durable queue; tabs close mid-batch; the collector holds every event exactly once.
-// Runs on /docs (no island of its own) and on /pricing (a React island hydrated client:visible), or on TRACK_PAGE alone.
+// Tracking end to end: three tabs share one durable queue; tabs close mid-batch; the collector holds every event
+// exactly once. Runs on /docs (no island of its own) and on /pricing (a React island hydrated client:visible), or on
+// TRACK_PAGE alone.
 import { expect, test, type Page } from '@playwright/test';
 import { exportedEvents as exported, openTab, trackerStatus as status, type TrackerWindow } from './support/tracking';
 
@@ -11,7 +12,11 @@ async function report(page: Page, run: string, tab: string, count: number): Prom
     ({ tab, count, run }) => {
       const ids: string[] = [];
       for (let n = 0; n < count; n++) {
-        const id = (window as unknown as TrackerWindow).dreamTracker.report({ id: 'e2e_tab_event', action: 'click', logmap: { run, tab, n } });
+        const id = (window as unknown as TrackerWindow).dreamTracker.report({
+          id: 'e2e_tab_event',
+          action: 'click',
+          logmap: { run, tab, n },
+        });
         if (id) ids.push(id);
       }
       return ids;
@@ -42,7 +47,9 @@ async function setVisibility(page: Page, state: 'hidden' | 'visible') {
 }
 
 for (const url of PAGES) {
-  test(`three tabs share one queue on ${url}; the leader and another tab close with unsent events; the collector holds every event exactly once and never sees plaintext`, async ({ browser }) => {
+  test(`three tabs share one queue on ${url}; the leader and another tab close with unsent events; the collector holds every event exactly once and never sees plaintext`, async ({
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const run = `run${Date.now()}${url.replace(/\W/g, '-')}`;
     const context = await browser.newContext();
@@ -94,10 +101,13 @@ for (const url of PAGES) {
       const stored = new Set(exported().map((e) => e.entry_id));
       const missing = expected.filter((id) => !stored.has(id)).map((id) => `${id} (${reporter.get(id)})`);
       const details = { missing, stashes: await stashes(last), status: await status(last) };
-      await test.info().attach('missing-events.json', { body: JSON.stringify(details, null, 2), contentType: 'application/json' });
+      await test
+        .info()
+        .attach('missing-events.json', { body: JSON.stringify(details, null, 2), contentType: 'application/json' });
       throw error;
     }
-    // Every stash a closing tab left was adopted by the last tab (and deleted once stored), not left for a next page load.
+    // Every stash a closing tab left was adopted by the last tab (and deleted once stored), not left for a next page
+    // load.
     await expect.poll(() => stashes(last), { timeout: 10_000 }).toEqual([]);
     // Let any late copies (beacons, a resend by the new leader) land before the final comparison.
     await expect.poll(async () => (await status(last)).queued, { timeout: 20_000 }).toBe(0);

@@ -11,11 +11,17 @@ const mailbox = useMailbox();
 test.beforeEach(({ page }) => declineCookies(page));
 
 for (const width of [390, 1440]) {
-  test(`at ${width} px, runs show in the usage panel by day and feature, in runs as well as credits`, async ({ page, request }) => {
+  test(`at ${width} px, runs show in the usage panel by day and feature, in runs as well as credits`, async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width, height: 900 });
     const token = await signInThroughApi(page, request, mailbox, `usage-${width}`);
     for (const text of ['First run.', 'Second run.']) {
-      const res = await request.post('/api-playground/speech/v1/tts', { headers: { token }, data: { text, voiceId: 'en-us-female-1' } });
+      const res = await request.post('/api-playground/speech/v1/tts', {
+        headers: { token },
+        data: { text, voiceId: 'en-us-female-1' },
+      });
       expect(((await res.json()) as { code: number }).code).toBe(0);
     }
     await page.goto('/dashboard');

@@ -1,4 +1,5 @@
-// Comments and test names cite only what is in the repository: SPEC.md §N and DESIGN.md sections (docs/), docs/*.md pages.
+// Comments and test names cite only what is in the repository: SPEC.md §N and DESIGN.md sections (docs/), docs/*.md
+// pages.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,13 +50,17 @@ function designSections(text: string): Set<string> {
 }
 
 /** Every problem with the citations on one line of text. */
-function citationProblems(line: string, docs: { exists: (name: string) => boolean; spec: Set<string>; design: Set<string> }): string[] {
+function citationProblems(
+  line: string,
+  docs: { exists: (name: string) => boolean; spec: Set<string>; design: Set<string> },
+): string[] {
   const problems = OUTSIDE.filter(({ pattern }) => pattern.test(line)).map(({ why }) => why);
   for (const m of line.matchAll(/\bdocs\/([\w.-]+?\.md)\b/g)) {
     if (!docs.exists(m[1]!)) problems.push(`docs/${m[1]} does not exist`);
   }
   for (const m of line.matchAll(/(?<![\w/.-])([A-Z][A-Z_-]*\.md)\b/g)) {
-    if (!docs.exists(m[1]!) && !existsSync(join(ROOT, m[1]!))) problems.push(`${m[1]} is neither in docs/ nor at the root`);
+    if (!docs.exists(m[1]!) && !existsSync(join(ROOT, m[1]!)))
+      problems.push(`${m[1]} is neither in docs/ nor at the root`);
   }
   for (const m of line.matchAll(/\bSPEC\.md((?:[\s,]*(?:and|or)?\s*§\s*\d+)+)/g)) {
     for (const n of m[1]!.matchAll(/§\s*(\d+)/g)) {

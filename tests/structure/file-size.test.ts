@@ -1,7 +1,9 @@
-// Every source file stays at or under MAX_LINES lines, so each module keeps one job (DESIGN.md "Layout"); the test names each file over it.
+// Every source file is laid out by the formatter (Prettier, .prettierrc.json) and stays at or under MAX_LINES lines as
+// formatted, so each module keeps one job (DESIGN.md "Layout"); the test names each file over it or not formatted.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -11,7 +13,26 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 300;
 
 /** Files allowed over the limit for now, each with the reason; a file that comes back under it must leave the list. */
-const ALLOWED: Record<string, string> = {};
+const ALLOWED: Record<string, string> = {
+  'src/lib/api-contract/operations.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/islands/playground/playground.module.css': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/routes/accounts.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/engines/providers/fal.fixtures.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/tasks/service.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/lib/api-contract/task-schemas.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/islands/dashboard/Dashboard.module.css': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/engines/providers/elevenlabs.fixtures.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/engines/preview.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/http/outbound.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'tests/cluster/cluster.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/routes/public-api.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/islands/playground/VideoScreen.tsx': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/media/index.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/lib/tracking/engine.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/routes/upload-direct-s3.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'src/lib/tracking/tracker.test.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+  'server/engines/providers/fal.ts': 'laid out at 120 columns by the formatter; to be split by topic',
+};
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCANNED = ['src', 'server', 'bench', 'scripts', 'tests'];
@@ -41,10 +62,24 @@ function lineCount(text: string): number {
   return text.endsWith('\n') || text === '' ? breaks : breaks + 1;
 }
 
-const sizes = sourceFiles()
-  .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }))
-  .filter(({ text }) => !GENERATED.test(text.split('\n', 5).join('\n')))
-  .map(({ path, text }) => ({ path, lines: lineCount(text) }));
+/** The file as the formatter lays it out, or its own text where the formatter does not handle it (.astro). */
+async function formatted(path: string, text: string): Promise<string> {
+  const file = join(ROOT, path);
+  const info = await prettier.getFileInfo(file, { ignorePath: join(ROOT, '.prettierignore') });
+  if (info.ignored || !info.inferredParser) return text;
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(text, { ...options, filepath: file });
+}
+
+const sizes = await Promise.all(
+  sourceFiles()
+    .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }))
+    .filter(({ text }) => !GENERATED.test(text.split('\n', 5).join('\n')))
+    .map(async ({ path, text }) => {
+      const laidOut = await formatted(path, text);
+      return { path, lines: lineCount(laidOut), formatted: laidOut === text };
+    }),
+);
 
 describe(`source files stay at or under ${MAX_LINES} lines`, () => {
   it('finds the source tree', () => {
@@ -52,8 +87,19 @@ describe(`source files stay at or under ${MAX_LINES} lines`, () => {
     expect(sizes.map((s) => s.path)).toContain(join('tests', 'structure', 'file-size.test.ts'));
   });
 
-  it('no file is over the limit', () => {
-    const over = sizes.filter((s) => s.lines > MAX_LINES && !(s.path in ALLOWED)).map((s) => `${s.path}: ${s.lines} lines`);
+  it('the formatter sets a width of at most 120 columns', async () => {
+    const options = await prettier.resolveConfig(join(ROOT, 'src', 'index.ts'));
+    expect(options?.printWidth).toBeLessThanOrEqual(120);
+  });
+
+  it('every file is as the formatter lays it out (npm run format)', () => {
+    expect(sizes.filter((s) => !s.formatted).map((s) => s.path)).toEqual([]);
+  });
+
+  it('no file is over the limit, counted as formatted', () => {
+    const over = sizes
+      .filter((s) => s.lines > MAX_LINES && !(s.path in ALLOWED))
+      .map((s) => `${s.path}: ${s.lines} lines`);
     expect(over, `split these by topic (at most ${MAX_LINES} lines each)`).toEqual([]);
   });
 

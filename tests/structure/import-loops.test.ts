@@ -47,7 +47,11 @@ function resolveImport(from: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = resolve(ROOT, dirname(from), specifier);
   const stem = base.replace(/\.js$/, '');
-  const candidates = [base, ...EXTENSIONS.map((ext) => stem + ext), ...EXTENSIONS.map((ext) => join(base, `index${ext}`))];
+  const candidates = [
+    base,
+    ...EXTENSIONS.map((ext) => stem + ext),
+    ...EXTENSIONS.map((ext) => join(base, `index${ext}`)),
+  ];
   const found = candidates.find(isFile);
   return found ? relative(ROOT, found).split('\\').join('/') : null;
 }
@@ -88,7 +92,9 @@ function fileGraph(files: string[]): Map<string, Map<string, Edge>> {
   return graph;
 }
 
-/** Strongly connected components of two or more nodes (Tarjan), each a set of folders or files that reach one another. */
+/**
+ * Strongly connected components of two or more nodes (Tarjan), each a set of folders or files that reach one another.
+ */
 function loops(graph: Map<string, Map<string, Edge>>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -209,7 +215,9 @@ describe('folder imports', () => {
 
 describe('file imports', () => {
   it('a file reaches the files it imports, a type-only or dynamic import included', () => {
-    expect(modules.get('src/islands/playground/run-card-loader.ts')?.has('src/islands/playground/RunCard.tsx')).toBe(true);
+    expect(modules.get('src/islands/playground/run-card-loader.ts')?.has('src/islands/playground/RunCard.tsx')).toBe(
+      true,
+    );
     expect(modules.get('server/tasks/runner.ts')?.has('server/tasks/task-types.ts')).toBe(true);
   });
 
@@ -222,7 +230,9 @@ describe('file imports', () => {
     ]);
     const found = loops(sample);
     expect(found).toEqual([['x.ts', 'y.ts']]);
-    expect(describeLoop(sample, found[0]!)).toBe(['loop among x.ts, y.ts:', '  x.ts → y.ts', '  y.ts → x.ts'].join('\n'));
+    expect(describeLoop(sample, found[0]!)).toBe(
+      ['loop among x.ts, y.ts:', '  x.ts → y.ts', '  y.ts → x.ts'].join('\n'),
+    );
   });
 
   it('no file imports, directly or through others, a file that imports it', () => {

@@ -17,7 +17,10 @@ beforeAll(() => {
 /** The boundary messages ESLint gives `code` as if it were the file at `filePath` (the file need not exist). */
 async function boundaryMessages(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(ROOT, filePath) });
-  expect(result!.messages.filter((m) => m.fatal), `${filePath} parses`).toEqual([]);
+  expect(
+    result!.messages.filter((m) => m.fatal),
+    `${filePath} parses`,
+  ).toEqual([]);
   return result!.messages.filter((m) => m.ruleId === RULE).map((m) => m.message);
 }
 
@@ -50,7 +53,10 @@ const forbidden: Array<[file: string, code: string]> = [
 
 const allowed: Array<[file: string, code: string]> = [
   ['src/components/reference/model.ts', "import { buildOpenApiDocument } from '../../lib/api-contract';"],
-  ['src/islands/modals/after-login.test.tsx', "import { createAccountsTestApp } from '../../../server/test-support/accounts';"],
+  [
+    'src/islands/modals/after-login.test.tsx',
+    "import { createAccountsTestApp } from '../../../server/test-support/accounts';",
+  ],
   ['src/lib/tracking/tracker.ts', "import type { WorkerStatus } from './types';"],
   ['src/worker/tracking-api.ts', "import { TrackingEngine } from '../lib/tracking/engine';"],
   ['server/openapi/route.ts', "import { buildOpenApiDocument } from '../../src/lib/api-contract';"],
@@ -86,8 +92,13 @@ function astroFiles(dir: string): string[] {
 
 /** The import and export-from statements of an .astro file's frontmatter and <script> blocks. */
 function astroImports(text: string): string[] {
-  const code = [/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '', ...[...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!)];
-  return code.flatMap((block) => [...block.matchAll(/^\s*(?:import|export)\b[^;]*?['"][^'"\n]+['"];?/gm)].map((m) => m[0].trim()));
+  const code = [
+    /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '',
+    ...[...text.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!),
+  ];
+  return code.flatMap((block) =>
+    [...block.matchAll(/^\s*(?:import|export)\b[^;]*?['"][^'"\n]+['"];?/gm)].map((m) => m[0].trim()),
+  );
 }
 
 describe('.astro files', () => {
@@ -95,20 +106,24 @@ describe('.astro files', () => {
 
   it('are found, with their imports', () => {
     expect(files.length).toBeGreaterThan(10);
-    expect(astroImports(readFileSync(join(ROOT, 'src/components/ReferenceOverview.astro'), 'utf8')).join('\n')).toContain("from '../lib/api-contract'");
+    expect(
+      astroImports(readFileSync(join(ROOT, 'src/components/ReferenceOverview.astro'), 'utf8')).join('\n'),
+    ).toContain("from '../lib/api-contract'");
   });
 
   it('import nothing across a boundary', async () => {
     const problems: string[] = [];
     for (const file of files) {
       const imports = astroImports(readFileSync(join(ROOT, file), 'utf8'));
-      for (const message of await boundaryMessages(`${file}.ts`, imports.join('\n'))) problems.push(`${file}: ${message}`);
+      for (const message of await boundaryMessages(`${file}.ts`, imports.join('\n')))
+        problems.push(`${file}: ${message}`);
     }
     expect(problems).toEqual([]);
   });
 
   it('would be reported for a server import in the frontmatter', async () => {
-    const text = "---\nimport Layout from '../layouts/BaseLayout.astro';\nimport { errorRows } from '../../server/openapi';\n---\n<Layout />";
+    const text =
+      "---\nimport Layout from '../layouts/BaseLayout.astro';\nimport { errorRows } from '../../server/openapi';\n---\n<Layout />";
     expect(await boundaryMessages('src/pages/errors.astro.ts', astroImports(text).join('\n'))).toHaveLength(1);
   });
 });

@@ -70,11 +70,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('created_at', epochMs, (c) => c.notNull())
     .execute();
   // A user's history is read newest first by id, so (user_id, id) serves both the filter and the order.
-  await db.schema
-    .createIndex('credit_ledger_user_id_id_idx')
-    .on('credit_ledger')
-    .columns(['user_id', 'id'])
-    .execute();
+  await db.schema.createIndex('credit_ledger_user_id_id_idx').on('credit_ledger').columns(['user_id', 'id']).execute();
 
   await db.schema
     .createTable('invitations')

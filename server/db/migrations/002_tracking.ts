@@ -1,4 +1,5 @@
-// Migration 2: the tracking collector's tables: registered app keys, events (deduplicated by entry id), client errors, performance samples.
+// Migration 2: the tracking collector's tables: registered app keys, events (deduplicated by entry id), client errors,
+// performance samples.
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 
@@ -22,7 +23,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   await db.schema
     .createTable('tracking_events')
-    // The client's unique entry id is the key: a second delivery of the same entry (retry, beacon, takeover) is ignored.
+    // The client's unique entry id is the key: a second delivery of the same entry (retry, beacon, takeover) is
+    // ignored.
     .addColumn('entry_id', 'text', (c) => c.primaryKey())
     .addColumn('app_key', 'text', (c) => c.notNull())
     .addColumn('produce_id', 'text', (c) => c.notNull())
@@ -40,7 +42,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('received_at', epochMs, (c) => c.notNull())
     .execute();
   // Exports read in arrival order, optionally from a point in time.
-  await db.schema.createIndex('tracking_events_received_idx').on('tracking_events').columns(['received_at', 'entry_id']).execute();
+  await db.schema
+    .createIndex('tracking_events_received_idx')
+    .on('tracking_events')
+    .columns(['received_at', 'entry_id'])
+    .execute();
 
   await db.schema
     .createTable('tracking_messages')

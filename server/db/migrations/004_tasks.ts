@@ -36,7 +36,12 @@ export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {
   // History newest first; workers claim the oldest queued; a key is unique per user (NULLs never collide).
   await db.schema.createIndex('tasks_user_created_idx').on('tasks').columns(['user_id', 'created_at']).execute();
   await db.schema.createIndex('tasks_status_created_idx').on('tasks').columns(['status', 'created_at']).execute();
-  await db.schema.createIndex('tasks_user_idempotency_idx').on('tasks').columns(['user_id', 'idempotency_key']).unique().execute();
+  await db.schema
+    .createIndex('tasks_user_idempotency_idx')
+    .on('tasks')
+    .columns(['user_id', 'idempotency_key'])
+    .unique()
+    .execute();
 
   await db.schema
     .createTable('media')
@@ -86,5 +91,9 @@ export async function up(db: Kysely<unknown>, _engine: Engine): Promise<void> {
     .addColumn('created_at', epochMs, (c) => c.notNull())
     .addColumn('updated_at', epochMs, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 }

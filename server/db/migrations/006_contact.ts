@@ -22,6 +22,14 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('mailed_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('contact_messages_email_created_idx').on('contact_messages').columns(['email', 'created_at']).execute();
-  await db.schema.createIndex('contact_messages_ip_created_idx').on('contact_messages').columns(['ip', 'created_at']).execute();
+  await db.schema
+    .createIndex('contact_messages_email_created_idx')
+    .on('contact_messages')
+    .columns(['email', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('contact_messages_ip_created_idx')
+    .on('contact_messages')
+    .columns(['ip', 'created_at'])
+    .execute();
 }

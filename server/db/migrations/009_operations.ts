@@ -1,4 +1,5 @@
-// Migration 9: the audit trail of operator actions and non-task credit changes, and the trace context a task runs under.
+// Migration 9: the audit trail of operator actions and non-task credit changes, and the trace context a task runs
+// under.
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 

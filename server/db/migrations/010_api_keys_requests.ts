@@ -1,4 +1,5 @@
-// Migration 10: several named API keys per user (one of them the default key) with last-used times, and the log of public API calls.
+// Migration 10: several named API keys per user (one of them the default key) with last-used times, and the log of
+// public API calls.
 import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 
@@ -24,15 +25,25 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('last_used_at', epochMs)
     .execute();
   await sql`insert into api_keys_next (id, user_id, name, key_hash, key_ciphertext, key_hint, is_default, created_at)
-    select 'key_' || user_id, user_id, 'Default key', key_hash, key_ciphertext, null, 1, created_at from api_keys`.execute(db);
+    select 'key_' || user_id, user_id, 'Default key', key_hash, key_ciphertext, null, 1, created_at from api_keys`.execute(
+    db,
+  );
   await db.schema.dropTable('api_keys').execute();
   await db.schema.alterTable('api_keys_next').renameTo('api_keys').execute();
   await db.schema.createIndex('api_keys_user_idx').on('api_keys').column('user_id').execute();
   // At most one default key per user; /apply/playground's first call inserts it "if none" against this index.
-  await db.schema.createIndex('api_keys_one_default_idx').on('api_keys').column('user_id').unique().where(sql.ref('is_default'), '=', 1).execute();
+  await db.schema
+    .createIndex('api_keys_one_default_idx')
+    .on('api_keys')
+    .column('user_id')
+    .unique()
+    .where(sql.ref('is_default'), '=', 1)
+    .execute();
 
   const serial = <TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) =>
-    engine === 'postgres' ? table.addColumn('id', 'bigserial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    engine === 'postgres'
+      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   // One row per public API call that passed the key check: what the dashboard's request log pages through.
   await db.schema
     .createTable('api_requests')

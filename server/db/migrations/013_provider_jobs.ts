@@ -1,4 +1,5 @@
-// Migration 13: the provider jobs a task started (fal request, ElevenLabs dub, DreamAPI task), so a later attempt resumes them and an ended task cancels them.
+// Migration 13: the provider jobs a task started (fal request, ElevenLabs dub, DreamAPI task), so a later attempt
+// resumes them and an ended task cancels them.
 import type { Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 

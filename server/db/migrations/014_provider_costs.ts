@@ -1,4 +1,5 @@
-// Migration 14: what each settled task charged and what its result cost at the provider, for the operator's margin (npm run admin -- costs).
+// Migration 14: what each settled task charged and what its result cost at the provider, for the operator's margin (npm
+// run admin -- costs).
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 
@@ -18,7 +19,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema.createIndex('task_costs_settled_idx').on('task_costs').columns(['settled_at', 'engine']).execute();
 
   const serial = <TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) =>
-    engine === 'postgres' ? table.addColumn('id', 'bigserial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    engine === 'postgres'
+      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   // One row per provider call that bills: dubbing with lip sync is an ElevenLabs dub and a fal job.
   await db.schema
     .createTable('task_provider_costs')

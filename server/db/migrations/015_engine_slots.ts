@@ -1,4 +1,5 @@
-// Migration 15: cluster-wide engine slots as leased rows (engine, slot), so no worker pins a database session to hold one.
+// Migration 15: cluster-wide engine slots as leased rows (engine, slot), so no worker pins a database session to hold
+// one.
 import type { Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 

@@ -1,4 +1,5 @@
-// Migration 17: credit caps per API key, the key and request id each task came with, and every webhook delivery attempt.
+// Migration 17: credit caps per API key, the key and request id each task came with, and every webhook delivery
+// attempt.
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
 
@@ -16,7 +17,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema.createIndex('tasks_key_created_idx').on('tasks').columns(['key_id', 'created_at']).execute();
 
   const serial = <TB extends string, C extends string>(table: CreateTableBuilder<TB, C>) =>
-    engine === 'postgres' ? table.addColumn('id', 'bigserial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+    engine === 'postgres'
+      ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+      : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
   // One row per attempt to send a webhook_deliveries message, retries and redeliveries included; removed with its task.
   await db.schema
     .createTable('webhook_attempts')

@@ -1,7 +1,10 @@
-// The shape of one versioned schema migration and the SQL engines it is written for, shared by the migration files, the runner and connect.ts.
+// The shape of one versioned schema migration and the SQL engines it is written for, shared by the migration files, the
+// runner and connect.ts.
 import type { Kysely } from 'kysely';
 
-/** The SQL engines the server runs on: connect.ts opens them, and a migration writes its DDL for the one it is given. */
+/**
+ * The SQL engines the server runs on: connect.ts opens them, and a migration writes its DDL for the one it is given.
+ */
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Migration {

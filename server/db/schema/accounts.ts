@@ -65,14 +65,22 @@ export interface ApiKeysTable {
   name: string;
   /** What requests are matched on. */
   key_hash: string;
-  /** The default key encrypted, because the dashboard and /apply/playground show it again; null for named keys (shown once). */
+  /**
+   * The default key encrypted, because the dashboard and /apply/playground show it again; null for named keys (shown
+   * once).
+   */
   key_ciphertext: string | null;
-  /** A named key's first and last characters, how the list tells keys apart; null for the default key (read from its ciphertext). */
+  /**
+   * A named key's first and last characters, how the list tells keys apart; null for the default key (read from its
+   * ciphertext).
+   */
   key_hint: string | null;
   /** 1 for the key SPEC.md §7 /apply/playground returns: one per user. */
   is_default: Flag;
   created_at: EpochMs;
-  /** The latest public API call made with it, to the minute (REQUEST_LOG.lastUsedResolutionMs); null when never used. */
+  /**
+   * The latest public API call made with it, to the minute (REQUEST_LOG.lastUsedResolutionMs); null when never used.
+   */
   last_used_at: EpochMs | null;
   /** Credit caps of the key per UTC day and month (migration 017, server/tasks/key-caps.ts); null: no cap. */
   daily_credit_cap: number | null;

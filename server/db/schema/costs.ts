@@ -1,4 +1,5 @@
-// Table types of provider costs (migration 014): per settled task what it charged, and what its result cost at each provider.
+// Table types of provider costs (migration 014): per settled task what it charged, and what its result cost at each
+// provider.
 import type { Generated } from 'kysely';
 import type { EpochMs, Flag } from './common.ts';
 

@@ -30,7 +30,10 @@ export interface TasksTable {
   outputs_expired_at: EpochMs | null;
   /** W3C traceparent of the submitting request (migration 009), so the run joins its trace; null with tracing off. */
   trace_context: string | null;
-  /** The API key a public API task was submitted with (migration 017), what its credit caps count; null for the playground. */
+  /**
+   * The API key a public API task was submitted with (migration 017), what its credit caps count; null for the
+   * playground.
+   */
   key_id: string | null;
   /** X-Request-Id of the submitting public API call (migration 017), carried by the usage export. */
   request_id: string | null;
@@ -85,7 +88,10 @@ export interface WebhookDeliveriesTable {
   updated_at: EpochMs;
 }
 
-/** A job a task started at a provider (migration 013): resumed by a later attempt, canceled when the task ends without it. */
+/**
+ * A job a task started at a provider (migration 013): resumed by a later attempt, canceled when the task ends without
+ * it.
+ */
 export interface ProviderJobsTable {
   task_id: string;
   /** The engine whose cancelJob() understands `ref`. */
@@ -102,7 +108,9 @@ export interface ProviderJobsTable {
   ended_at: EpochMs | null;
 }
 
-/** A cluster-wide engine slot in use (migration 015, server/tasks/engine-slots.ts): free again when released or expired. */
+/**
+ * A cluster-wide engine slot in use (migration 015, server/tasks/engine-slots.ts): free again when released or expired.
+ */
 export interface EngineSlotsTable {
   engine: string;
   slot: number;

@@ -29,7 +29,10 @@ export function databaseEngines(schemaPrefix: string, options: { maxConnections?
       admin ??= new pg.Pool({ connectionString: pgUrl, max: 2 });
       const schema = `${schemaPrefix}_${randomBytes(5).toString('hex')}`;
       await admin.query(`create schema ${schema}`);
-      const database = await openDatabase(pgUrl, { searchPath: schema, ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}) });
+      const database = await openDatabase(pgUrl, {
+        searchPath: schema,
+        ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
+      });
       return {
         database,
         async dispose() {
@@ -43,7 +46,10 @@ export function databaseEngines(schemaPrefix: string, options: { maxConnections?
 }
 
 /** A new, empty database on the `adminUrl` server; drop() removes it even while connections remain. */
-export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });

@@ -1,4 +1,5 @@
-// Test-only: one more migration after the real ones that holds the migration lock for a while, so two concurrent runs overlap.
+// Test-only: one more migration after the real ones that holds the migration lock for a while, so two concurrent runs
+// overlap.
 import type { Migration } from '../migrations/index.ts';
 import { migrations } from '../migrations/index.ts';
 

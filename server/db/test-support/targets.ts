@@ -1,4 +1,5 @@
-// Test-only: the databases the db tests run on (SQLite file and in-memory, PostgreSQL when TEST_DATABASE_URL is set) and probes of their schema.
+// Test-only: the databases the db tests run on (SQLite file and in-memory, PostgreSQL when TEST_DATABASE_URL is set)
+// and probes of their schema.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -125,7 +126,10 @@ const postgres: Target = {
     };
   },
 };
-/** The engines to test on; registers their clean-up (temporary files, the PostgreSQL admin pool) on the calling test file. */
+/**
+ * The engines to test on; registers their clean-up (temporary files, the PostgreSQL admin pool) on the calling test
+ * file.
+ */
 export function databaseTargets(): Target[] {
   afterAll(async () => {
     rmSync(tempRoot, { recursive: true, force: true });

@@ -1,4 +1,5 @@
-// DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to reasons.
+// DreamAPI's HTTP surface: Bearer calls answering {code, message, data}, the three-step upload, and errors mapped to
+// reasons.
 import { DREAMAPI_CODES, DREAMAPI_PATHS, DREAMAPI_UPLOAD } from './dreamapi-constants';
 import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import { dreamApiAnswerFailure, dreamApiRefusal, PROVIDER } from './dreamapi-errors';
@@ -43,7 +44,8 @@ function formKey(policy: Data, name: string): string {
 function uploadForm(policy: Data, file: { data: Buffer; mime: string; name: string }): FormData {
   const f = DREAMAPI_UPLOAD.fields;
   const accessId = str(policy.accessId) ?? str(policy.OSSAccessKeyId);
-  if (!accessId || !str(policy.policy) || !str(policy.signature)) throw malformed('the upload policy lacks accessId, policy or signature');
+  if (!accessId || !str(policy.policy) || !str(policy.signature))
+    throw malformed('the upload policy lacks accessId, policy or signature');
   const form = new FormData();
   form.set(f.key, formKey(policy, file.name));
   form.set(f.policy, str(policy.policy)!);
@@ -78,7 +80,14 @@ export function dreamApiClient(c: { key: string; baseUrl: string }): DreamApiCli
   async function call(path: string, body: unknown, signal: AbortSignal): Promise<Data> {
     let res: Response;
     try {
-      res = await providerFetch({ provider: PROVIDER, url: `${base}${path}`, method: 'POST', headers, body: JSON.stringify(body), signal });
+      res = await providerFetch({
+        provider: PROVIDER,
+        url: `${base}${path}`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      });
     } catch (error) {
       throw error instanceof ProviderAnswerError ? dreamApiAnswerFailure(error) : error;
     }

@@ -1,4 +1,5 @@
-// The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the upload form.
+// The DreamAPI upstream adapter's constants: endpoints, envelope codes, statuses, the tool behind each feature and the
+// upload form.
 
 import { toolOfFeature, type Feature, type MediaKind } from '../../../src/lib/product-rules';
 
@@ -13,9 +14,9 @@ export const DREAMAPI_PATHS = {
 
 /**
  * Envelope `code` values. DreamAPI's docs give 0 (success) and 10192 "Illegal parameter", a refused input
- * (https://api.newportai.com/docs/polling.html and each tool's page). They list no code for a bad key, spent
- * credits or a rate limit (expected as HTTP 401/402/429); DreamAPI-compatible servers such as ours answer the SPEC.md §8
- * codes of src/lib/product-rules/errors.ts ERROR_CODES and src/lib/product-rules/tasks.ts TASK_ERROR_CODES, read here alike.
+ * (https://api.newportai.com/docs/polling.html and each tool's page). They list no code for a bad key, spent credits or
+ * a rate limit (expected as HTTP 401/402/429); DreamAPI-compatible servers such as ours answer the SPEC.md §8 codes of
+ * src/lib/product-rules/errors.ts ERROR_CODES and src/lib/product-rules/tasks.ts TASK_ERROR_CODES, read here alike.
  */
 export const DREAMAPI_CODES = {
   ok: 0,
@@ -154,7 +155,20 @@ export const DREAMAPI_TTS_LANGUAGES = {
 export const DREAMAPI_DEFAULT_LAN = 'en';
 
 /** do_stt_pro's `lan` list accepts only these codes; a task's language is matched to one (else en-US). */
-export const DREAMAPI_STT_PRO_LANGUAGES = ['de-DE', 'en-IN', 'en-US', 'es-ES', 'es-MX', 'fr-FR', 'hi-IN', 'it-IT', 'ja-JP', 'ko-KR', 'pt-BR', 'zh-CN'] as const;
+export const DREAMAPI_STT_PRO_LANGUAGES = [
+  'de-DE',
+  'en-IN',
+  'en-US',
+  'es-ES',
+  'es-MX',
+  'fr-FR',
+  'hi-IN',
+  'it-IT',
+  'ja-JP',
+  'ko-KR',
+  'pt-BR',
+  'zh-CN',
+] as const;
 
 /** talking_face / lipsync `videoParams`: its three fields are required; 0 keeps the source size, no enhancement. */
 export const DREAMAPI_VIDEO_PARAMS = { video_width: 0, video_height: 0, video_enhance: 0 } as const;

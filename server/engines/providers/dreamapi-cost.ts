@@ -1,5 +1,13 @@
-// What a DreamAPI job cost: the credits its task answer reports, else DreamAPI's published price of what was made (SPEC.md §9, the same table as ours).
-import { COST_REPORTS, DREAMAPI_USD_PER_CREDIT, priceInputOf, runCredits, type Feature, type PriceInput } from '../../../src/lib/product-rules';
+// What a DreamAPI job cost: the credits its task answer reports, else DreamAPI's published price of what was made
+// (SPEC.md §9, the same table as ours).
+import {
+  COST_REPORTS,
+  DREAMAPI_USD_PER_CREDIT,
+  priceInputOf,
+  runCredits,
+  type Feature,
+  type PriceInput,
+} from '../../../src/lib/product-rules';
 import { costNumber, estimatedCost, reportedCost, type ProviderCost } from '../provider-cost';
 import type { EngineOutput } from '../types';
 
@@ -7,14 +15,22 @@ import type { EngineOutput } from '../types';
  * Reported: data.task.creditsCharged (or credits) of the finished task, as a DreamAPI-compatible upstream answers it.
  * Estimated: its price table applied to the input and the real length of the outputs, as this server would charge it.
  */
-export function dreamApiCost(feature: Feature, input: unknown, result: Record<string, unknown>, outputs: readonly EngineOutput[]): ProviderCost {
+export function dreamApiCost(
+  feature: Feature,
+  input: unknown,
+  result: Record<string, unknown>,
+  outputs: readonly EngineOutput[],
+): ProviderCost {
   const task = (result.task ?? {}) as Record<string, unknown>;
   for (const field of COST_REPORTS.dreamApiTaskFields) {
     const credits = costNumber(task[field]);
     if (credits !== null) return reportedCost('dreamapi', credits, 'dreamapi-credits', DREAMAPI_USD_PER_CREDIT);
   }
   const seconds = outputs.reduce((sum, o) => sum + (o.durationS ?? 0), 0);
-  const measures: PriceInput = { ...priceInputOf(feature, (input ?? {}) as Record<string, unknown>), ...(seconds > 0 ? { seconds } : {}) };
+  const measures: PriceInput = {
+    ...priceInputOf(feature, (input ?? {}) as Record<string, unknown>),
+    ...(seconds > 0 ? { seconds } : {}),
+  };
   const { credits } = runCredits(feature, measures, { usesModel: true, noModelPrice: 'full' });
   return estimatedCost('dreamapi', credits, 'dreamapi-credits', DREAMAPI_USD_PER_CREDIT);
 }

@@ -13,8 +13,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 const isIn = (list: readonly number[], n: number | null) => n !== null && list.includes(n);
 
 /**
- * The field a refusal's message names: "prompt: must be at most 1500 characters" (a compatible server's "field: problem")
- * or "audioId is required"; DreamAPI's field names are our public API's (the same tools, docs/public-api.md).
+ * The field a refusal's message names: "prompt: must be at most 1500 characters" (a compatible server's "field:
+ * problem") or "audioId is required"; DreamAPI's field names are our public API's (the same tools, docs/public-api.md).
  */
 export function fieldOfMessage(message: string): string | undefined {
   return /^([A-Za-z][\w.]*)(?::\s| is required\b| must\b)/.exec(message)?.[1];
@@ -33,9 +33,16 @@ export function dreamApiRefusal(status: number, envelope: Envelope, fallback = '
     return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
   if (DREAMAPI_BUSY_STATUSES.includes(status) || isIn(DREAMAPI_CODES.busy, code))
     return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
-  if (code === DREAMAPI_CODES.illegalParameter || code === DREAMAPI_CODES.invalidInput || status === 400 || status === 422)
+  if (
+    code === DREAMAPI_CODES.illegalParameter ||
+    code === DREAMAPI_CODES.invalidInput ||
+    status === 400 ||
+    status === 422
+  )
     return new EngineInputError(`${PROVIDER} refused the input: ${why}`, fieldOfMessage(why));
-  return new ProviderError(code === null ? `${PROVIDER} answered ${status}: ${why}` : `${PROVIDER} answered code ${code}: ${why}`);
+  return new ProviderError(
+    code === null ? `${PROVIDER} answered ${status}: ${why}` : `${PROVIDER} answered code ${code}: ${why}`,
+  );
 }
 
 /** A final HTTP error answer of an API call (providerFetch's ProviderAnswerError) read as DreamAPI's refusal. */

@@ -1,8 +1,14 @@
-// DreamAPI upstream contract for what goes wrong, against a local fake of DreamAPI: failed, hung, canceled and malformed
-// jobs, rate limits, refused keys, fallbacks; refunded right.
+// DreamAPI upstream contract for what goes wrong, against a local fake of DreamAPI: failed, hung, canceled and
+// malformed jobs, rate limits, refused keys, fallbacks; refunded right.
 import { describe, expect, it } from 'vitest';
 import { createUser, creditState, waitForTask } from '../../test-support/tasks';
-import { expectCharged, expectChargedOnce, expectFailedAndRefunded, postPlayground, taskMedia } from '../../test-support/provider-fakes';
+import {
+  expectCharged,
+  expectChargedOnce,
+  expectFailedAndRefunded,
+  postPlayground,
+  taskMedia,
+} from '../../test-support/provider-fakes';
 import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
@@ -43,7 +49,9 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
     expect(next.status, next.error ?? '').toBe('succeeded');
     const frozen = pollsOf('up-1');
     await expect.poll(() => pollsOf('up-1'), { timeout: 1500, interval: 300 }).toBe(frozen);
-    expect(dream.fake.calls.filter((c) => c.path === '/api/getAsyncResult' && c.body.taskId === 'up-1')).toHaveLength(frozen);
+    expect(dream.fake.calls.filter((c) => c.path === '/api/getAsyncResult' && c.body.taskId === 'up-1')).toHaveLength(
+      frozen,
+    );
     await expectCharged(t, user, WAN_480);
   });
 
@@ -72,21 +80,35 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
     dream.fake.mode = 'illegal';
     const t = await app({ ENGINES: 'wan-text-to-video=dreamapi|preview' });
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitWan(t, user), 'Illegal parameter: prompt contains forbidden words');
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitWan(t, user),
+      'Illegal parameter: prompt contains forbidden words',
+    );
     expect(task.engine).toBe('dreamapi');
   });
 
   it('a refused API key fails the task as DreamAPI unavailable, naming no key, refunded', async () => {
     const t = await openApp({ env: { DREAMAPI_KEY: 'wrong-key', DREAMAPI_BASE_URL: dream.fake.url, ENGINES: ALL } });
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await submitWan(t, user), PROVIDER_UNAVAILABLE.message('DreamAPI'));
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await submitWan(t, user),
+      PROVIDER_UNAVAILABLE.message('DreamAPI'),
+    );
     expect(task.error).not.toMatch(/key|config/i);
   });
 
   it('character to video with a sample model cannot be served upstream: failed with the reason, refunded, nothing submitted', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'character', prompt: 'waves hello', modelId: 'model-emma' });
+    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+      type: 'character',
+      prompt: 'waves hello',
+      modelId: 'model-emma',
+    });
     const { data } = (await res.json()) as { data: { taskId: string } };
     await expectFailedAndRefunded(t, user, data.taskId, 'cannot use a sample model');
     expect(dream.fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);

@@ -62,7 +62,9 @@ function speech(feature: 'tts-common' | 'tts-pro', i: Input): Body {
 function imageOf(i: Input, feature: string): string {
   const image = str(i.imgUrl) ?? str(i.imageUrl) ?? str(i.photoUrl) ?? str(i.image);
   if (!image && str(i.modelId))
-    throw new EngineUnsupportedError(`${PROVIDER} cannot use a sample model (${String(i.modelId)}) for ${feature}; give an image instead`);
+    throw new EngineUnsupportedError(
+      `${PROVIDER} cannot use a sample model (${String(i.modelId)}) for ${feature}; give an image instead`,
+    );
   return need(image, `an image for ${feature}`);
 }
 
@@ -95,12 +97,15 @@ async function tryOnBody(i: Input, media: MediaUrl): Promise<Body> {
     const url = str(i[field]);
     if (url) garments[field] = await media(url, ['image']);
   }
-  if (Object.keys(garments).length === 0) throw new EngineInputError(`${PROVIDER} needs a garment (upperUrl, lowerUrl or onePieceUrl)`);
+  if (Object.keys(garments).length === 0)
+    throw new EngineInputError(`${PROVIDER} needs a garment (upperUrl, lowerUrl or onePieceUrl)`);
   return { modelImageUrl: await media(need(str(i.modelImageUrl), 'a model image'), ['image']), ...garments };
 }
 
 function textToVideoBody(i: Input): Body {
-  const style = (DREAMAPI_TEXT2VIDEO_STYLES as readonly string[]).includes(str(i.style) ?? '') ? str(i.style) : DREAMAPI_TEXT2VIDEO_STYLES[0];
+  const style = (DREAMAPI_TEXT2VIDEO_STYLES as readonly string[]).includes(str(i.style) ?? '')
+    ? str(i.style)
+    : DREAMAPI_TEXT2VIDEO_STYLES[0];
   return { prompt: need(str(i.prompt), 'a prompt'), style };
 }
 
@@ -113,21 +118,32 @@ async function bodyOf(feature: DreamApiFeature, i: Input, media: MediaUrl): Prom
     case 'tts-pro':
       return speech(feature, i);
     case 'tts-clone':
-      return { cloneId: need(str(i.cloneId), 'a cloneId'), text: need(str(i.text), 'a text'), lan: dreamLan(str(i.lan) ?? DREAMAPI_DEFAULT_LAN) };
+      return {
+        cloneId: need(str(i.cloneId), 'a cloneId'),
+        text: need(str(i.text), 'a text'),
+        lan: dreamLan(str(i.lan) ?? DREAMAPI_DEFAULT_LAN),
+      };
     case 'voice-clone':
       return { voiceUrl: await media(need(str(i.voiceUrl), 'a voice recording (voiceUrl)'), ['audio']) };
     case 'talking-face':
     case 'lipsync':
       return lipSyncBody(i, media);
     case 'talking-image':
-      return { photoUrl: await media(imageOf(i, feature), ['image']), audioUrl: await media(need(str(i.audioUrl), 'an audio (audioUrl)'), ['audio']) };
+      return {
+        photoUrl: await media(imageOf(i, feature), ['image']),
+        audioUrl: await media(need(str(i.audioUrl), 'an audio (audioUrl)'), ['audio']),
+      };
     case 'video-translate-lip-sync':
     case 'video-translate-voice-only':
       return translateBody(feature, i, media);
     case 'wan-text-to-video':
       return { prompt: need(str(i.prompt), 'a prompt'), resolution: wanResolution(i) };
     case 'wan-image-to-video':
-      return { image: await media(imageOf(i, feature), ['image']), prompt: need(str(i.prompt), 'a prompt'), resolution: wanResolution(i) };
+      return {
+        image: await media(imageOf(i, feature), ['image']),
+        prompt: need(str(i.prompt), 'a prompt'),
+        resolution: wanResolution(i),
+      };
     case 'image-to-video':
     case 'character-to-video':
       return { prompt: need(str(i.prompt), 'a prompt'), imgUrl: await media(imageOf(i, feature), ['image']) };
@@ -138,10 +154,17 @@ async function bodyOf(feature: DreamApiFeature, i: Input, media: MediaUrl): Prom
     case 'stt-common':
       return { audioUrl: await media(need(str(i.audioUrl), 'an audio (audioUrl)'), ['audio']) };
     case 'stt-pro':
-      return { audioUrl: await media(need(str(i.audioUrl), 'an audio (audioUrl)'), ['audio']), lan: sttProLan(str(i.lan)) };
+      return {
+        audioUrl: await media(need(str(i.audioUrl), 'an audio (audioUrl)'), ['audio']),
+        lan: sttProLan(str(i.lan)),
+      };
   }
 }
 
-export async function toDreamApi(feature: DreamApiFeature, input: unknown, media: MediaUrl): Promise<{ tool: string; body: Body }> {
+export async function toDreamApi(
+  feature: DreamApiFeature,
+  input: unknown,
+  media: MediaUrl,
+): Promise<{ tool: string; body: Body }> {
   return { tool: dreamApiTool(feature), body: await bodyOf(feature, (input ?? {}) as Input, media) };
 }

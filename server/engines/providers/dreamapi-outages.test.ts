@@ -1,5 +1,6 @@
-// DreamAPI account trouble and refused inputs against the local stand-in: a refused key or spent credits make the engine
-// unavailable (fallback, else 503), told plainly to people and in full to the operator; a refused field is named.
+// DreamAPI account trouble and refused inputs against the local stand-in: a refused key or spent credits make the
+// engine unavailable (fallback, else 503), told plainly to people and in full to the operator; a refused field is
+// named.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { capturedLog, expectFailedAndRefunded } from '../../test-support/provider-fakes';
@@ -14,7 +15,10 @@ const dream = useDreamApiFake();
 /** Words only an operator can act on: never in what the people calling read. */
 const OPERATOR_WORDS = /key|config|balance|DREAMAPI_|401|402|40001|40020/i;
 
-/** An app whose Wan text-to-video chain is `chain`, its DreamAPI engine talking to the stand-in with this key, operator lines captured. */
+/**
+ * An app whose Wan text-to-video chain is `chain`, its DreamAPI engine talking to the stand-in with this key, operator
+ * lines captured.
+ */
 async function appWith(key: string, chain: string) {
   const log = capturedLog();
   const engine = dreamApiEngine({ key, baseUrl: dream.fake.url, log });
@@ -26,7 +30,12 @@ describe('DreamAPI outages against a local stand-in', { timeout: 30_000 }, () =>
   it('a refused key (401, code 40001) fails the task as engine unavailable, names no configuration, logs the detail, and the next submit gets 503', async () => {
     const { t, log, engine } = await appWith('wrong-key', 'dreamapi');
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await dream.submitWan(t, user), PROVIDER_UNAVAILABLE.message('DreamAPI'));
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await dream.submitWan(t, user),
+      PROVIDER_UNAVAILABLE.message('DreamAPI'),
+    );
     expect(task.error).not.toMatch(OPERATOR_WORDS);
     // Not retried: a refused key stays refused.
     expect(dream.submits('wan/text_to_video/2.1')).toHaveLength(1);
@@ -50,7 +59,9 @@ describe('DreamAPI outages against a local stand-in', { timeout: 30_000 }, () =>
     const task = await waitForTask(t, await dream.submitWan(t, user));
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.engine).toBe('preview');
-    expect(String(log.lines[0]!.fields!.detail)).toBe('DreamAPI answered 402 code 40020: Not enough credits for this task: it needs 15, the balance is 3');
+    expect(String(log.lines[0]!.fields!.detail)).toBe(
+      'DreamAPI answered 402 code 40020: Not enough credits for this task: it needs 15, the balance is 3',
+    );
     expect(engine.unavailable?.()).toContain('40020');
     // Rendered by the preview engine on a machine shared with other work.
   }, 60_000);
@@ -59,7 +70,12 @@ describe('DreamAPI outages against a local stand-in', { timeout: 30_000 }, () =>
     dream.fake.mode = 'invalid-field';
     const { t, engine } = await appWith(KEY, 'dreamapi|preview');
     const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(t, user, await dream.submitWan(t, user), 'prompt: must be at most 1500 characters');
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      await dream.submitWan(t, user),
+      'prompt: must be at most 1500 characters',
+    );
     expect(task.engine).toBe('dreamapi');
     expect(engine.unavailable?.()).toBeNull();
   });

@@ -34,7 +34,10 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
       const offered = VOICES.filter((v) => voiceServed(v, DREAMAPI_TTS_LANGUAGES[feature]));
       expect(offered.length).toBeGreaterThan(0);
       for (const voice of offered) {
-        const task = await waitForTask(t, await submitTool(t, user.apiKey, tool, { text: 'Hello there', audioId: voice.id }));
+        const task = await waitForTask(
+          t,
+          await submitTool(t, user.apiKey, tool, { text: 'Hello there', audioId: voice.id }),
+        );
         expect(task.status, task.error ?? '').toBe('succeeded');
       }
       const bodies = submits(tool).map((c) => c.body);
@@ -54,11 +57,17 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
         const { status, answer } = await callTool(t, user.apiKey, tool, body);
         expect(status).toBe(400);
         expect(answer.code).toBe(10192);
-        expect(answer.message).toMatch(/^Illegal parameter: audioId: the voice fr-(fe)?male-1 speaks French, which is not available on DreamAPI/);
+        expect(answer.message).toMatch(
+          /^Illegal parameter: audioId: the voice fr-(fe)?male-1 speaks French, which is not available on DreamAPI/,
+        );
         expect(answer.message).toContain('en-us-female-1');
       }
     }
-    const res = await postPlayground(t, user, 'speech/v1/tts', { text: 'Bonjour', voiceId: 'fr-male-1', quality: 'pro' });
+    const res = await postPlayground(t, user, 'speech/v1/tts', {
+      text: 'Bonjour',
+      voiceId: 'fr-male-1',
+      quality: 'pro',
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { msg: string }).msg).toContain('not available on DreamAPI');
     expect(dream.fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);
@@ -77,8 +86,12 @@ describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
 
   it('a task that reaches the adapter with a language it has no audioId for is not sent: the next engine is tried', async () => {
     const media = async () => 'unused';
-    await expect(toDreamApi('tts-common', { voice: 'de-male-1', text: 'Hallo' }, media)).rejects.toThrow(EngineUnsupportedError);
-    await expect(toDreamApi('tts-common', { voice: 'de-male-1', text: 'Hallo' }, media)).rejects.toThrow(/^audioId: DreamAPI has no documented voice for de/);
+    await expect(toDreamApi('tts-common', { voice: 'de-male-1', text: 'Hallo' }, media)).rejects.toThrow(
+      EngineUnsupportedError,
+    );
+    await expect(toDreamApi('tts-common', { voice: 'de-male-1', text: 'Hallo' }, media)).rejects.toThrow(
+      /^audioId: DreamAPI has no documented voice for de/,
+    );
   });
 
   it('the stand-in refuses do_tts_common and do_tts_pro without audioId, as DreamAPI does', async () => {

@@ -1,4 +1,5 @@
-// Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult, three-step upload), its media and apps.
+// Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult,
+// three-step upload), its media and apps.
 import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import {
@@ -19,7 +20,17 @@ import {
 import { estimateCredits } from '../../tasks';
 
 /** How the fake's next job behaves. */
-type Mode = 'ok' | 'fail' | 'hang' | 'html' | 'no-task-id' | 'no-output' | 'rate-limited' | 'illegal' | 'no-credits' | 'invalid-field';
+type Mode =
+  | 'ok'
+  | 'fail'
+  | 'hang'
+  | 'html'
+  | 'no-task-id'
+  | 'no-output'
+  | 'rate-limited'
+  | 'illegal'
+  | 'no-credits'
+  | 'invalid-field';
 
 interface Call {
   path: string;
@@ -72,28 +83,52 @@ function poll(job: Job, taskId: string, base: string): Record<string, unknown> {
   job.polls++;
   const task = { taskId, taskType: job.tool, reason: '' };
   if (job.mode === 'hang' || job.polls === 1) return { task: { ...task, status: 2 } };
-  if (job.mode === 'fail') return { task: { ...task, status: 4, reason: 'no face was detected in the image', errorCode: 60011 } };
+  if (job.mode === 'fail')
+    return { task: { ...task, status: 4, reason: 'no face was detected in the image', errorCode: 60011 } };
   if (job.mode === 'no-output') return { task: { ...task, status: 3 } };
-  // A DreamAPI-compatible upstream (such as this server) puts the credits a task cost on it; this fake does for Wan only.
+  // A DreamAPI-compatible upstream (such as this server) puts the credits a task cost on it; this fake does for Wan
+  // only.
   const credits = job.tool.startsWith('wan/') ? { creditsCharged: 15 } : {};
   return { task: { ...task, status: 3, executionTime: 1200, ...credits }, ...outputsOf(job.tool, base) };
 }
 
-async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voice' | 'picture', string>): Promise<Fake> {
-  const state = { mode: 'ok' as Mode, calls: [] as Call[], uploads: [] as Fake['uploads'], jobs: new Map<string, Job>(), policies: 0, rateLimited: 0 };
+async function startFake({
+  result2s,
+  voice,
+  picture,
+}: Record<'result2s' | 'voice' | 'picture', string>): Promise<Fake> {
+  const state = {
+    mode: 'ok' as Mode,
+    calls: [] as Call[],
+    uploads: [] as Fake['uploads'],
+    jobs: new Map<string, Job>(),
+    policies: 0,
+    rateLimited: 0,
+  };
   const local = await listenLocal(async (req, res, base) => {
     const raw = await readBody(req);
     const url = new URL(req.url ?? '/', 'http://fake');
-    const send = (status: number, value: unknown, headers: Record<string, string> = {}) => sendJson(res, status, value, headers);
+    const send = (status: number, value: unknown, headers: Record<string, string> = {}) =>
+      sendJson(res, status, value, headers);
     const ok = (data: unknown) => send(200, { code: 0, message: 'success', data });
     // The storage host: a form POST authorised by the policy's signature (no Bearer key), then public GETs.
     if (req.method === 'POST' && url.pathname === '/oss') {
-      const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
-      const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<string, string>;
+      const form = await new Response(new Uint8Array(raw), {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      }).formData();
+      const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')) as Record<
+        string,
+        string
+      >;
       const blob = form.get('file');
       if (fields.signature !== 'sig-1' || fields.OSSAccessKeyId !== 'LTAI-test' || !(blob instanceof Blob))
         return send(403, '<Error><Code>AccessDenied</Code></Error>');
-      state.uploads.push({ key: fields.key!, fields, data: Buffer.from(await blob.arrayBuffer()), auth: req.headers.authorization });
+      state.uploads.push({
+        key: fields.key!,
+        fields,
+        data: Buffer.from(await blob.arrayBuffer()),
+        auth: req.headers.authorization,
+      });
       return ok({ reqId: `req-${state.uploads.length}` });
     }
     if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
@@ -113,7 +148,8 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
     state.calls.push({ path: url.pathname, auth: req.headers.authorization, body });
     // A refused key: DreamAPI's docs give no code for it (expected as HTTP 401); a compatible server answers 401 with
     // SPEC.md §8's 40001 (src/lib/product-rules/errors.ts ERROR_CODES.notLoggedIn), as this stand-in does.
-    if (req.headers.authorization !== `Bearer ${KEY}`) return send(401, { code: 40001, message: 'Invalid API key', data: null });
+    if (req.headers.authorization !== `Bearer ${KEY}`)
+      return send(401, { code: 40001, message: 'Invalid API key', data: null });
     if (req.method !== 'POST') return send(405, { code: 40005, message: 'POST only', data: null });
 
     if (url.pathname === '/api/file/v1/get_policy') {
@@ -133,7 +169,11 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
       const n = Number(String(body.reqId).replace('req-', ''));
       const up = state.uploads[n - 1];
       if (!up) return send(200, { code: 10404, message: 'upload not found', data: null });
-      return ok({ url: `${base}/files/${up.key}?x-oss-expires=86399&x-oss-signature=abc`, expireAt: '2030-01-01 00:00:00', reqId: body.reqId });
+      return ok({
+        url: `${base}/files/${up.key}?x-oss-expires=86399&x-oss-signature=abc`,
+        expireAt: '2030-01-01 00:00:00',
+        reqId: body.reqId,
+      });
     }
     if (url.pathname === '/api/getAsyncResult') {
       const job = state.jobs.get(String(body.taskId));
@@ -144,19 +184,30 @@ async function startFake({ result2s, voice, picture }: Record<'result2s' | 'voic
       if (state.mode === 'html') return sendProxyErrorPage(res);
       if (state.mode === 'rate-limited' && state.rateLimited++ === 0)
         return send(429, { code: 40029, message: 'Too many requests', data: null }, { 'retry-after': '1' });
-      if (state.mode === 'illegal') return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
-      // Credits too low: DreamAPI's docs give no code (its docs offer only POST /api/remaining_credits to read the balance); a
-      // compatible server answers HTTP 402 with 40020 (src/lib/product-rules/tasks.ts TASK_ERROR_CODES.insufficientCredits).
+      if (state.mode === 'illegal')
+        return send(200, { code: 10192, message: 'Illegal parameter: prompt contains forbidden words', data: null });
+      // Credits too low: DreamAPI's docs give no code (its docs offer only POST /api/remaining_credits to read the
+      // balance); a compatible server answers HTTP 402 with 40020 (src/lib/product-rules/tasks.ts
+      // TASK_ERROR_CODES.insufficientCredits).
       if (state.mode === 'no-credits')
-        return send(402, { code: 40020, message: 'Not enough credits for this task: it needs 15, the balance is 3', data: null });
-      // A refused field: a compatible server answers HTTP 400 with 40000 and "field: problem" (src/lib/product-rules/errors.ts
-      // ERROR_CODES.invalidInput; src/lib/api-contract/schemas.ts); DreamAPI's wan/text_to_video/2.1 takes a prompt of up to 1500 characters.
-      if (state.mode === 'invalid-field') return send(400, { code: 40000, message: 'prompt: must be at most 1500 characters', data: null });
+        return send(402, {
+          code: 40020,
+          message: 'Not enough credits for this task: it needs 15, the balance is 3',
+          data: null,
+        });
+      // A refused field: a compatible server answers HTTP 400 with 40000 and "field: problem"
+      // (src/lib/product-rules/errors.ts ERROR_CODES.invalidInput; src/lib/api-contract/schemas.ts); DreamAPI's
+      // wan/text_to_video/2.1 takes a prompt of up to 1500 characters.
+      if (state.mode === 'invalid-field')
+        return send(400, { code: 40000, message: 'prompt: must be at most 1500 characters', data: null });
       if (state.mode === 'no-task-id') return ok({});
       // audioId is required on these two tools (https://api.newportai.com/docs/do-tts-common.html and
       // …/do-tts-pro.html, Request Body "audioId string Required"); DreamAPI refuses a call without it ("audioId is
       // required", as an operator saw for a French voice). The code is the docs' refused-parameter code, 10192.
-      if ((url.pathname === '/api/async/do_tts_common' || url.pathname === '/api/async/do_tts_pro') && (typeof body.audioId !== 'string' || !body.audioId)) {
+      if (
+        (url.pathname === '/api/async/do_tts_common' || url.pathname === '/api/async/do_tts_pro') &&
+        (typeof body.audioId !== 'string' || !body.audioId)
+      ) {
         return send(200, { code: 10192, message: 'audioId is required', data: null });
       }
       const taskId = `up-${state.jobs.size + 1}`;
@@ -196,8 +247,10 @@ export function useDreamApiFake() {
       return fake;
     },
     /** An app whose DreamAPI engine talks to the fake and serves every feature it offers. */
-    app: (extra: Record<string, string> = {}) => openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } }),
-    submitWan: (t: TasksTestApp, user: TestUser) => submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' }),
+    app: (extra: Record<string, string> = {}) =>
+      openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } }),
+    submitWan: (t: TasksTestApp, user: TestUser) =>
+      submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' }),
     /** The submits the fake received for `tool`. */
     submits: (tool: string) => fake.calls.filter((c) => c.path === `/api/async/${tool}`),
     /** How often the fake's job was polled. */

@@ -1,4 +1,5 @@
-// DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep the files.
+// DreamAPI upstream adapter (for operators who resell DreamAPI): submit to /api/async/<tool>, poll getAsyncResult, keep
+// the files.
 import { z } from 'zod';
 import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import {
@@ -24,7 +25,10 @@ import { outageTracker } from './outages';
 export interface DreamApiConfig {
   key: string;
   baseUrl: string;
-  /** Where what only operators should read goes (DreamAPI's key, credit or capacity trouble); stderr at warn level when absent. */
+  /**
+   * Where what only operators should read goes (DreamAPI's key, credit or capacity trouble); stderr at warn level when
+   * absent.
+   */
   log?: Pick<Logger, 'warn'>;
 }
 
@@ -35,7 +39,8 @@ function extensionOf(mime: string): string {
   return Object.entries(DREAMAPI_FILE_MIMES).find(([, m]) => m === mime)?.[0] ?? mime.split('/')[1] ?? 'bin';
 }
 
-const isServed = (feature: Feature): feature is DreamApiFeature => (DREAMAPI_FEATURES as readonly string[]).includes(feature);
+const isServed = (feature: Feature): feature is DreamApiFeature =>
+  (DREAMAPI_FEATURES as readonly string[]).includes(feature);
 
 /** Checks each input file by its bytes, then hands DreamAPI a URL it can fetch (ours go through its storage). */
 function mediaUrls(client: DreamApiClient, ctx: EngineContext): MediaUrl {
@@ -57,7 +62,10 @@ async function submit(client: DreamApiClient, tool: string, body: unknown, signa
 /** A failed job's reason as DreamAPI words it (the upstream task id is left out: it only lives in memory). */
 function failure(task: Data): ProviderError {
   const reason = typeof task.reason === 'string' && task.reason ? task.reason : 'no reason given';
-  const code = task.errorCode !== undefined && task.errorCode !== null && task.errorCode !== '' ? ` (code ${String(task.errorCode)})` : '';
+  const code =
+    task.errorCode !== undefined && task.errorCode !== null && task.errorCode !== ''
+      ? ` (code ${String(task.errorCode)})`
+      : '';
   return new ProviderError(`${PROVIDER} job failed: ${reason}${code}`);
 }
 
@@ -81,7 +89,9 @@ async function follow(client: DreamApiClient, taskId: string, ctx: EngineContext
   }
 }
 
-/** The result's files of one kind: images[].imageUrl, videos[].videoUrl or audios[].audioUrl, with their declared type. */
+/**
+ * The result's files of one kind: images[].imageUrl, videos[].videoUrl or audios[].audioUrl, with their declared type.
+ */
 function filesOf(result: Data, kind: MediaKind): Array<{ url: string; type: string }> {
   const list = result[`${kind}s`];
   if (!Array.isArray(list)) return [];
@@ -91,8 +101,15 @@ function filesOf(result: Data, kind: MediaKind): Array<{ url: string; type: stri
     .map((f) => ({ url: f.url, type: typeof f.type === 'string' ? f.type.replace(/^\./, '').toLowerCase() : '' }));
 }
 
-/** A downloaded file recognised by its bytes first; the header or DreamAPI's declared type only when the bytes say nothing. */
-async function fetchOutput(file: { url: string; type: string }, kind: MediaKind, signal: AbortSignal): Promise<EngineOutput> {
+/**
+ * A downloaded file recognised by its bytes first; the header or DreamAPI's declared type only when the bytes say
+ * nothing.
+ */
+async function fetchOutput(
+  file: { url: string; type: string },
+  kind: MediaKind,
+  signal: AbortSignal,
+): Promise<EngineOutput> {
   const got = await download(PROVIDER, file.url, signal);
   const sniffed = await probeMedia(got.data, { signal });
   const header = got.mime && got.mime !== 'application/octet-stream' ? got.mime : undefined;
@@ -116,7 +133,8 @@ function transcript(result: Data): string | undefined {
 /** The data-only results: voice_clone's cloneId and the speech-to-text transcript. */
 function dataResult(feature: DreamApiFeature, result: Data): EngineResult {
   if (feature === 'voice-clone') {
-    if (typeof result.cloneId !== 'string' || !result.cloneId) throw malformed('voice_clone succeeded without a cloneId');
+    if (typeof result.cloneId !== 'string' || !result.cloneId)
+      throw malformed('voice_clone succeeded without a cloneId');
     return { outputs: [], cloneId: result.cloneId };
   }
   const text = transcript(result);
@@ -134,11 +152,16 @@ async function collect(feature: DreamApiFeature, result: Data, signal: AbortSign
   return { outputs };
 }
 
-/** What a run keeps of its DreamAPI job (ctx.providerJobs), so a restarted, handed-back or taken-over task follows it. */
+/**
+ * What a run keeps of its DreamAPI job (ctx.providerJobs), so a restarted, handed-back or taken-over task follows it.
+ */
 const dreamApiJobRef = z.object({ taskId: z.string().min(1) });
 const JOB = 'job';
 
-/** The job an earlier attempt of this task submitted, or null; an unreadable reference fails the attempt rather than pay twice. */
+/**
+ * The job an earlier attempt of this task submitted, or null; an unreadable reference fails the attempt rather than pay
+ * twice.
+ */
 async function earlierTask(ctx: EngineContext): Promise<string | null> {
   const stored = await ctx.providerJobs.earlier(JOB);
   if (stored === null) return null;
@@ -151,7 +174,12 @@ async function earlierTask(ctx: EngineContext): Promise<string | null> {
  * Submits the job and keeps it with the task as soon as DreamAPI accepted it. DreamAPI has no cancel (see follow()), so
  * the engine has no cancelJob: a task that ends without the job's result leaves it to finish upstream.
  */
-async function submitAndKeep(client: DreamApiClient, feature: DreamApiFeature, input: unknown, ctx: EngineContext): Promise<string> {
+async function submitAndKeep(
+  client: DreamApiClient,
+  feature: DreamApiFeature,
+  input: unknown,
+  ctx: EngineContext,
+): Promise<string> {
   const { tool, body } = await toDreamApi(feature, input, mediaUrls(client, ctx));
   const taskId = await submit(client, tool, body, ctx.signal);
   await ctx.providerJobs.record(JOB, { taskId } satisfies z.infer<typeof dreamApiJobRef>);

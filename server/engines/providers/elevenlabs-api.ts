@@ -30,7 +30,10 @@ export interface RequestOptions {
 }
 
 /** One call of the official client (an HttpResponsePromise): read with its raw response for the headers. */
-export type Send<T> = (api: OfficialClient, options: RequestOptions) => { withRawResponse(): Promise<{ data: T; rawResponse: { headers: Headers } }> };
+export type Send<T> = (
+  api: OfficialClient,
+  options: RequestOptions,
+) => { withRawResponse(): Promise<{ data: T; rawResponse: { headers: Headers } }> };
 
 export interface CallOptions {
   signal: AbortSignal;
@@ -80,13 +83,24 @@ const checkedFetch: typeof fetch = async (input, init) => {
 };
 
 /** Bytes of the expected kind, or a clear "malformed answer". */
-async function expectMedia(data: Buffer, contentType: string, kind: MediaKind, signal: AbortSignal): Promise<ElevenLabsFile> {
+async function expectMedia(
+  data: Buffer,
+  contentType: string,
+  kind: MediaKind,
+  signal: AbortSignal,
+): Promise<ElevenLabsFile> {
   const sniffed = await probeMedia(data, { signal });
-  if (sniffed?.kind !== kind) throw new ProviderError(`${PROVIDER} sent a malformed answer: expected ${kind}, got ${described(data, contentType)}`);
+  if (sniffed?.kind !== kind)
+    throw new ProviderError(
+      `${PROVIDER} sent a malformed answer: expected ${kind}, got ${described(data, contentType)}`,
+    );
   return { kind, mime: sniffed.mime, data, durationS: sniffed.durationS };
 }
 
-/** An input file as the official client uploads it (core.file.Uploadable), named by its type so ElevenLabs can tell the container. */
+/**
+ * An input file as the official client uploads it (core.file.Uploadable), named by its type so ElevenLabs can tell the
+ * container.
+ */
 export function filePart(media: InputMedia, name: string): { data: Buffer; filename: string; contentType: string } {
   const ext = media.mime.split('/')[1]?.replace('mpeg', 'mp3').replace('quicktime', 'mov') ?? 'bin';
   return { data: media.data, filename: `${name}.${ext}`, contentType: media.mime };
@@ -94,9 +108,9 @@ export function filePart(media: InputMedia, name: string): { data: Buffer; filen
 
 export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger, 'warn'>) {
   // The client's own retries are off (maxRetries 0 here and on every call); ours below differ on purpose. Its backoff
-  // wait ignores the abort signal (2.73.0 core/fetcher/requestWithRetries.js sleeps on a bare setTimeout), so a canceled
-  // or timed-out task would hold its slot up to a minute; it never sends a read again after no answer, which a dubbing
-  // poll can safely be; and it reads Retry-After: 0 as "back off 1 s, 2 s, 4 s" where ElevenLabs asks for none.
+  // wait ignores the abort signal (2.73.0 core/fetcher/requestWithRetries.js sleeps on a bare setTimeout), so a
+  // canceled or timed-out task would hold its slot up to a minute; it never sends a read again after no answer, which a
+  // dubbing poll can safely be; and it reads Retry-After: 0 as "back off 1 s, 2 s, 4 s" where ElevenLabs asks for none.
   const api = new OfficialClient({ apiKey: key, baseUrl, maxRetries: 0, fetch: checkedFetch });
   const outages = outageTracker('elevenlabs', PROVIDER, log);
 
@@ -105,12 +119,18 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
     const timeoutMs = o.upload ? PROVIDER_RETRY.uploadTimeoutMs : PROVIDER_RETRY.requestTimeoutMs;
     const abortSignal = AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]);
     const headers = o.json ? { accept: 'application/json' } : undefined;
-    return send(api, { abortSignal, timeoutInSeconds: timeoutMs / 1000, maxRetries: 0, ...(headers ? { headers } : {}) }).withRawResponse();
+    return send(api, {
+      abortSignal,
+      timeoutInSeconds: timeoutMs / 1000,
+      maxRetries: 0,
+      ...(headers ? { headers } : {}),
+    }).withRawResponse();
   }
 
   /**
-   * Sends a call, retrying what ElevenLabs' own client retries (408, 429 honouring Retry-After, 5xx) and, for idempotent
-   * calls, what got no answer, with exponential backoff, up to PROVIDER_RETRY.maxAttempts or the caller's deadline.
+   * Sends a call, retrying what ElevenLabs' own client retries (408, 429 honouring Retry-After, 5xx) and, for
+   * idempotent calls, what got no answer, with exponential backoff, up to PROVIDER_RETRY.maxAttempts or the caller's
+   * deadline.
    */
   async function retried<T>(send: Send<T>, o: CallOptions) {
     let lastProblem = '';
@@ -120,7 +140,9 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
       } catch (error) {
         if (o.signal.aborted) throw aborted(o.signal);
         if (!(error instanceof ElevenLabsError))
-          throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`);
+          throw new ProviderError(
+            `${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`,
+          );
         if (error.cause instanceof ProviderError) throw error.cause;
         const last = n + 1 >= PROVIDER_RETRY.maxAttempts;
         const backoff = Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** n);
@@ -132,11 +154,15 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
           continue;
         }
         // An answer without the body its call needs (the client's "body-is-null").
-        if (error.statusCode < 400) throw new ProviderError(`${PROVIDER} sent a malformed answer: ${o.malformed ?? `${error.statusCode} with no body`}`);
+        if (error.statusCode < 400)
+          throw new ProviderError(
+            `${PROVIDER} sent a malformed answer: ${o.malformed ?? `${error.statusCode} with no body`}`,
+          );
         if (error.statusCode === 404 && o.missing) throw o.missing();
         if (last || !retriedByElevenLabs(error.statusCode)) throw elevenLabsFailure(error.statusCode, error.body);
         // Waiting as asked, not less: the next try would only be refused again.
-        const asked = error.statusCode === 429 ? retryAfterMs(error.rawResponse?.headers.get('retry-after') ?? null) : null;
+        const asked =
+          error.statusCode === 429 ? retryAfterMs(error.rawResponse?.headers.get('retry-after') ?? null) : null;
         await sleep(asked === null ? backoff : Math.min(asked, PROVIDER_RETRY.maxDelayMs), o.signal);
       }
     }
@@ -167,7 +193,11 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
      */
     async remove(what: string, send: Send<unknown>): Promise<void> {
       try {
-        await retried(send, { signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs), idempotent: true, missing: () => new AlreadyGone() });
+        await retried(send, {
+          signal: AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs),
+          idempotent: true,
+          missing: () => new AlreadyGone(),
+        });
       } catch (error) {
         if (error instanceof AlreadyGone) return;
         log.warn(`${PROVIDER} job could not be deleted; it may still run and bill at ElevenLabs`, {
@@ -185,7 +215,8 @@ export type ElevenLabsClient = ReturnType<typeof elevenLabsClient>;
 /** A required text field of a stored input; its absence is the input's fault. */
 export function requiredText(input: Record<string, unknown>, field: string, feature: string): string {
   const value = input[field];
-  if (typeof value !== 'string' || value.trim() === '') throw new EngineInputError(`${PROVIDER} needs ${field} for ${feature}`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new EngineInputError(`${PROVIDER} needs ${field} for ${feature}`);
   return value;
 }
 

@@ -3,7 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TestUser } from '../../test-support/tasks';
-import { expectCharged, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
+import {
+  expectCharged,
+  expectFailedAndRefunded,
+  postPlayground,
+  submitTool,
+  taskMedia,
+  uploadMedia,
+} from '../../test-support/provider-fakes';
 import { probeMedia } from '../../media/probe';
 import type { LipSync, MediaBytes } from '../types';
 import { elevenLabsEngine } from './elevenlabs';
@@ -18,11 +25,21 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const t = await app();
     const user = await createUser(t, 100);
     const videoUrl = await uploadMedia(t, user, media.source);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, sourceLanguage: 'en-US', targetLanguage: 'es', enableLipSync: false });
+    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+      videoUrl,
+      sourceLanguage: 'en-US',
+      targetLanguage: 'es',
+      enableLipSync: false,
+    });
     await expect
-      .poll(async () => (await t.database.db.selectFrom('tasks').select('progress').where('id', '=', id).executeTakeFirstOrThrow()).progress, {
-        timeout: 10_000,
-      })
+      .poll(
+        async () =>
+          (await t.database.db.selectFrom('tasks').select('progress').where('id', '=', id).executeTakeFirstOrThrow())
+            .progress,
+        {
+          timeout: 10_000,
+        },
+      )
       .toBeGreaterThanOrEqual(10);
     el.fake.release();
     const task = await waitForTask(t, id);
@@ -64,7 +81,10 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const t = await openApp({ engines: [engine], env: { ENGINES: 'video-translate-lip-sync=elevenlabs' } });
     const user = await createUser(t, 100);
     const videoUrl = await uploadMedia(t, user, media.source);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, targetLanguage: 'fr' }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'video_translate/2.0', { videoUrl, targetLanguage: 'fr' }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/dubbing')[0]!.form).toMatchObject({ target_lang: 'fr', source_lang: 'auto' });
     expect(el.fake.statuses('dub1')).toEqual(['queued', 'preparing', 'dubbing', 'dubbed']);
@@ -94,8 +114,12 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
   });
 
   it('without a lip-sync model, lip-synced translation is not offered, so configuring it fails at start', async () => {
-    expect(elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync: null }).features).not.toContain('video-translate-lip-sync');
-    await expect(app({ ENGINES: 'video-translate-lip-sync=elevenlabs' })).rejects.toThrow('cannot serve video-translate-lip-sync');
+    expect(elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync: null }).features).not.toContain(
+      'video-translate-lip-sync',
+    );
+    await expect(app({ ENGINES: 'video-translate-lip-sync=elevenlabs' })).rejects.toThrow(
+      'cannot serve video-translate-lip-sync',
+    );
   });
 
   it('a dubbing job that ends failed fails the task with ElevenLabs reason, refunded', async () => {
@@ -109,7 +133,9 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     });
     await expectFailedAndRefunded(t, user, id, 'ElevenLabs could not dub the video: No speech was found in the video');
     expect(el.fake.statuses('dub1')).toEqual(['queued', 'failed']);
-    await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
+    await expect
+      .poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'))
+      .toBe(true);
   });
 
   it('a dubbing status ElevenLabs adds later is waited through, not failed; the operator hears of it once', async () => {
@@ -140,7 +166,12 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
       targetLanguage: 'Klingon',
       enableLipSync: false,
     });
-    const task = await expectFailedAndRefunded(t, user, id, 'ElevenLabs refused the input: targetLanguage: Unsupported target language: klingon');
+    const task = await expectFailedAndRefunded(
+      t,
+      user,
+      id,
+      'ElevenLabs refused the input: targetLanguage: Unsupported target language: klingon',
+    );
     expect(task.error).not.toContain('{');
     expect(posts('/v1/dubbing')).toHaveLength(1);
     expect(el.fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
@@ -156,7 +187,9 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
       enableLipSync: false,
     });
     await expectFailedAndRefunded(t, user, id, 'timed out');
-    await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1')).toBe(true);
+    await expect
+      .poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'))
+      .toBe(true);
   });
 
   it('a translation its owner deletes while dubbing is deleted at ElevenLabs and refunded', async () => {
@@ -168,10 +201,14 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
       targetLanguage: 'de',
       enableLipSync: false,
     });
-    await expect.poll(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 })
+      .toBe(true);
     const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
-    await expect.poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'), { timeout: 5000 })
+      .toBe(true);
     const credits = await expectCharged(t, user, 0);
     expect(credits.ledger.some((r) => r.reason === 'task-refund' && r.reference === id)).toBe(true);
     expect(await taskMedia(t, id)).toHaveLength(0);
@@ -183,19 +220,37 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     // One user per case, so each ledger holds that task alone; a voice clone is free and holds nothing.
     const cases: Array<[string, (user: TestUser) => Promise<Record<string, unknown>>, string]> = [
       ['do_tts_common', async () => ({ text: TEXT }), 'sent a malformed answer: expected audio, got text/html'],
-      ['voice_clone', async (user) => ({ voiceUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: no voice_id'],
+      [
+        'voice_clone',
+        async (user) => ({ voiceUrl: await uploadMedia(t, user, media.speech) }),
+        'sent a malformed answer: no voice_id',
+      ],
       [
         'video_translate/2.0',
-        async (user) => ({ videoUrl: await uploadMedia(t, user, media.source), targetLanguage: 'es', enableLipSync: false }),
+        async (user) => ({
+          videoUrl: await uploadMedia(t, user, media.source),
+          targetLanguage: 'es',
+          enableLipSync: false,
+        }),
         'sent a malformed answer: <html>',
       ],
-      ['do_stt', async (user) => ({ audioUrl: await uploadMedia(t, user, media.speech) }), 'sent a malformed answer: <html>'],
+      [
+        'do_stt',
+        async (user) => ({ audioUrl: await uploadMedia(t, user, media.speech) }),
+        'sent a malformed answer: <html>',
+      ],
     ];
     for (const [tool, body, reason] of cases) {
       const user = await createUser(t, 100);
-      await expectFailedAndRefunded(t, user, await submitTool(t, user.apiKey, tool, await body(user)), `ElevenLabs ${reason}`, {
-        free: tool === 'voice_clone',
-      });
+      await expectFailedAndRefunded(
+        t,
+        user,
+        await submitTool(t, user.apiKey, tool, await body(user)),
+        `ElevenLabs ${reason}`,
+        {
+          free: tool === 'voice_clone',
+        },
+      );
     }
   });
 });

@@ -3,41 +3,70 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ELEVENLABS_DUBBING_STATUS, ELEVENLABS_JOBS, ELEVENLABS_NAMES, ELEVENLABS_PROGRESS } from './elevenlabs-constants';
+import {
+  ELEVENLABS_DUBBING_STATUS,
+  ELEVENLABS_JOBS,
+  ELEVENLABS_NAMES,
+  ELEVENLABS_PROGRESS,
+} from './elevenlabs-constants';
 import { ELEVENLABS_PRICES, PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import type { Feature } from '../../../src/lib/product-rules';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool, withWorkDir } from '../../tools';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
-import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import {
+  filePart,
+  languageCode,
+  progressShare,
+  PROVIDER,
+  requiredText,
+  type ElevenLabsClient,
+  type ElevenLabsFile,
+} from './elevenlabs-api';
 import { mediaSecondsCost } from './elevenlabs-cost';
 import { ProviderError, sleep } from './http';
 
 type Input = Record<string, unknown>;
 
-async function createJob(client: ElevenLabsClient, i: Input, video: InputMedia, ctx: EngineContext): Promise<DubbingRef> {
+async function createJob(
+  client: ElevenLabsClient,
+  i: Input,
+  video: InputMedia,
+  ctx: EngineContext,
+): Promise<DubbingRef> {
   const request = {
     file: filePart(video, 'video'),
     name: ELEVENLABS_NAMES.dubbing(ctx.taskId),
     targetLang: languageCode(requiredText(i, 'targetLanguage', 'video translation')),
     // Without a source language ElevenLabs detects it; 0 speakers asks it to count them.
-    sourceLang: typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto',
+    sourceLang:
+      typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto',
     numSpeakers: 0,
   };
   const noId = 'no dubbing_id';
-  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json((api, o) => api.dubbing.create(request, o), {
-    signal: ctx.signal,
-    upload: true,
-    malformed: noId,
-  });
-  if (typeof job.dubbingId !== 'string' || job.dubbingId === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noId}`);
-  return { id: job.dubbingId, expectedS: typeof job.expectedDurationSec === 'number' && job.expectedDurationSec > 0 ? job.expectedDurationSec : null };
+  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json(
+    (api, o) => api.dubbing.create(request, o),
+    {
+      signal: ctx.signal,
+      upload: true,
+      malformed: noId,
+    },
+  );
+  if (typeof job.dubbingId !== 'string' || job.dubbingId === '')
+    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noId}`);
+  return {
+    id: job.dubbingId,
+    expectedS:
+      typeof job.expectedDurationSec === 'number' && job.expectedDurationSec > 0 ? job.expectedDurationSec : null,
+  };
 }
 
 /** ElevenLabs gives no percentage: progress follows the time the job said it would take. */
 function dubbingProgress(startedMs: number, expectedS: number | null): number {
-  return expectedS === null ? ELEVENLABS_PROGRESS.unknownEta : progressShare((Date.now() - startedMs) / (expectedS * 1000));
+  return expectedS === null
+    ? ELEVENLABS_PROGRESS.unknownEta
+    : progressShare((Date.now() - startedMs) / (expectedS * 1000));
 }
 
 /**
@@ -64,7 +93,9 @@ async function followJob(
     });
     if (state.status === ELEVENLABS_DUBBING_STATUS.done) return;
     if (state.status === ELEVENLABS_DUBBING_STATUS.failed)
-      throw new ProviderError(`${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`);
+      throw new ProviderError(
+        `${PROVIDER} could not dub the video: ${typeof state.error === 'string' && state.error ? state.error : 'no reason given'}`,
+      );
     if (!running.includes(state.status) && !reported) {
       // Once per job: the operator learns ElevenLabs added a status, the task keeps waiting.
       log.warn(`${PROVIDER} sent a dubbing status this adapter does not know; waiting on as if dubbing`, {
@@ -80,7 +111,9 @@ async function followJob(
   }
 }
 
-/** ffmpeg separates the dubbed soundtrack; checked before dubbing too, so no dub is paid for that cannot be lip-synced. */
+/**
+ * ffmpeg separates the dubbed soundtrack; checked before dubbing too, so no dub is paid for that cannot be lip-synced.
+ */
 function ffmpegForLipSync(): string {
   const tools = ffmpegTools();
   if (!tools)
@@ -102,18 +135,33 @@ async function soundtrack(dubbed: Buffer, signal: AbortSignal): Promise<Buffer> 
 }
 
 /** ElevenLabs reports no cost for a dub: the published price per minute of the dubbed video, estimated. */
-const dubbingCost = (dubbed: ElevenLabsFile) => mediaSecondsCost(dubbed.durationS, ELEVENLABS_PRICES.dubbingUsdPerSecond);
+const dubbingCost = (dubbed: ElevenLabsFile) =>
+  mediaSecondsCost(dubbed.durationS, ELEVENLABS_PRICES.dubbingUsdPerSecond);
 
-async function lipSynced(lipSync: LipSync, source: InputMedia, dubbed: ElevenLabsFile, ctx: EngineContext): Promise<EngineResult> {
+async function lipSynced(
+  lipSync: LipSync,
+  source: InputMedia,
+  dubbed: ElevenLabsFile,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   await ctx.progress(ELEVENLABS_PROGRESS.lipSync);
   const audio = await soundtrack(dubbed.data, ctx.signal);
-  const { providerCost, ...out } = await lipSync({ data: source.data, mime: source.mime }, { data: audio, mime: 'audio/wav' }, ctx);
+  const { providerCost, ...out } = await lipSync(
+    { data: source.data, mime: source.mime },
+    { data: audio, mime: 'audio/wav' },
+    ctx,
+  );
   // Per-second features are settled on this length: read it from the file when the lip-sync model did not say.
-  const video = { ...out, durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null };
+  const video = {
+    ...out,
+    durationS: out.durationS ?? (await probeMedia(out.data, { signal: ctx.signal }))?.durationS ?? null,
+  };
   return { outputs: [video], providerCosts: [dubbingCost(dubbed), ...(providerCost ? [providerCost] : [])] };
 }
 
-/** What a run keeps of its dub (ctx.providerJobs), so a restarted, handed-back or taken-over task follows the same dub. */
+/**
+ * What a run keeps of its dub (ctx.providerJobs), so a restarted, handed-back or taken-over task follows the same dub.
+ */
 const dubbingRef = z.object({ id: z.string().min(1), expectedS: z.number().positive().nullable() });
 type DubbingRef = z.infer<typeof dubbingRef>;
 
@@ -145,7 +193,8 @@ export async function translateVideo(
   log: Pick<Logger, 'warn'>,
 ): Promise<EngineResult> {
   const withLips = feature === 'video-translate-lip-sync';
-  if (withLips && !lipSync) throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
+  if (withLips && !lipSync)
+    throw new EngineUnsupportedError(`${PROVIDER} has no lip-sync model configured for ${feature}`);
   if (withLips) ffmpegForLipSync();
   const target = languageCode(requiredText(i, 'targetLanguage', feature));
   const resumed = await earlierDub(ctx);
@@ -162,12 +211,22 @@ export async function translateVideo(
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
   await followJob(client, job, missing, ctx, log);
   // The dubbed file of the target language: MP4 for a video (GET /v1/dubbing/{id}/audio/{language_code}).
-  const dubbed = await client.file((api, o) => api.dubbing.audio.get(job.id, target, o), 'video', { signal: ctx.signal, idempotent: true, missing });
+  const dubbed = await client.file((api, o) => api.dubbing.audio.get(job.id, target, o), 'video', {
+    signal: ctx.signal,
+    idempotent: true,
+    missing,
+  });
   if (withLips) return lipSynced(lipSync!, source!, dubbed, ctx);
-  return { outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }], providerCosts: [dubbingCost(dubbed)] };
+  return {
+    outputs: [{ kind: 'video', mime: dubbed.mime, data: dubbed.data, durationS: dubbed.durationS }],
+    providerCosts: [dubbingCost(dubbed)],
+  };
 }
 
-/** Deletes a dub (DELETE /v1/dubbing/{id}) from its stored reference; lip-sync jobs go to the lip-sync model's own cancel. */
+/**
+ * Deletes a dub (DELETE /v1/dubbing/{id}) from its stored reference; lip-sync jobs go to the lip-sync model's own
+ * cancel.
+ */
 export async function cancelDubbingJob(
   client: ElevenLabsClient,
   lipSync: LipSync | null,
@@ -178,7 +237,10 @@ export async function cancelDubbingJob(
   if (name.startsWith(ELEVENLABS_JOBS.lipSyncPrefix)) return lipSync?.cancelJob?.(name, stored);
   const ref = dubbingRef.safeParse(stored);
   if (name !== ELEVENLABS_JOBS.dubbing || !ref.success) {
-    log.warn(`a stored ${PROVIDER} job could not be read, so it was not deleted; it may still run and bill`, { engine: 'elevenlabs', name });
+    log.warn(`a stored ${PROVIDER} job could not be read, so it was not deleted; it may still run and bill`, {
+      engine: 'elevenlabs',
+      name,
+    });
     return;
   }
   const id = ref.data.id;

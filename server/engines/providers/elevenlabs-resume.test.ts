@@ -9,7 +9,11 @@ import { KEY, useElevenLabsFake } from './elevenlabs.fixtures';
 const el = useElevenLabsFake();
 const rig = useProviderResume<{ id: string }>({
   name: 'elevenlabs-resume',
-  env: () => ({ ENGINES: 'video-translate-voice-only=elevenlabs', ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: el.fake.url }),
+  env: () => ({
+    ENGINES: 'video-translate-voice-only=elevenlabs',
+    ELEVENLABS_API_KEY: KEY,
+    ELEVENLABS_BASE_URL: el.fake.url,
+  }),
   /** A voice-only translation of a video on another host (the fake serves it). */
   request: () => ({
     path: '/api/async/video_translate/2.0',
@@ -19,7 +23,8 @@ const rig = useProviderResume<{ id: string }>({
 });
 
 const dubbingSubmits = () => el.posts('/v1/dubbing').length;
-const deletes = (id: string) => el.fake.calls.filter((c) => c.method === 'DELETE' && c.path === `/v1/dubbing/${id}`).length;
+const deletes = (id: string) =>
+  el.fake.calls.filter((c) => c.method === 'DELETE' && c.path === `/v1/dubbing/${id}`).length;
 
 /** One submission, the dub never deleted, nothing left dubbing. */
 function expectSameDubFollowed() {

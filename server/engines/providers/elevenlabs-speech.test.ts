@@ -32,13 +32,20 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
   it('tts-common sends the mapped premade voice, the fast model and the key, stores the MP3 with its measured length, charges by characters', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_tts_common', { audioId: 'en-gb-male-1', text: TEXT, speed: 210 }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'do_tts_common', { audioId: 'en-gb-male-1', text: TEXT, speed: 210 }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     const call = posts('/v1/text-to-speech/')[0]!;
     expect(call.path).toBe(`/v1/text-to-speech/${ELEVENLABS_VOICES['en-gb-male-1']!.voiceId}`);
     expect(call.key).toBe(KEY);
     expect(call.query.get('output_format')).toBe('mp3_44100_128');
-    expect(call.json).toMatchObject({ text: TEXT, model_id: ELEVENLABS_MODELS.ttsCommon, voice_settings: { speed: 1.2 } });
+    expect(call.json).toMatchObject({
+      text: TEXT,
+      model_id: ELEVENLABS_MODELS.ttsCommon,
+      voice_settings: { speed: 1.2 },
+    });
     const stored = await taskMedia(t, task.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ kind: 'audio', mime: 'audio/mpeg', size: readFileSync(media.tone).length });
@@ -48,7 +55,13 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     // What ElevenLabs said it billed (character-cost), at the published price of a billed character.
     const billed = Math.ceil(TEXT.length / 2);
     expect(await providerCosts(t, task.id)).toEqual([
-      { provider: 'elevenlabs', amount: billed, unit: 'characters', usd: billed * ELEVENLABS_PRICES.usdPerBilledCharacter, estimated: 0 },
+      {
+        provider: 'elevenlabs',
+        amount: billed,
+        unit: 'characters',
+        usd: billed * ELEVENLABS_PRICES.usdPerBilledCharacter,
+        estimated: 0,
+      },
     ]);
   });
 
@@ -73,7 +86,10 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     const clone = await waitForTask(t, await submitTool(t, user.apiKey, 'voice_clone', { voiceUrl }));
     expect(clone.status, clone.error ?? '').toBe('succeeded');
     const added = posts('/v1/voices/add')[0]!;
-    expect(added.form).toMatchObject({ name: `Voice clone ${clone.id}`, files: { type: 'audio/wav', size: readFileSync(media.speech).length } });
+    expect(added.form).toMatchObject({
+      name: `Voice clone ${clone.id}`,
+      files: { type: 'audio/wav', size: readFileSync(media.speech).length },
+    });
     const cloneId = (await view(t, user, clone.id)).cloneId!;
     expect(cloneId).toBe('clone1Voice');
     expect(await taskMedia(t, clone.id)).toHaveLength(0);
@@ -108,12 +124,18 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
       { speaker: 'B', text: long },
       { speaker: 'A', text: 'Short goodbye.' },
     ];
-    const res = await postPlayground(t, user, 'speech/v1/dialogue', { lines, voices: { A: 'en-us-female-1', B: 'de-male-1' } });
+    const res = await postPlayground(t, user, 'speech/v1/dialogue', {
+      lines,
+      voices: { A: 'en-us-female-1', B: 'de-male-1' },
+    });
     const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
     expect(task.status, task.error ?? '').toBe('succeeded');
     const calls = posts('/v1/text-to-dialogue');
     expect(calls).toHaveLength(2);
-    expect(calls[0]!.json).toEqual({ model_id: ELEVENLABS_MODELS.dialogue, inputs: [{ text: long, voice_id: ELEVENLABS_VOICES['en-us-female-1']!.voiceId }] });
+    expect(calls[0]!.json).toEqual({
+      model_id: ELEVENLABS_MODELS.dialogue,
+      inputs: [{ text: long, voice_id: ELEVENLABS_VOICES['en-us-female-1']!.voiceId }],
+    });
     expect(calls[1]!.json!.inputs).toEqual([
       { text: long, voice_id: ELEVENLABS_VOICES['de-male-1']!.voiceId },
       { text: 'Short goodbye.', voice_id: ELEVENLABS_VOICES['en-us-female-1']!.voiceId },
@@ -124,7 +146,8 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     expect(stored[0]!.size).toBeGreaterThan(readFileSync(media.tone).length * 1.9);
     expect(stored[0]!.duration_ms! / 1000).toBeCloseTo(2 * (await probeMedia(readFileSync(media.tone)))!.durationS!, 0);
     await expectCharged(t, user, price('dialogue', { characters: lines.reduce((n, l) => n + l.text.length, 0) }));
-    // Dialogue answers carried no character-cost: each request is estimated from its own text, one billed character each.
+    // Dialogue answers carried no character-cost: each request is estimated from its own text, one billed character
+    // each.
     expect((await providerCosts(t, task.id)).map((c) => [c.amount, c.unit, c.estimated])).toEqual([
       [long.length, 'characters', 1],
       [long.length + 'Short goodbye.'.length, 'characters', 1],
@@ -162,7 +185,10 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
     const user = await createUser(t, 100);
     const audioUrl = `${el.fake.url}/files/speech.wav`;
     // DreamAPI's do_stt_pro takes a list of locales: the first is the language hint.
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl, lan: ['fr-FR', 'en-US'] }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'do_stt_pro', { audioUrl, lan: ['fr-FR', 'en-US'] }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(posts('/v1/speech-to-text')[0]!.form).toMatchObject({
       model_id: ELEVENLABS_MODELS.sttPro,

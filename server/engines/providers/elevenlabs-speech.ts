@@ -1,4 +1,5 @@
-// ElevenLabs speech through the official client: text to speech (our voices or a clone), text to dialogue, instant voice cloning and speech to text.
+// ElevenLabs speech through the official client: text to speech (our voices or a clone), text to dialogue, instant
+// voice cloning and speech to text.
 import {
   ELEVENLABS_LIMITS,
   ELEVENLABS_MODELS,
@@ -12,7 +13,15 @@ import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { mediaSecondsCost, speechCost } from './elevenlabs-cost';
-import { filePart, languageCode, progressShare, PROVIDER, requiredText, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import {
+  filePart,
+  languageCode,
+  progressShare,
+  PROVIDER,
+  requiredText,
+  type ElevenLabsClient,
+  type ElevenLabsFile,
+} from './elevenlabs-api';
 import { ProviderError } from './http';
 
 type Input = Record<string, unknown>;
@@ -27,7 +36,9 @@ function premadeVoice(voice: unknown): string {
 function voiceSettings(speed: unknown): { voiceSettings?: { speed: number } } {
   if (typeof speed !== 'number') return {};
   const relative = speed / SPEECH_DEFAULT_WPM;
-  return { voiceSettings: { speed: Math.min(ELEVENLABS_LIMITS.maxSpeed, Math.max(ELEVENLABS_LIMITS.minSpeed, relative)) } };
+  return {
+    voiceSettings: { speed: Math.min(ELEVENLABS_LIMITS.maxSpeed, Math.max(ELEVENLABS_LIMITS.minSpeed, relative)) },
+  };
 }
 
 function ttsModel(feature: Feature): string {
@@ -35,21 +46,41 @@ function ttsModel(feature: Feature): string {
   return feature === 'tts-clone' ? ELEVENLABS_MODELS.ttsClone : ELEVENLABS_MODELS.ttsCommon;
 }
 
-const audioOutput = (file: ElevenLabsFile): EngineResult => ({ outputs: [{ kind: 'audio', mime: file.mime, data: file.data, durationS: file.durationS }] });
+const audioOutput = (file: ElevenLabsFile): EngineResult => ({
+  outputs: [{ kind: 'audio', mime: file.mime, data: file.data, durationS: file.durationS }],
+});
 
 /** tts-common / tts-pro speak {text, voice, speed?}; tts-clone speaks {cloneId, text} with the cloned voice. */
-export async function speech(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+export async function speech(
+  client: ElevenLabsClient,
+  feature: Feature,
+  i: Input,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const voiceId = feature === 'tts-clone' ? requiredText(i, 'cloneId', feature) : premadeVoice(i.voice);
-  const request = { text: requiredText(i, 'text', feature), modelId: ttsModel(feature), outputFormat: ELEVENLABS_OUTPUT_FORMAT, ...voiceSettings(i.speed) };
+  const request = {
+    text: requiredText(i, 'text', feature),
+    modelId: ttsModel(feature),
+    outputFormat: ELEVENLABS_OUTPUT_FORMAT,
+    ...voiceSettings(i.speed),
+  };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const file = await client.file((api, o) => api.textToSpeech.convert(voiceId, request, o), 'audio', { signal: ctx.signal });
-  return { ...audioOutput(file), providerCosts: [speechCost(file.billedCharacters ?? null, request.modelId, [request.text])] };
+  const file = await client.file((api, o) => api.textToSpeech.convert(voiceId, request, o), 'audio', {
+    signal: ctx.signal,
+  });
+  return {
+    ...audioOutput(file),
+    providerCosts: [speechCost(file.billedCharacters ?? null, request.modelId, [request.text])],
+  };
 }
 
 type DialogueLine = { text: string; voice_id: string };
 
 /** Lines in requests of at most the reliable size; a longer single line still goes alone. */
-export function dialogueChunks(lines: DialogueLine[], limit: number = ELEVENLABS_LIMITS.dialogueCharsPerRequest): DialogueLine[][] {
+export function dialogueChunks(
+  lines: DialogueLine[],
+  limit: number = ELEVENLABS_LIMITS.dialogueCharsPerRequest,
+): DialogueLine[][] {
   const chunks: DialogueLine[][] = [];
   let size = limit;
   for (const line of lines) {
@@ -64,7 +95,9 @@ export function dialogueChunks(lines: DialogueLine[], limit: number = ELEVENLABS
 /** MP3 parts played one after the other: frames concatenate; only the first part keeps its ID3 tag. */
 export function joinMp3(parts: Buffer[]): Buffer {
   const untagged = parts.map((p, n) =>
-    n > 0 && p.toString('latin1', 0, 3) === 'ID3' && p.length >= 10 ? p.subarray(10 + ((p[6]! << 21) | (p[7]! << 14) | (p[8]! << 7) | p[9]!)) : p,
+    n > 0 && p.toString('latin1', 0, 3) === 'ID3' && p.length >= 10
+      ? p.subarray(10 + ((p[6]! << 21) | (p[7]! << 14) | (p[8]! << 7) | p[9]!))
+      : p,
   );
   return Buffer.concat(untagged);
 }
@@ -73,7 +106,10 @@ function dialogueLines(i: Input): DialogueLine[] {
   const lines = Array.isArray(i.lines) ? (i.lines as Array<{ speaker?: unknown; text?: unknown }>) : [];
   const voices = (i.voices ?? {}) as Record<string, unknown>;
   if (lines.length === 0) throw new EngineInputError(`${PROVIDER} needs at least one dialogue line`);
-  return lines.map((l) => ({ text: requiredText(l as Input, 'text', 'dialogue'), voice_id: premadeVoice(voices[String(l.speaker)]) }));
+  return lines.map((l) => ({
+    text: requiredText(l as Input, 'text', 'dialogue'),
+    voice_id: premadeVoice(voices[String(l.speaker)]),
+  }));
 }
 
 /** Text to dialogue (Eleven v3): one voice per speaker; long scripts in several requests, joined. */
@@ -101,19 +137,34 @@ export async function dialogue(client: ElevenLabsClient, i: Input, ctx: EngineCo
   }
   const data = joinMp3(parts);
   return {
-    outputs: [{ kind: 'audio', mime: 'audio/mpeg', data, durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null }],
+    outputs: [
+      {
+        kind: 'audio',
+        mime: 'audio/mpeg',
+        data,
+        durationS: (await probeMedia(data, { signal: ctx.signal }))?.durationS ?? null,
+      },
+    ],
     providerCosts,
   };
 }
 
-/** Instant voice cloning (voices.ivc.create): the recording as multipart `files`; the new voice id is the task's cloneId (no media). */
+/**
+ * Instant voice cloning (voices.ivc.create): the recording as multipart `files`; the new voice id is the task's cloneId
+ * (no media).
+ */
 export async function voiceClone(client: ElevenLabsClient, i: Input, ctx: EngineContext): Promise<EngineResult> {
   const recording = await ctx.readInput(requiredText(i, 'voiceUrl', 'voice-clone'), ['audio']);
   const request = { name: ELEVENLABS_NAMES.clone(ctx.taskId), files: [filePart(recording, 'voice')] };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
   const noVoice = 'no voice_id for the new voice';
-  const added = await client.json((api, o) => api.voices.ivc.create(request, o), { signal: ctx.signal, upload: true, malformed: noVoice });
-  if (typeof added.voiceId !== 'string' || added.voiceId === '') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noVoice}`);
+  const added = await client.json((api, o) => api.voices.ivc.create(request, o), {
+    signal: ctx.signal,
+    upload: true,
+    malformed: noVoice,
+  });
+  if (typeof added.voiceId !== 'string' || added.voiceId === '')
+    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noVoice}`);
   return { outputs: [], cloneId: added.voiceId };
 }
 
@@ -143,8 +194,16 @@ export function speakerTurns(words: SttWord[]): string | null {
   return turns.map((t) => `${ELEVENLABS_NAMES.speaker(t.speaker)}: ${t.text.trim()}`).join('\n');
 }
 
-/** Speech to text (Scribe): Common gives the plain transcript; Pro asks for diarization and sound tags and names the speakers. */
-export async function transcribe(client: ElevenLabsClient, feature: Feature, i: Input, ctx: EngineContext): Promise<EngineResult> {
+/**
+ * Speech to text (Scribe): Common gives the plain transcript; Pro asks for diarization and sound tags and names the
+ * speakers.
+ */
+export async function transcribe(
+  client: ElevenLabsClient,
+  feature: Feature,
+  i: Input,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const pro = feature === 'stt-pro';
   const audio = await ctx.readInput(requiredText(i, 'audioUrl', feature), ['audio']);
   const request = {
@@ -156,15 +215,22 @@ export async function transcribe(client: ElevenLabsClient, feature: Feature, i: 
   };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
   const noText = 'the transcript has no text';
-  const answer: { text?: unknown; words?: unknown } = await client.json((api, o) => api.speechToText.convert(request, o), {
-    signal: ctx.signal,
-    upload: true,
-    malformed: noText,
-  });
+  const answer: { text?: unknown; words?: unknown } = await client.json(
+    (api, o) => api.speechToText.convert(request, o),
+    {
+      signal: ctx.signal,
+      upload: true,
+      malformed: noText,
+    },
+  );
   if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noText}`);
   // The client's words are camelCase (SpeechToTextWordResponseModel.speakerId); speakerTurns reads the wire names.
   const words = Array.isArray(answer.words)
-    ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({ text: w.text, type: w.type, speaker_id: w.speakerId }))
+    ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({
+        text: w.text,
+        type: w.type,
+        speaker_id: w.speakerId,
+      }))
     : null;
   const text = (pro && words ? speakerTurns(words) : null) ?? answer.text.trim();
   // The task service settles the charge on the length of the audio read here; ElevenLabs bills it by the hour of audio.

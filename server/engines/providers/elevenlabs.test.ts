@@ -1,4 +1,5 @@
-// ElevenLabs mapping rules: voices, dialogue parts, how error answers read and are retried, and speaker turns, without the network.
+// ElevenLabs mapping rules: voices, dialogue parts, how error answers read and are retried, and speaker turns, without
+// the network.
 import { describe, expect, it } from 'vitest';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import { PROVIDER_UNAVAILABLE, VOICES } from '../../../src/lib/product-rules';
@@ -17,12 +18,15 @@ describe('ElevenLabs mapping rules', () => {
     expect(dialogueChunks([line(2500), line(10)]).map((c) => c.length)).toEqual([1, 1]);
   });
 
-  const refusal = (status: number, body: unknown) => elevenLabsRefusal(status, typeof body === 'string' ? body : JSON.stringify(body));
+  const refusal = (status: number, body: unknown) =>
+    elevenLabsRefusal(status, typeof body === 'string' ? body : JSON.stringify(body));
   /** Words a customer must not read: what only an operator can act on. */
   const OPERATOR_WORDS = /key|config|quota|billing|remaining|ELEVENLABS_|401|429/i;
 
   it("a 422 validation error is the input's fault and names the field, as the caller sent it when we know it", () => {
-    const one = refusal(422, { detail: [{ loc: ['body', 'target_lang'], msg: 'Unsupported target language: xx', type: 'value_error' }] });
+    const one = refusal(422, {
+      detail: [{ loc: ['body', 'target_lang'], msg: 'Unsupported target language: xx', type: 'value_error' }],
+    });
     expect(one).toBeInstanceOf(EngineInputError);
     expect(one!.message).toBe('ElevenLabs refused the input: targetLanguage: Unsupported target language: xx');
     expect((one as EngineInputError).field).toBe('targetLanguage');
@@ -32,11 +36,15 @@ describe('ElevenLabs mapping rules', () => {
         { loc: ['body', 'model_id'], msg: 'field required' },
       ],
     });
-    expect(nested!.message).toBe('ElevenLabs refused the input: lines.0.text: field required; model_id: field required');
+    expect(nested!.message).toBe(
+      'ElevenLabs refused the input: lines.0.text: field required; model_id: field required',
+    );
   });
 
   it("a 400 with ElevenLabs' own detail is the input's fault, in its own words", () => {
-    const error = refusal(400, { detail: { status: 'voice_not_found', message: 'A voice with voice_id x was not found.' } });
+    const error = refusal(400, {
+      detail: { status: 'voice_not_found', message: 'A voice with voice_id x was not found.' },
+    });
     expect(error).toBeInstanceOf(EngineInputError);
     expect(error!.message).toBe('ElevenLabs refused the input: A voice with voice_id x was not found.');
   });
@@ -48,9 +56,21 @@ describe('ElevenLabs mapping rules', () => {
         { detail: { status: 'quota_exceeded', message: 'You have 12 credits remaining.' } },
         'ElevenLabs answered 401 quota_exceeded: You have 12 credits remaining.',
       ],
-      [400, { detail: { status: 'quota_exceeded', message: 'Over quota.' } }, 'ElevenLabs answered 400 quota_exceeded: Over quota.'],
-      [401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } }, 'ElevenLabs answered 401 invalid_api_key: Invalid API key'],
-      [403, { detail: { status: 'only_for_creator+', message: 'Upgrade.' } }, 'ElevenLabs answered 403 only_for_creator+: Upgrade.'],
+      [
+        400,
+        { detail: { status: 'quota_exceeded', message: 'Over quota.' } },
+        'ElevenLabs answered 400 quota_exceeded: Over quota.',
+      ],
+      [
+        401,
+        { detail: { status: 'invalid_api_key', message: 'Invalid API key' } },
+        'ElevenLabs answered 401 invalid_api_key: Invalid API key',
+      ],
+      [
+        403,
+        { detail: { status: 'only_for_creator+', message: 'Upgrade.' } },
+        'ElevenLabs answered 403 only_for_creator+: Upgrade.',
+      ],
     ];
     for (const [status, body, detail] of cases) {
       const error = refusal(status, body) as EngineUnavailableError;
@@ -87,7 +107,13 @@ describe('ElevenLabs mapping rules', () => {
   it('a diarized transcript names speakers in the order they first speak', () => {
     const w = (text: string, speaker_id: string, type = 'word') => ({ text, speaker_id, type });
     expect(
-      speakerTurns([w('Hi.', 'speaker_3'), w(' ', 'speaker_3', 'spacing'), w('Yes', 'speaker_0'), w(' ', 'speaker_0', 'spacing'), w('ok', 'speaker_3')]),
+      speakerTurns([
+        w('Hi.', 'speaker_3'),
+        w(' ', 'speaker_3', 'spacing'),
+        w('Yes', 'speaker_0'),
+        w(' ', 'speaker_0', 'spacing'),
+        w('ok', 'speaker_3'),
+      ]),
     ).toBe('Speaker 1: Hi.\nSpeaker 2: Yes\nSpeaker 1: ok');
     expect(speakerTurns([{ text: 'plain', type: 'word' }])).toBeNull();
   });

@@ -1,4 +1,5 @@
-// ElevenLabs adapter: TTS, voice clone, dialogue, video translation by dubbing (lip sync chained to another engine) and speech to text.
+// ElevenLabs adapter: TTS, voice clone, dialogue, video translation by dubbing (lip sync chained to another engine) and
+// speech to text.
 import type { Feature } from '../../../src/lib/product-rules';
 import { createLogger, type Logger } from '../../log';
 import type { Engine, EngineContext, EngineResult, LipSync } from '../types';
@@ -65,7 +66,8 @@ export function elevenLabsEngine(c: ElevenLabsConfig): Engine {
     features: c.lipSync ? [...SPEECH_FEATURES, 'video-translate-lip-sync'] : SPEECH_FEATURES,
     // TTS passes speed as voice_settings.speed (elevenlabs-speech.ts); dialogue and clones take none.
     options: { 'tts-common': ['speed'], 'tts-pro': ['speed'] },
-    run: async (feature, input, ctx) => route(client, c.lipSync, log, feature, (input ?? {}) as Record<string, unknown>, ctx),
+    run: async (feature, input, ctx) =>
+      route(client, c.lipSync, log, feature, (input ?? {}) as Record<string, unknown>, ctx),
     // After quota, billing, key or capacity trouble, the features go to their next engine (or answer 503) for a while.
     unavailable: () => client.outage(),
     // A dub (or the lip-sync job after it) of a task that ended without its result, from the stored reference.

@@ -14,7 +14,8 @@ export type FalCall = 'submit' | 'status' | 'result' | 'upload';
 
 /** fal's error body in a sentence: `detail` (a string or FastAPI's list of problems), else the body or message. */
 export function falDetail(body: unknown, fallback = ''): string {
-  const detail = body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : (body ?? fallback);
+  const detail =
+    body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : (body ?? fallback);
   return (typeof detail === 'string' ? detail : (JSON.stringify(detail) ?? fallback)).slice(0, 300);
 }
 
@@ -29,7 +30,8 @@ const BUSY_STATUSES = new Set([429, 502, 503, 504]);
 
 /** A 400/422 as our input error: each FastAPI problem under our field name, the first named as the field at fault. */
 function inputRefused(body: unknown, why: string): EngineInputError {
-  const detail = body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
+  const detail =
+    body && typeof body === 'object' && 'detail' in body ? (body as { detail: unknown }).detail : undefined;
   const problems = fieldProblems(detail, FAL_INPUT_FIELDS);
   if (problems.length === 0) return new EngineInputError(`${PROVIDER} refused the input: ${why}`);
   return new EngineInputError(`${PROVIDER} refused the input: ${problemsText(problems)}`, problems[0]!.field);
@@ -46,8 +48,10 @@ export function falRefusal(status: number, body: unknown, call: FalCall, fallbac
   if (ACCOUNT_STATUSES.has(status) || FAL_ACCOUNT_TROUBLE.test(why))
     return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.accountMs);
   // A result's other statuses are the job's own failure (the model refused or crashed on this input), not fal's room.
-  if (call === 'result') return status === 422 ? inputRefused(body, why) : new ProviderError(`${PROVIDER} job failed: ${why}`);
-  if (BUSY_STATUSES.has(status)) return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
+  if (call === 'result')
+    return status === 422 ? inputRefused(body, why) : new ProviderError(`${PROVIDER} job failed: ${why}`);
+  if (BUSY_STATUSES.has(status))
+    return new EngineUnavailableError(PROVIDER_UNAVAILABLE.message(PROVIDER), detail, PROVIDER_UNAVAILABLE.capacityMs);
   if (status === 400 || status === 422) return inputRefused(body, why);
   return new ProviderError(`${PROVIDER} answered ${status}: ${why}`);
 }
@@ -66,7 +70,12 @@ export function falFailure(error: unknown, call: FalCall, signal: AbortSignal, m
 }
 
 /** Runs one client call, its failure turned into our reason. */
-export async function falCall<T>(call: FalCall, signal: AbortSignal, run: () => Promise<T>, missing?: () => Error): Promise<T> {
+export async function falCall<T>(
+  call: FalCall,
+  signal: AbortSignal,
+  run: () => Promise<T>,
+  missing?: () => Error,
+): Promise<T> {
   try {
     return await run();
   } catch (error) {

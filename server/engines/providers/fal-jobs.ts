@@ -1,4 +1,5 @@
-// fal queue jobs kept with their task: the reference stored once fal accepted a submit, read back by a later attempt, and the cancel a stored reference allows.
+// fal queue jobs kept with their task: the reference stored once fal accepted a submit, read back by a later attempt,
+// and the cancel a stored reference allows.
 import { ApiError } from '@fal-ai/client';
 import { z } from 'zod';
 import { PROVIDER_JOB_MESSAGES, PROVIDER_RETRY } from '../../../src/lib/product-rules';
@@ -37,13 +38,20 @@ export async function earlierFalJob(ctx: EngineContext, name: string): Promise<F
   return ref.data;
 }
 
-/** A resumed job fal answers 404 for is gone (unknown or expired there): the attempt fails, nothing is submitted again. */
-export const unknownFalJob = (ref: FalJobRef) => new ProviderError(PROVIDER_JOB_MESSAGES.unknown(PROVIDER, ref.requestId));
+/**
+ * A resumed job fal answers 404 for is gone (unknown or expired there): the attempt fails, nothing is submitted again.
+ */
+export const unknownFalJob = (ref: FalJobRef) =>
+  new ProviderError(PROVIDER_JOB_MESSAGES.unknown(PROVIDER, ref.requestId));
 
-/** The endpoint a job was submitted to: as kept, or the part of its cancel URL before /requests/ under our queue base. */
+/**
+ * The endpoint a job was submitted to: as kept, or the part of its cancel URL before /requests/ under our queue base.
+ */
 export function falJobEndpoint(ref: FalJobRef, queueUrl: string): string {
   if (ref.endpoint) return ref.endpoint;
-  const path = ref.cancel.startsWith(`${queueUrl}/`) ? ref.cancel.slice(queueUrl.length + 1) : new URL(ref.cancel).pathname.slice(1);
+  const path = ref.cancel.startsWith(`${queueUrl}/`)
+    ? ref.cancel.slice(queueUrl.length + 1)
+    : new URL(ref.cancel).pathname.slice(1);
   return path.split('/requests/')[0]!;
 }
 
@@ -52,18 +60,31 @@ export function falJobEndpoint(ref: FalJobRef, queueUrl: string): string {
  * libs/client/src/queue.ts cancel(), commit 381105e138b85502b528fb8f6c16d909e30e462a). Best effort and never throws:
  * the task is already over on our side; fal may refuse a job that already finished, which is then nothing to stop.
  */
-export async function cancelFalJob(c: FalClientConfig, stored: unknown, log: (message: string, fields: Record<string, unknown>) => void): Promise<void> {
+export async function cancelFalJob(
+  c: FalClientConfig,
+  stored: unknown,
+  log: (message: string, fields: Record<string, unknown>) => void,
+): Promise<void> {
   const ref = falJobRef.safeParse(stored);
   if (!ref.success) {
-    log(`a stored ${PROVIDER} job could not be read, so it was not canceled; it may still run and bill`, { engine: 'fal' });
+    log(`a stored ${PROVIDER} job could not be read, so it was not canceled; it may still run and bill`, {
+      engine: 'fal',
+    });
     return;
   }
   const signal = AbortSignal.timeout(PROVIDER_RETRY.requestTimeoutMs);
   try {
-    await falClient(c, { signal, policy: 'read' }).queue.cancel(falJobEndpoint(ref.data, c.queueUrl), { requestId: ref.data.requestId, abortSignal: signal });
+    await falClient(c, { signal, policy: 'read' }).queue.cancel(falJobEndpoint(ref.data, c.queueUrl), {
+      requestId: ref.data.requestId,
+      abortSignal: signal,
+    });
   } catch (error) {
     // fal answered and refused (a job that already finished): nothing left to stop, as before the client.
     if (error instanceof ApiError) return;
-    log(`${PROVIDER} job could not be canceled; it may still run and bill`, { engine: 'fal', requestId: ref.data.requestId, error: describeError(error) });
+    log(`${PROVIDER} job could not be canceled; it may still run and bill`, {
+      engine: 'fal',
+      requestId: ref.data.requestId,
+      error: describeError(error),
+    });
   }
 }

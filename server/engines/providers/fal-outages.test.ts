@@ -12,7 +12,10 @@ const fal = useFalFake();
 /** Words only an operator can act on: never in what the people calling read. */
 const OPERATOR_WORDS = /key|config|locked|balance|FAL_|401|403/i;
 
-/** An app whose text-to-video chain is `chain`, its fal engine talking to the stand-in with this key, operator lines captured. */
+/**
+ * An app whose text-to-video chain is `chain`, its fal engine talking to the stand-in with this key, operator lines
+ * captured.
+ */
 async function appWith(key: string, chain: string) {
   const log = capturedLog();
   const engine = falEngine({ ...fal.falConfig({ key }), log });

@@ -38,7 +38,10 @@ describe('fal queue calls', { timeout: 30_000 }, () => {
     fal.fake.mode = 'bare';
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 1 }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 1 }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(FAL_MODELS.imageGeneration).toBe('fal-ai/flux/schnell');
     const reads = fal.fake.calls.filter((c) => c.method === 'GET' && c.path.includes('/requests/')).map((c) => c.path);

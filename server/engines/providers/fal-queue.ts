@@ -1,4 +1,5 @@
-// fal queue calls through the official client: submit (never re-sent once fal may have it), status with webhook wake-up, and the result with its billed units.
+// fal queue calls through the official client: submit (never re-sent once fal may have it), status with webhook
+// wake-up, and the result with its billed units.
 import { parseEndpointId } from '@fal-ai/client';
 import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 import type { EngineContext } from '../types';
@@ -39,12 +40,25 @@ export function falAppPath(model: string): string {
  * wakes this run's poller). The answer's URLs are kept with the task; an answer without them gets them built under
  * owner/alias, where the client reads the job.
  */
-export async function submitJob(c: FalQueueConfig, job: FalJob, hookKey: string, signal: AbortSignal): Promise<FalJobRef> {
+export async function submitJob(
+  c: FalQueueConfig,
+  job: FalJob,
+  hookKey: string,
+  signal: AbortSignal,
+): Promise<FalJobRef> {
   const client = falClient(c, { signal, policy: 'submit' });
   const webhookUrl = c.webhookBaseUrl ? `${c.webhookBaseUrl}/engine-hooks/${hookKey}` : undefined;
-  const queued = await falCall('submit', signal, () => client.queue.submit(job.model, { input: job.body, webhookUrl, abortSignal: signal }));
-  const answer = falObject<{ request_id?: unknown; status_url?: unknown; response_url?: unknown; cancel_url?: unknown }>(queued, 'submit');
-  if (typeof answer.request_id !== 'string' || !answer.request_id) throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
+  const queued = await falCall('submit', signal, () =>
+    client.queue.submit(job.model, { input: job.body, webhookUrl, abortSignal: signal }),
+  );
+  const answer = falObject<{
+    request_id?: unknown;
+    status_url?: unknown;
+    response_url?: unknown;
+    cancel_url?: unknown;
+  }>(queued, 'submit');
+  if (typeof answer.request_id !== 'string' || !answer.request_id)
+    throw new ProviderError(`${PROVIDER} sent a malformed answer: no request_id`);
   const base = `${c.queueUrl}/${falAppPath(job.model)}/requests/${answer.request_id}`;
   const url = (v: unknown, built: string) => (typeof v === 'string' && v ? v : built);
   return {
@@ -65,7 +79,11 @@ export async function waitUntilDone(
   missing?: () => Error,
 ): Promise<void> {
   const client = falClient(c, { signal: ctx.signal, policy: 'read' });
-  const poll = c.poll ?? { startMs: PROVIDER_RETRY.pollStartMs, factor: PROVIDER_RETRY.pollFactor, maxMs: PROVIDER_RETRY.pollMaxMs };
+  const poll = c.poll ?? {
+    startMs: PROVIDER_RETRY.pollStartMs,
+    factor: PROVIDER_RETRY.pollFactor,
+    maxMs: PROVIDER_RETRY.pollMaxMs,
+  };
   let delay = poll.startMs;
   for (;;) {
     const read = await falCall(
@@ -96,7 +114,16 @@ export async function readResult(
   missing?: () => Error,
 ): Promise<{ result: Record<string, unknown>; units: number | null }> {
   let units: number | null = null;
-  const client = falClient(c, { signal, policy: 'read', onResponse: (res) => (units = res.ok ? falBillableUnits(res.headers) : units) });
-  const read = await falCall('result', signal, () => client.queue.result(job.endpoint, { requestId: job.requestId, abortSignal: signal }), missing);
+  const client = falClient(c, {
+    signal,
+    policy: 'read',
+    onResponse: (res) => (units = res.ok ? falBillableUnits(res.headers) : units),
+  });
+  const read = await falCall(
+    'result',
+    signal,
+    () => client.queue.result(job.endpoint, { requestId: job.requestId, abortSignal: signal }),
+    missing,
+  );
   return { result: falObject<Record<string, unknown>>(read.data, 'result'), units };
 }

@@ -1,5 +1,5 @@
-// A fal job survives its server: kill -9 or a SIGTERM hand-back mid-job, then a restart on the same data, polls the same
-// request (one submission, charged once); a job whose task is canceled, fails or times out is canceled at fal.
+// A fal job survives its server: kill -9 or a SIGTERM hand-back mid-job, then a restart on the same data, polls the
+// same request (one submission, charged once); a job whose task is canceled, fails or times out is canceled at fal.
 import { describe, expect, it } from 'vitest';
 import { useProviderResume } from '../../test-support/provider-resume';
 import { until } from '../../test-support/server-process';
@@ -9,13 +9,19 @@ import { useFalFake } from './fal.fixtures';
 const fal = useFalFake();
 const rig = useProviderResume<{ requestId: string }>({
   name: 'fal-resume',
-  env: () => ({ ENGINES: 'text-to-video=fal', FAL_KEY: 'test-key', FAL_QUEUE_URL: fal.fake.url, FAL_STORAGE_URL: fal.fake.url }),
+  env: () => ({
+    ENGINES: 'text-to-video=fal',
+    FAL_KEY: 'test-key',
+    FAL_QUEUE_URL: fal.fake.url,
+    FAL_STORAGE_URL: fal.fake.url,
+  }),
   /** A text-to-video task. */
   request: () => ({ path: '/api/async/text2video', body: { prompt: 'a fox in snow' } }),
   followed: (ref) => until(() => fal.fake.statusCalls.has(ref.requestId)),
 });
 
-const submits = () => fal.fake.calls.filter((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`).length;
+const submits = () =>
+  fal.fake.calls.filter((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`).length;
 const cancels = () => fal.fake.calls.filter((c) => c.method === 'PUT' && c.path.endsWith('/cancel')).length;
 
 /** One submission, no cancel, nothing left running at fal. */

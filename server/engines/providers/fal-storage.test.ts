@@ -1,4 +1,5 @@
-// fal storage as fal's client uploads: ?storage_type=fal-cdn-v3 on rest.fal.ai, one PUT up to 90 MB, multipart above (parts streamed from a file).
+// fal storage as fal's client uploads: ?storage_type=fal-cdn-v3 on rest.fal.ai, one PUT up to 90 MB, multipart above
+// (parts streamed from a file).
 import { createHash } from 'node:crypto';
 import { createReadStream, openAsBlob, writeSync, openSync, closeSync, ftruncateSync } from 'node:fs';
 import path from 'node:path';
@@ -9,12 +10,16 @@ import { useFalFake } from './fal.fixtures';
 
 const fal = useFalFake();
 
-/** A sparse file just over the multipart threshold, with a marker at the start of each part so their order shows in the hash. */
+/**
+ * A sparse file just over the multipart threshold, with a marker at the start of each part so their order shows in the
+ * hash.
+ */
 function sparseFile(size: number): string {
   const file = path.join(fal.media.dir, 'big.mp4');
   const fd = openSync(file, 'w');
   ftruncateSync(fd, size);
-  for (let at = 0; at < size; at += FAL_STORAGE.partBytes) writeSync(fd, Buffer.from(`part at ${at}`), 0, undefined, at);
+  for (let at = 0; at < size; at += FAL_STORAGE.partBytes)
+    writeSync(fd, Buffer.from(`part at ${at}`), 0, undefined, at);
   closeSync(fd);
   return file;
 }
@@ -32,7 +37,11 @@ describe('fal storage', { timeout: 60_000 }, () => {
 
   it('a file up to 90 MB: initiate with storage_type=fal-cdn-v3, then one PUT of the bytes to the upload URL', async () => {
     const data = Buffer.from('a small clip');
-    const url = await falUpload(fal.falConfig(), { data, mime: 'video/mp4', name: 'clip.mp4' }, AbortSignal.timeout(10_000));
+    const url = await falUpload(
+      fal.falConfig(),
+      { data, mime: 'video/mp4', name: 'clip.mp4' },
+      AbortSignal.timeout(10_000),
+    );
     const initiate = fal.fake.calls.find((c) => c.path === '/storage/upload/initiate')!;
     expect(initiate.query).toBe('?storage_type=fal-cdn-v3');
     expect(initiate.auth).toBe('Key test-key');
@@ -44,7 +53,11 @@ describe('fal storage', { timeout: 60_000 }, () => {
   it('a file above 90 MB goes multipart: 10 MB parts PUT in order with the signed query kept, then complete with their etags', async () => {
     const size = FAL_STORAGE.multipartAboveBytes + 5 * 1024 * 1024 + 7;
     const file = sparseFile(size);
-    const url = await falUpload(fal.falConfig(), { data: await openAsBlob(file), mime: 'video/mp4', name: 'big.mp4' }, AbortSignal.timeout(50_000));
+    const url = await falUpload(
+      fal.falConfig(),
+      { data: await openAsBlob(file), mime: 'video/mp4', name: 'big.mp4' },
+      AbortSignal.timeout(50_000),
+    );
 
     const initiate = fal.fake.calls.find((c) => c.path === '/storage/upload/initiate-multipart')!;
     expect(initiate.query).toBe('?storage_type=fal-cdn-v3');
@@ -57,7 +70,9 @@ describe('fal storage', { timeout: 60_000 }, () => {
     expect(upload.parts.slice(0, -1).every((p) => p.bytes === FAL_STORAGE.partBytes)).toBe(true);
     expect(upload.parts.reduce((sum, p) => sum + p.bytes, 0)).toBe(size);
     expect(upload.parts.every((p) => p.query === `?signature=s-${id}`)).toBe(true);
-    expect(upload.completed).toEqual(upload.parts.map((p) => ({ partNumber: p.partNumber, etag: `etag-${p.partNumber}` })));
+    expect(upload.completed).toEqual(
+      upload.parts.map((p) => ({ partNumber: p.partNumber, etag: `etag-${p.partNumber}` })),
+    );
     // The bytes arrived whole and in order.
     expect(upload.sha256.digest('hex')).toBe(await sha256Of(file));
   });

@@ -1,8 +1,12 @@
-// fal storage through the official client's storage.upload: initiate on rest.fal.ai with storage_type=fal-cdn-v3, one PUT, or multipart above 90 MB.
+// fal storage through the official client's storage.upload: initiate on rest.fal.ai with storage_type=fal-cdn-v3, one
+// PUT, or multipart above 90 MB.
 import { falClient, type FalClientConfig } from './fal-client';
 import { falCall } from './fal-errors';
 
-/** A file for fal storage: bytes already in memory or a Blob (a file opened with openAsBlob is read part by part from disk). */
+/**
+ * A file for fal storage: bytes already in memory or a Blob (a file opened with openAsBlob is read part by part from
+ * disk).
+ */
 export interface FalUploadFile {
   data: Buffer | Blob;
   mime: string;
@@ -18,6 +22,8 @@ export interface FalUploadFile {
  */
 export function falUpload(c: FalClientConfig, file: FalUploadFile, signal: AbortSignal): Promise<string> {
   const client = falClient(c, { signal, policy: 'read' });
-  const blob = new File([file.data instanceof Blob ? file.data : (file.data as Uint8Array<ArrayBuffer>)], file.name, { type: file.mime });
+  const blob = new File([file.data instanceof Blob ? file.data : (file.data as Uint8Array<ArrayBuffer>)], file.name, {
+    type: file.mime,
+  });
   return falCall('upload', signal, () => client.storage.upload(blob));
 }

@@ -27,10 +27,20 @@ describe('fal.ai image and video tools', () => {
     const user = await createUser(t, 100);
     const task = await waitForTask(
       t,
-      await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2, aspectRatio: '16:9', seed: 5 }),
+      await submitTool(t, user.apiKey, 'image_generation', {
+        prompt: 'a lighthouse at dusk',
+        count: 2,
+        aspectRatio: '16:9',
+        seed: 5,
+      }),
     );
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(submitted(FAL_MODELS.imageGeneration)).toEqual({ prompt: 'a lighthouse at dusk', num_images: 2, image_size: FAL_IMAGE_SIZES['16:9'], seed: 5 });
+    expect(submitted(FAL_MODELS.imageGeneration)).toEqual({
+      prompt: 'a lighthouse at dusk',
+      num_images: 2,
+      image_size: FAL_IMAGE_SIZES['16:9'],
+      seed: 5,
+    });
     const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(2);
     expect(media.every((m) => m.kind === 'image' && m.mime === 'image/png')).toBe(true);
@@ -43,7 +53,10 @@ describe('fal.ai image and video tools', () => {
     fal.fake.mode = 'one-image';
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2 }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'image_generation', { prompt: 'a lighthouse at dusk', count: 2 }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submitted(FAL_MODELS.imageGeneration)).toMatchObject({ num_images: 2, image_size: FAL_IMAGE_SIZES['1:1'] });
     expect(await taskMedia(t, task.id)).toHaveLength(1);
@@ -53,7 +66,13 @@ describe('fal.ai image and video tools', () => {
   });
 
   const imageTools = [
-    { tool: 'erase', feature: 'erase', model: FAL_MODELS.erase, inputs: { imageUrl: picture, maskUrl: mask }, fields: { image_url: picture, mask_url: mask } },
+    {
+      tool: 'erase',
+      feature: 'erase',
+      model: FAL_MODELS.erase,
+      inputs: { imageUrl: picture, maskUrl: mask },
+      fields: { image_url: picture, mask_url: mask },
+    },
     {
       tool: 'face_swap',
       feature: 'face-swap',
@@ -61,7 +80,13 @@ describe('fal.ai image and video tools', () => {
       inputs: { imageUrl: picture, faceImageUrl: mask },
       fields: { target_image_url: picture, source_face_url: mask },
     },
-    { tool: 'restore', feature: 'restore', model: FAL_MODELS.restore, inputs: { imageUrl: picture }, fields: { image_url: picture } },
+    {
+      tool: 'restore',
+      feature: 'restore',
+      model: FAL_MODELS.restore,
+      inputs: { imageUrl: picture },
+      fields: { image_url: picture },
+    },
   ] as const;
 
   it.each(imageTools)(
@@ -75,7 +100,8 @@ describe('fal.ai image and video tools', () => {
       expect(task.status, task.error ?? '').toBe('succeeded');
       const sent = submitted(model);
       expect(Object.keys(sent).sort()).toEqual(Object.keys(fields).sort());
-      for (const [field, file] of Object.entries(fields)) expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
+      for (const [field, file] of Object.entries(fields))
+        expect(uploaded(sent[field]), field).toEqual(readFileSync(file));
       expect(fal.fake.uploads.size).toBe(Object.keys(inputs).length);
       const media = await taskMedia(t, task.id);
       expect(media).toHaveLength(1);
@@ -89,7 +115,10 @@ describe('fal.ai image and video tools', () => {
   it('video matting is settled per second of the video fal returned, not of the input', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const task = await waitForTask(t, await submitTool(t, user.apiKey, 'video_matting', { videoUrl: await uploadMedia(t, user, clip) }));
+    const task = await waitForTask(
+      t,
+      await submitTool(t, user.apiKey, 'video_matting', { videoUrl: await uploadMedia(t, user, clip) }),
+    );
     expect(task.status, task.error ?? '').toBe('succeeded');
     const sent = submitted(FAL_MODELS.videoMatting);
     expect(uploaded(sent.video_url)).toEqual(readFileSync(clip));

@@ -1,4 +1,5 @@
-// A stand-in for fal's webhook signer and key set: ED25519 keys made here, a local JWKS server, hooks signed the way fal's docs describe.
+// A stand-in for fal's webhook signer and key set: ED25519 keys made here, a local JWKS server, hooks signed the way
+// fal's docs describe.
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,7 +41,11 @@ export function falHookHeaders(h: SignedHook): Record<string, string> {
   const userId = h.userId ?? 'user-1';
   const timestamp = String(h.timestamp ?? Math.floor(Date.now() / 1000));
   const bodyHash = createHash('sha256').update(h.body).digest('hex');
-  const signature = sign(null, Buffer.from([requestId, userId, timestamp, bodyHash].join('\n')), h.key.privateKey).toString('hex');
+  const signature = sign(
+    null,
+    Buffer.from([requestId, userId, timestamp, bodyHash].join('\n')),
+    h.key.privateKey,
+  ).toString('hex');
   return {
     [FAL_HOOK_HEADERS.requestId]: requestId,
     [FAL_HOOK_HEADERS.userId]: userId,
@@ -71,7 +76,9 @@ export async function startJwksServer(keys: FalTestKey[]): Promise<JwksServer> {
       res.writeHead(failure).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published.map((k) => k.jwk) }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ keys: published.map((k) => k.jwk) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,12 +1,23 @@
-// fal webhook signatures: verified against a local JWKS; replays, forgeries and unknown keys refused; the key set fetched sparingly.
+// fal webhook signatures: verified against a local JWKS; replays, forgeries and unknown keys refused; the key set
+// fetched sparingly.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAL_WEBHOOK } from '../../../src/lib/product-rules';
 import { createLogger } from '../../log';
 import { FAL_HOOK_HEADERS, falWebhookVerifier, type FalWebhookVerifier } from './fal-webhook-signature';
-import { falHookHeaders, falTestKey, startJwksServer, type JwksServer, type SignedHook } from './fal-webhook-signature.fixtures';
+import {
+  falHookHeaders,
+  falTestKey,
+  startJwksServer,
+  type JwksServer,
+  type SignedHook,
+} from './fal-webhook-signature.fixtures';
 
 const current = falTestKey('current');
-const BODY = JSON.stringify({ request_id: 'req-1', status: 'OK', payload: { video: { url: 'https://v.fal.media/out.mp4' } } });
+const BODY = JSON.stringify({
+  request_id: 'req-1',
+  status: 'OK',
+  payload: { video: { url: 'https://v.fal.media/out.mp4' } },
+});
 
 let jwks: JwksServer;
 let clock: number;
@@ -26,7 +37,8 @@ function check(headers: Record<string, string>, body = BODY) {
   return verifier.verify((name) => headers[name], new TextEncoder().encode(body));
 }
 
-const signed = (h: Partial<SignedHook> = {}) => falHookHeaders({ key: current, body: BODY, timestamp: Math.floor(clock / 1000), ...h });
+const signed = (h: Partial<SignedHook> = {}) =>
+  falHookHeaders({ key: current, body: BODY, timestamp: Math.floor(clock / 1000), ...h });
 
 describe('fal webhook signature', () => {
   it('a hook signed by a published key is verified, and the key set is fetched once for many hooks', async () => {
@@ -43,7 +55,10 @@ describe('fal webhook signature', () => {
   });
 
   it('a signed field changed after signing is refused (the request id is part of the message)', async () => {
-    expect(await check({ ...signed(), [FAL_HOOK_HEADERS.requestId]: 'req-other' })).toEqual({ verified: false, reason: 'signature' });
+    expect(await check({ ...signed(), [FAL_HOOK_HEADERS.requestId]: 'req-other' })).toEqual({
+      verified: false,
+      reason: 'signature',
+    });
   });
 
   it('a changed body is refused: the signature covers its SHA-256', async () => {
@@ -54,12 +69,17 @@ describe('fal webhook signature', () => {
     ['older', -(FAL_WEBHOOK.toleranceS + 1)],
     ['newer', FAL_WEBHOOK.toleranceS + 1],
   ])('a timestamp %s than the tolerance is refused before any key is fetched', async (_which, offsetS) => {
-    expect(await check(signed({ timestamp: Math.floor(clock / 1000) + offsetS }))).toEqual({ verified: false, reason: 'stale' });
+    expect(await check(signed({ timestamp: Math.floor(clock / 1000) + offsetS }))).toEqual({
+      verified: false,
+      reason: 'stale',
+    });
     expect(jwks.fetches()).toBe(0);
   });
 
   it('a timestamp just inside the tolerance is accepted', async () => {
-    expect(await check(signed({ timestamp: Math.floor(clock / 1000) - FAL_WEBHOOK.toleranceS + 1 }))).toEqual({ verified: true });
+    expect(await check(signed({ timestamp: Math.floor(clock / 1000) - FAL_WEBHOOK.toleranceS + 1 }))).toEqual({
+      verified: true,
+    });
   });
 
   it.each([
@@ -102,7 +122,9 @@ describe('fal webhook signature', () => {
     expect(await check(signed())).toEqual({ verified: true });
     jwks.publish([next]);
     clock += FAL_WEBHOOK.jwksRefreshCooldownMs;
-    const verdicts = await Promise.all(Array.from({ length: 5 }, (_, i) => check(signed({ key: next, requestId: `req-${i}` }))));
+    const verdicts = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => check(signed({ key: next, requestId: `req-${i}` }))),
+    );
     expect(verdicts.every((v) => v.verified)).toBe(true);
     expect(jwks.fetches()).toBe(2);
   });

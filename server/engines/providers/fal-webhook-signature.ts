@@ -1,4 +1,5 @@
-// Checks fal's webhook signatures: ED25519 over the fields fal's docs name, with keys from fal's JWKS (cached, refetched on a miss at most once a cooldown).
+// Checks fal's webhook signatures: ED25519 over the fields fal's docs name, with keys from fal's JWKS (cached,
+// refetched on a miss at most once a cooldown).
 import { createHash, createPublicKey, verify as verifySignature, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { FAL_WEBHOOK } from '../../../src/lib/product-rules';
@@ -39,7 +40,10 @@ const jwksBody = z.object({
 });
 
 export interface FalWebhookVerifierOptions {
-  /** FAL_WEBHOOK_JWKS_URL: an operator's setting, fetched like the other fal URLs (not a user's URL, so not the outbound guard). */
+  /**
+   * FAL_WEBHOOK_JWKS_URL: an operator's setting, fetched like the other fal URLs (not a user's URL, so not the outbound
+   * guard).
+   */
   jwksUrl: string;
   log: Logger;
   /** The clock, in ms; tests move it. */
@@ -64,7 +68,10 @@ async function cappedText(res: Response, maxBytes: number): Promise<string> {
 }
 
 async function fetchKeys(url: string): Promise<KeyObject[]> {
-  const res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(FAL_WEBHOOK.jwksTimeoutMs) });
+  const res = await fetch(url, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(FAL_WEBHOOK.jwksTimeoutMs),
+  });
   if (!res.ok) {
     await res.body?.cancel();
     throw new Error(`answered ${res.status}`);
@@ -88,7 +95,9 @@ export function falWebhookVerifier(o: FalWebhookVerifierOptions): FalWebhookVeri
   const now = o.now ?? Date.now;
   let keys: KeyObject[] = [];
   let fetchedAt = -Infinity;
-  /** Last fetch started, whether it worked or not: a JWKS that is down is not asked again before the cooldown either. */
+  /**
+   * Last fetch started, whether it worked or not: a JWKS that is down is not asked again before the cooldown either.
+   */
   let triedAt = -Infinity;
   let inFlight: Promise<void> | null = null;
 
@@ -130,11 +139,16 @@ export function falWebhookVerifier(o: FalWebhookVerifierOptions): FalWebhookVeri
       if (!fields.success) return { verified: false, reason: 'unsigned' };
       const { requestId, userId, timestamp, signature } = fields.data;
       // Checked before any key work, so a replayed or back-dated hook costs nothing and triggers no fetch.
-      if (Math.abs(now() - Number(timestamp) * 1000) > FAL_WEBHOOK.toleranceS * 1000) return { verified: false, reason: 'stale' };
+      if (Math.abs(now() - Number(timestamp) * 1000) > FAL_WEBHOOK.toleranceS * 1000)
+        return { verified: false, reason: 'stale' };
 
-      const message = Buffer.from([requestId, userId, timestamp, createHash('sha256').update(body).digest('hex')].join('\n'), 'utf8');
+      const message = Buffer.from(
+        [requestId, userId, timestamp, createHash('sha256').update(body).digest('hex')].join('\n'),
+        'utf8',
+      );
       const signatureBytes = Buffer.from(signature, 'hex');
-      const signedByOneOf = (set: KeyObject[]) => set.some((key) => verifySignature(null, message, key, signatureBytes));
+      const signedByOneOf = (set: KeyObject[]) =>
+        set.some((key) => verifySignature(null, message, key, signatureBytes));
 
       if (now() - fetchedAt >= FAL_WEBHOOK.jwksTtlMs) await refetchUnlessRecent();
       const tried = keys;

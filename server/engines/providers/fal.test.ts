@@ -1,8 +1,16 @@
-// fal.ai adapter contract for video against a local fake of fal's queue API: submit, status, result, cancel, retries, webhooks; task and ledger end right.
+// fal.ai adapter contract for video against a local fake of fal's queue API: submit, status, result, cancel, retries,
+// webhooks; task and ledger end right.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { expectCharged, expectFailedAndRefunded, postPlayground, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
+import {
+  expectCharged,
+  expectFailedAndRefunded,
+  postPlayground,
+  submitTool,
+  taskMedia,
+  uploadMedia,
+} from '../../test-support/provider-fakes';
 import { estimateCredits } from '../../tasks';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
@@ -12,7 +20,11 @@ import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signa
 
 const fal = useFalFake();
 const providerCosts = (t: Awaited<ReturnType<typeof fal.app>>, taskId: string) =>
-  t.database.db.selectFrom('task_provider_costs').select(['provider', 'amount', 'unit', 'usd', 'estimated']).where('task_id', '=', taskId).execute();
+  t.database.db
+    .selectFrom('task_provider_costs')
+    .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
+    .where('task_id', '=', taskId)
+    .execute();
 const {
   media: { clip, voice },
   app,
@@ -38,21 +50,30 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(clip).length });
     await expectCharged(t, user, PRICE);
     // The billable units fal reported, priced at the 720p list price (src/lib/product-rules/provider-costs.ts).
-    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.4, estimated: 0 }]);
+    expect(await providerCosts(t, task.id)).toEqual([
+      { provider: 'fal', amount: 1, unit: 'fal-billing-units', usd: 0.4, estimated: 0 },
+    ]);
   });
 
   it('Wan makes 512p at 480p; 8 s and 1080p clips, which it cannot make, go to the next engine, charged as asked', async () => {
     const t = await app({ ENGINES: 'text-to-video=fal|preview' });
     const user = await createUser(t, 500);
     const animate = async (duration: number, resolution: string) => {
-      const res = await postPlayground(t, user, 'video_tools/v1/animate_video', { type: 'text', prompt: 'a fox in snow', duration, resolution });
+      const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+        type: 'text',
+        prompt: 'a fox in snow',
+        duration,
+        resolution,
+      });
       const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
       expect(task.status, task.error ?? '').toBe('succeeded');
       return task;
     };
     const small = await animate(4, '512p');
     expect(small.engine).toBe('fal');
-    expect(JSON.parse(fal.fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!.body)).toMatchObject({ resolution: '480p' });
+    expect(
+      JSON.parse(fal.fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!.body),
+    ).toMatchObject({ resolution: '480p' });
     const submitsBefore = fal.fake.calls.filter((c) => c.method === 'POST').length;
     for (const [duration, resolution] of [
       [8, '720p'],
@@ -89,7 +110,9 @@ describe('fal.ai adapter against a fake fal queue', () => {
     await expect.poll(() => fal.fake.calls.some((c) => c.path.endsWith('/status')), { timeout: 5000 }).toBe(true);
     const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
     expect(res.status).toBe(200);
-    await expect.poll(() => fal.fake.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/cancel')), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => fal.fake.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/cancel')), { timeout: 5000 })
+      .toBe(true);
     await expectCharged(t, user, 0);
   });
 
@@ -109,7 +132,9 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const user = await createUser(t, 100);
     const task = await waitForTask(t, await submitText(t, user.apiKey));
     expect(task.status, task.error ?? '').toBe('succeeded');
-    expect(fal.fake.calls.filter((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)).toHaveLength(2);
+    expect(fal.fake.calls.filter((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)).toHaveLength(
+      2,
+    );
     await expectCharged(t, user, PRICE);
   });
 
@@ -123,10 +148,14 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const body = submitted(FAL_MODELS.lipsync);
     expect(uploaded(body.video_url)).toEqual(readFileSync(clip));
     expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
-    expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits);
+    expect(task.credits_charged).toBe(
+      estimateCredits('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits,
+    );
     await expectCharged(t, user, task.credits_charged!);
     // fal sent no billable units and no list price is recorded for this model: a call without a figure, flagged.
-    expect(await providerCosts(t, task.id)).toEqual([{ provider: 'fal', amount: 0, unit: 'usd', usd: null, estimated: 1 }]);
+    expect(await providerCosts(t, task.id)).toEqual([
+      { provider: 'fal', amount: 0, unit: 'usd', usd: null, estimated: 1 },
+    ]);
   });
 });
 
@@ -137,7 +166,9 @@ describe('fal webhooks wake the poller', () => {
     const id = await submitText(t, user.apiKey);
     expect((await waitForTask(t, id)).status).toBe('succeeded');
     const submit = fal.fake.calls.find((c) => c.method === 'POST' && c.path === `/${FAL_MODELS.textToVideo}`)!;
-    expect(new URLSearchParams(submit.query).get('fal_webhook')).toBe(`https://hooks.example.com/engine-hooks/fal/${id}`);
+    expect(new URLSearchParams(submit.query).get('fal_webhook')).toBe(
+      `https://hooks.example.com/engine-hooks/fal/${id}`,
+    );
   });
 
   it('a webhook wakes the poller: a job still running when the long poll interval starts ends with one status read after the hook', async () => {
@@ -154,7 +185,9 @@ describe('fal webhooks wake the poller', () => {
     });
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
-    await expect.poll(() => [...fal.fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(() => [...fal.fake.statusCalls].some(([job, n]) => job.endsWith('hook') && n >= 1), { timeout: 5000 })
+      .toBe(true);
     const jobId = [...fal.fake.statusCalls.keys()].find((job) => job.endsWith('hook'))!;
     fal.fake.released = true;
     // The hook may arrive before the poller has started waiting; fal retries it, and so does this test.

@@ -26,7 +26,9 @@ export { falAppPath } from './fal-queue';
 
 /** The fal engine's settings: where fal is reached, the key, our webhook base and the polling schedule. */
 export interface FalConfig extends FalQueueConfig {
-  /** Where what only operators should read goes (fal's account or capacity trouble); stderr at warn level when absent. */
+  /**
+   * Where what only operators should read goes (fal's account or capacity trouble); stderr at warn level when absent.
+   */
   log?: Pick<Logger, 'warn'>;
   /** fal's outage state, shared by the engine and the lip-sync it lends ElevenLabs (one account, one outage). */
   outages?: Outages;
@@ -51,7 +53,8 @@ function uploadBytes(c: FalConfig, media: MediaBytes, fileName: string, signal: 
   return falUpload(c, { data: media.data, mime: media.mime, name: fileName }, signal);
 }
 
-const fileName = (ctx: EngineContext, role: string, mime: string) => `${ctx.taskId}-${role}.${(mime.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
+const fileName = (ctx: EngineContext, role: string, mime: string) =>
+  `${ctx.taskId}-${role}.${(mime.split('/')[1] ?? 'bin').replace(/[^a-z0-9]/gi, '')}`;
 
 /** Reads (and so checks) an input, then hands fal a URL it can fetch: outside URLs as they are, ours uploaded. */
 function uploader(c: FalConfig, ctx: EngineContext): Upload {
@@ -77,46 +80,73 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   'image-to-video': async (i, up) => {
     const image = imageOf(i);
     if (!image && str(i.modelId))
-      throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give an image`);
+      throw new EngineUnsupportedError(
+        `${PROVIDER} cannot animate a sample model (only the preview engine draws them); give an image`,
+      );
     if (!image) throw new EngineInputError(`${PROVIDER} needs an image to animate`);
-    return { model: FAL_MODELS.imageToVideo, body: { prompt: i.prompt, image_url: await up(image, ['image']), resolution: resolution(i) } };
+    return {
+      model: FAL_MODELS.imageToVideo,
+      body: { prompt: i.prompt, image_url: await up(image, ['image']), resolution: resolution(i) },
+    };
   },
   lipsync: async (i, up) => {
     const video = str(i.srcVideoUrl) ?? str(i.videoUrl);
     if (!video || !str(i.audioUrl)) throw new EngineInputError('lip sync needs a video and an audio');
-    return { model: FAL_MODELS.lipsync, body: { video_url: await up(video, ['video']), audio_url: await up(str(i.audioUrl)!, ['audio']) } };
+    return {
+      model: FAL_MODELS.lipsync,
+      body: { video_url: await up(video, ['video']), audio_url: await up(str(i.audioUrl)!, ['audio']) },
+    };
   },
   'talking-image': async (i, up) => {
     const image = imageOf(i);
     if (!image && str(i.modelId))
-      throw new EngineUnsupportedError(`${PROVIDER} cannot animate a sample model (only the preview engine draws them); give a photo`);
+      throw new EngineUnsupportedError(
+        `${PROVIDER} cannot animate a sample model (only the preview engine draws them); give a photo`,
+      );
     if (!image || !str(i.audioUrl)) throw new EngineInputError('talking image needs a photo and an audio');
-    return { model: FAL_MODELS.talkingImage, body: { source_image_url: await up(image, ['image']), driven_audio_url: await up(str(i.audioUrl)!, ['audio']) } };
+    return {
+      model: FAL_MODELS.talkingImage,
+      body: { source_image_url: await up(image, ['image']), driven_audio_url: await up(str(i.audioUrl)!, ['audio']) },
+    };
   },
   'tryon-clothes': async (i, up) => {
     const garment = str(i.onePieceUrl) ?? str(i.upperUrl) ?? str(i.lowerUrl);
     if (!str(i.modelImageUrl) || !garment) throw new EngineInputError('try-on needs a model image and a garment');
-    return { model: FAL_MODELS.tryOn, body: { human_image_url: await up(str(i.modelImageUrl)!, ['image']), garment_image_url: await up(garment, ['image']) } };
+    return {
+      model: FAL_MODELS.tryOn,
+      body: {
+        human_image_url: await up(str(i.modelImageUrl)!, ['image']),
+        garment_image_url: await up(garment, ['image']),
+      },
+    };
   },
   'image-generation': async (i) => ({
     model: FAL_MODELS.imageGeneration,
     body: {
       prompt: i.prompt,
       num_images: typeof i.count === 'number' ? i.count : 1,
-      image_size: FAL_IMAGE_SIZES[(str(i.aspectRatio) ?? '1:1') as keyof typeof FAL_IMAGE_SIZES] ?? FAL_IMAGE_SIZES['1:1'],
+      image_size:
+        FAL_IMAGE_SIZES[(str(i.aspectRatio) ?? '1:1') as keyof typeof FAL_IMAGE_SIZES] ?? FAL_IMAGE_SIZES['1:1'],
       ...(typeof i.seed === 'number' ? { seed: i.seed } : {}),
     },
   }),
   erase: async (i, up) => {
     if (!str(i.imageUrl) || !str(i.maskUrl)) throw new EngineInputError('erase needs an image and a mask');
-    return { model: FAL_MODELS.erase, body: { image_url: await up(str(i.imageUrl)!, ['image']), mask_url: await up(str(i.maskUrl)!, ['image']) } };
+    return {
+      model: FAL_MODELS.erase,
+      body: { image_url: await up(str(i.imageUrl)!, ['image']), mask_url: await up(str(i.maskUrl)!, ['image']) },
+    };
   },
   'face-swap': async (i, up) => {
     if (!str(i.imageUrl) || !str(i.faceImageUrl)) throw new EngineInputError('face swap needs a picture and a face');
-    // Ours: imageUrl is the picture to change, faceImageUrl the face to put in; fal's: target_image_url, source_face_url.
+    // Ours: imageUrl is the picture to change, faceImageUrl the face to put in; fal's: target_image_url,
+    // source_face_url.
     return {
       model: FAL_MODELS.faceSwap,
-      body: { target_image_url: await up(str(i.imageUrl)!, ['image']), source_face_url: await up(str(i.faceImageUrl)!, ['image']) },
+      body: {
+        target_image_url: await up(str(i.imageUrl)!, ['image']),
+        source_face_url: await up(str(i.faceImageUrl)!, ['image']),
+      },
     };
   },
   restore: async (i, up) => {
@@ -125,7 +155,10 @@ const JOBS: Partial<Record<Feature, (i: Input, up: Upload) => Promise<FalJob>>> 
   },
   'video-matting': async (i, up) => {
     if (!str(i.videoUrl)) throw new EngineInputError('video matting needs a video');
-    return { model: FAL_MODELS.videoMatting, body: { video_url: await up(str(i.videoUrl)!, ['video']), background_color: [...FAL_MATTING_BACKGROUND] } };
+    return {
+      model: FAL_MODELS.videoMatting,
+      body: { video_url: await up(str(i.videoUrl)!, ['video']), background_color: [...FAL_MATTING_BACKGROUND] },
+    };
   },
 };
 // Features that are the same model call under another name (Wan variants, the talking-face tool).
@@ -154,17 +187,23 @@ function resolution(i: Input): '480p' | '720p' {
 
 /** fal answers { video: { url } }, { image: { url } } or { images: [{ url }, …] }. */
 function outputFiles(result: Input): Array<{ url: string; kind: MediaKind }> {
-  const url = (v: unknown) => (v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string' ? (v as { url: string }).url : null);
+  const url = (v: unknown) =>
+    v && typeof v === 'object' && typeof (v as { url?: unknown }).url === 'string' ? (v as { url: string }).url : null;
   const files: Array<{ url: string; kind: MediaKind }> = [];
   if (url(result.video)) files.push({ url: url(result.video)!, kind: 'video' });
   if (url(result.image)) files.push({ url: url(result.image)!, kind: 'image' });
-  if (Array.isArray(result.images)) for (const im of result.images) if (url(im)) files.push({ url: url(im)!, kind: 'image' });
-  if (files.length === 0) throw new ProviderError(`${PROVIDER} sent a malformed answer: the result has no video or image`);
+  if (Array.isArray(result.images))
+    for (const im of result.images) if (url(im)) files.push({ url: url(im)!, kind: 'image' });
+  if (files.length === 0)
+    throw new ProviderError(`${PROVIDER} sent a malformed answer: the result has no video or image`);
   return files;
 }
 
 /** Downloads each output; its type and (for video) its real length are read from its own bytes. */
-async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, signal: AbortSignal): Promise<EngineOutput[]> {
+async function downloadOutputs(
+  files: Array<{ url: string; kind: MediaKind }>,
+  signal: AbortSignal,
+): Promise<EngineOutput[]> {
   const outputs: EngineOutput[] = [];
   for (const f of files) {
     const file = await download(PROVIDER, f.url, signal);
@@ -172,18 +211,28 @@ async function downloadOutputs(files: Array<{ url: string; kind: MediaKind }>, s
     const header = file.mime && file.mime !== 'application/octet-stream' ? file.mime : null;
     const mime = sniffed?.mime ?? header ?? (f.kind === 'video' ? 'video/mp4' : 'image/png');
     // Per-second features are settled on this length.
-    outputs.push({ kind: f.kind, mime, data: file.data, durationS: f.kind === 'video' ? (sniffed?.durationS ?? null) : null });
+    outputs.push({
+      kind: f.kind,
+      mime,
+      data: file.data,
+      durationS: f.kind === 'video' ? (sniffed?.durationS ?? null) : null,
+    });
   }
   return outputs;
 }
 
 /**
  * The one job runner: submit → status (webhook wake-up) → result → download. The job is kept with the task as soon as
- * fal accepted it, and a later attempt (restart, a drain's hand-back, a takeover) follows that job instead of paying for
- * another. The run never cancels it itself: an abort may be a hand-back; the task layer cancels it through cancelJob
- * whenever the task ends without its result.
+ * fal accepted it, and a later attempt (restart, a drain's hand-back, a takeover) follows that job instead of paying
+ * for another. The run never cancels it itself: an abort may be a hand-back; the task layer cancels it through
+ * cancelJob whenever the task ends without its result.
  */
-async function runJob(c: FalConfig, job: FalJob, ctx: EngineContext, name: string): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
+async function runJob(
+  c: FalConfig,
+  job: FalJob,
+  ctx: EngineContext,
+  name: string,
+): Promise<{ outputs: EngineOutput[]; cost: ProviderCost }> {
   const hookKey = `fal/${ctx.taskId}`;
   const resumed = await earlierFalJob(ctx, name);
   let ref: FalJobRef;
@@ -212,9 +261,15 @@ export function falEngine(config: FalConfig): Engine {
       const build = JOBS[feature];
       if (!build) throw new EngineInputError(`${PROVIDER} does not serve ${feature} here`);
       // A refused key, a locked account or fal busy for good takes the engine out for a while (outages.ts).
-      const { outputs, cost } = await c.outages.watch(async () => runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx, FAL_JOB_NAMES.job));
+      const { outputs, cost } = await c.outages.watch(async () =>
+        runJob(c, await build((input ?? {}) as Input, uploader(c, ctx)), ctx, FAL_JOB_NAMES.job),
+      );
       // Charged per image fal actually made, which may be fewer than asked for.
-      return { outputs, providerCosts: [cost], ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}) };
+      return {
+        outputs,
+        providerCosts: [cost],
+        ...(feature === 'image-generation' ? { measured: { count: outputs.length } } : {}),
+      };
     },
     // After account or capacity trouble, the features go to their next engine (or answer 503) for a while.
     unavailable: () => c.outages.current(),
@@ -233,10 +288,20 @@ export function falLipSync(config: FalConfig): LipSync {
 }
 
 /** One lip-sync job on fal: the video and audio uploaded, then fal's lip-sync model run on them. */
-async function lipSyncJob(c: FalConfig, video: MediaBytes, audio: MediaBytes, ctx: EngineContext): Promise<EngineOutput & { providerCost: ProviderCost }> {
+async function lipSyncJob(
+  c: FalConfig,
+  video: MediaBytes,
+  audio: MediaBytes,
+  ctx: EngineContext,
+): Promise<EngineOutput & { providerCost: ProviderCost }> {
   const videoUrl = await uploadBytes(c, video, fileName(ctx, 'video', video.mime), ctx.signal);
   const audioUrl = await uploadBytes(c, audio, fileName(ctx, 'audio', audio.mime), ctx.signal);
-  const { outputs, cost } = await runJob(c, { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } }, ctx, FAL_JOB_NAMES.lipSync);
+  const { outputs, cost } = await runJob(
+    c,
+    { model: FAL_MODELS.lipsync, body: { video_url: videoUrl, audio_url: audioUrl } },
+    ctx,
+    FAL_JOB_NAMES.lipSync,
+  );
   const out = outputs.find((o) => o.kind === 'video');
   if (!out) throw new ProviderError(`${PROVIDER} sent a malformed answer: the lip-sync result has no video`);
   return { ...out, providerCost: cost };

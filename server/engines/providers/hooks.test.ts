@@ -34,7 +34,9 @@ describe('provider webhook wake-ups', () => {
     expect(notifyHook('fal/between-polls')).toBe(false);
     expect(await settledWithoutTime(waitForHook('fal/between-polls', 60_000, new AbortController().signal))).toBe(true);
     // Claimed once: the wait after it sleeps again.
-    expect(await settledWithoutTime(waitForHook('fal/between-polls', 60_000, new AbortController().signal))).toBe(false);
+    expect(await settledWithoutTime(waitForHook('fal/between-polls', 60_000, new AbortController().signal))).toBe(
+      false,
+    );
   });
 
   it('an unclaimed hook is forgotten after the memory time', async () => {

@@ -1,4 +1,5 @@
-// Provider webhooks wake the job they announce: the adapter then reads the result from the provider itself (never trusts the hook body).
+// Provider webhooks wake the job they announce: the adapter then reads the result from the provider itself (never
+// trusts the hook body).
 import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 
 type Waiter = () => void;

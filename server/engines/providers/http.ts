@@ -1,4 +1,5 @@
-// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff, clear errors carrying the final answer.
+// Calls a provider over HTTP: per-request timeout, retries of 429 (Retry-After), 5xx and network failures with backoff,
+// clear errors carrying the final answer.
 import { PROVIDER_RETRY } from '../../../src/lib/product-rules';
 
 /** A provider answer that is final for this attempt (no retry helps): bad key, refused input, malformed answer. */
@@ -17,7 +18,9 @@ export interface ProviderRequest {
   timeoutMs?: number;
 }
 
-/** A provider's final error answer (after every retry), kept whole so its adapter can read the body in its own terms. */
+/**
+ * A provider's final error answer (after every retry), kept whole so its adapter can read the body in its own terms.
+ */
 export class ProviderAnswerError extends ProviderError {
   override name = 'ProviderAnswerError';
   constructor(
@@ -57,7 +60,10 @@ function detail(text: string): string {
     const json = JSON.parse(text) as Record<string, unknown>;
     const d = json.detail ?? json.message ?? json.error ?? json.msg;
     // Some providers nest the sentence: { detail: { status, message } }.
-    const said = d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string' ? (d as { message: string }).message : d;
+    const said =
+      d && typeof d === 'object' && typeof (d as { message?: unknown }).message === 'string'
+        ? (d as { message: string }).message
+        : d;
     return typeof said === 'string' ? said.slice(0, 300) : JSON.stringify(said ?? json).slice(0, 300);
   } catch {
     return text.slice(0, 300);
@@ -75,7 +81,8 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
   let lastAnswer: { status: number; body: string } | null = null;
   let waited = false;
   for (let attempt = 0; attempt < PROVIDER_RETRY.maxAttempts; attempt++) {
-    if (attempt > 0 && !waited) await sleep(Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** (attempt - 1)), r.signal);
+    if (attempt > 0 && !waited)
+      await sleep(Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** (attempt - 1)), r.signal);
     waited = false;
     let res: Response;
     try {
@@ -95,7 +102,10 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
     const body = await res.text().catch(() => '');
     lastAnswer = { status: res.status, body };
     if (retryable(res.status)) {
-      lastProblem = res.status === 429 ? `${r.provider} is rate limiting requests (429)` : `${r.provider} failed (${res.status}: ${detail(body)})`;
+      lastProblem =
+        res.status === 429
+          ? `${r.provider} is rate limiting requests (429)`
+          : `${r.provider} failed (${res.status}: ${detail(body)})`;
       const wait = res.status === 429 ? retryAfterMs(res.headers.get('retry-after')) : null;
       // Waiting as asked, not less: the next try would only be refused again.
       if (wait !== null && attempt + 1 < PROVIDER_RETRY.maxAttempts) {
@@ -115,11 +125,19 @@ export async function providerFetch(r: ProviderRequest): Promise<Response> {
  * the adapter to tell from the body; this message names no configuration, since it may reach the people calling.
  */
 function refused(provider: string, status: number, body: string): ProviderAnswerError {
-  const said = status === 400 || status === 422 ? 'refused the input' : status === 401 || status === 403 ? 'refused the request' : 'answered';
+  const said =
+    status === 400 || status === 422
+      ? 'refused the input'
+      : status === 401 || status === 403
+        ? 'refused the request'
+        : 'answered';
   return new ProviderAnswerError(`${provider} ${said} (${status}: ${detail(body)})`, status, body);
 }
 
-/** Reachable by a provider only when public: this server's own localhost or private-network media must be uploaded first. */
+/**
+ * Reachable by a provider only when public: this server's own localhost or private-network media must be uploaded
+ * first.
+ */
 export function isPublicUrl(url: string): boolean {
   const host = new URL(url).hostname;
   return !/^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[?::1\]?$|0\.0\.0\.0)/.test(host);
@@ -138,7 +156,14 @@ export async function json<T = Record<string, unknown>>(res: Response, provider:
 }
 
 /** Downloads an output file the provider made. */
-export async function download(provider: string, url: string, signal: AbortSignal): Promise<{ data: Buffer; mime: string }> {
+export async function download(
+  provider: string,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ data: Buffer; mime: string }> {
   const res = await providerFetch({ provider, url, signal });
-  return { data: Buffer.from(await res.arrayBuffer()), mime: (res.headers.get('content-type') ?? '').split(';')[0]!.trim() };
+  return {
+    data: Buffer.from(await res.arrayBuffer()),
+    mime: (res.headers.get('content-type') ?? '').split(';')[0]!.trim(),
+  };
 }

@@ -19,11 +19,25 @@ export function providerEngines(p: ProviderConfig, log?: Pick<Logger, 'warn'>): 
   const engines: Engine[] = [];
   // One outage state for fal's engine and the lip sync it lends ElevenLabs: both run on the same account.
   const fal = p.fal.key
-    ? withFalOutages({ key: p.fal.key, queueUrl: p.fal.queueUrl, storageUrl: p.fal.storageUrl, webhookBaseUrl: p.webhookBaseUrl, log })
+    ? withFalOutages({
+        key: p.fal.key,
+        queueUrl: p.fal.queueUrl,
+        storageUrl: p.fal.storageUrl,
+        webhookBaseUrl: p.webhookBaseUrl,
+        log,
+      })
     : null;
   if (fal) engines.push(falEngine(fal));
   // Dubbing with lip sync runs the dubbed audio through fal's lip-sync model when fal is configured.
-  if (p.elevenlabs.key) engines.push(elevenLabsEngine({ key: p.elevenlabs.key, baseUrl: p.elevenlabs.baseUrl, lipSync: fal ? falLipSync(fal) : null, log }));
+  if (p.elevenlabs.key)
+    engines.push(
+      elevenLabsEngine({
+        key: p.elevenlabs.key,
+        baseUrl: p.elevenlabs.baseUrl,
+        lipSync: fal ? falLipSync(fal) : null,
+        log,
+      }),
+    );
   if (p.dreamapi.key) engines.push(dreamApiEngine({ key: p.dreamapi.key, baseUrl: p.dreamapi.baseUrl, log }));
   return engines;
 }

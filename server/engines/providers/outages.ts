@@ -1,4 +1,5 @@
-// An engine's outage after provider account or capacity trouble: noted once with the operator's detail, answered by the engine's unavailable() until it passes.
+// An engine's outage after provider account or capacity trouble: noted once with the operator's detail, answered by the
+// engine's unavailable() until it passes.
 import type { Logger } from '../../log';
 import { EngineUnavailableError } from '../types';
 
@@ -7,7 +8,9 @@ export interface Outages {
   note(error: EngineUnavailableError): void;
   /** Runs `call`; an EngineUnavailableError it ends with is noted, then passed on (the task falls back or fails). */
   watch<T>(call: () => Promise<T>): Promise<T>;
-  /** Null while the engine can serve; during an outage, why not (for the operator: /healthz, the submit refusal's hint). */
+  /**
+   * Null while the engine can serve; during an outage, why not (for the operator: /healthz, the submit refusal's hint).
+   */
   current(): string | null;
 }
 

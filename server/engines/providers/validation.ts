@@ -1,4 +1,5 @@
-// FastAPI's validation answer ({detail: [{loc, msg, type}]}, sent by fal and ElevenLabs with 422) read as our input fields.
+// FastAPI's validation answer ({detail: [{loc, msg, type}]}, sent by fal and ElevenLabs with 422) read as our input
+// fields.
 
 /** One refused input: our field name (the provider's when we have none for it) and what the provider said. */
 export interface FieldProblem {
@@ -27,4 +28,5 @@ export function fieldProblems(detail: unknown, fields: Readonly<Record<string, s
 }
 
 /** Problems in one sentence: "field: msg; field: msg". */
-export const problemsText = (problems: readonly FieldProblem[]): string => problems.map((p) => `${p.field}: ${p.msg}`).join('; ');
+export const problemsText = (problems: readonly FieldProblem[]): string =>
+  problems.map((p) => `${p.field}: ${p.msg}`).join('; ');

@@ -1,5 +1,11 @@
 // Build-time view of the OpenAPI document for the reference pages (imported by .astro files only; never shipped).
-import { buildOpenApiDocument, ERROR_CATALOGUE, type JsonSchema, type OpenApiOperation, type Tag } from '../../lib/api-contract';
+import {
+  buildOpenApiDocument,
+  ERROR_CATALOGUE,
+  type JsonSchema,
+  type OpenApiOperation,
+  type Tag,
+} from '../../lib/api-contract';
 import type { SampleSpec } from '../../lib/reference/samples';
 
 export interface ReferenceError {
@@ -17,7 +23,11 @@ export interface ReferenceOperation {
   description: string;
   auth: SampleSpec['auth'];
   parameters: Array<{ name: string; in: string; required: boolean; description: string }>;
-  request?: { contentType: 'application/json' | 'multipart/form-data'; schema: JsonSchema; example: Record<string, unknown> };
+  request?: {
+    contentType: 'application/json' | 'multipart/form-data';
+    schema: JsonSchema;
+    example: Record<string, unknown>;
+  };
   response: { schema: JsonSchema; example: unknown };
   /** Server-Sent Events: the response schema and example are those of each event's data and the wire format. */
   stream: boolean;
@@ -34,8 +44,15 @@ function toReference(path: string, method: 'get' | 'post', op: OpenApiOperation)
   // A stream (text/event-stream) is described by the data of its events.
   const stream = content['text/event-stream'];
   const success = content['application/json'] ?? { schema: stream!['x-event-data']!, example: stream!.example };
-  const auth: SampleSpec['auth'] = op.security.length > 0 ? 'bearer' : path === '/api/file/v1/upload' ? 'signature' : 'none';
-  const request = body ? { contentType: contentType as 'application/json' | 'multipart/form-data', schema: body.schema, example: body.example as Record<string, unknown> } : undefined;
+  const auth: SampleSpec['auth'] =
+    op.security.length > 0 ? 'bearer' : path === '/api/file/v1/upload' ? 'signature' : 'none';
+  const request = body
+    ? {
+        contentType: contentType as 'application/json' | 'multipart/form-data',
+        schema: body.schema,
+        example: body.example as Record<string, unknown>,
+      }
+    : undefined;
   return {
     id: op.operationId,
     method,
@@ -44,7 +61,12 @@ function toReference(path: string, method: 'get' | 'post', op: OpenApiOperation)
     summary: op.summary,
     description: op.description,
     auth,
-    parameters: op.parameters.map((p) => ({ name: String(p.name), in: String(p.in), required: Boolean(p.required), description: String(p.description ?? '') })),
+    parameters: op.parameters.map((p) => ({
+      name: String(p.name),
+      in: String(p.in),
+      required: Boolean(p.required),
+      description: String(p.description ?? ''),
+    })),
     request,
     response: { schema: success.schema, example: success.example },
     stream: Boolean(stream),

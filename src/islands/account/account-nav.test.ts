@@ -1,5 +1,5 @@
-// The navigation bar's account area without React: Log In for guests, the credits pill for a user, and the account menu's
-// keys (WAI-ARIA menu button: ArrowUp/Down wrap, Home, End, Escape returns focus, Tab closes) (SPEC.md §2).
+// The navigation bar's account area without React: Log In for guests, the credits pill for a user, and the account
+// menu's keys (WAI-ARIA menu button: ArrowUp/Down wrap, Home, End, Escape returns focus, Tab closes) (SPEC.md §2).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import { $modal, resetModals } from '../../lib/stores/modals';
@@ -46,7 +46,9 @@ describe('account area', () => {
     const root = render();
     $user.set(null);
     await nav!.menuReady();
-    root.querySelector<HTMLButtonElement>('[aria-haspopup]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+    root
+      .querySelector<HTMLButtonElement>('[aria-haspopup]')!
+      .dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
     expect(root.querySelector<HTMLElement>('[role="menu"]')!.hidden).toBe(true);
     expect(root.querySelector<HTMLElement>('[data-signed-in]')!.hidden).toBe(true);
     root.querySelector<HTMLButtonElement>('[data-login]')!.click();
@@ -109,7 +111,9 @@ describe('account menu keys', () => {
     document.body.click();
     expect(menu().hidden).toBe(true);
     trigger().click();
-    [...menu().querySelectorAll<HTMLElement>('[role="menuitem"]')].find((item) => item.textContent === 'My Invitation')!.click();
+    [...menu().querySelectorAll<HTMLElement>('[role="menuitem"]')]
+      .find((item) => item.textContent === 'My Invitation')!
+      .click();
     expect(menu().hidden).toBe(true);
     expect($modal.get()).toBe('invitation');
   });

@@ -5,8 +5,8 @@ import { $user } from '../../lib/stores/signed-in';
 import type { MenuButton } from './menu-keys';
 
 /**
- * Wires the account area inside `root` (the `[data-account]` element of NavBar.astro); returns a function that stops it.
- * `menuReady` settles once the account menu answers its keys: its code loads for a signed-in user only.
+ * Wires the account area inside `root` (the `[data-account]` element of NavBar.astro); returns a function that stops
+ * it. `menuReady` settles once the account menu answers its keys: its code loads for a signed-in user only.
  */
 export function mountAccountNav(root: HTMLElement): { stop: () => void; menuReady: () => Promise<void> } {
   const login = root.querySelector<HTMLButtonElement>('[data-login]')!;
@@ -32,7 +32,8 @@ export function mountAccountNav(root: HTMLElement): { stop: () => void; menuRead
   menu.addEventListener('click', (event) => {
     const action = (event.target as Element).closest<HTMLElement>('[data-action]')?.dataset.action;
     if (action === 'invitation') openModal('invitation');
-    // Signing out is loaded when chosen, so every page's first load stays small (src/lib/product-rules/page-budgets.ts).
+    // Signing out is loaded when chosen, so every page's first load stays small
+    // (src/lib/product-rules/page-budgets.ts).
     if (action === 'logout') void import('../../lib/stores/login').then(({ logout }) => logout());
   });
 

@@ -1,5 +1,6 @@
-// A menu button without a framework (WAI-ARIA menu button pattern): the button opens a role=menu list; ArrowUp/Down move
-// through its items (wrapping), Home and End jump, Escape closes it and returns focus, Tab or a click elsewhere closes it.
+// A menu button without a framework (WAI-ARIA menu button pattern): the button opens a role=menu list; ArrowUp/Down
+// move through its items (wrapping), Home and End jump, Escape closes it and returns focus, Tab or a click elsewhere
+// closes it.
 
 export interface MenuButton {
   open(focus: 'first' | 'last'): void;

@@ -1,4 +1,5 @@
-// Dashboard billing tab: buy credits, then the credits ledger newest first; each task row says its feature, what happened and links to it.
+// Dashboard billing tab: buy credits, then the credits ledger newest first; each task row says its feature, what
+// happened and links to it.
 import { useEffect, useState } from 'react';
 import { accountsApi, type LedgerPage } from '../../lib/api';
 import { CREDIT_HISTORY, MESSAGES } from '../../lib/product-rules';
@@ -25,7 +26,12 @@ export default function BillingTab() {
     };
   }, [page]);
 
-  if (error) return <p className={styles.error} role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className={styles.error} role="alert">
+        {error}
+      </p>
+    );
   if (!data) return <p className="muted">Loading your history…</p>;
 
   return (
@@ -39,14 +45,19 @@ export default function BillingTab() {
         {data.list.length === 0 ? (
           <p className="muted">No credit changes yet. Redeem an invitation from the account menu to get started.</p>
         ) : (
-          // No scroll box: on narrow screens each row stacks into a labelled card, so nothing is hidden or out of reach.
+          // No scroll box: on narrow screens each row stacks into a labelled card, so nothing is hidden or out of
+          // reach.
           <table className={styles.stack} aria-labelledby="credit-history" data-testid="billing-table">
             <thead>
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col">What</th>
-                <th scope="col" className={styles.num}>Change</th>
-                <th scope="col" className={styles.num}>Balance</th>
+                <th scope="col" className={styles.num}>
+                  Change
+                </th>
+                <th scope="col" className={styles.num}>
+                  Balance
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -78,7 +89,12 @@ export default function BillingTab() {
             </tbody>
           </table>
         )}
-        <Pager label="History pages" page={page} pages={Math.max(1, Math.ceil(data.total / data.pageSize))} onPage={setPage} />
+        <Pager
+          label="History pages"
+          page={page}
+          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
+          onPage={setPage}
+        />
       </section>
     </>
   );

@@ -1,4 +1,5 @@
-// The dashboard (SPEC.md §2 /dashboard?type=…): overview with usage, API keys, request log with webhooks and export, billing.
+// The dashboard (SPEC.md §2 /dashboard?type=…): overview with usage, API keys, request log with webhooks and export,
+// billing.
 import { lazy, Suspense, useEffect, useRef, useSyncExternalStore } from 'react';
 import { openModal } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/signed-in';
@@ -6,7 +7,8 @@ import { useHydratedStore } from '../shared/useHydratedStore';
 import OverviewTab from './OverviewTab';
 import styles from './Dashboard.module.css';
 
-// The overview is the first tab people see; the others load when opened (or linked to): the first load does not carry them.
+// The overview is the first tab people see; the others load when opened (or linked to): the first load does not carry
+// them.
 const KeyTab = lazy(() => import('./KeyTab'));
 const RequestsTab = lazy(() => import('./RequestsTab'));
 const BillingTab = lazy(() => import('./BillingTab'));
@@ -44,7 +46,8 @@ export default function Dashboard() {
   // The tab lives in the URL (?type=…); the pre-rendered HTML shows the overview until hydration reads it.
   const tab = useSyncExternalStore(subscribe, tabFromUrl, () => 'dashboard' as TabType);
 
-  // A guest gets the login modal, since every tab shows one account's data; undefined means the session is still loading.
+  // A guest gets the login modal, since every tab shows one account's data; undefined means the session is still
+  // loading.
   useEffect(() => {
     if (user === null) openModal('login');
   }, [user]);
@@ -67,7 +70,14 @@ export default function Dashboard() {
     <div className={styles.root}>
       <div ref={tabBar} className={styles.tabs} role="tablist" aria-label="Dashboard sections">
         {TABS.map((t) => (
-          <button key={t.type} type="button" role="tab" aria-selected={tab === t.type} className={styles.tab} onClick={() => choose(t.type)}>
+          <button
+            key={t.type}
+            type="button"
+            role="tab"
+            aria-selected={tab === t.type}
+            className={styles.tab}
+            onClick={() => choose(t.type)}
+          >
             {t.label}
           </button>
         ))}

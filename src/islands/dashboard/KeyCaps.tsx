@@ -1,4 +1,5 @@
-// A key's credit caps in the key list: use today and this month against each cap (UTC), and a form to set or remove them.
+// A key's credit caps in the key list: use today and this month against each cap (UTC), and a form to set or remove
+// them.
 import { useState, type FormEvent } from 'react';
 import { developerToolsApi, type KeyCapView } from '../../lib/api/developer-tools';
 import { KEY_CAP_MESSAGES, KEY_CAPS, MESSAGES } from '../../lib/product-rules';
@@ -9,7 +10,17 @@ import dashboard from './Dashboard.module.css';
 
 const resetFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-function CapLine({ label, used, cap, resetsAt }: { label: string; used: number; cap: number | null; resetsAt: number }) {
+function CapLine({
+  label,
+  used,
+  cap,
+  resetsAt,
+}: {
+  label: string;
+  used: number;
+  cap: number | null;
+  resetsAt: number;
+}) {
   const share = cap === null ? 0 : Math.min(1, used / cap);
   return (
     <div className={styles.capLine}>
@@ -26,7 +37,10 @@ function CapLine({ label, used, cap, resetsAt }: { label: string; used: number; 
             aria-valuemax={cap}
             aria-valuenow={Math.min(used, cap)}
           >
-            <span className={`${styles.meterFill} ${share >= 1 ? styles.meterFull : ''}`} style={{ width: `${share * 100}%` }} />
+            <span
+              className={`${styles.meterFill} ${share >= 1 ? styles.meterFull : ''}`}
+              style={{ width: `${share * 100}%` }}
+            />
           </span>
           <span className={styles.capText} title={`Resets ${resetFormat.format(resetsAt)}`}>
             {used} / {cap} credits
@@ -37,7 +51,15 @@ function CapLine({ label, used, cap, resetsAt }: { label: string; used: number; 
   );
 }
 
-export default function KeyCaps({ name, caps, onSaved }: { name: string; caps: KeyCapView; onSaved: (view: KeyCapView) => void }) {
+export default function KeyCaps({
+  name,
+  caps,
+  onSaved,
+}: {
+  name: string;
+  caps: KeyCapView;
+  onSaved: (view: KeyCapView) => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [daily, setDaily] = useState('');
   const [monthly, setMonthly] = useState('');

@@ -1,4 +1,5 @@
-// Dashboard key tab: the default API key masked with reveal, Copy (toast 'Copied'), regenerate with confirmation; then all named keys.
+// Dashboard key tab: the default API key masked with reveal, Copy (toast 'Copied'), regenerate with confirmation; then
+// all named keys.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
@@ -55,43 +56,54 @@ export default function KeyTab({ userId }: { userId: string }) {
 
   return (
     <>
-    <section className="card">
-      <h2>Your API key</h2>
-      <p className="muted">Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret; regenerate it if it leaks.</p>
-      <div className={styles.keyRow}>
-        <code className={styles.key} data-testid="api-key">
-          {key ? (shown ? key : maskKey(key)) : 'Loading…'}
-        </code>
-        <div className={styles.keyActions}>
-          <button type="button" className="button button--ghost" onClick={() => setShown((s) => !s)} disabled={!key}>
-            {shown ? 'Hide' : 'Reveal'}
-          </button>
-          <button type="button" className="button" onClick={() => void copy()} disabled={!key}>
-            Copy
-          </button>
-        </div>
-      </div>
-      {error && <p className={styles.error} role="alert">{error}</p>}
-      {confirming ? (
-        <div className={styles.confirm} role="alertdialog" aria-label="Regenerate the key?">
-          <p>The current key stops working at once. Regenerate it?</p>
+      <section className="card">
+        <h2>Your API key</h2>
+        <p className="muted">
+          Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret; regenerate it if it leaks.
+        </p>
+        <div className={styles.keyRow}>
+          <code className={styles.key} data-testid="api-key">
+            {key ? (shown ? key : maskKey(key)) : 'Loading…'}
+          </code>
           <div className={styles.keyActions}>
-            <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
-              Cancel
+            <button type="button" className="button button--ghost" onClick={() => setShown((s) => !s)} disabled={!key}>
+              {shown ? 'Hide' : 'Reveal'}
             </button>
-            <button type="button" className="button" onClick={() => void regenerate()}>
-              Yes, regenerate
+            <button type="button" className="button" onClick={() => void copy()} disabled={!key}>
+              Copy
             </button>
           </div>
         </div>
-      ) : (
-        <button type="button" className={`button button--ghost ${styles.regenerate}`} onClick={() => setConfirming(true)} disabled={!key}>
-          Regenerate key
-        </button>
-      )}
-    </section>
-    {/* Listed again after a regenerate, so the default key's hint is current. */}
-    {key && <NamedKeys key={key} />}
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        {confirming ? (
+          <div className={styles.confirm} role="alertdialog" aria-label="Regenerate the key?">
+            <p>The current key stops working at once. Regenerate it?</p>
+            <div className={styles.keyActions}>
+              <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
+              <button type="button" className="button" onClick={() => void regenerate()}>
+                Yes, regenerate
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button
+            type="button"
+            className={`button button--ghost ${styles.regenerate}`}
+            onClick={() => setConfirming(true)}
+            disabled={!key}
+          >
+            Regenerate key
+          </button>
+        )}
+      </section>
+      {/* Listed again after a regenerate, so the default key's hint is current. */}
+      {key && <NamedKeys key={key} />}
     </>
   );
 }

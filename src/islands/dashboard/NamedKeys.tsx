@@ -1,4 +1,5 @@
-// The dashboard's API keys: name, hint, created, last used, credit caps and their use; create a named key (shown once), revoke one.
+// The dashboard's API keys: name, hint, created, last used, credit caps and their use; create a named key (shown once),
+// revoke one.
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { dashboardApi, type ApiKeyView } from '../../lib/api';
 import type { KeyCapView } from '../../lib/api/developer-tools';
@@ -56,11 +57,17 @@ export default function NamedKeys() {
       setCreated(made);
       setName('');
       // Caps given with the name are set at once, before the key is copied anywhere.
-      capsSaved(await (await capsApi()).setKeyCaps(made.id, { dailyCap: capOf(dailyCap), monthlyCap: capOf(monthlyCap) }));
+      capsSaved(
+        await (await capsApi()).setKeyCaps(made.id, { dailyCap: capOf(dailyCap), monthlyCap: capOf(monthlyCap) }),
+      );
       setDailyCap('');
       setMonthlyCap('');
       // Where the server lists it too: after the default key, newest first.
-      setKeys((list) => [...(list ?? []).filter((k) => k.isDefault), made, ...(list ?? []).filter((k) => !k.isDefault)]);
+      setKeys((list) => [
+        ...(list ?? []).filter((k) => k.isDefault),
+        made,
+        ...(list ?? []).filter((k) => !k.isDefault),
+      ]);
     } catch (err) {
       setError(message(err));
     }
@@ -89,8 +96,9 @@ export default function NamedKeys() {
     <section className={`card ${styles.section}`} aria-labelledby="keys-heading">
       <h2 id="keys-heading">All keys</h2>
       <p className="muted">
-        Give each app or machine its own key, so you can revoke one without stopping the others. Up to {NAMED_API_KEYS.maxPerUser} keys. A key may carry daily
-        and monthly credit caps (UTC): a task that would pass one is refused, so a leaked or runaway key cannot drain your credits.
+        Give each app or machine its own key, so you can revoke one without stopping the others. Up to{' '}
+        {NAMED_API_KEYS.maxPerUser} keys. A key may carry daily and monthly credit caps (UTC): a task that would pass
+        one is refused, so a leaked or runaway key cannot drain your credits.
       </p>
       {error && (
         <p className={styles.error} role="alert">
@@ -112,11 +120,27 @@ export default function NamedKeys() {
         </label>
         <label>
           Daily credit cap
-          <input type="number" min={1} step={1} inputMode="numeric" value={dailyCap} onChange={(e) => setDailyCap(e.target.value)} placeholder="No cap" />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={dailyCap}
+            onChange={(e) => setDailyCap(e.target.value)}
+            placeholder="No cap"
+          />
         </label>
         <label>
           Monthly credit cap
-          <input type="number" min={1} step={1} inputMode="numeric" value={monthlyCap} onChange={(e) => setMonthlyCap(e.target.value)} placeholder="No cap" />
+          <input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            value={monthlyCap}
+            onChange={(e) => setMonthlyCap(e.target.value)}
+            placeholder="No cap"
+          />
         </label>
         <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
           Create key
@@ -147,7 +171,8 @@ export default function NamedKeys() {
                 <strong>{k.name}</strong>
                 <code className={styles.code}>{k.hint}</code>
                 <span className="muted">
-                  Created {dateFormat.format(k.createdAt)} · {k.lastUsedAt === null ? 'never used' : `last used ${dateFormat.format(k.lastUsedAt)}`}
+                  Created {dateFormat.format(k.createdAt)} ·{' '}
+                  {k.lastUsedAt === null ? 'never used' : `last used ${dateFormat.format(k.lastUsedAt)}`}
                 </span>
               </div>
               {caps[k.id] && (
@@ -168,7 +193,12 @@ export default function NamedKeys() {
                   </button>
                 </div>
               ) : (
-                <button type="button" className="button button--ghost" onClick={() => setConfirming(k.id)} aria-label={`Revoke ${k.name}`}>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  onClick={() => setConfirming(k.id)}
+                  aria-label={`Revoke ${k.name}`}
+                >
                   Revoke
                 </button>
               )}

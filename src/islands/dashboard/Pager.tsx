@@ -1,7 +1,17 @@
 // Previous / Page n of m / Next for the dashboard's paged lists; nothing when everything fits on one page.
 import styles from './Dashboard.module.css';
 
-export default function Pager({ label, page, pages, onPage }: { label: string; page: number; pages: number; onPage: (page: number) => void }) {
+export default function Pager({
+  label,
+  page,
+  pages,
+  onPage,
+}: {
+  label: string;
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+}) {
   if (pages <= 1) return null;
   return (
     <nav className={styles.pager} aria-label={label}>

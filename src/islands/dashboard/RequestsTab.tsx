@@ -1,4 +1,5 @@
-// Dashboard requests tab: the public API calls made with the user's keys (time, tool, status, credits, task id, key), newest first, paged.
+// Dashboard requests tab: the public API calls made with the user's keys (time, tool, status, credits, task id, key),
+// newest first, paged.
 import { Fragment, useEffect, useState } from 'react';
 import { dashboardApi, type ApiRequestPage } from '../../lib/api';
 import { MESSAGES, REQUEST_LOG } from '../../lib/product-rules';
@@ -37,10 +38,18 @@ export default function RequestsTab() {
           Refresh
         </button>
       </div>
-      <p className="muted">Every call to the public API made with your keys in the last 30 days. Calls from the playground are not listed.</p>
-      {error && <p className={styles.error} role="alert">{error}</p>}
+      <p className="muted">
+        Every call to the public API made with your keys in the last 30 days. Calls from the playground are not listed.
+      </p>
+      {error && (
+        <p className={styles.error} role="alert">
+          {error}
+        </p>
+      )}
       {!data && !error && <p className="muted">Loading requests…</p>}
-      {data && data.list.length === 0 && <p className="muted">No API calls yet. Try one from the API reference, or with curl and your key.</p>}
+      {data && data.list.length === 0 && (
+        <p className="muted">No API calls yet. Try one from the API reference, or with curl and your key.</p>
+      )}
       {data && data.list.length > 0 && (
         <table className={styles.stack} aria-labelledby="requests-heading" data-testid="requests-table">
           <thead>
@@ -48,7 +57,9 @@ export default function RequestsTab() {
               <th scope="col">Time</th>
               <th scope="col">Tool</th>
               <th scope="col">Status</th>
-              <th scope="col" className={styles.num}>Credits</th>
+              <th scope="col" className={styles.num}>
+                Credits
+              </th>
               <th scope="col">Task</th>
               <th scope="col">Key</th>
             </tr>
@@ -58,7 +69,7 @@ export default function RequestsTab() {
               <tr key={r.id}>
                 <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
                 <td data-label="Tool" className={styles.code}>
-                  {/* A narrow column breaks a path after its slashes and underscores (async/ do_tts_/common) before anywhere else. */}
+                  {/* A narrow column breaks a path after its slashes and underscores (async/ do_tts_/common) first. */}
                   {wrapPieces(r.tool).map((piece, i) => (
                     <Fragment key={i}>
                       {i > 0 && <wbr />}
@@ -84,7 +95,14 @@ export default function RequestsTab() {
           </tbody>
         </table>
       )}
-      {data && <Pager label="Request pages" page={page} pages={Math.max(1, Math.ceil(data.total / data.pageSize))} onPage={setPage} />}
+      {data && (
+        <Pager
+          label="Request pages"
+          page={page}
+          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
+          onPage={setPage}
+        />
+      )}
     </section>
   );
 }

@@ -1,4 +1,5 @@
-// Runs and credits per day and per feature over the last 30 days: stacked bars drawn as SVG by hand, a legend, and the same figures as a table.
+// Runs and credits per day and per feature over the last 30 days: stacked bars drawn as SVG by hand, a legend, and the
+// same figures as a table.
 import { useEffect, useState } from 'react';
 import { dashboardApi, type UsageReport } from '../../lib/api';
 import { featureLabel, MESSAGES, USAGE } from '../../lib/product-rules';
@@ -20,13 +21,19 @@ interface Series {
   total: number;
 }
 
-const unit = (metric: UsageMetric, n: number) => (metric === 'credits' ? (n === 1 ? 'credit' : 'credits') : n === 1 ? 'run' : 'runs');
+const unit = (metric: UsageMetric, n: number) =>
+  metric === 'credits' ? (n === 1 ? 'credit' : 'credits') : n === 1 ? 'run' : 'runs';
 
 /** The biggest features (by the metric shown) in their own colour, the rest summed as "Other" (USAGE.maxSeries). */
 export function chartSeries(report: UsageReport, metric: UsageMetric = 'credits'): Series[] {
   const label = (f: string) => (f === USAGE.deletedFeature ? USAGE.deletedLabel : featureLabel(f));
   const shown = report.features
-    .map((f) => ({ key: f.feature, label: label(f.feature), values: f[metric], total: metric === 'credits' ? f.total : f.totalRuns }))
+    .map((f) => ({
+      key: f.feature,
+      label: label(f.feature),
+      values: f[metric],
+      total: metric === 'credits' ? f.total : f.totalRuns,
+    }))
     .filter((s) => s.total > 0)
     .sort((a, b) => b.total - a.total || a.key.localeCompare(b.key));
   const own = shown.slice(0, USAGE.maxSeries);
@@ -43,7 +50,8 @@ function niceMax(value: number): number {
   return ([1, 2, 5, 10].find((m) => m * power >= value) ?? 10) * power;
 }
 
-const dayLabel = (iso: string) => new Date(`${iso}T00:00:00`).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+const dayLabel = (iso: string) =>
+  new Date(`${iso}T00:00:00`).toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
 
 export function UsageBars({ report, metric = 'credits' }: { report: UsageReport; metric?: UsageMetric }) {
   const series = chartSeries(report, metric);
@@ -54,7 +62,13 @@ export function UsageBars({ report, metric = 'credits' }: { report: UsageReport;
   const y = (v: number) => ((H - BOTTOM) * v) / top;
   return (
     <figure className={styles.figure}>
-      <svg className={styles.chart} viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby="usage-title" data-testid="usage-chart">
+      <svg
+        className={styles.chart}
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-labelledby="usage-title"
+        data-testid="usage-chart"
+      >
         <title id="usage-title">{`${metric === 'credits' ? 'Credits used' : 'Runs'} per day over the last ${report.days.length} days: ${total} in all`}</title>
         <line className={styles.axis} x1={LEFT} x2={W} y1={H - BOTTOM} y2={H - BOTTOM} />
         <line className={styles.axis} x1={LEFT} x2={W} y1={0.5} y2={0.5} strokeDasharray="3 3" />
@@ -175,14 +189,21 @@ export default function UsageChart() {
       {!report && !error && <p className="muted">Loading usage…</p>}
       {report && !used && (
         <p className="muted">
-          No runs in the last {USAGE.days} days. Generate something in the playground or through the API and it shows here by day and feature.
+          No runs in the last {USAGE.days} days. Generate something in the playground or through the API and it shows
+          here by day and feature.
         </p>
       )}
       {report && used && (
         <>
           <div className={styles.metricChoice} role="group" aria-label="Show">
             {(['runs', 'credits'] as const).map((m) => (
-              <button key={m} type="button" className="button button--ghost" aria-pressed={metric === m} onClick={() => setChosen(m)}>
+              <button
+                key={m}
+                type="button"
+                className="button button--ghost"
+                aria-pressed={metric === m}
+                onClick={() => setChosen(m)}
+              >
                 {m === 'runs' ? 'Runs' : 'Credits'}
               </button>
             ))}

@@ -1,4 +1,5 @@
-// Dashboard usage export: a range of UTC days downloaded as CSV, one row per task or credit movement (streamed by the server).
+// Dashboard usage export: a range of UTC days downloaded as CSV, one row per task or credit movement (streamed by the
+// server).
 import { useState, type FormEvent } from 'react';
 import { developerToolsApi } from '../../lib/api/developer-tools';
 import { MESSAGES, USAGE_EXPORT, USAGE_EXPORT_MESSAGES } from '../../lib/product-rules';
@@ -39,8 +40,9 @@ export default function UsageExport() {
     <section className={`card ${dashboard.section}`} aria-labelledby="export-heading">
       <h2 id="export-heading">Export usage</h2>
       <p className="muted">
-        Your tasks and credit movements as CSV, one row per task or ledger entry: feature, engine, credits held, charged and refunded, status and the request id
-        of API calls. Days are UTC; up to {USAGE_EXPORT.maxRangeDays} days at once. The API gives the same as JSON (POST /api/usage/export).
+        Your tasks and credit movements as CSV, one row per task or ledger entry: feature, engine, credits held, charged
+        and refunded, status and the request id of API calls. Days are UTC; up to {USAGE_EXPORT.maxRangeDays} days at
+        once. The API gives the same as JSON (POST /api/usage/export).
       </p>
       <form className={styles.range} onSubmit={(e) => void download(e)}>
         <label>

@@ -1,4 +1,5 @@
-// Dashboard webhook delivery log: every attempt (time, URL, status, latency, answer's first bytes, next retry), failed only on request, Redeliver.
+// Dashboard webhook delivery log: every attempt (time, URL, status, latency, answer's first bytes, next retry), failed
+// only on request, Redeliver.
 import { useEffect, useState } from 'react';
 import { developerToolsApi, type WebhookAttemptView } from '../../lib/api/developer-tools';
 import { MESSAGES, WEBHOOK_LOG, WEBHOOK_LOG_MESSAGES } from '../../lib/product-rules';
@@ -45,7 +46,11 @@ export default function WebhookLog() {
   const more = async () => {
     if (nextBefore === null) return;
     try {
-      const page = await developerToolsApi.webhookDeliveries({ failedOnly, before: nextBefore, limit: WEBHOOK_LOG.defaultPageSize });
+      const page = await developerToolsApi.webhookDeliveries({
+        failedOnly,
+        before: nextBefore,
+        limit: WEBHOOK_LOG.defaultPageSize,
+      });
       setList((shown) => [...(shown ?? []), ...page.list]);
       setNextBefore(page.nextBefore);
     } catch (e) {
@@ -60,7 +65,9 @@ export default function WebhookLog() {
       // The new attempt goes on top, as the log lists it (newest first); with "failed only", only a failure joins.
       if (!failedOnly || !attempt.ok) setList((shown) => [attempt, ...(shown ?? [])]);
       showToast(
-        attempt.ok ? WEBHOOK_LOG_MESSAGES.redelivered : `${WEBHOOK_LOG_MESSAGES.redeliverFailed}: ${attempt.error ?? attempt.statusCode}`,
+        attempt.ok
+          ? WEBHOOK_LOG_MESSAGES.redelivered
+          : `${WEBHOOK_LOG_MESSAGES.redeliverFailed}: ${attempt.error ?? attempt.statusCode}`,
         attempt.ok ? 'success' : 'error',
       );
     } catch (e) {
@@ -79,8 +86,8 @@ export default function WebhookLog() {
         </button>
       </div>
       <p className="muted">
-        Every attempt to send a task webhook to your callbackUrl, with what your endpoint answered. Redeliver sends the same event (same webhook-id) with a
-        fresh signature.
+        Every attempt to send a task webhook to your callbackUrl, with what your endpoint answered. Redeliver sends the
+        same event (same webhook-id) with a fresh signature.
       </p>
       <div className={styles.filters}>
         <label className={styles.toggle}>
@@ -101,7 +108,9 @@ export default function WebhookLog() {
         </p>
       )}
       {!list && !error && <p className="muted">Loading deliveries…</p>}
-      {list && list.length === 0 && <p className="muted">{failedOnly ? WEBHOOK_LOG_MESSAGES.emptyFailed : WEBHOOK_LOG_MESSAGES.empty}</p>}
+      {list && list.length === 0 && (
+        <p className="muted">{failedOnly ? WEBHOOK_LOG_MESSAGES.emptyFailed : WEBHOOK_LOG_MESSAGES.empty}</p>
+      )}
       {list && list.length > 0 && (
         <table className={dashboard.stack} aria-labelledby="webhooks-heading" data-testid="webhook-log">
           <thead>
@@ -143,8 +152,16 @@ export default function WebhookLog() {
                 <td data-label="Latency" className={dashboard.num}>
                   {a.latencyMs} ms
                 </td>
-                <td data-label="Answer">{a.responseHead ? <code className={styles.head}>{a.responseHead}</code> : <span className="muted">—</span>}</td>
-                <td data-label="Next retry">{a.nextRetryAt === null ? <span className="muted">—</span> : timeFormat.format(a.nextRetryAt)}</td>
+                <td data-label="Answer">
+                  {a.responseHead ? (
+                    <code className={styles.head}>{a.responseHead}</code>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td data-label="Next retry">
+                  {a.nextRetryAt === null ? <span className="muted">—</span> : timeFormat.format(a.nextRetryAt)}
+                </td>
                 <td data-label="" className={styles.action}>
                   <button
                     type="button"

@@ -1,8 +1,15 @@
-// Dashboard on the real server: readable billing rows with task links, and the chart of runs and credits used per day and feature.
+// Dashboard on the real server: readable billing rows with task links, and the chart of runs and credits used per day
+// and feature.
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
-import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createOkBadTestApp,
+  createUser,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { postJson } from '../../../server/test-support/post-json';
 import { USAGE } from '../../lib/product-rules';
 import BillingTab from './BillingTab';
@@ -27,8 +34,10 @@ async function run(path: string, body: unknown): Promise<string> {
   await waitForTask(t, id);
   return id;
 }
-const speak = (text: string, quality: 'common' | 'pro' = 'common') => run('/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
-const converse = () => run('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
+const speak = (text: string, quality: 'common' | 'pro' = 'common') =>
+  run('/speech/v1/tts', { text, voiceId: 'en-us-female-1', quality });
+const converse = () =>
+  run('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
 
 describe('BillingTab', () => {
   it('names the feature of each task row, says what happened to the credits and links to the task; no scroll box', async () => {
@@ -71,7 +80,9 @@ describe('UsageChart', () => {
         .sort(),
     ).toEqual(['tts-common', 'tts-pro']);
     expect(segments().every((r) => Number(r.getAttribute('height')) > 0)).toBe(true);
-    expect(chart.querySelector('title')!.textContent).toBe(`Credits used per day over the last ${USAGE.days} days: 3 in all`);
+    expect(chart.querySelector('title')!.textContent).toBe(
+      `Credits used per day over the last ${USAGE.days} days: 3 in all`,
+    );
     expect(screen.getByText('Speech · Common: 2')).toBeTruthy();
     expect(screen.getByText('Speech · Pro: 1')).toBeTruthy();
     expect(screen.getByTestId('usage-total').textContent).toBe('3 runs · 3 credits');

@@ -1,4 +1,5 @@
-// Dashboard developer tools on the real server: a key's caps edited in the key list, and the webhook log's filter and Redeliver against a local receiver.
+// Dashboard developer tools on the real server: a key's caps edited in the key list, and the webhook log's filter and
+// Redeliver against a local receiver.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -82,14 +83,38 @@ describe('WebhookLog', () => {
           updated_at: now,
         })
         .execute();
-      const attempt = { delivery_id: 'msg_1', task_id: 'task-1', user_id: user.id, url, trigger: 'retry' as const, latency_ms: 12, created_at: now };
+      const attempt = {
+        delivery_id: 'msg_1',
+        task_id: 'task-1',
+        user_id: user.id,
+        url,
+        trigger: 'retry' as const,
+        latency_ms: 12,
+        created_at: now,
+      };
       await db
         .insertInto('webhook_attempts')
-        .values({ ...attempt, attempt: 1, status_code: 503, ok: 0, error: 'HTTP 503', response_head: 'busy', next_retry_at: now + 5000 })
+        .values({
+          ...attempt,
+          attempt: 1,
+          status_code: 503,
+          ok: 0,
+          error: 'HTTP 503',
+          response_head: 'busy',
+          next_retry_at: now + 5000,
+        })
         .execute();
       await db
         .insertInto('webhook_attempts')
-        .values({ ...attempt, attempt: 2, status_code: 200, ok: 1, error: null, response_head: 'ok', next_retry_at: null })
+        .values({
+          ...attempt,
+          attempt: 2,
+          status_code: 200,
+          ok: 1,
+          error: null,
+          response_head: 'ok',
+          next_retry_at: null,
+        })
         .execute();
 
       render(<WebhookLog />);

@@ -1,4 +1,5 @@
-// Dashboard on the real server: the request log of API calls with paging, and named API keys shown once, listed and revoked.
+// Dashboard on the real server: the request log of API calls with paging, and named API keys shown once, listed and
+// revoked.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
@@ -60,7 +61,8 @@ describe('NamedKeys', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('new-key')).toBeNull();
 
-    // A second key is listed where the server lists it (after the default key, newest first), and its box is brought into view.
+    // A second key is listed where the server lists it (after the default key, newest first), and its box is brought
+    // into view.
     const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(() => undefined);
     fireEvent.change(screen.getByLabelText('New key name'), { target: { value: 'Production' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create key' }));

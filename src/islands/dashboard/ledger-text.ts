@@ -1,4 +1,5 @@
-// What one billing row says: the feature, what happened to the credits (held → charged N, refunded N) and where the task is.
+// What one billing row says: the feature, what happened to the credits (held → charged N, refunded N) and where the
+// task is.
 import type { LedgerEntry } from '../../lib/api';
 import { featureLabel, taskLink } from '../../lib/product-rules';
 
@@ -27,8 +28,18 @@ export interface LedgerText {
 export function ledgerText(entry: LedgerEntry): LedgerText {
   const task = entry.task;
   const isTaskRow = entry.reason.startsWith('task-');
-  if (!isTaskRow) return { title: REASONS[entry.reason] ?? entry.reason, detail: entry.reference && entry.reason === 'invitation' ? `Code ${entry.reference}` : '', href: null };
-  if (!task) return { title: 'Generation', detail: `${entry.delta > 0 ? 'Returned' : 'Held'} ${credits(Math.abs(entry.delta))} · task deleted from the history`, href: null };
+  if (!isTaskRow)
+    return {
+      title: REASONS[entry.reason] ?? entry.reason,
+      detail: entry.reference && entry.reason === 'invitation' ? `Code ${entry.reference}` : '',
+      href: null,
+    };
+  if (!task)
+    return {
+      title: 'Generation',
+      detail: `${entry.delta > 0 ? 'Returned' : 'Held'} ${credits(Math.abs(entry.delta))} · task deleted from the history`,
+      href: null,
+    };
 
   const title = featureLabel(task.feature);
   const href = entry.reference ? taskLink(task.feature, entry.reference) : null;
@@ -37,10 +48,14 @@ export function ledgerText(entry: LedgerEntry): LedgerText {
   let detail: string;
   if (entry.reason === 'task-hold') {
     if (task.status === 'succeeded') detail = `Held ${held} → charged ${charged ?? held}`;
-    else if (task.status === 'failed' || task.status === 'canceled') detail = `Held ${held} → refunded ${held} (${task.status})`;
+    else if (task.status === 'failed' || task.status === 'canceled')
+      detail = `Held ${held} → refunded ${held} (${task.status})`;
     else detail = `Held ${held} · ${task.status === 'queued' ? 'waiting to run' : 'running'}`;
   } else if (entry.reason === 'task-settle') {
-    detail = entry.delta > 0 ? `${credits(entry.delta)} returned: the result cost ${charged} of ${held} held` : `${credits(-entry.delta)} more: the result cost ${charged}`;
+    detail =
+      entry.delta > 0
+        ? `${credits(entry.delta)} returned: the result cost ${charged} of ${held} held`
+        : `${credits(-entry.delta)} more: the result cost ${charged}`;
   } else {
     detail = `Refunded ${held}: the task ${task.status === 'canceled' ? 'was canceled' : 'failed'}`;
   }

@@ -7,7 +7,9 @@ import styles from './modals.module.css';
 export default function BindEmailPrompt() {
   return (
     <Modal title="Add an email address" onClose={closeModal}>
-      <p>Your account has no email address yet. Add one so you can sign in by email code and receive billing notices.</p>
+      <p>
+        Your account has no email address yet. Add one so you can sign in by email code and receive billing notices.
+      </p>
       <div className={styles.row}>
         <button type="button" className="button button--ghost" onClick={closeModal}>
           Later

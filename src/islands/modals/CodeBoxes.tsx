@@ -1,4 +1,5 @@
-// The 4 one-character code boxes of SPEC.md §4/§5: the first takes focus, typing moves on, paste fills them all, the 4th digit submits.
+// The 4 one-character code boxes of SPEC.md §4/§5: the first takes focus, typing moves on, paste fills them all, the
+// 4th digit submits.
 import { useEffect, useRef, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { LOGIN } from '../../lib/product-rules';
 import styles from './modals.module.css';

@@ -2,7 +2,15 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
-import { CHANNEL, COMPANY, MESSAGES, TOASTS, formatCount, isValidChannel, isValidCompany } from '../../lib/product-rules';
+import {
+  CHANNEL,
+  COMPANY,
+  MESSAGES,
+  TOASTS,
+  formatCount,
+  isValidChannel,
+  isValidCompany,
+} from '../../lib/product-rules';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/signed-in';
 import Modal from './Modal';
@@ -50,7 +58,13 @@ export default function InfoModal() {
         <label className={styles.label} htmlFor="info-company">
           Company
         </label>
-        <input id="info-company" className={styles.input} value={company} maxLength={COMPANY.maxLength} onChange={(e) => setCompany(e.target.value)} />
+        <input
+          id="info-company"
+          className={styles.input}
+          value={company}
+          maxLength={COMPANY.maxLength}
+          onChange={(e) => setCompany(e.target.value)}
+        />
         <label className={styles.label} htmlFor="info-channel">
           How did you hear about us?
         </label>
@@ -64,7 +78,11 @@ export default function InfoModal() {
         <span className={styles.counter} aria-live="polite">
           {formatCount(channel.length)}/{formatCount(CHANNEL.counterMax)}
         </span>
-        {error && <p className={styles.error} role="alert">{error}</p>}
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
         <div className={styles.row}>
           <button type="button" className="button button--ghost" onClick={closeModal}>
             Skip

@@ -44,8 +44,18 @@ export default function InvitationModal() {
         <label className={styles.label} htmlFor="invitation-code">
           Invitation code
         </label>
-        <input id="invitation-code" className={styles.input} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" />
-        {error && <p className={styles.error} role="alert">{error}</p>}
+        <input
+          id="invitation-code"
+          className={styles.input}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          autoComplete="off"
+        />
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
         <button type="submit" className={`button ${styles.full}`} disabled={busy}>
           Redeem
         </button>

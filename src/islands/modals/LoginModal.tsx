@@ -1,5 +1,6 @@
-// The login modal (SPEC.md §4): email step, then the 4-digit code step (sent with its attempt id) with resend countdown; Google and GitHub
-// buttons when this server has them configured (the offer answer, src/lib/stores/offer.ts).
+// The login modal (SPEC.md §4): email step, then the 4-digit code step (sent with its attempt id) with resend
+// countdown; Google and GitHub buttons when this server has them configured (the offer answer,
+// src/lib/stores/offer.ts).
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { accountsApi } from '../../lib/api';
@@ -132,7 +133,8 @@ export default function LoginModal() {
       ) : (
         <div className={styles.form}>
           <p className={styles.hint}>
-            We sent a {LOGIN.codeDigits}-digit code to <strong>{email.trim()}</strong>. The email also has a link that signs you in.
+            We sent a {LOGIN.codeDigits}-digit code to <strong>{email.trim()}</strong>. The email also has a link that
+            signs you in.
             {sends > 1 ? ' Use the newest email.' : ''}
           </p>
           <CodeBoxes digits={digits} disabled={busy} onChange={setDigits} onComplete={(code) => void submit(code)} />

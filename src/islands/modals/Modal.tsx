@@ -9,7 +9,9 @@ interface Props {
   children: ReactNode;
 }
 
-/** Where focus goes when a dialog closes: its opener when still shown, else the account button of the navigation bar. */
+/**
+ * Where focus goes when a dialog closes: its opener when still shown, else the account button of the navigation bar.
+ */
 function returnFocus(opener: Element | null): void {
   const target =
     opener instanceof HTMLElement && opener.isConnected && opener.getClientRects().length > 0

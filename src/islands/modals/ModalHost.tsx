@@ -1,4 +1,5 @@
-// Renders whichever account modal is open (SPEC.md §2 shell, §4); loaded by modal-loader.ts only once a modal is wanted.
+// Renders whichever account modal is open (SPEC.md §2 shell, §4); loaded by modal-loader.ts only once a modal is
+// wanted.
 import { useStore } from '@nanostores/react';
 import { $modal } from '../../lib/stores/modals';
 import BindEmailPrompt from './BindEmailPrompt';

@@ -20,7 +20,10 @@ export default function SuspensionModal() {
 
   return (
     <Modal title="Account suspended" onClose={closeModal}>
-      <p>Your account has been suspended, so generation and the API are unavailable. Contact support if you think this is a mistake.</p>
+      <p>
+        Your account has been suspended, so generation and the API are unavailable. Contact support if you think this is
+        a mistake.
+      </p>
       <p className={styles.countdown} aria-live="polite" aria-label={`Closing in ${left} seconds`}>
         {left}s
       </p>

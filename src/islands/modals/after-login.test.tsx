@@ -1,4 +1,5 @@
-// After sign-in a suspended account sees the suspension modal first; the information modal waits until it closes (SPEC.md §4).
+// After sign-in a suspended account sees the suspension modal first; the information modal waits until it closes
+// (SPEC.md §4).
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccountsTestApp, signIn, type AccountsTestApp } from '../../../server/test-support/accounts';

@@ -78,7 +78,9 @@ describe('CodeBoxes', () => {
   it('takes one digit per box and submits on the 4th', () => {
     const done = vi.fn();
     render(<Boxes onComplete={done} />);
-    ['1', '2', '3'].forEach((d, i) => fireEvent.change(screen.getByLabelText(`Digit ${i + 1}`), { target: { value: d } }));
+    ['1', '2', '3'].forEach((d, i) =>
+      fireEvent.change(screen.getByLabelText(`Digit ${i + 1}`), { target: { value: d } }),
+    );
     expect(done).not.toHaveBeenCalled();
     fireEvent.change(screen.getByLabelText('Digit 4'), { target: { value: '47' } });
     expect(done).toHaveBeenCalledWith('1237');
@@ -108,7 +110,9 @@ describe('SuspensionModal', () => {
 
 describe('LoginModal', () => {
   it('moves to the code step with the first digit focused once the code is sent', async () => {
-    vi.stubGlobal('fetch', async () => Response.json({ code: 0, msg: 'Sent Successfully', data: { attemptId: 'attempt-1' } }));
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ code: 0, msg: 'Sent Successfully', data: { attemptId: 'attempt-1' } }),
+    );
     render(<LoginModal />);
     fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));

@@ -41,7 +41,9 @@ export default function CreditPacks() {
     <div data-payments-off={off ? '' : undefined}>
       {/* Above the packs, so a phone shows why Buy is off before the first button. */}
       <div className={styles.notes}>
-        <p className={`muted ${styles.note}`}>Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.</p>
+        <p className={`muted ${styles.note}`}>
+          Secure payment by Stripe. Credits never expire and are added as soon as the payment is confirmed.
+        </p>
         <p className={styles.off} id={PAYMENTS_OFF.elementId}>
           {PAYMENTS_OFF.reason} <a href={EXTERNAL_LINKS.support}>{PAYMENTS_OFF.contactSupport}</a>
         </p>

@@ -1,5 +1,5 @@
-// Buying a credit pack (docs/payments.md), shared by the pricing page's plain script and the dashboard's React billing tab:
-// a guest is asked to log in, a signed-in user goes to Stripe Checkout.
+// Buying a credit pack (docs/payments.md), shared by the pricing page's plain script and the dashboard's React billing
+// tab: a guest is asked to log in, a signed-in user goes to Stripe Checkout.
 import { formatPrice, type CreditPack } from '../../lib/product-rules';
 import { openModal } from '../../lib/stores/modals';
 import { $loggedIn, loadApi } from '../../lib/stores/signed-in';
@@ -19,7 +19,8 @@ export async function buyPack(packId: string): Promise<'login' | 'checkout'> {
     openModal('login');
     return 'login';
   }
-  // The API client comes with the click: the pricing page's first load stays within its budget (src/lib/product-rules/page-budgets.ts).
+  // The API client comes with the click: the pricing page's first load stays within its budget
+  // (src/lib/product-rules/page-budgets.ts).
   const { paymentsApi } = await loadApi();
   const { url } = await paymentsApi.checkout(packId);
   window.location.assign(url);

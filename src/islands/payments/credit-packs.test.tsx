@@ -1,5 +1,5 @@
-// Buy buttons while this server takes no payments: disabled, with the reason and a support link beside them, before any click,
-// on the dashboard's island and the pricing page's plain HTML; enabled when Stripe is configured.
+// Buy buttons while this server takes no payments: disabled, with the reason and a support link beside them, before any
+// click, on the dashboard's island and the pricing page's plain HTML; enabled when Stripe is configured.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
@@ -31,7 +31,8 @@ async function serve(env: Record<string, string>) {
   net = routeBrowserTo(t.app);
 }
 
-const buyButtons = () => CREDIT_PACKS.map((pack) => screen.getByRole('button', { name: buyLabel(pack) }) as HTMLButtonElement);
+const buyButtons = () =>
+  CREDIT_PACKS.map((pack) => screen.getByRole('button', { name: buyLabel(pack) }) as HTMLButtonElement);
 
 describe('the billing tab island', () => {
   it('disables every Buy button and says why, with a link to support, when payments are off', async () => {
@@ -40,7 +41,9 @@ describe('the billing tab island', () => {
     await waitFor(() => expect(buyButtons().every((b) => b.disabled)).toBe(true));
     const reason = document.getElementById(PAYMENTS_OFF.elementId)!;
     expect(reason.textContent).toContain(PAYMENTS_OFF.reason);
-    expect(screen.getByRole('link', { name: PAYMENTS_OFF.contactSupport }).getAttribute('href')).toBe(EXTERNAL_LINKS.support);
+    expect(screen.getByRole('link', { name: PAYMENTS_OFF.contactSupport }).getAttribute('href')).toBe(
+      EXTERNAL_LINKS.support,
+    );
     expect(reason.closest('[data-payments-off]')).not.toBeNull();
     for (const button of buyButtons()) expect(button.getAttribute('aria-describedby')).toBe(PAYMENTS_OFF.elementId);
     // Nothing was asked of the checkout: the reason came from the offer answer alone.
@@ -71,7 +74,9 @@ describe("the pricing page's packs", () => {
     await serve(OFF);
     const root = pricingPacks();
     await waitFor(() => expect(root.hasAttribute('data-payments-off')).toBe(true));
-    expect(buyButtons().every((b) => b.disabled && b.getAttribute('aria-describedby') === PAYMENTS_OFF.elementId)).toBe(true);
+    expect(buyButtons().every((b) => b.disabled && b.getAttribute('aria-describedby') === PAYMENTS_OFF.elementId)).toBe(
+      true,
+    );
     buyButtons()[0]!.click();
     expect(net.sent.map((r) => r.path)).toEqual(['/api-playground/task/v1/features']);
   });

@@ -1,5 +1,5 @@
-// The pricing page's Buy buttons without React: CreditPacks.astro renders the packs, this sends a click to buy.ts (loaded with
-// the click, so the page's first load stays within its budget). While the server takes no payments,
+// The pricing page's Buy buttons without React: CreditPacks.astro renders the packs, this sends a click to buy.ts
+// (loaded with the click, so the page's first load stays within its budget). While the server takes no payments,
 // src/lib/site/payments-marks.ts has disabled them and shown why (data-payments-off on the root).
 
 /** Wires the `[data-pack]` buttons inside `root`; its `[data-error]` element shows what went wrong. */

@@ -1,4 +1,5 @@
-// "Advanced settings" behind a disclosure: only those the engine serving the feature honours (the features answer's options).
+// "Advanced settings" behind a disclosure: only those the engine serving the feature honours (the features answer's
+// options).
 import { lazy, Suspense, useState } from 'react';
 import type { AdvancedSettingsProps } from './AdvancedSettingsForm';
 import styles from './playground.module.css';
@@ -13,7 +14,11 @@ const AdvancedSettingsForm = lazy(() => import('./AdvancedSettingsForm'));
  */
 function SettingsPending({ onToggle }: { onToggle: (open: boolean) => void }) {
   return (
-    <details className={own.advanced} data-testid="advanced-settings-pending" onToggle={(e) => onToggle(e.currentTarget.open)}>
+    <details
+      className={own.advanced}
+      data-testid="advanced-settings-pending"
+      onToggle={(e) => onToggle(e.currentTarget.open)}
+    >
       <summary className={styles.label}>Advanced settings</summary>
       <p className={own.body}>The settings this product&apos;s engine honours appear here once the server answers.</p>
     </details>

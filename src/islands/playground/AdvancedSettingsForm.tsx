@@ -1,4 +1,5 @@
-// The advanced settings disclosure itself: a control for each setting the serving engine honours, and Reset (loaded by AdvancedSettings).
+// The advanced settings disclosure itself: a control for each setting the serving engine honours, and Reset (loaded by
+// AdvancedSettings).
 import { RUN_OPTIONS, VIDEO_ASPECT_RATIOS, type RunOption } from '../../lib/product-rules';
 import type { RunSettings } from './run-settings';
 import SegmentedChoice from './SegmentedChoice';
@@ -19,30 +20,73 @@ export interface AdvancedSettingsProps {
 
 const ASPECTS = VIDEO_ASPECT_RATIOS.map((r) => ({ value: r, label: r }));
 
-function Slider({ id, option, value, onChange }: { id: string; option: 'speed' | 'pitch'; value: number | undefined; onChange: (v: number | undefined) => void }) {
+function Slider({
+  id,
+  option,
+  value,
+  onChange,
+}: {
+  id: string;
+  option: 'speed' | 'pitch';
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+}) {
   const spec = RUN_OPTIONS[option];
   const shown = value ?? spec.default;
   return (
-    <Field id={id} label={`${spec.label}: ${shown}${value === undefined ? ' (default)' : ''}`} hint={`${spec.min}–${spec.max}, ${spec.hint}`}>
-      <input type="range" min={spec.min} max={spec.max} step={spec.step} value={shown} onChange={(e) => onChange(Number(e.target.value) === spec.default ? undefined : Number(e.target.value))} />
+    <Field
+      id={id}
+      label={`${spec.label}: ${shown}${value === undefined ? ' (default)' : ''}`}
+      hint={`${spec.min}–${spec.max}, ${spec.hint}`}
+    >
+      <input
+        type="range"
+        min={spec.min}
+        max={spec.max}
+        step={spec.step}
+        value={shown}
+        onChange={(e) => onChange(Number(e.target.value) === spec.default ? undefined : Number(e.target.value))}
+      />
     </Field>
   );
 }
 
-export default function AdvancedSettingsForm({ options, value, onChange, idPrefix, initiallyOpen }: AdvancedSettingsProps) {
+export default function AdvancedSettingsForm({
+  options,
+  value,
+  onChange,
+  idPrefix,
+  initiallyOpen,
+}: AdvancedSettingsProps) {
   const set = (patch: RunSettings) => onChange({ ...value, ...patch });
   const changed = options.some((o) => value[o] !== undefined && value[o] !== '');
   return (
     <details className={own.advanced} open={changed || initiallyOpen || undefined} data-testid="advanced-settings">
       <summary className={styles.label}>Advanced settings</summary>
       <div className={own.body}>
-        {options.includes('speed') && <Slider id={`${idPrefix}-speed`} option="speed" value={value.speed} onChange={(speed) => set({ speed })} />}
-        {options.includes('pitch') && <Slider id={`${idPrefix}-pitch`} option="pitch" value={value.pitch} onChange={(pitch) => set({ pitch })} />}
+        {options.includes('speed') && (
+          <Slider id={`${idPrefix}-speed`} option="speed" value={value.speed} onChange={(speed) => set({ speed })} />
+        )}
+        {options.includes('pitch') && (
+          <Slider id={`${idPrefix}-pitch`} option="pitch" value={value.pitch} onChange={(pitch) => set({ pitch })} />
+        )}
         {options.includes('aspectRatio') && (
-          <SegmentedChoice legend={RUN_OPTIONS.aspectRatio.label} name={`${idPrefix}-aspect`} choices={ASPECTS} value={value.aspectRatio ?? RUN_OPTIONS.aspectRatio.default} onChange={(aspectRatio) => set({ aspectRatio: aspectRatio === RUN_OPTIONS.aspectRatio.default ? undefined : aspectRatio })} />
+          <SegmentedChoice
+            legend={RUN_OPTIONS.aspectRatio.label}
+            name={`${idPrefix}-aspect`}
+            choices={ASPECTS}
+            value={value.aspectRatio ?? RUN_OPTIONS.aspectRatio.default}
+            onChange={(aspectRatio) =>
+              set({ aspectRatio: aspectRatio === RUN_OPTIONS.aspectRatio.default ? undefined : aspectRatio })
+            }
+          />
         )}
         {options.includes('seed') && (
-          <Field id={`${idPrefix}-seed`} label={RUN_OPTIONS.seed.label} hint={`Empty for a new result each time; ${RUN_OPTIONS.seed.hint}.`}>
+          <Field
+            id={`${idPrefix}-seed`}
+            label={RUN_OPTIONS.seed.label}
+            hint={`Empty for a new result each time; ${RUN_OPTIONS.seed.hint}.`}
+          >
             <input
               className={styles.input}
               type="number"
@@ -51,13 +95,32 @@ export default function AdvancedSettingsForm({ options, value, onChange, idPrefi
               max={RUN_OPTIONS.seed.max}
               step={1}
               value={value.seed ?? ''}
-              onChange={(e) => set({ seed: e.target.value === '' ? undefined : Math.min(RUN_OPTIONS.seed.max, Math.max(RUN_OPTIONS.seed.min, Math.trunc(Number(e.target.value)))) })}
+              onChange={(e) =>
+                set({
+                  seed:
+                    e.target.value === ''
+                      ? undefined
+                      : Math.min(
+                          RUN_OPTIONS.seed.max,
+                          Math.max(RUN_OPTIONS.seed.min, Math.trunc(Number(e.target.value))),
+                        ),
+                })
+              }
             />
           </Field>
         )}
         {options.includes('negativePrompt') && (
-          <Field id={`${idPrefix}-negative`} label={RUN_OPTIONS.negativePrompt.label} hint={RUN_OPTIONS.negativePrompt.hint}>
-            <input className={styles.input} maxLength={RUN_OPTIONS.negativePrompt.maxChars} value={value.negativePrompt ?? ''} onChange={(e) => set({ negativePrompt: e.target.value || undefined })} />
+          <Field
+            id={`${idPrefix}-negative`}
+            label={RUN_OPTIONS.negativePrompt.label}
+            hint={RUN_OPTIONS.negativePrompt.hint}
+          >
+            <input
+              className={styles.input}
+              maxLength={RUN_OPTIONS.negativePrompt.maxChars}
+              value={value.negativePrompt ?? ''}
+              onChange={(e) => set({ negativePrompt: e.target.value || undefined })}
+            />
           </Field>
         )}
         {changed && (

@@ -1,11 +1,19 @@
-// The clothes changer on the real server: what to fix, and the request for separates or a one-piece, held at the previewed price.
+// The clothes changer on the real server: what to fix, and the request for separates or a one-piece, held at the
+// previewed price.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
-import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  uploadAs,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import ClothesScreen from './ClothesScreen';
@@ -22,7 +30,10 @@ let net: RoutedBrowser;
 beforeEach(async () => {
   // Try-on has no offline engine, so a test engine serves it. The queue is not started: the submitted task stays
   // queued, which is all these tests need.
-  t = await createTasksTestApp({ engines: [testEngine({ name: 'tryon', features: ['tryon-clothes'] })], env: { ENGINES: 'tryon-clothes=tryon' } });
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'tryon', features: ['tryon-clothes'] })],
+    env: { ENGINES: 'tryon-clothes=tryon' },
+  });
   user = await createUser(t, 100);
   net = await signInPage(t, user);
 });
@@ -31,8 +42,17 @@ afterEach(() => resetPage(t));
 const upload = (name: string) => uploadAs(t, user, readFileSync(files.photo), name, 'image/png');
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Change clothes' }));
 
-async function open(draft: Partial<Record<'model' | 'upper' | 'lower' | 'onePiece', UploadedMedia>> & { mode?: string } = {}) {
-  writeDraft('alClothesChanger', { model: null, mode: 'separates', upper: null, lower: null, onePiece: null, ...draft });
+async function open(
+  draft: Partial<Record<'model' | 'upper' | 'lower' | 'onePiece', UploadedMedia>> & { mode?: string } = {},
+) {
+  writeDraft('alClothesChanger', {
+    model: null,
+    mode: 'separates',
+    upper: null,
+    lower: null,
+    onePiece: null,
+    ...draft,
+  });
   render(<ClothesScreen />);
   await act(() => Promise.resolve());
 }
@@ -58,7 +78,9 @@ describe('ClothesScreen', () => {
     submit();
     await waitFor(() => expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, upperUrl: upper.url }]));
     await waitFor(async () =>
-      expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([{ feature: 'tryon-clothes', credits_held: costOf('tryon-clothes', {}) }]),
+      expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([
+        { feature: 'tryon-clothes', credits_held: costOf('tryon-clothes', {}) },
+      ]),
     );
   });
 
@@ -72,6 +94,8 @@ describe('ClothesScreen', () => {
     cleanup();
     await open({ model, upper, onePiece, mode: 'onePiece' });
     submit();
-    await waitFor(() => expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, onePieceUrl: onePiece.url }]));
+    await waitFor(() =>
+      expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, onePieceUrl: onePiece.url }]),
+    );
   });
 });

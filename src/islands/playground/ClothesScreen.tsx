@@ -25,17 +25,28 @@ interface Draft {
 }
 
 export default function ClothesScreen() {
-  const [draft, update] = useDraft<Draft>(SCREEN, { model: null, mode: 'separates', upper: null, lower: null, onePiece: null });
+  const [draft, update] = useDraft<Draft>(SCREEN, {
+    model: null,
+    mode: 'separates',
+    upper: null,
+    lower: null,
+    onePiece: null,
+  });
   const { task, problem, unavailable, runIfValid } = useTaskForm(SCREEN, 'tryon-clothes', 'The clothes changer');
 
-  const garments = draft.mode === 'onePiece' ? { onePieceUrl: draft.onePiece?.url } : { upperUrl: draft.upper?.url, lowerUrl: draft.lower?.url };
+  const garments =
+    draft.mode === 'onePiece'
+      ? { onePieceUrl: draft.onePiece?.url }
+      : { upperUrl: draft.upper?.url, lowerUrl: draft.lower?.url };
   const submit = () => {
     const found = !draft.model
       ? 'Model photo: upload a full-body photo of the person.'
       : !Object.values(garments).some(Boolean)
         ? 'Garments: upload at least one garment photo.'
         : null;
-    runIfValid(found, () => playgroundApi.clothes({ modelImageUrl: draft.model!.url, ...garments }), { mode: draft.mode });
+    runIfValid(found, () => playgroundApi.clothes({ modelImageUrl: draft.model!.url, ...garments }), {
+      mode: draft.mode,
+    });
   };
 
   return (
@@ -47,17 +58,53 @@ export default function ClothesScreen() {
       code={{ request: { kind: 'clothes', modelUrl: draft.model?.url, garments }, cost: costOf('tryon-clothes', {}) }}
       examples={{ screen: 'alClothesChanger', onTry: (inputs) => update(inputs as Partial<Draft>) }}
     >
-      <DropZone label="Model photo" kinds={['image']} value={draft.model} onChange={(model) => update({ model })} screen={SCREEN} />
-      <SegmentedChoice legend="Garments" name="garment-mode" choices={MODES} value={draft.mode} onChange={(mode) => update({ mode })} />
+      <DropZone
+        label="Model photo"
+        kinds={['image']}
+        value={draft.model}
+        onChange={(model) => update({ model })}
+        screen={SCREEN}
+      />
+      <SegmentedChoice
+        legend="Garments"
+        name="garment-mode"
+        choices={MODES}
+        value={draft.mode}
+        onChange={(mode) => update({ mode })}
+      />
       {draft.mode === 'separates' ? (
         <>
-          <DropZone label="Upper garment" kinds={['image']} value={draft.upper} onChange={(upper) => update({ upper })} screen={SCREEN} />
-          <DropZone label="Lower garment" kinds={['image']} value={draft.lower} onChange={(lower) => update({ lower })} screen={SCREEN} />
+          <DropZone
+            label="Upper garment"
+            kinds={['image']}
+            value={draft.upper}
+            onChange={(upper) => update({ upper })}
+            screen={SCREEN}
+          />
+          <DropZone
+            label="Lower garment"
+            kinds={['image']}
+            value={draft.lower}
+            onChange={(lower) => update({ lower })}
+            screen={SCREEN}
+          />
         </>
       ) : (
-        <DropZone label="One-piece garment" kinds={['image']} value={draft.onePiece} onChange={(onePiece) => update({ onePiece })} screen={SCREEN} />
+        <DropZone
+          label="One-piece garment"
+          kinds={['image']}
+          value={draft.onePiece}
+          onChange={(onePiece) => update({ onePiece })}
+          screen={SCREEN}
+        />
       )}
-      <CostBar cost={costOf('tryon-clothes', {})} label="Change clothes" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <CostBar
+        cost={costOf('tryon-clothes', {})}
+        label="Change clothes"
+        busy={task.busy}
+        blocked={unavailable}
+        onSubmit={submit}
+      />
       <InputProblem problem={problem} />
     </TaskScreenLayout>
   );

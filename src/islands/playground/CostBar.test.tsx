@@ -7,7 +7,15 @@ afterEach(cleanup);
 
 describe('CostBar', () => {
   it('a blocked submit is disabled and described by its reason, shown after it', () => {
-    render(<CostBar cost={25} label="Change clothes" busy={false} blocked="The clothes changer is not available on this server." onSubmit={() => {}} />);
+    render(
+      <CostBar
+        cost={25}
+        label="Change clothes"
+        busy={false}
+        blocked="The clothes changer is not available on this server."
+        onSubmit={() => {}}
+      />,
+    );
     const button = screen.getByRole('button', { name: 'Change clothes' });
     expect(button).toHaveProperty('disabled', true);
     const reason = document.getElementById(button.getAttribute('aria-describedby') ?? '');

@@ -1,4 +1,5 @@
-// The submit row every screen shares: cost in credits (quote()) beside the balance, the submit button and the top-up link.
+// The submit row every screen shares: cost in credits (quote()) beside the balance, the submit button and the top-up
+// link.
 import { useId } from 'react';
 import { $credits } from '../../lib/stores/credits';
 import { $loggedIn } from '../../lib/stores/signed-in';
@@ -11,7 +12,9 @@ import styles from './playground.module.css';
 interface Props {
   /** Credits this submit will hold; null while it depends on a file not chosen yet. */
   cost: number | null;
-  /** Said on the line under the cost while it is null, e.g. "1 credit per second of audio; upload it to see the total". */
+  /**
+   * Said on the line under the cost while it is null, e.g. "1 credit per second of audio; upload it to see the total".
+   */
   costHint?: string;
   label: string;
   busy: boolean;
@@ -58,7 +61,14 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
           Your balance does not cover this. <a href="/pricing#credit-packs">Top up credits</a>
         </p>
       )}
-      <button type="button" className="button" onClick={onSubmit} disabled={busy || Boolean(blocked)} aria-busy={busy} aria-describedby={blocked ? reasonId : undefined}>
+      <button
+        type="button"
+        className="button"
+        onClick={onSubmit}
+        disabled={busy || Boolean(blocked)}
+        aria-busy={busy}
+        aria-describedby={blocked ? reasonId : undefined}
+      >
         {busy ? 'Working…' : label}
       </button>
       {blocked && (

@@ -1,4 +1,5 @@
-// The script screen: a template filled from the topic, checks before handing over, and the script arriving on the dialogue screen.
+// The script screen: a template filled from the topic, checks before handing over, and the script arriving on the
+// dialogue screen.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
@@ -33,7 +34,9 @@ describe('DialogueContentScreen', () => {
   it('asks for a topic, and for two different speaker names, before filling the template', async () => {
     await open();
     fireEvent.click(screen.getByRole('button', { name: 'Fill from template' }));
-    expect(screen.getByRole('alert').textContent).toBe('Topic: say what the dialogue is about, e.g. "learning to cook".');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Topic: say what the dialogue is about, e.g. "learning to cook".',
+    );
     type(screen.getByLabelText('Topic'), 'tea');
     type(screen.getByLabelText('Speaker 2'), 'Alex');
     fireEvent.click(screen.getByRole('button', { name: 'Fill from template' }));
@@ -72,7 +75,9 @@ describe('DialogueContentScreen', () => {
 
     render(<DialogueScreen />);
     await flush();
-    expect(['Line 1 text', 'Line 2 text', 'Line 3 text'].map((l) => (screen.getByLabelText(l) as HTMLTextAreaElement).value)).toEqual(['Hi Bo!', 'Hello Ann.', 'Ready?']);
+    expect(
+      ['Line 1 text', 'Line 2 text', 'Line 3 text'].map((l) => (screen.getByLabelText(l) as HTMLTextAreaElement).value),
+    ).toEqual(['Hi Bo!', 'Hello Ann.', 'Ready?']);
     expect((screen.getByLabelText('Speaker of line 2') as HTMLSelectElement).value).toBe('Bo');
     expect((screen.getByLabelText('Voice of Ann') as HTMLSelectElement).value).toBe(VOICES[0]!.id);
     expect((screen.getByLabelText('Voice of Bo') as HTMLSelectElement).value).toBe(VOICES[1]!.id);

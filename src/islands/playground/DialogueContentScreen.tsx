@@ -1,4 +1,5 @@
-// Dialogue Script: write a script, or fill a template from a topic (no AI), edit it, then send it to the Dialogue screen.
+// Dialogue Script: write a script, or fill a template from a topic (no AI), edit it, then send it to the Dialogue
+// screen.
 import { useState } from 'react';
 import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { DIALOGUE_DRAFT_KEY, type Speaker } from './dialogue-draft';
@@ -44,7 +45,13 @@ export default function DialogueContentScreen() {
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
         <Field id="script-topic" label="Topic">
-          <input className={styles.input} maxLength={TASK_LIMITS.maxScriptTopicChars} value={draft.topic} placeholder="e.g. learning to cook" onChange={(e) => update({ topic: e.target.value })} />
+          <input
+            className={styles.input}
+            maxLength={TASK_LIMITS.maxScriptTopicChars}
+            value={draft.topic}
+            placeholder="e.g. learning to cook"
+            onChange={(e) => update({ topic: e.target.value })}
+          />
         </Field>
         <div className={styles.trio}>
           <Field id="script-style" label="Style">
@@ -57,10 +64,20 @@ export default function DialogueContentScreen() {
             </select>
           </Field>
           <Field id="script-speaker-a" label="Speaker 1">
-            <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.a} onChange={(e) => update({ a: e.target.value })} />
+            <input
+              className={styles.input}
+              maxLength={TASK_LIMITS.maxSpeakerNameChars}
+              value={draft.a}
+              onChange={(e) => update({ a: e.target.value })}
+            />
           </Field>
           <Field id="script-speaker-b" label="Speaker 2">
-            <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.b} onChange={(e) => update({ b: e.target.value })} />
+            <input
+              className={styles.input}
+              maxLength={TASK_LIMITS.maxSpeakerNameChars}
+              value={draft.b}
+              onChange={(e) => update({ b: e.target.value })}
+            />
           </Field>
         </div>
         <div className={styles.row}>
@@ -91,11 +108,17 @@ export default function DialogueContentScreen() {
       <aside className={`card ${styles.howItWorks}`} aria-labelledby="script-how">
         <h2 id="script-how">How it works</h2>
         <ol>
-          <li>Name a topic, pick a style and two speakers, then fill the script from a template, or write it yourself.</li>
           <li>
-            Edit it freely: one line per turn, as “Name: what they say”, up to {TASK_LIMITS.maxDialogueLines} lines and {TASK_LIMITS.maxDialogueSpeakers} speakers.
+            Name a topic, pick a style and two speakers, then fill the script from a template, or write it yourself.
           </li>
-          <li>Voice it in Dialogue: the script opens there, each speaker gets a voice, and the cost shows before you run it.</li>
+          <li>
+            Edit it freely: one line per turn, as “Name: what they say”, up to {TASK_LIMITS.maxDialogueLines} lines and{' '}
+            {TASK_LIMITS.maxDialogueSpeakers} speakers.
+          </li>
+          <li>
+            Voice it in Dialogue: the script opens there, each speaker gets a voice, and the cost shows before you run
+            it.
+          </li>
         </ol>
         <p className={styles.hint}>Writing here is free. The script stays in this tab until you voice it.</p>
       </aside>

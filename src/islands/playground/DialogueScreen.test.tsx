@@ -1,4 +1,5 @@
-// The dialogue screen on the real server: editing speakers and lines, what to fix, and the request with a preview equal to the hold.
+// The dialogue screen on the real server: editing speakers and lines, what to fix, and the request with a preview equal
+// to the hold.
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
@@ -56,9 +57,18 @@ describe('DialogueScreen', () => {
   it(`adds speakers up to ${TASK_LIMITS.maxDialogueSpeakers}, each on a voice not yet used`, async () => {
     render(<DialogueScreen />);
     await flush();
-    for (let i = 2; i < TASK_LIMITS.maxDialogueSpeakers; i++) fireEvent.click(screen.getByRole('button', { name: 'Add speaker' }));
+    for (let i = 2; i < TASK_LIMITS.maxDialogueSpeakers; i++)
+      fireEvent.click(screen.getByRole('button', { name: 'Add speaker' }));
     expect(screen.queryByRole('button', { name: 'Add speaker' })).toBeNull();
-    const voices = Array.from({ length: TASK_LIMITS.maxDialogueSpeakers }, (_, i) => (screen.getByLabelText(i < 2 ? `Voice of ${['Alex', 'Sam'][i]}` : `Voice of Speaker ${i + 1}`) as HTMLSelectElement).value);
+    const voices = Array.from(
+      { length: TASK_LIMITS.maxDialogueSpeakers },
+      (_, i) =>
+        (
+          screen.getByLabelText(
+            i < 2 ? `Voice of ${['Alex', 'Sam'][i]}` : `Voice of Speaker ${i + 1}`,
+          ) as HTMLSelectElement
+        ).value,
+    );
     expect(new Set(voices).size).toBe(TASK_LIMITS.maxDialogueSpeakers);
   });
 
@@ -76,7 +86,13 @@ describe('DialogueScreen', () => {
     const cost = dialogueCost(lines);
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     fireEvent.click(screen.getByRole('button', { name: 'Generate dialogue' }));
-    await waitFor(() => expect(net.bodiesTo(DIALOGUE)).toEqual([{ lines, voices: { Ann: VOICES[0]!.id, Sam: 'es-male-1' } }]));
-    await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([{ feature: 'dialogue', credits_held: cost }]));
+    await waitFor(() =>
+      expect(net.bodiesTo(DIALOGUE)).toEqual([{ lines, voices: { Ann: VOICES[0]!.id, Sam: 'es-male-1' } }]),
+    );
+    await waitFor(async () =>
+      expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([
+        { feature: 'dialogue', credits_held: cost },
+      ]),
+    );
   });
 });

@@ -24,7 +24,11 @@ export default function DialogueScreen() {
   const draft = cleanDialogue(raw);
   // The advanced settings keep a draft of their own: the script screen writes the dialogue draft without them.
   const [extra, updateExtra] = useDraft('dialogue-settings', { settings: {} as RunSettings });
-  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(SCREEN, 'dialogue', 'Dialogue');
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(
+    SCREEN,
+    'dialogue',
+    'Dialogue',
+  );
   const settings = settingsFor(options, extra.settings);
   const body = dialogueBody(draft);
   const features = useFeatures();
@@ -53,7 +57,10 @@ export default function DialogueScreen() {
   };
 
   const submit = () =>
-    runIfValid(dialogueProblem(body.lines, body.voices), () => playgroundApi.dialogue({ ...body, ...settings }), { lines: body.lines.length, speakers: Object.keys(body.voices).length });
+    runIfValid(dialogueProblem(body.lines, body.voices), () => playgroundApi.dialogue({ ...body, ...settings }), {
+      lines: body.lines.length,
+      speakers: Object.keys(body.voices).length,
+    });
 
   return (
     <TaskScreenLayout
@@ -70,13 +77,20 @@ export default function DialogueScreen() {
           {draft.speakers.map((s, i) => (
             <div key={i} className={styles.field}>
               <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>
-                <input className={styles.input} value={s.name} maxLength={TASK_LIMITS.maxSpeakerNameChars} onChange={(e) => renameSpeaker(i, e.target.value)} />
+                <input
+                  className={styles.input}
+                  value={s.name}
+                  maxLength={TASK_LIMITS.maxSpeakerNameChars}
+                  onChange={(e) => renameSpeaker(i, e.target.value)}
+                />
               </Field>
               <VoiceSelect
                 label={`Voice of ${s.name || `speaker ${i + 1}`}`}
                 value={s.voice}
                 screen={SCREEN}
-                onChange={(voice) => update({ speakers: draft.speakers.map((x, j) => (j === i ? { ...x, voice } : x)) })}
+                onChange={(voice) =>
+                  update({ speakers: draft.speakers.map((x, j) => (j === i ? { ...x, voice } : x)) })
+                }
               />
             </div>
           ))}
@@ -93,7 +107,12 @@ export default function DialogueScreen() {
         <ol className={styles.lines}>
           {draft.lines.map((l, i) => (
             <li key={i} className={styles.line}>
-              <select aria-label={`Speaker of line ${i + 1}`} className={styles.input} value={l.speaker} onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, speaker: e.target.value } : x)))}>
+              <select
+                aria-label={`Speaker of line ${i + 1}`}
+                className={styles.input}
+                value={l.speaker}
+                onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, speaker: e.target.value } : x)))}
+              >
                 {draft.speakers.map((s, j) => (
                   <option key={j} value={s.name}>
                     {s.name}
@@ -110,13 +129,30 @@ export default function DialogueScreen() {
                 onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
               />
               <div className={styles.lineActions}>
-                <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                <button
+                  type="button"
+                  className={styles.iconButton}
+                  aria-label={`Move line ${i + 1} up`}
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                >
                   ↑
                 </button>
-                <button type="button" className={styles.iconButton} aria-label={`Move line ${i + 1} down`} disabled={i === draft.lines.length - 1} onClick={() => move(i, 1)}>
+                <button
+                  type="button"
+                  className={styles.iconButton}
+                  aria-label={`Move line ${i + 1} down`}
+                  disabled={i === draft.lines.length - 1}
+                  onClick={() => move(i, 1)}
+                >
                   ↓
                 </button>
-                <button type="button" className={styles.iconButton} aria-label={`Remove line ${i + 1}`} onClick={() => setLines(draft.lines.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className={styles.iconButton}
+                  aria-label={`Remove line ${i + 1}`}
+                  onClick={() => setLines(draft.lines.filter((_, j) => j !== i))}
+                >
                   ✕
                 </button>
               </div>
@@ -138,11 +174,25 @@ export default function DialogueScreen() {
           </button>
         )}
         <p className={styles.hint}>
-          {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed like Text to Speech Common
+          {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed
+          like Text to Speech Common
         </p>
       </fieldset>
-      <AdvancedSettings known={optionsKnown} options={options} value={extra.settings} onChange={(s) => updateExtra({ settings: s })} idPrefix="dialogue" />
-      <CostBar cost={cost} feature="dialogue" label="Generate dialogue" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <AdvancedSettings
+        known={optionsKnown}
+        options={options}
+        value={extra.settings}
+        onChange={(s) => updateExtra({ settings: s })}
+        idPrefix="dialogue"
+      />
+      <CostBar
+        cost={cost}
+        feature="dialogue"
+        label="Generate dialogue"
+        busy={task.busy}
+        blocked={unavailable}
+        onSubmit={submit}
+      />
       <InputProblem problem={problem} />
     </TaskScreenLayout>
   );

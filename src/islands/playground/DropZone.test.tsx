@@ -1,4 +1,5 @@
-// The upload field on the real server: guests sign in first, files are checked before sending, uploads show progress and the result.
+// The upload field on the real server: guests sign in first, files are checked before sending, uploads show progress
+// and the result.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +15,10 @@ import { acceptOf, describeLimits } from './media-check';
 
 const UPLOAD = '/api-playground/file/v1/upload';
 /** A 1×1 PNG. */
-const PIXEL = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PIXEL = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
 
 let t: TasksTestApp;
 let user: TestUser;
@@ -59,7 +63,8 @@ function Field({ kinds, label = 'Picture' }: { kinds: readonly MediaKind[]; labe
 }
 
 const input = (container: HTMLElement) => container.querySelector<HTMLInputElement>('input[type="file"]')!;
-const choose = (container: HTMLElement, file: File) => act(async () => void fireEvent.change(input(container), { target: { files: [file] } }));
+const choose = (container: HTMLElement, file: File) =>
+  act(async () => void fireEvent.change(input(container), { target: { files: [file] } }));
 
 describe('DropZone', () => {
   it('offers the accepted types and says the limits', () => {
@@ -76,7 +81,9 @@ describe('DropZone', () => {
     await waitFor(() => expect(chosen).toHaveLength(1));
     const media = chosen[0]!;
     expect(media).toMatchObject({ kind: 'image', mime: 'image/png', size: PIXEL.length });
-    expect(net.bodiesTo(UPLOAD)).toEqual([{ scene: 'image', file: { name: 'pixel.png', type: 'image/png', size: PIXEL.length } }]);
+    expect(net.bodiesTo(UPLOAD)).toEqual([
+      { scene: 'image', file: { name: 'pixel.png', type: 'image/png', size: PIXEL.length } },
+    ]);
     expect(screen.queryByRole('progressbar')).toBeNull();
     expect(container.querySelector('img')?.getAttribute('src')).toBe(media.url);
     expect(screen.getByText('image · 0 KB')).toBeTruthy();
@@ -92,9 +99,16 @@ describe('DropZone', () => {
     const { container } = render(<Field kinds={['image']} />);
     releaseUploads();
     const zone = screen.getByText('browse').closest('div')!;
-    await act(async () => void fireEvent.drop(zone, { dataTransfer: { files: [new File([PIXEL], 'dropped.png', { type: 'image/png' })] } }));
+    await act(
+      async () =>
+        void fireEvent.drop(zone, {
+          dataTransfer: { files: [new File([PIXEL], 'dropped.png', { type: 'image/png' })] },
+        }),
+    );
     await waitFor(() => expect(chosen).toHaveLength(1));
-    expect(net.bodiesTo(UPLOAD)).toEqual([{ scene: 'image', file: { name: 'dropped.png', type: 'image/png', size: PIXEL.length } }]);
+    expect(net.bodiesTo(UPLOAD)).toEqual([
+      { scene: 'image', file: { name: 'dropped.png', type: 'image/png', size: PIXEL.length } },
+    ]);
     expect(container.querySelector('img')).not.toBeNull();
   });
 
@@ -110,7 +124,9 @@ describe('DropZone', () => {
   it('refuses a type the field does not take, before sending anything', async () => {
     const { container } = render(<Field kinds={['audio']} label="Voice" />);
     await choose(container, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
-    expect(screen.getByRole('alert').textContent).toBe(`This file type is not accepted here. Choose ${describeLimits('audio')}.`);
+    expect(screen.getByRole('alert').textContent).toBe(
+      `This file type is not accepted here. Choose ${describeLimits('audio')}.`,
+    );
     expect(net.sent).toEqual([]);
   });
 
@@ -127,7 +143,11 @@ describe('DropZone', () => {
     });
     const { container } = render(<Field kinds={['audio']} label="Voice" />);
     await choose(container, new File([new Uint8Array(1000)], 'long.wav', { type: 'audio/wav' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This audio is 400 s long; the limit is 300 s. Trim it and try again.'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'This audio is 400 s long; the limit is 300 s. Trim it and try again.',
+      ),
+    );
     expect(net.sent).toEqual([]);
   });
 

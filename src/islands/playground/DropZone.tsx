@@ -79,7 +79,8 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
               <video controls playsInline src={value.url} className={styles.thumb} aria-label={`${label} preview`} />
             )}
             <span>
-              {value.kind} · {(value.size / 1024).toFixed(0)} KB{value.durationS ? ` · ${value.durationS.toFixed(1)} s` : ''}
+              {value.kind} · {(value.size / 1024).toFixed(0)} KB
+              {value.durationS ? ` · ${value.durationS.toFixed(1)} s` : ''}
             </span>
             <button type="button" className="button button--ghost" onClick={() => onChange(null)}>
               Remove
@@ -105,7 +106,9 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
           aria-labelledby={`${id}-label`}
           onChange={(e) => void take(e.target.files?.[0])}
         />
-        {progress !== null && <progress className={styles.progress} max={1} value={progress} aria-label={`Uploading ${label}`} />}
+        {progress !== null && (
+          <progress className={styles.progress} max={1} value={progress} aria-label={`Uploading ${label}`} />
+        )}
       </div>
       {error && (
         <p role="alert" className={styles.fieldError}>

@@ -1,9 +1,16 @@
-// The history panel on the real server: summary, named downloads, server-side filter and search, delete with undo, re-run, ?task=, errors.
+// The history panel on the real server: summary, named downloads, server-side filter and search, delete with undo,
+// re-run, ?task=, errors.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { postJson } from '../../../server/test-support/post-json';
-import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createOkBadTestApp,
+  createUser,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { HISTORY, TASK_LIMITS, type Feature } from '../../lib/product-rules';
 import { $user, refreshUser } from '../../lib/stores/signed-in';
 import History from './History';
@@ -31,12 +38,16 @@ afterEach(async () => {
 
 /** Submits through the API (not the browser) and waits until the task is finished. */
 async function task(path: string, body: unknown): Promise<string> {
-  const id = (await postJson<{ data: { taskId: string } }>(t.app, `/api-playground${path}`, body, { token: user.token })).body.data.taskId;
+  const id = (
+    await postJson<{ data: { taskId: string } }>(t.app, `/api-playground${path}`, body, { token: user.token })
+  ).body.data.taskId;
   await waitForTask(t, id);
   return id;
 }
-const speak = (text: string, quality: 'common' | 'pro' = 'common', voiceId = 'en-us-female-1') => task('/speech/v1/tts', { text, voiceId, quality });
-const converse = () => task('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
+const speak = (text: string, quality: 'common' | 'pro' = 'common', voiceId = 'en-us-female-1') =>
+  task('/speech/v1/tts', { text, voiceId, quality });
+const converse = () =>
+  task('/speech/v1/dialogue', { lines: [{ speaker: 'A', text: 'Hi' }], voices: { A: 'en-us-female-1' } });
 
 const items = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('[data-task-id]')];
 const ids = (container: HTMLElement) => items(container).map((li) => li.dataset.taskId);
@@ -108,7 +119,9 @@ describe('History', () => {
     act(() => vi.advanceTimersByTime(HISTORY.undoMs));
     vi.useRealTimers();
     await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([{ taskId: drop }]));
-    await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]));
+    await waitFor(async () =>
+      expect(await t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]),
+    );
     expect(ids(container)).toEqual([keep]);
   });
 
@@ -117,7 +130,9 @@ describe('History', () => {
     const { container } = render(<History features={SPEECH} screen="speech" />);
     await waitFor(() => expect(ids(container)).toEqual([first]));
     const item = items(container)[0]!;
-    const held = (await t.database.db.selectFrom('tasks').select('credits_held').where('id', '=', first).executeTakeFirstOrThrow()).credits_held;
+    const held = (
+      await t.database.db.selectFrom('tasks').select('credits_held').where('id', '=', first).executeTakeFirstOrThrow()
+    ).credits_held;
     expect(held).toBeGreaterThan(0);
     fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
     const ask = within(item).getByRole('group', { name: 'Run Speech · Pro again?' });

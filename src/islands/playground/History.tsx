@@ -1,8 +1,16 @@
-// The history panel: this screen's tasks (or all), searched and filtered on the server; re-run, share, delete with undo; ?task= opens one.
+// The history panel: this screen's tasks (or all), searched and filtered on the server; re-run, share, delete with
+// undo; ?task= opens one.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useHydratedStore } from '../shared/useHydratedStore';
-import { featureLabel, HISTORY, HISTORY_MESSAGES, HISTORY_TASK_PARAM, TASK_LIMITS, type Feature } from '../../lib/product-rules';
+import {
+  featureLabel,
+  HISTORY,
+  HISTORY_MESSAGES,
+  HISTORY_TASK_PARAM,
+  TASK_LIMITS,
+  type Feature,
+} from '../../lib/product-rules';
 import { historyApi } from '../../lib/api';
 import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
 import { liveStatus, playgroundApi, type TaskView } from './api';
@@ -42,14 +50,21 @@ export default function History({ features, screen }: { features: readonly Featu
     if (!loggedIn) return;
     let live = true;
     const wanted = filter === 'screen' ? features : filter === 'all' ? [] : [filter];
-    playgroundApi.list({ page: 1, pageSize: TASK_LIMITS.defaultPageSize, ...(wanted.length ? { features: wanted } : {}), ...(query ? { q: query } : {}) }).then(
-      ({ list }) => {
-        if (!live) return;
-        setItems(list);
-        setError(null);
-      },
-      (e: unknown) => live && setError(`${failure(e, 'Could not load the history')}. Use Refresh to try again.`),
-    );
+    playgroundApi
+      .list({
+        page: 1,
+        pageSize: TASK_LIMITS.defaultPageSize,
+        ...(wanted.length ? { features: wanted } : {}),
+        ...(query ? { q: query } : {}),
+      })
+      .then(
+        ({ list }) => {
+          if (!live) return;
+          setItems(list);
+          setError(null);
+        },
+        (e: unknown) => live && setError(`${failure(e, 'Could not load the history')}. Use Refresh to try again.`),
+      );
     return () => {
       live = false;
     };
@@ -80,7 +95,12 @@ export default function History({ features, screen }: { features: readonly Featu
 
   // Unfinished items (a re-run) follow the account's status stream until they finish, or are polled when it cannot
   // be had; then the rest of the page hears of it.
-  const listed = opened ? [items?.find((t) => t.taskId === opened.taskId) ?? opened, ...(items ?? []).filter((t) => t.taskId !== opened.taskId)] : items;
+  const listed = opened
+    ? [
+        items?.find((t) => t.taskId === opened.taskId) ?? opened,
+        ...(items ?? []).filter((t) => t.taskId !== opened.taskId),
+      ]
+    : items;
   const running =
     listed
       ?.filter(active)
@@ -196,7 +216,12 @@ export default function History({ features, screen }: { features: readonly Featu
           placeholder="Search prompts and voices"
           aria-label="Search history"
         />
-        <select className={styles.filter} value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Show">
+        <select
+          className={styles.filter}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value as Filter)}
+          aria-label="Show"
+        >
           <option value="screen">{features.length > 1 ? 'This screen' : featureLabel(features[0] ?? '')}</option>
           {features.length > 1 &&
             features.map((f) => (
@@ -223,11 +248,19 @@ export default function History({ features, screen }: { features: readonly Featu
         ))}
       </div>
       {shown && shown.length === 0 && (
-        <p className="muted">{query || filter !== 'screen' ? 'Nothing matches.' : 'Nothing yet. Your results appear here for 7 days.'}</p>
+        <p className="muted">
+          {query || filter !== 'screen' ? 'Nothing matches.' : 'Nothing yet. Your results appear here for 7 days.'}
+        </p>
       )}
       <ul className={styles.list} data-testid="history">
         {shown?.map((t) => (
-          <HistoryItem key={t.taskId} task={t} highlighted={t.taskId === openedId || t.taskId === ranAgain} onRerun={(x) => void rerun(x)} onDelete={remove} />
+          <HistoryItem
+            key={t.taskId}
+            task={t}
+            highlighted={t.taskId === openedId || t.taskId === ranAgain}
+            onRerun={(x) => void rerun(x)}
+            onDelete={remove}
+          />
         ))}
       </ul>
     </section>

@@ -1,4 +1,5 @@
-// One history item: what it was made from, engine, status and charge, the result (videos with their poster frame), and compact actions.
+// One history item: what it was made from, engine, status and charge, the result (videos with their poster frame), and
+// compact actions.
 import { useState } from 'react';
 import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskOutput, TaskView } from './api';
@@ -10,7 +11,16 @@ import styles from './History.module.css';
 function Result({ output, label }: { output: TaskOutput; label: string }) {
   // Videos load nothing until played and show their poster frame meanwhile; audio reads only its length.
   if (output.kind === 'audio')
-    return <audio className={styles.player} controls preload="metadata" src={output.url} aria-label={label} data-testid="result-audio" />;
+    return (
+      <audio
+        className={styles.player}
+        controls
+        preload="metadata"
+        src={output.url}
+        aria-label={label}
+        data-testid="result-audio"
+      />
+    );
   if (output.kind === 'video')
     return (
       <video
@@ -77,10 +87,14 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
         </p>
       )}
       {task.error && <p className={styles.error}>{task.error}</p>}
-      {!finished && <progress className={styles.progress} max={100} value={task.progress} aria-label={`${name} progress`} />}
+      {!finished && (
+        <progress className={styles.progress} max={100} value={task.progress} aria-label={`${name} progress`} />
+      )}
       {task.outputsExpired && (
         <p className="muted" data-testid="outputs-expired">
-          {task.outputsExpiredAt === null ? TASK_MESSAGES.outputsExpired : TASK_MESSAGES.outputsExpiredOn(new Date(task.outputsExpiredAt).toLocaleDateString())}
+          {task.outputsExpiredAt === null
+            ? TASK_MESSAGES.outputsExpired
+            : TASK_MESSAGES.outputsExpiredOn(new Date(task.outputsExpiredAt).toLocaleDateString())}
         </p>
       )}
       {task.text && <p className={styles.transcript}>{task.text}</p>}
@@ -97,7 +111,11 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
           );
         })}
         {finished && !confirming && (
-          <button type="button" className={styles.action} onClick={() => (rerunCost > 0 ? setConfirming(true) : onRerun(task))}>
+          <button
+            type="button"
+            className={styles.action}
+            onClick={() => (rerunCost > 0 ? setConfirming(true) : onRerun(task))}
+          >
             {rerunCost > 0 ? 'Run again…' : 'Run again (free)'}
           </button>
         )}
@@ -106,7 +124,12 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
             Share
           </button>
         )}
-        <button type="button" className={`${styles.action} ${styles.danger}`} onClick={() => onDelete(task)} aria-label={`Delete ${name} from ${when}`}>
+        <button
+          type="button"
+          className={`${styles.action} ${styles.danger}`}
+          onClick={() => onDelete(task)}
+          aria-label={`Delete ${name} from ${when}`}
+        >
           Delete
         </button>
       </div>

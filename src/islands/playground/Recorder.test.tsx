@@ -45,7 +45,9 @@ describe('Recorder', () => {
     $user.set({ userId: 'u1' } as UserInfo);
     render(<Recorder onRecorded={() => undefined} screen="voiceClone" />);
     await act(async () => void fireEvent.click(recordButton()));
-    expect(screen.getByRole('alert').textContent).toBe('The microphone is not available. Allow microphone access in the browser, or upload a file instead.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The microphone is not available. Allow microphone access in the browser, or upload a file instead.',
+    );
     expect(recordButton().getAttribute('aria-pressed')).toBe('false');
   });
 });

@@ -11,7 +11,13 @@ import styles from './playground.module.css';
 const noSubscription = () => () => {};
 const canRecord = () => 'MediaRecorder' in window && Boolean(navigator.mediaDevices);
 
-export default function Recorder({ onRecorded, screen }: { onRecorded: (media: UploadedMedia) => void; screen: string }) {
+export default function Recorder({
+  onRecorded,
+  screen,
+}: {
+  onRecorded: (media: UploadedMedia) => void;
+  screen: string;
+}) {
   const recorder = useRef<MediaRecorder | null>(null);
   const [recording, setRecording] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
@@ -32,7 +38,8 @@ export default function Recorder({ onRecorded, screen }: { onRecorded: (media: U
         setRecording(false);
         try {
           const wav = await recordingToWav(new Blob(chunks, { type: rec.mimeType }));
-          if (wav.size > UPLOAD_LIMITS.audio.maxBytes) throw new Error('The recording is too long; keep it under a minute');
+          if (wav.size > UPLOAD_LIMITS.audio.maxBytes)
+            throw new Error('The recording is too long; keep it under a minute');
           setProgress(0);
           const media = await uploadFile(wav, 'audio', setProgress, 'recording.wav');
           trackAction(screen, 'record', 'click', { durationS: media.durationS });
@@ -55,12 +62,20 @@ export default function Recorder({ onRecorded, screen }: { onRecorded: (media: U
   return (
     <div className={styles.field}>
       <div className={styles.row}>
-        <button type="button" className={recording ? 'button' : 'button button--ghost'} onClick={() => (recording ? recorder.current?.stop() : void start())} aria-pressed={recording} disabled={supported === null}>
+        <button
+          type="button"
+          className={recording ? 'button' : 'button button--ghost'}
+          onClick={() => (recording ? recorder.current?.stop() : void start())}
+          aria-pressed={recording}
+          disabled={supported === null}
+        >
           {recording ? '■ Stop recording' : '● Record a sample'}
         </button>
         <span className={styles.hint}>Read a few sentences naturally; 20–60 seconds in a quiet room works best.</span>
       </div>
-      {progress !== null && <progress className={styles.progress} max={1} value={progress} aria-label="Uploading the recording" />}
+      {progress !== null && (
+        <progress className={styles.progress} max={1} value={progress} aria-label="Uploading the recording" />
+      )}
       {error && (
         <p role="alert" className={styles.fieldError}>
           {error}

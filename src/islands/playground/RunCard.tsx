@@ -1,4 +1,5 @@
-// One run's card: its progress with elapsed and estimated remaining time, then its result in a player with download, or its error with retry.
+// One run's card: its progress with elapsed and estimated remaining time, then its result in a player with download, or
+// its error with retry.
 import { useEffect, useState } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskOutput, TaskView } from './api';
@@ -9,8 +10,19 @@ import styles from './playground.module.css';
 import runStyles from './runs.module.css';
 
 export function MediaPlayer({ output, label }: { output: TaskOutput; label: string }) {
-  if (output.kind === 'audio') return <audio className={styles.player} controls src={output.url} aria-label={label} data-testid="result-audio" />;
-  if (output.kind === 'video') return <video className={styles.player} controls playsInline src={output.url} aria-label={label} data-testid="result-video" />;
+  if (output.kind === 'audio')
+    return <audio className={styles.player} controls src={output.url} aria-label={label} data-testid="result-audio" />;
+  if (output.kind === 'video')
+    return (
+      <video
+        className={styles.player}
+        controls
+        playsInline
+        src={output.url}
+        aria-label={label}
+        data-testid="result-video"
+      />
+    );
   return <img className={styles.player} src={output.url} alt={label} data-testid="result-image" />;
 }
 
@@ -24,7 +36,6 @@ export function ExpiredOutputs({ task }: { task: Pick<TaskView, 'outputsExpired'
     </p>
   );
 }
-
 
 /** This browser's clock, ticking each second while `live` (elapsed and remaining times count on it). */
 function useNow(live: boolean): number {
@@ -66,12 +77,21 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
   // The server reports progress as a percentage (0–100).
   const percent = Math.round(view?.progress ?? 0);
   return (
-    <article className={`${styles.result} ${runStyles.card}`} aria-label={`Run ${number}`} data-testid="run-card" data-phase={phase} data-task-id={view?.taskId}>
+    <article
+      className={`${styles.result} ${runStyles.card}`}
+      aria-label={`Run ${number}`}
+      data-testid="run-card"
+      data-phase={phase}
+      data-task-id={view?.taskId}
+    >
       <header className={runStyles.head}>
         <strong>Run {number}</strong>
         {live && (
           <span className={runStyles.times} data-testid="run-times">
-            <span data-testid="run-elapsed">{RUN_MESSAGES.elapsed(elapsed)}</span> · <span data-testid="run-remaining">{left === null ? RUN_MESSAGES.estimating : RUN_MESSAGES.remaining(left)}</span>
+            <span data-testid="run-elapsed">{RUN_MESSAGES.elapsed(elapsed)}</span> ·{' '}
+            <span data-testid="run-remaining">
+              {left === null ? RUN_MESSAGES.estimating : RUN_MESSAGES.remaining(left)}
+            </span>
           </span>
         )}
         {!live && (
@@ -82,8 +102,19 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
       </header>
       {live && (
         <div>
-          <p>{phase === 'submitting' ? 'Submitting…' : view?.status === 'queued' ? 'Waiting for a free worker…' : 'Generating…'}</p>
-          <progress className={styles.progress} max={100} value={phase === 'submitting' ? undefined : percent} aria-label="Task progress" />
+          <p>
+            {phase === 'submitting'
+              ? 'Submitting…'
+              : view?.status === 'queued'
+                ? 'Waiting for a free worker…'
+                : 'Generating…'}
+          </p>
+          <progress
+            className={styles.progress}
+            max={100}
+            value={phase === 'submitting' ? undefined : percent}
+            aria-label="Task progress"
+          />
           {phase === 'running' && (
             <button type="button" className="button button--ghost" onClick={onCancel}>
               Cancel
@@ -109,7 +140,9 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
         <div>
           <p className={styles.done}>
             Done · {view.credits} {view.credits === 1 ? 'credit' : 'credits'} charged
-            {view.executionTime !== null && <span className={runStyles.took}> · took {RUN_MESSAGES.elapsed(view.executionTime / 1000)}</span>}
+            {view.executionTime !== null && (
+              <span className={runStyles.took}> · took {RUN_MESSAGES.elapsed(view.executionTime / 1000)}</span>
+            )}
           </p>
           <EngineLabel task={view} />
           {view.cloneId && !view.outputs.length && <p>Voice ready. It now appears in the voice pickers.</p>}
@@ -118,7 +151,11 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
             <div key={o.url} className={styles.output}>
               <MediaPlayer output={o} label={title} />
               {/* Saved as <feature>-<date>.<ext>, not under the task id (download-name.ts). */}
-              <a className="button button--ghost" href={downloadHref(o, downloadName(view.feature, view.createdAt, o, i))} download={downloadName(view.feature, view.createdAt, o, i)}>
+              <a
+                className="button button--ghost"
+                href={downloadHref(o, downloadName(view.feature, view.createdAt, o, i))}
+                download={downloadName(view.feature, view.createdAt, o, i)}
+              >
                 Download
               </a>
             </div>

@@ -17,13 +17,26 @@ interface Props<T extends string | boolean> {
   disabled?: boolean;
 }
 
-export default function SegmentedChoice<T extends string | boolean>({ legend, name, choices, value, onChange, disabled }: Props<T>) {
+export default function SegmentedChoice<T extends string | boolean>({
+  legend,
+  name,
+  choices,
+  value,
+  onChange,
+  disabled,
+}: Props<T>) {
   return (
     <fieldset className={styles.segmented} disabled={disabled}>
       <legend className={styles.label}>{legend}</legend>
       {choices.map((c) => (
         <label key={String(c.value)}>
-          <input type="radio" name={name} value={String(c.value)} checked={value === c.value} onChange={() => onChange(c.value)} />
+          <input
+            type="radio"
+            name={name}
+            value={String(c.value)}
+            checked={value === c.value}
+            onChange={() => onChange(c.value)}
+          />
           <span>{c.label}</span>
         </label>
       ))}

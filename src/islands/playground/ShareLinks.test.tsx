@@ -2,7 +2,14 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { SHARE_LINKS } from '../../lib/product-rules';
 import History from './History';
 import { resetPage, signInPage } from '../shared/page.fixtures';
@@ -12,7 +19,10 @@ let user: TestUser;
 let net: RoutedBrowser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({ engines: [testEngine({ name: 'ok', features: ['tts-common'] })], env: { ENGINES: 'tts-common=ok', SITE_URL: 'https://site.example' } });
+  t = await createTasksTestApp({
+    engines: [testEngine({ name: 'ok', features: ['tts-common'] })],
+    env: { ENGINES: 'tts-common=ok', SITE_URL: 'https://site.example' },
+  });
   await t.system.queue.start();
   user = await createUser(t, 50);
   net = await signInPage(t, user);
@@ -21,7 +31,11 @@ afterEach(() => resetPage(t));
 
 describe('ShareLinks', () => {
   it('creates a public link with the chosen lifetime, copies it and revokes it', async () => {
-    const res = await t.app.request('/api-playground/speech/v1/tts', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ text: 'Share me', voiceId: 'en-us-female-1' }) });
+    const res = await t.app.request('/api-playground/speech/v1/tts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ text: 'Share me', voiceId: 'en-us-female-1' }),
+    });
     const taskId = ((await res.json()) as { data: { taskId: string } }).data.taskId;
     await waitForTask(t, taskId);
     const writeText = vi.fn(() => Promise.resolve());

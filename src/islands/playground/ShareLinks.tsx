@@ -58,12 +58,16 @@ export default function ShareLinks({ taskId, name }: { taskId: string; name: str
 
   return (
     <section className={styles.share} aria-label={`Share ${name}`}>
-      <p className={styles.shareNote}>Anyone with a link can see this result and its prompt or text, without an account, until the link expires or you revoke it.</p>
+      <p className={styles.shareNote}>
+        Anyone with a link can see this result and its prompt or text, without an account, until the link expires or you
+        revoke it.
+      </p>
       <fieldset className={styles.ttl}>
         <legend>Link works for</legend>
         {SHARE_LINKS.ttlDays.map((d) => (
           <label key={d}>
-            <input type="radio" name={group} value={d} checked={days === d} onChange={() => setDays(d)} /> {d === 1 ? '1 day' : `${d} days`}
+            <input type="radio" name={group} value={d} checked={days === d} onChange={() => setDays(d)} />{' '}
+            {d === 1 ? '1 day' : `${d} days`}
           </label>
         ))}
         <button type="button" className={styles.action} onClick={() => void create()} disabled={busy}>
@@ -79,7 +83,13 @@ export default function ShareLinks({ taskId, name }: { taskId: string; name: str
         <ul className={styles.links}>
           {links.map((link) => (
             <li key={link.id}>
-              <input className={styles.linkUrl} readOnly value={link.url} aria-label="Share link" onFocus={(e) => e.currentTarget.select()} />
+              <input
+                className={styles.linkUrl}
+                readOnly
+                value={link.url}
+                aria-label="Share link"
+                onFocus={(e) => e.currentTarget.select()}
+              />
               <span className="muted">Until {dateFormat.format(link.expiresAt)}</span>
               <span className={styles.linkActions}>
                 <button type="button" className={styles.action} onClick={() => void copy(link)}>

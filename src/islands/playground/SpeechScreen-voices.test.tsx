@@ -1,7 +1,13 @@
-// The speech screen on a server whose Common speech engine speaks English only (as DreamAPI): other voices are marked and not submitted.
+// The speech screen on a server whose Common speech engine speaks English only (as DreamAPI): other voices are marked
+// and not submitted.
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, type TasksTestApp, type TasksTestOptions } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  type TasksTestApp,
+  type TasksTestOptions,
+} from '../../../server/test-support/tasks';
 import { forgetFeatures } from '../../lib/site/features';
 import { ENGINE_LABELS, VOICE_MESSAGES, voiceById } from '../../lib/product-rules';
 import { resetPage, signInPage } from '../shared/page.fixtures';
@@ -44,7 +50,9 @@ describe('voices the serving engine does not speak', () => {
     render(<SpeechScreen />);
     await waitFor(() => expect(screen.getByRole('radio', { name: /Chloé/ })).toHaveProperty('disabled', true));
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    expect(await screen.findByText(VOICE_MESSAGES.pickProblem(voiceById('fr-female-1')!, ENGINE_LABELS.dreamapi, ['en']))).toBeTruthy();
+    expect(
+      await screen.findByText(VOICE_MESSAGES.pickProblem(voiceById('fr-female-1')!, ENGINE_LABELS.dreamapi, ['en'])),
+    ).toBeTruthy();
     expect(await t.database.db.selectFrom('tasks').select('id').execute()).toHaveLength(0);
   });
 

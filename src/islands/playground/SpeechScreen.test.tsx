@@ -1,4 +1,5 @@
-// The speech screen on the real server: a feature without an engine disables the submit and says so; voices filter and preview.
+// The speech screen on the real server: a feature without an engine disables the submit and says so; voices filter and
+// preview.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../../../server/test-support/tasks';
@@ -81,14 +82,18 @@ describe('voice picker', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Preview Ava' }));
     fireEvent.click(screen.getByRole('button', { name: 'Preview Noah' }));
     await waitFor(() => expect(played).toHaveLength(2));
-    expect(played.map((a) => a.src)).toEqual([previewUrl('en-us-female-1'), previewUrl('en-us-male-1')].map((u) => new URL(u, location.href).href));
+    expect(played.map((a) => a.src)).toEqual(
+      [previewUrl('en-us-female-1'), previewUrl('en-us-male-1')].map((u) => new URL(u, location.href).href),
+    );
     expect(played[0]!.paused).toBe(true);
     expect(played[1]!.paused).toBe(false);
     expect(new URL(played[1]!.src).pathname).toBe('/voice-preview/en-us-male-1');
   });
 
   it('says so when the browser refuses to play the sample', async () => {
-    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(new DOMException('play() failed', 'NotAllowedError'));
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockRejectedValue(
+      new DOMException('play() failed', 'NotAllowedError'),
+    );
     render(<SpeechScreen />);
     await flush();
     fireEvent.click(screen.getByRole('button', { name: 'Preview Ava' }));

@@ -25,20 +25,33 @@ const QUALITIES = [
 ] as const;
 
 export default function SpeechScreen() {
-  const [draft, update] = useDraft(SCREEN, { text: '', voice: VOICES[0]!.id, quality: 'common', settings: {} as RunSettings });
+  const [draft, update] = useDraft(SCREEN, {
+    text: '',
+    voice: VOICES[0]!.id,
+    quality: 'common',
+    settings: {} as RunSettings,
+  });
   const quality = draft.quality === 'pro' ? 'pro' : 'common';
   const cloneId = draft.voice.startsWith(CLONE_PREFIX) ? draft.voice.slice(CLONE_PREFIX.length) : null;
   const feature = cloneId ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
-  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(SCREEN, feature, 'Speech');
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(
+    SCREEN,
+    feature,
+    'Speech',
+  );
   const settings = settingsFor(options, draft.settings);
   const clones = useClonedVoices();
   const features = useFeatures();
   const cost = speechCost(draft.text, quality, Boolean(cloneId), features);
   // The engine serving this run may speak only some languages (DreamAPI): the others are marked, and refused here.
   const state = cloneId ? undefined : features?.get(feature);
-  const served = state?.languages && state.engine ? { engine: state.engineLabel ?? state.engine, languages: state.languages } : null;
+  const served =
+    state?.languages && state.engine ? { engine: state.engineLabel ?? state.engine, languages: state.languages } : null;
   const voice = voiceById(draft.voice);
-  const voiceProblem = served && voice && !voiceServed(voice, served.languages) ? VOICE_MESSAGES.pickProblem(voice, served.engine, served.languages) : null;
+  const voiceProblem =
+    served && voice && !voiceServed(voice, served.languages)
+      ? VOICE_MESSAGES.pickProblem(voice, served.engine, served.languages)
+      : null;
 
   const submit = () =>
     runIfValid(
@@ -67,7 +80,7 @@ export default function SpeechScreen() {
         hint={
           <>
             <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters
-            {/* One line of its own: the price changes with the features answer, and a longer one must not push the form down. */}
+            {/* Its own line: the price changes with the features answer; a longer one must not push the form. */}
             <span className={styles.oneLine}>{unitPriceText(feature, features)}</span>
           </>
         }
@@ -84,7 +97,13 @@ export default function SpeechScreen() {
           }}
         />
       </Field>
-      <VoicePicker value={draft.voice} onChange={(voice) => update({ voice })} clones={clones} screen={SCREEN} served={served} />
+      <VoicePicker
+        value={draft.voice}
+        onChange={(voice) => update({ voice })}
+        clones={clones}
+        screen={SCREEN}
+        served={served}
+      />
       <SegmentedChoice
         legend="Quality"
         name="speech-quality"
@@ -93,8 +112,21 @@ export default function SpeechScreen() {
         onChange={(q) => update({ quality: q })}
         disabled={Boolean(cloneId)}
       />
-      <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => update({ settings: s })} idPrefix="speech" />
-      <CostBar cost={cost} feature={feature} label="Generate speech" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <AdvancedSettings
+        known={optionsKnown}
+        options={options}
+        value={draft.settings}
+        onChange={(s) => update({ settings: s })}
+        idPrefix="speech"
+      />
+      <CostBar
+        cost={cost}
+        feature={feature}
+        label="Generate speech"
+        busy={task.busy}
+        blocked={unavailable}
+        onSubmit={submit}
+      />
       <InputProblem problem={problem} />
     </TaskScreenLayout>
   );

@@ -1,4 +1,5 @@
-// A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the first) and the history.
+// A task screen's two columns: the form card with View code under it, and beside it the runs (or examples before the
+// first) and the history.
 import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import type { ExampleScreen, Feature } from '../../lib/product-rules';
 import { $loggedIn } from '../../lib/stores/signed-in';
@@ -23,7 +24,10 @@ interface Props {
   screen: string;
   /** The public API call of the current inputs, for View code. */
   code?: ViewCodeProps;
-  /** The screen's example outputs with "Try an example" (shown until the first run of this visit), and how the form takes an example's inputs. */
+  /**
+   * The screen's example outputs with "Try an example" (shown until the first run of this visit), and how the form
+   * takes an example's inputs.
+   */
   examples?: { screen: ExampleScreen; onTry: (inputs: Record<string, unknown>) => void };
   /** The form card's contents. */
   children: ReactNode;
@@ -57,7 +61,15 @@ function HistorySlot({ features, screen }: { features: readonly Feature[]; scree
   return <History features={features} screen={screen} />;
 }
 
-export default function TaskScreenLayout({ task, resultTitle, historyFeatures, screen, code, examples, children }: Props) {
+export default function TaskScreenLayout({
+  task,
+  resultTitle,
+  historyFeatures,
+  screen,
+  code,
+  examples,
+  children,
+}: Props) {
   return (
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>

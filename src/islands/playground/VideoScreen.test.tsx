@@ -1,11 +1,19 @@
-// The five video pages on the real server: what each asks to fix, the request each sends, and a preview equal to the server's hold.
+// The five video pages on the real server: what each asks to fix, the request each sends, and a preview equal to the
+// server's hold.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/provider-fakes';
-import { createTasksTestApp, createUser, testEngine, uploadAs, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  uploadAs,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
 import { SAMPLE_MODELS } from '../../lib/product-rules';
 import type { VideoType } from '../../lib/site/products';
@@ -81,7 +89,9 @@ describe('text to video', () => {
     const cost = Number(screen.getByTestId('cost').textContent);
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([{ type: 'text', prompt: 'a paper boat on a rainy street', resolution: '720p', duration: 8 }]),
+      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
+        { type: 'text', prompt: 'a paper boat on a rainy street', resolution: '720p', duration: 8 },
+      ]),
     );
     expect(await stored()).toEqual({ feature: 'text-to-video', credits_held: cost });
   });
@@ -99,9 +109,14 @@ describe('image to video', () => {
     await open('image', { prompt: 'slow zoom in', image });
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([{ type: 'image', prompt: 'slow zoom in', resolution: '720p', duration: 4, imageUrl: image.url }]),
+      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
+        { type: 'image', prompt: 'slow zoom in', resolution: '720p', duration: 4, imageUrl: image.url },
+      ]),
     );
-    expect(await stored()).toEqual({ feature: 'image-to-video', credits_held: costOf('image-to-video', { resolution: '720p', durationS: 4 }) });
+    expect(await stored()).toEqual({
+      feature: 'image-to-video',
+      credits_held: costOf('image-to-video', { resolution: '720p', durationS: 4 }),
+    });
   });
 });
 
@@ -119,7 +134,13 @@ describe('character to video', () => {
     generate();
     await waitFor(() =>
       expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
-        { type: 'character', prompt: 'Welcome to the show!', resolution: '720p', duration: 4, modelId: SAMPLE_MODELS[1].id },
+        {
+          type: 'character',
+          prompt: 'Welcome to the show!',
+          resolution: '720p',
+          duration: 4,
+          modelId: SAMPLE_MODELS[1].id,
+        },
       ]),
     );
     expect((await stored()).feature).toBe('character-to-video');
@@ -137,7 +158,11 @@ describe('character to video', () => {
     const cost = costOf('talking-image', { seconds: audio.durationS! });
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
-    await waitFor(() => expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([{ audioUrl: audio.url, imageUrl: portrait.url }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
+        { audioUrl: audio.url, imageUrl: portrait.url },
+      ]),
+    );
     expect(await stored()).toEqual({ feature: 'talking-image', credits_held: cost });
   });
 });
@@ -161,7 +186,11 @@ describe('video translation', () => {
     const cost = costOf('video-translate-voice-only', { seconds: video.durationS! });
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
-    await waitFor(() => expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_submit')).toEqual([{ videoUrl: video.url, targetLanguage: 'fr' }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_submit')).toEqual([
+        { videoUrl: video.url, targetLanguage: 'fr' },
+      ]),
+    );
     expect(await stored()).toEqual({ feature: 'video-translate-voice-only', credits_held: cost });
     expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([]);
   });
@@ -172,7 +201,9 @@ describe('video translation', () => {
     fireEvent.change(screen.getByRole('combobox', { name: /^From/ }), { target: { value: 'en-US' } });
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([{ videoUrl: video.url, targetLanguage: 'es', sourceLanguage: 'en-US' }]),
+      expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([
+        { videoUrl: video.url, targetLanguage: 'es', sourceLanguage: 'en-US' },
+      ]),
     );
   });
 });
@@ -189,7 +220,11 @@ describe('lip sync', () => {
     const cost = costOf('talking-face', { seconds: audio.durationS! });
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
-    await waitFor(() => expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([{ audioUrl: audio.url, videoUrl: video.url }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
+        { audioUrl: audio.url, videoUrl: video.url },
+      ]),
+    );
     expect(await stored()).toEqual({ feature: 'talking-face', credits_held: cost });
   });
 });

@@ -28,7 +28,13 @@ const HISTORY: Record<VideoType, readonly Feature[]> = {
   translate: ['video-translate-lip-sync', 'video-translate-voice-only'],
   lipSync: ['talking-face'],
 };
-const TITLES: Record<VideoType, string> = { image: 'Image to video', text: 'Text to video', character: 'Character to video', translate: 'Video translation', lipSync: 'Lip sync' };
+const TITLES: Record<VideoType, string> = {
+  image: 'Image to video',
+  text: 'Text to video',
+  character: 'Character to video',
+  translate: 'Video translation',
+  lipSync: 'Lip sync',
+};
 const DRIVES = [
   { value: 'script', label: 'A script' },
   { value: 'audio', label: 'Your audio' },
@@ -39,7 +45,13 @@ const translateModes = (features: FeatureMap | null) =>
     value: lip,
     label: (
       <>
-        {lip ? 'Lip sync' : 'Voice only'} <span className={styles.price}>{priceTag(costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 }, features), '/s')}</span>
+        {lip ? 'Lip sync' : 'Voice only'}{' '}
+        <span className={styles.price}>
+          {priceTag(
+            costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 }, features),
+            '/s',
+          )}
+        </span>
       </>
     ),
   }));
@@ -86,24 +98,37 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   const [draft, update] = useDraft<Draft>(`video-${type}`, initial);
   const option = TEXT_TO_VIDEO_OPTIONS.find((o) => optionKey(o) === draft.option) ?? TEXT_TO_VIDEO_OPTIONS[1];
   const feature = videoFeature(type, draft);
-  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(type, feature, TITLES[type]);
+  const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(
+    type,
+    feature,
+    TITLES[type],
+  );
   const settings = settingsFor(options, draft.settings);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
   const seconds = type === 'translate' ? draft.video?.durationS : draft.audio?.durationS;
   const features = useFeatures();
-  const cost = costOf(feature, { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined }, features);
+  const cost = costOf(
+    feature,
+    { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined },
+    features,
+  );
   const usesOptions = type === 'image' || type === 'text' || (type === 'character' && draft.drive === 'script');
   const usesPrompt = usesOptions;
 
   const findProblem = (): string | null => {
     if (usesPrompt) {
       const p = promptProblem(draft.prompt);
-      if (p) return type === 'character' ? p.replace('describe what should happen in the video', 'write what the character says or does') : p;
+      if (p)
+        return type === 'character'
+          ? p.replace('describe what should happen in the video', 'write what the character says or does')
+          : p;
     }
     if (type === 'image' && !draft.image) return 'Image: upload the picture to animate.';
     if ((type === 'translate' || type === 'lipSync') && !draft.video) return 'Video: upload the video first.';
-    if ((type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && !draft.audio) return 'Audio: upload the speech to sync to.';
-    if (type === 'translate' && draft.source && draft.source === draft.target) return 'Choose a target language different from the source.';
+    if ((type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && !draft.audio)
+      return 'Audio: upload the speech to sync to.';
+    if (type === 'translate' && draft.source && draft.source === draft.target)
+      return 'Choose a target language different from the source.';
     return null;
   };
 
@@ -113,9 +138,19 @@ export default function VideoScreen({ type }: { type: VideoType }) {
     runIfValid(
       findProblem(),
       () => {
-        if (type === 'translate') return playgroundApi.translate(draft.lipSync, { videoUrl: draft.video!.url, targetLanguage: draft.target, ...(draft.source ? { sourceLanguage: draft.source } : {}) });
-        if (type === 'lipSync') return playgroundApi.talkingFace({ audioUrl: draft.audio!.url, videoUrl: draft.video!.url });
-        if (type === 'character' && draft.drive === 'audio') return playgroundApi.talkingFace({ audioUrl: draft.audio!.url, ...(portrait ? { imageUrl: portrait } : { modelId: model }) });
+        if (type === 'translate')
+          return playgroundApi.translate(draft.lipSync, {
+            videoUrl: draft.video!.url,
+            targetLanguage: draft.target,
+            ...(draft.source ? { sourceLanguage: draft.source } : {}),
+          });
+        if (type === 'lipSync')
+          return playgroundApi.talkingFace({ audioUrl: draft.audio!.url, videoUrl: draft.video!.url });
+        if (type === 'character' && draft.drive === 'audio')
+          return playgroundApi.talkingFace({
+            audioUrl: draft.audio!.url,
+            ...(portrait ? { imageUrl: portrait } : { modelId: model }),
+          });
         return playgroundApi.animate({
           type,
           prompt: draft.prompt.trim(),
@@ -142,7 +177,19 @@ export default function VideoScreen({ type }: { type: VideoType }) {
       historyFeatures={HISTORY[type]}
       screen={type}
       code={{
-        request: { kind: 'video', type, input: { ...draft, imageUrl: draft.image?.url, videoUrl: draft.video?.url, audioUrl: draft.audio?.url, resolution: option.resolution, durationS: option.durationS, settings } },
+        request: {
+          kind: 'video',
+          type,
+          input: {
+            ...draft,
+            imageUrl: draft.image?.url,
+            videoUrl: draft.video?.url,
+            audioUrl: draft.audio?.url,
+            resolution: option.resolution,
+            durationS: option.durationS,
+            settings,
+          },
+        },
         cost,
         costHint: 'credits once the file is uploaded (its length sets the price)',
       }}
@@ -155,36 +202,96 @@ export default function VideoScreen({ type }: { type: VideoType }) {
             <div className={styles.models} role="radiogroup" aria-label="Sample models">
               {SAMPLE_MODELS.map((m) => (
                 <label key={m.id} className={styles.model} title={m.desc}>
-                  <input type="radio" name="model" value={m.id} checked={!draft.image && draft.modelId === m.id} onChange={() => set({ modelId: m.id, image: null })} />
+                  <input
+                    type="radio"
+                    name="model"
+                    value={m.id}
+                    checked={!draft.image && draft.modelId === m.id}
+                    onChange={() => set({ modelId: m.id, image: null })}
+                  />
                   <img src={m.src} alt="" width={64} height={64} />
                   {m.name}
                 </label>
               ))}
             </div>
           </fieldset>
-          <DropZone label="Or upload a portrait" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />
-          <SegmentedChoice legend="Drive it with" name="drive" choices={DRIVES} value={draft.drive} onChange={(drive) => set({ drive })} />
+          <DropZone
+            label="Or upload a portrait"
+            kinds={['image']}
+            value={draft.image}
+            onChange={(image) => set({ image })}
+            screen={type}
+          />
+          <SegmentedChoice
+            legend="Drive it with"
+            name="drive"
+            choices={DRIVES}
+            value={draft.drive}
+            onChange={(drive) => set({ drive })}
+          />
         </>
       )}
-      {type === 'image' && <DropZone label="Image" kinds={['image']} value={draft.image} onChange={(image) => set({ image })} screen={type} />}
-      {(type === 'translate' || type === 'lipSync') && <DropZone label="Video" kinds={['video']} value={draft.video} onChange={(video) => set({ video })} screen={type} />}
+      {type === 'image' && (
+        <DropZone
+          label="Image"
+          kinds={['image']}
+          value={draft.image}
+          onChange={(image) => set({ image })}
+          screen={type}
+        />
+      )}
+      {(type === 'translate' || type === 'lipSync') && (
+        <DropZone
+          label="Video"
+          kinds={['video']}
+          value={draft.video}
+          onChange={(video) => set({ video })}
+          screen={type}
+        />
+      )}
       {(type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && (
-        <DropZone label="Audio" kinds={['audio']} value={draft.audio} onChange={(audio) => set({ audio })} screen={type} />
+        <DropZone
+          label="Audio"
+          kinds={['audio']}
+          value={draft.audio}
+          onChange={(audio) => set({ audio })}
+          screen={type}
+        />
       )}
       {usesPrompt && (
-        <Field id="video-prompt" label={type === 'character' ? 'Script' : 'Prompt'} hint={`${draft.prompt.trim().length} / ${TASK_LIMITS.maxPromptChars} characters`}>
+        <Field
+          id="video-prompt"
+          label={type === 'character' ? 'Script' : 'Prompt'}
+          hint={`${draft.prompt.trim().length} / ${TASK_LIMITS.maxPromptChars} characters`}
+        >
           <textarea
             className={styles.textarea}
             rows={4}
             maxLength={TASK_LIMITS.maxPromptChars}
             value={draft.prompt}
-            placeholder={type === 'character' ? 'What the character says' : type === 'image' ? 'How the picture should move, e.g. "slow zoom in, leaves drifting"' : 'Describe the scene, e.g. "a paper boat on a rainy street, close-up"'}
+            placeholder={
+              type === 'character'
+                ? 'What the character says'
+                : type === 'image'
+                  ? 'How the picture should move, e.g. "slow zoom in, leaves drifting"'
+                  : 'Describe the scene, e.g. "a paper boat on a rainy street, close-up"'
+            }
             onChange={(e) => set({ prompt: e.target.value })}
           />
         </Field>
       )}
-      {usesOptions && <VideoOptions feature={feature} features={features} value={draft.option} onChange={(o) => set({ option: o })} />}
-      {usesOptions && <AdvancedSettings known={optionsKnown} options={options} value={draft.settings} onChange={(s) => set({ settings: s })} idPrefix={`video-${type}`} />}
+      {usesOptions && (
+        <VideoOptions feature={feature} features={features} value={draft.option} onChange={(o) => set({ option: o })} />
+      )}
+      {usesOptions && (
+        <AdvancedSettings
+          known={optionsKnown}
+          options={options}
+          value={draft.settings}
+          onChange={(s) => set({ settings: s })}
+          idPrefix={`video-${type}`}
+        />
+      )}
       {type === 'translate' && (
         <>
           <div className={styles.row}>
@@ -202,7 +309,13 @@ export default function VideoScreen({ type }: { type: VideoType }) {
               </select>
             </label>
           </div>
-          <SegmentedChoice legend="Mode" name="translate-mode" choices={translateModes(features)} value={draft.lipSync} onChange={(lipSync) => set({ lipSync })} />
+          <SegmentedChoice
+            legend="Mode"
+            name="translate-mode"
+            choices={translateModes(features)}
+            value={draft.lipSync}
+            onChange={(lipSync) => set({ lipSync })}
+          />
         </>
       )}
       <CostBar

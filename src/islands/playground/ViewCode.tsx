@@ -1,4 +1,5 @@
-// "View code": a disclosure under the form that loads the code panel only when opened, so a screen's first load stays small.
+// "View code": a disclosure under the form that loads the code panel only when opened, so a screen's first load stays
+// small.
 import { lazy, Suspense, useState } from 'react';
 import type { RunRequest } from './code-panel/run-calls';
 import own from './disclosures.module.css';
@@ -19,7 +20,15 @@ export default function ViewCode(props: ViewCodeProps) {
   const [open, setOpen] = useState(false);
   return (
     <div className={own.viewCode}>
-      <button type="button" className="button button--ghost" aria-expanded={open} aria-controls="view-code" onPointerEnter={preload} onFocus={preload} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="button button--ghost"
+        aria-expanded={open}
+        aria-controls="view-code"
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={() => setOpen((o) => !o)}
+      >
         {open ? 'Hide code' : 'View code'}
       </button>
       {open && (

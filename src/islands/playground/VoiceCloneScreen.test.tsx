@@ -1,8 +1,16 @@
-// Voice cloning on the real server: what to fix before submitting, the clone request, and the named clone in the speech voice picker.
+// Voice cloning on the real server: what to fix before submitting, the clone request, and the named clone in the speech
+// voice picker.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RoutedBrowser } from '../../../server/test-support/browser';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
 import { resetPage, signInPage } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
@@ -20,7 +28,10 @@ let net: RoutedBrowser;
 beforeEach(async () => {
   // Cloning answers a clone id; speech with a cloned voice runs on another test engine.
   t = await createTasksTestApp({
-    engines: [testEngine({ name: 'cloner', features: ['voice-clone'], cloneId: 'clone-abc' }), testEngine({ name: 'speaker', features: ['tts-clone'] })],
+    engines: [
+      testEngine({ name: 'cloner', features: ['voice-clone'], cloneId: 'clone-abc' }),
+      testEngine({ name: 'speaker', features: ['tts-clone'] }),
+    ],
     env: { ENGINES: 'voice-clone=cloner,tts-clone=speaker' },
   });
   await t.system.queue.start();
@@ -36,7 +47,11 @@ async function uploadSample(): Promise<UploadedMedia> {
   const form = new FormData();
   form.append('scene', 'audio');
   form.append('file', new Blob([silentWav(3, 16_000)], { type: 'audio/wav' }), 'sample.wav');
-  const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
+  const res = await t.app.request('/api-playground/file/v1/upload', {
+    method: 'POST',
+    headers: { token: user.token },
+    body: form,
+  });
   return ((await res.json()) as { data: UploadedMedia }).data;
 }
 
@@ -57,11 +72,15 @@ describe('VoiceCloneScreen', () => {
     cleanup();
     await renderClone({ sample, name: '   ' });
     submit();
-    expect(screen.getByRole('alert').textContent).toBe('Name: give the voice a name you will recognise in the voice picker.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Name: give the voice a name you will recognise in the voice picker.',
+    );
     cleanup();
     await renderClone({ sample, name: 'Narrator' });
     submit();
-    expect(screen.getByRole('alert').textContent).toBe('Consent: confirm that this is your voice or that you have permission to clone it.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Consent: confirm that this is your voice or that you have permission to clone it.',
+    );
     expect(net.bodiesTo(CLONE)).toEqual([]);
   });
 
@@ -73,7 +92,9 @@ describe('VoiceCloneScreen', () => {
     fireEvent.click(screen.getByRole('checkbox'));
     submit();
     await waitFor(() => expect(net.bodiesTo(CLONE)).toEqual([{ voiceUrl: sample.url }]));
-    expect(await screen.findByText('Voice ready. It now appears in the voice pickers.', {}, { timeout: 5000 })).toBeTruthy();
+    expect(
+      await screen.findByText('Voice ready. It now appears in the voice pickers.', {}, { timeout: 5000 }),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Text to Speech' }).getAttribute('href')).toBe('/playground/speech');
     const [row] = await t.database.db.selectFrom('tasks').select('id').where('feature', '=', 'voice-clone').execute();
     expect(JSON.parse(localStorage.getItem('playgroundCloneNames')!)).toEqual({ [row!.id]: 'My narrator' });
@@ -87,12 +108,18 @@ describe('VoiceCloneScreen', () => {
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
     expect(screen.getByTestId('cost').textContent).toBe(String(speechCost(text, 'common', true)));
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    await waitFor(() => expect(net.bodiesTo('/api-playground/speech/v1/tts_clone')).toEqual([{ cloneId: 'clone-abc', text }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/speech/v1/tts_clone')).toEqual([{ cloneId: 'clone-abc', text }]),
+    );
   });
 
   it('lists a clone named on another device as "My voice N"', async () => {
     const sample = await uploadSample();
-    const res = await t.app.request(CLONE, { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ voiceUrl: sample.url }) });
+    const res = await t.app.request(CLONE, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', token: user.token },
+      body: JSON.stringify({ voiceUrl: sample.url }),
+    });
     await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
     render(<SpeechScreen />);
     const picker = within(screen.getByRole('radiogroup', { name: 'Voices' }));

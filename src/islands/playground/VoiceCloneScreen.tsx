@@ -46,16 +46,34 @@ export default function VoiceCloneScreen() {
       code={{ request: { kind: 'voiceClone', sampleUrl: draft.sample?.url }, cost: costOf('voice-clone', {}) }}
       examples={{ screen: 'voiceClone', onTry: (inputs) => update(inputs as Partial<typeof draft>) }}
     >
-      <DropZone label="Voice sample" kinds={['audio']} value={draft.sample} onChange={(sample) => update({ sample })} screen={SCREEN} />
+      <DropZone
+        label="Voice sample"
+        kinds={['audio']}
+        value={draft.sample}
+        onChange={(sample) => update({ sample })}
+        screen={SCREEN}
+      />
       {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
       <Field id="clone-name" label="Name">
-        <input className={styles.input} maxLength={TASK_LIMITS.maxSpeakerNameChars} value={draft.name} placeholder="e.g. My narration voice" onChange={(e) => update({ name: e.target.value })} />
+        <input
+          className={styles.input}
+          maxLength={TASK_LIMITS.maxSpeakerNameChars}
+          value={draft.name}
+          placeholder="e.g. My narration voice"
+          onChange={(e) => update({ name: e.target.value })}
+        />
       </Field>
       <label className={styles.inline}>
         <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />
         This is my voice, or I have the speaker&apos;s permission to clone it.
       </label>
-      <CostBar cost={costOf('voice-clone', {})} label="Clone voice" busy={task.busy} blocked={unavailable} onSubmit={submit} />
+      <CostBar
+        cost={costOf('voice-clone', {})}
+        label="Clone voice"
+        busy={task.busy}
+        blocked={unavailable}
+        onSubmit={submit}
+      />
       <InputProblem problem={problem} />
       {task.phase === 'succeeded' && (
         <p>

@@ -29,7 +29,9 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
 
   const preview = async (voiceId: string) => {
     trackAction(screen, 'voicepreview', 'click', { voiceId });
-    setPreviewError((await playPreview(voiceId)) ? null : 'The preview could not play. Check the sound output and try again.');
+    setPreviewError(
+      (await playPreview(voiceId)) ? null : 'The preview could not play. Check the sound output and try again.',
+    );
   };
 
   return (
@@ -63,7 +65,14 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
           return (
             <div key={v.id} className={styles.voiceCard}>
               <label className={styles.voiceLabel}>
-                <input type="radio" name={`${id}-voice`} value={v.id} checked={value === v.id} disabled={offHere} onChange={() => onChange(v.id)} />
+                <input
+                  type="radio"
+                  name={`${id}-voice`}
+                  value={v.id}
+                  checked={value === v.id}
+                  disabled={offHere}
+                  onChange={() => onChange(v.id)}
+                />
                 <span>
                   <strong>{v.name}</strong>
                   <span className={styles.hint}>
@@ -72,7 +81,12 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
                   {offHere && <span className={styles.hint}>{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
                 </span>
               </label>
-              <button type="button" className={styles.iconButton} onClick={() => void preview(v.id)} aria-label={`Preview ${v.name}`}>
+              <button
+                type="button"
+                className={styles.iconButton}
+                onClick={() => void preview(v.id)}
+                aria-label={`Preview ${v.name}`}
+              >
                 ▶
               </button>
             </div>

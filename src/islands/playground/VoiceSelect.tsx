@@ -9,7 +9,17 @@ import styles from './playground.module.css';
 
 const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
 
-export default function VoiceSelect({ label, value, onChange, screen }: { label: string; value: string; onChange: (id: string) => void; screen: string }) {
+export default function VoiceSelect({
+  label,
+  value,
+  onChange,
+  screen,
+}: {
+  label: string;
+  value: string;
+  onChange: (id: string) => void;
+  screen: string;
+}) {
   const id = useId();
   return (
     <div className={styles.speaker}>

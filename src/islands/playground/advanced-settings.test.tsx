@@ -1,5 +1,6 @@
-// Advanced settings on the real server: shown only as the serving engine honours them, sent with the run, stored on the task,
-// and in the View code call; a setting the engine does not honour is neither shown nor sent, even from an old draft.
+// Advanced settings on the real server: shown only as the serving engine honours them, sent with the run, stored on the
+// task, and in the View code call; a setting the engine does not honour is neither shown nor sent, even from an old
+// draft.
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RoutedBrowser } from '../../../server/test-support/browser';
@@ -25,7 +26,9 @@ async function start(env: Record<string, string> = {}, engines = [testEngine()])
 const flush = () => act(() => Promise.resolve());
 const storedInput = async () => {
   await waitFor(async () => expect(await t!.database.db.selectFrom('tasks').select('id').execute()).toHaveLength(1));
-  return JSON.parse((await t!.database.db.selectFrom('tasks').select('input').executeTakeFirstOrThrow()).input) as Record<string, unknown>;
+  return JSON.parse(
+    (await t!.database.db.selectFrom('tasks').select('input').executeTakeFirstOrThrow()).input,
+  ) as Record<string, unknown>;
 };
 
 describe('advanced settings', () => {
@@ -47,11 +50,15 @@ describe('advanced settings', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Generate video' }));
     await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toHaveLength(1));
-    expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')[0]).toMatchObject({ prompt: 'A harbour at night', aspectRatio: '9:16', seed: 42 });
+    expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')[0]).toMatchObject({
+      prompt: 'A harbour at night',
+      aspectRatio: '9:16',
+      seed: 42,
+    });
     expect(await storedInput()).toMatchObject({ aspectRatio: '9:16', seed: 42 });
   });
 
-  it('holds its place before the features answer; opened early, it opens with the engine\'s settings', async () => {
+  it("holds its place before the features answer; opened early, it opens with the engine's settings", async () => {
     await start();
     render(<VideoScreen type="text" />);
     // In the first render (and the pre-rendered HTML) the closed disclosure stands where the settings will be.
@@ -74,7 +81,11 @@ describe('advanced settings', () => {
     fireEvent.change(pitch, { target: { value: '80' } });
     expect(screen.getByLabelText(/^Pitch: 80$/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    await waitFor(() => expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([{ text: 'Higher, please', voiceId: 'en-us-female-1', quality: 'common', pitch: 80 }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([
+        { text: 'Higher, please', voiceId: 'en-us-female-1', quality: 'common', pitch: 80 },
+      ]),
+    );
     expect(await storedInput()).toMatchObject({ pitch: 80 });
     fireEvent.click(screen.getByRole('button', { name: 'Reset to defaults' }));
     expect(screen.getByLabelText(/^Pitch: 50 \(default\)/)).toBeTruthy();
@@ -82,7 +93,12 @@ describe('advanced settings', () => {
 
   it('shows nothing for an engine that honours no setting, and sends none from an old draft', async () => {
     const net = await start({ ENGINES: 'tts-common=test' });
-    writeDraft('speech', { text: 'Plain words', voice: 'en-us-male-1', quality: 'common', settings: { pitch: 20, speed: 300 } });
+    writeDraft('speech', {
+      text: 'Plain words',
+      voice: 'en-us-male-1',
+      quality: 'common',
+      settings: { pitch: 20, speed: 300 },
+    });
     render(<SpeechScreen />);
     await flush();
     await waitFor(() => expect((screen.getByLabelText('Text') as HTMLTextAreaElement).value).toBe('Plain words'));
@@ -90,6 +106,10 @@ describe('advanced settings', () => {
     expect((await act(() => loadFeatures())).get('tts-common')).toMatchObject({ engine: 'test', options: [] });
     expect(screen.queryByText('Advanced settings')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    await waitFor(() => expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([{ text: 'Plain words', voiceId: 'en-us-male-1', quality: 'common' }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([
+        { text: 'Plain words', voiceId: 'en-us-male-1', quality: 'common' },
+      ]),
+    );
   });
 });

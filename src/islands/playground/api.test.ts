@@ -1,4 +1,5 @@
-// The playground's calls go through the product API client on the real server: a stale session signs out (SPEC.md §8 40001) on every call.
+// The playground's calls go through the product API client on the real server: a stale session signs out (SPEC.md §8
+// 40001) on every call.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
@@ -44,7 +45,10 @@ describe('playground calls', () => {
 
   it('a GET with a stale session rejects with 40001 and signs out, as every other call does', async () => {
     staleSession();
-    await expect(playgroundApi.models()).rejects.toMatchObject({ message: MESSAGES.notLoggedIn, code: API_CODES.notLoggedIn });
+    await expect(playgroundApi.models()).rejects.toMatchObject({
+      message: MESSAGES.notLoggedIn,
+      code: API_CODES.notLoggedIn,
+    });
     expect(signedOut()).toBe(true);
   });
 

@@ -1,8 +1,14 @@
-// The cost preview on the real server: a run no AI model makes is shown free (and is free), one a model may make costs its
-// price, both equal to what the server holds; the result names the engine that made it.
+// The cost preview on the real server: a run no AI model makes is shown free (and is free), one a model may make costs
+// its price, both equal to what the server holds; the result names the engine that made it.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { ENGINE_LABELS, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/product-rules';
 import { forgetFeatures } from '../../lib/site/features';
 import { resetPage, signInPage } from '../shared/page.fixtures';
@@ -28,7 +34,9 @@ afterEach(async () => {
 });
 
 const flush = () => act(() => Promise.resolve());
-const held = async () => (await t!.database.db.selectFrom('tasks').select(['credits_held', 'credits_charged', 'status']).executeTakeFirst()) ?? null;
+const held = async () =>
+  (await t!.database.db.selectFrom('tasks').select(['credits_held', 'credits_charged', 'status']).executeTakeFirst()) ??
+  null;
 
 describe('cost preview', () => {
   it('says before submit that a run with no AI model is free, holds nothing, and names the engine on the result', async () => {
@@ -39,7 +47,9 @@ describe('cost preview', () => {
     await flush();
     const text = 'Free, because no AI model speaks it.';
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: text } });
-    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain(`Free here: ${ENGINE_LABELS.espeak}`));
+    await waitFor(() =>
+      expect(screen.getByTestId('cost-note').textContent).toContain(`Free here: ${ENGINE_LABELS.espeak}`),
+    );
     expect(screen.getByTestId('cost').textContent).toBe('0');
     // The line under the text agrees: no list price beside a free run.
     expect(screen.getByTestId('char-count').parentElement!.textContent).toContain(`Free here: ${ENGINE_LABELS.espeak}`);
@@ -55,26 +65,37 @@ describe('cost preview', () => {
     await start({ NO_MODEL_PRICE: '' });
     render(<VideoScreen type="character" />);
     await flush();
-    await waitFor(() => expect(screen.getByTestId('cost-note').textContent).toContain('Free here: preview engine (no AI model)'));
+    await waitFor(() =>
+      expect(screen.getByTestId('cost-note').textContent).toContain('Free here: preview engine (no AI model)'),
+    );
     expect(screen.getByTestId('cost').textContent).toBe('0');
   });
 
   /** The clip options' labels as shown, e.g. "4s · 512p 20 cr". */
-  const optionLabels = () => within(screen.getByRole('group', { name: 'Length and resolution' })).getAllByRole('radio').map((radio) => radio.closest('label')!.textContent);
+  const optionLabels = () =>
+    within(screen.getByRole('group', { name: 'Length and resolution' }))
+      .getAllByRole('radio')
+      .map((radio) => radio.closest('label')!.textContent);
 
   it('prices the clip options as the cost below does: "free" where no AI model makes the clip', async () => {
     await start({ NO_MODEL_PRICE: '' });
     render(<VideoScreen type="text" />);
     await flush();
     await waitFor(() => expect(screen.getByTestId('cost').textContent).toBe('0'));
-    await waitFor(() => expect(optionLabels()).toEqual(TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} free`)));
+    await waitFor(() =>
+      expect(optionLabels()).toEqual(TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} free`)),
+    );
   });
 
   it('prices the clip options at the list price when NO_MODEL_PRICE=full', async () => {
     await start({ NO_MODEL_PRICE: 'full' });
     render(<VideoScreen type="text" />);
     await flush();
-    await waitFor(() => expect(optionLabels()).toEqual(TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} ${quote(o.itemId)} cr`)));
+    await waitFor(() =>
+      expect(optionLabels()).toEqual(
+        TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s · ${o.resolution} ${quote(o.itemId)} cr`),
+      ),
+    );
   });
 
   it('gives the §9 price and no note when an AI model may make the run, and the server holds exactly that', async () => {
@@ -102,7 +123,9 @@ describe('cost preview', () => {
 
 describe('EngineLabel', () => {
   it('shows the label the server gives, or the engine name, or nothing', () => {
-    const { container, rerender } = render(<EngineLabel task={{ engine: 'preview', engineLabel: ENGINE_LABELS.preview }} />);
+    const { container, rerender } = render(
+      <EngineLabel task={{ engine: 'preview', engineLabel: ENGINE_LABELS.preview }} />,
+    );
     expect(container.textContent).toBe('Made with preview engine (no AI model)');
     rerender(<EngineLabel task={{ engine: 'fal', engineLabel: ENGINE_LABELS.fal }} compact />);
     expect(container.textContent).toBe('fal.ai');

@@ -1,4 +1,5 @@
-// The dialogue draft: a stored draft is cleaned before use, and the request body carries trimmed lines and only the voices used.
+// The dialogue draft: a stored draft is cleaned before use, and the request body carries trimmed lines and only the
+// voices used.
 import { describe, expect, it } from 'vitest';
 import { TASK_LIMITS, VOICES } from '../../lib/product-rules';
 import { cleanDialogue, DEFAULT_SPEAKERS, dialogueBody, initialDialogue, type DialogueDraft } from './dialogue-draft';
@@ -21,11 +22,17 @@ describe('cleanDialogue', () => {
       speakers: [{ name: 'Ann', voice: VOICES[2]!.id }, null, { name: 5, voice: 'x' }, { name: 'Bo' }],
       lines: [{ speaker: 'Ann', text: 'Hi' }, { speaker: 'Bo' }, 'text', { speaker: 'Ann', text: 3 }],
     } as unknown as DialogueDraft;
-    expect(cleanDialogue(stored)).toEqual({ speakers: [{ name: 'Ann', voice: VOICES[2]!.id }], lines: [{ speaker: 'Ann', text: 'Hi' }] });
+    expect(cleanDialogue(stored)).toEqual({
+      speakers: [{ name: 'Ann', voice: VOICES[2]!.id }],
+      lines: [{ speaker: 'Ann', text: 'Hi' }],
+    });
   });
 
   it('caps speakers and lines at the dialogue limits', () => {
-    const speakers = Array.from({ length: TASK_LIMITS.maxDialogueSpeakers + 2 }, (_, i) => ({ name: `S${i}`, voice: VOICES[0]!.id }));
+    const speakers = Array.from({ length: TASK_LIMITS.maxDialogueSpeakers + 2 }, (_, i) => ({
+      name: `S${i}`,
+      voice: VOICES[0]!.id,
+    }));
     const lines = Array.from({ length: TASK_LIMITS.maxDialogueLines + 5 }, () => ({ speaker: 'S0', text: 'x' }));
     const clean = cleanDialogue({ speakers, lines });
     expect(clean.speakers).toHaveLength(TASK_LIMITS.maxDialogueSpeakers);

@@ -20,15 +20,25 @@ export const DEFAULT_SPEAKERS: Speaker[] = [
 ];
 
 export function initialDialogue(): DialogueDraft {
-  return { speakers: DEFAULT_SPEAKERS, lines: [{ speaker: 'Alex', text: '' }, { speaker: 'Sam', text: '' }] };
+  return {
+    speakers: DEFAULT_SPEAKERS,
+    lines: [
+      { speaker: 'Alex', text: '' },
+      { speaker: 'Sam', text: '' },
+    ],
+  };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 
 /** Keeps only well-formed entries of a stored draft (sessionStorage may hold anything). */
 export function cleanDialogue(d: DialogueDraft): DialogueDraft {
-  const speakers = d.speakers.filter((s) => s && isString(s.name) && isString(s.voice)).slice(0, TASK_LIMITS.maxDialogueSpeakers);
-  const lines = d.lines.filter((l) => l && isString(l.speaker) && isString(l.text)).slice(0, TASK_LIMITS.maxDialogueLines);
+  const speakers = d.speakers
+    .filter((s) => s && isString(s.name) && isString(s.voice))
+    .slice(0, TASK_LIMITS.maxDialogueSpeakers);
+  const lines = d.lines
+    .filter((l) => l && isString(l.speaker) && isString(l.text))
+    .slice(0, TASK_LIMITS.maxDialogueLines);
   return speakers.length ? { speakers, lines } : initialDialogue();
 }
 

@@ -14,7 +14,8 @@ export function readDraft<T extends object>(key: string, initial: T): T {
     const merged = { ...initial } as Record<string, unknown>;
     for (const [k, v] of Object.entries(initial)) {
       const stored = (parsed as Record<string, unknown>)[k];
-      if (stored !== undefined && typeof stored === typeof v && Array.isArray(stored) === Array.isArray(v)) merged[k] = stored;
+      if (stored !== undefined && typeof stored === typeof v && Array.isArray(stored) === Array.isArray(v))
+        merged[k] = stored;
     }
     return merged as T;
   } catch {
@@ -34,7 +35,10 @@ export function writeDraft(key: string, value: object): void {
  * useState whose value is restored from and saved to the session's draft under `key`. The first render uses
  * `initial` (as the pre-rendered HTML does, so hydration matches); the stored draft is applied right after.
  */
-export function useDraft<T extends object>(key: string, initial: T): [T, (update: Partial<T> | ((d: T) => Partial<T>)) => void] {
+export function useDraft<T extends object>(
+  key: string,
+  initial: T,
+): [T, (update: Partial<T> | ((d: T) => Partial<T>)) => void] {
   const [draft, setDraft] = useState<T>(initial);
   // A ref, not state: marking the draft restored must not render the whole screen once more after hydration.
   const restored = useRef(false);
@@ -58,6 +62,7 @@ export function useDraft<T extends object>(key: string, initial: T): [T, (update
   useEffect(() => {
     if (restored.current) writeDraft(key, draft);
   }, [key, draft]);
-  const update = (u: Partial<T> | ((d: T) => Partial<T>)) => setDraft((d) => ({ ...d, ...(typeof u === 'function' ? u(d) : u) }));
+  const update = (u: Partial<T> | ((d: T) => Partial<T>)) =>
+    setDraft((d) => ({ ...d, ...(typeof u === 'function' ? u(d) : u) }));
   return [draft, update];
 }

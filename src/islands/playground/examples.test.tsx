@@ -1,5 +1,6 @@
-// Examples before the first run, on the real server: each screen lists its outputs, "Try an example" fills the form (uploading
-// an example's files as the person's own), a guest is asked to log in first for files, and the first run puts them away.
+// Examples before the first run, on the real server: each screen lists its outputs, "Try an example" fills the form
+// (uploading an example's files as the person's own), a guest is asked to log in first for files, and the first run
+// puts them away.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,7 +21,9 @@ let net: RoutedBrowser;
 function serveExamples() {
   const routed = globalThis.fetch;
   vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) =>
-    String(input).startsWith('/examples/') ? Promise.resolve(new Response(readFileSync(`public${String(input)}`))) : routed(input, init),
+    String(input).startsWith('/examples/')
+      ? Promise.resolve(new Response(readFileSync(`public${String(input)}`)))
+      : routed(input, init),
   );
 }
 
@@ -44,7 +47,9 @@ describe('examples', () => {
     render(<SpeechScreen />);
     await flush();
     const shown = examplesOf('speech');
-    expect((await examples()).getAllByTestId('example-audio').map((a) => a.getAttribute('src'))).toEqual(shown.map((e) => e.output));
+    expect((await examples()).getAllByTestId('example-audio').map((a) => a.getAttribute('src'))).toEqual(
+      shown.map((e) => e.output),
+    );
     const news = shown.find((e) => e.id === 'speech-news')!;
     fireEvent.click((await examples()).getByRole('button', { name: `Try an example: ${news.title}` }));
     expect((screen.getByLabelText('Text') as HTMLTextAreaElement).value).toBe(news.inputs.text);
@@ -54,7 +59,11 @@ describe('examples', () => {
     expect(screen.getByLabelText(/^Speed: 140/)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
-    await waitFor(() => expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([{ text: news.inputs.text, voiceId: 'en-gb-male-1', quality: 'common', speed: 140, pitch: 35 }]));
+    await waitFor(() =>
+      expect(net.bodiesTo('/api-playground/speech/v1/tts')).toEqual([
+        { text: news.inputs.text, voiceId: 'en-gb-male-1', quality: 'common', speed: 140, pitch: 35 },
+      ]),
+    );
     // Examples are for before the first run: the run's card takes their place.
     await waitFor(() => expect(screen.queryByTestId('examples')).toBeNull());
   });
@@ -67,8 +76,13 @@ describe('examples', () => {
     const sunset = PLAYGROUND_EXAMPLES.find((e) => e.id === 'image-sunset')!;
     fireEvent.click((await examples()).getByRole('button', { name: `Try an example: ${sunset.title}` }));
     await waitFor(() => expect(net.bodiesTo('/api-playground/file/v1/upload')).toHaveLength(1));
-    expect(net.bodiesTo('/api-playground/file/v1/upload')[0]).toMatchObject({ scene: 'image', file: { name: 'sunset.png', type: 'image/png' } });
-    await waitFor(() => expect((screen.getByLabelText('Prompt') as HTMLTextAreaElement).value).toBe(sunset.inputs.prompt));
+    expect(net.bodiesTo('/api-playground/file/v1/upload')[0]).toMatchObject({
+      scene: 'image',
+      file: { name: 'sunset.png', type: 'image/png' },
+    });
+    await waitFor(() =>
+      expect((screen.getByLabelText('Prompt') as HTMLTextAreaElement).value).toBe(sunset.inputs.prompt),
+    );
     expect(screen.getByRole('radio', { name: /4s · 512p/ })).toHaveProperty('checked', true);
     expect(screen.getByText(/^image · \d+ KB/)).toBeTruthy();
 
@@ -76,7 +90,12 @@ describe('examples', () => {
     await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toHaveLength(1));
     const [media] = await t.database.db.selectFrom('media').select(['user_id', 'mime']).execute();
     expect(media).toEqual({ user_id: user.id, mime: 'image/png' });
-    expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')[0]).toMatchObject({ type: 'image', prompt: sunset.inputs.prompt, resolution: '512p', duration: 4 });
+    expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')[0]).toMatchObject({
+      type: 'image',
+      prompt: sunset.inputs.prompt,
+      resolution: '512p',
+      duration: 4,
+    });
   });
 
   it('asks a guest to log in before an example with files, and uploads nothing', async () => {

@@ -1,7 +1,15 @@
-// The history says "Outputs expired on <date>" for a task whose results retention removed, instead of a player with a dead link.
+// The history says "Outputs expired on <date>" for a task whose results retention removed, instead of a player with a
+// dead link.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  waitForTask,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
 import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/product-rules';
 import { $user } from '../../lib/stores/signed-in';
@@ -28,7 +36,11 @@ afterEach(async () => {
 });
 
 async function speak(text: string): Promise<string> {
-  const res = await t.app.request('/api-playground/speech/v1/tts', { method: 'POST', headers: { 'content-type': 'application/json', token: user.token }, body: JSON.stringify({ text, voiceId: 'en-us-male-1' }) });
+  const res = await t.app.request('/api-playground/speech/v1/tts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', token: user.token },
+    body: JSON.stringify({ text, voiceId: 'en-us-male-1' }),
+  });
   const id = ((await res.json()) as { data: { taskId: string } }).data.taskId;
   await waitForTask(t, id);
   return id;

@@ -1,4 +1,5 @@
-// Uploads are checked in the browser by the server's own rules (UPLOAD_LIMITS): type, size and length, with messages to act on.
+// Uploads are checked in the browser by the server's own rules (UPLOAD_LIMITS): type, size and length, with messages to
+// act on.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UPLOAD_LIMITS } from '../../lib/product-rules';
 import { acceptOf, checkDuration, checkFile, describeLimits, mediaDuration } from './media-check';
@@ -10,7 +11,10 @@ afterEach(() => vi.restoreAllMocks());
 describe('acceptOf and describeLimits', () => {
   it('accepts exactly the MIME types of the kinds asked for', () => {
     expect(acceptOf(['image'])).toBe(UPLOAD_LIMITS.image.mimes.join(','));
-    expect(acceptOf(['audio', 'video']).split(',')).toEqual([...UPLOAD_LIMITS.audio.mimes, ...UPLOAD_LIMITS.video.mimes]);
+    expect(acceptOf(['audio', 'video']).split(',')).toEqual([
+      ...UPLOAD_LIMITS.audio.mimes,
+      ...UPLOAD_LIMITS.video.mimes,
+    ]);
   });
 
   it('names the types as people know them, with the size and length limits', () => {
@@ -43,12 +47,18 @@ describe('checkFile', () => {
   });
 
   it('refuses another type and says what is accepted here', () => {
-    expect(checkFile({ type: 'video/mp4', size: 10 }, ['audio'])).toEqual({ error: `This file type is not accepted here. Choose ${describeLimits('audio')}.` });
-    expect(checkFile({ type: '', size: 10 }, ['image', 'video'])).toEqual({ error: `This file type is not accepted here. Choose ${describeLimits('image')} or ${describeLimits('video')}.` });
+    expect(checkFile({ type: 'video/mp4', size: 10 }, ['audio'])).toEqual({
+      error: `This file type is not accepted here. Choose ${describeLimits('audio')}.`,
+    });
+    expect(checkFile({ type: '', size: 10 }, ['image', 'video'])).toEqual({
+      error: `This file type is not accepted here. Choose ${describeLimits('image')} or ${describeLimits('video')}.`,
+    });
   });
 
   it('refuses an empty file', () => {
-    expect(checkFile({ type: 'image/png', size: 0 }, ['image'])).toEqual({ error: 'This file is empty. Choose another file.' });
+    expect(checkFile({ type: 'image/png', size: 0 }, ['image'])).toEqual({
+      error: 'This file is empty. Choose another file.',
+    });
   });
 
   it('accepts up to the limit of the kind and refuses one byte more with both sizes', () => {
@@ -56,7 +66,9 @@ describe('checkFile', () => {
     expect(checkFile({ type: 'image/png', size: UPLOAD_LIMITS.image.maxBytes + 1 }, ['image'])).toEqual({
       error: 'This image is 10.0 MB; the limit is 10 MB. Choose a smaller file.',
     });
-    expect(checkFile({ type: 'video/mp4', size: 150 * MB }, ['video'])).toEqual({ error: 'This video is 150.0 MB; the limit is 100 MB. Choose a smaller file.' });
+    expect(checkFile({ type: 'video/mp4', size: 150 * MB }, ['video'])).toEqual({
+      error: 'This video is 150.0 MB; the limit is 100 MB. Choose a smaller file.',
+    });
     expect(checkFile({ type: 'video/mp4', size: 50 * MB }, ['video'])).toEqual({ kind: 'video' });
   });
 });

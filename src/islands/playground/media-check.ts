@@ -16,7 +16,12 @@ const ALIASES: Record<string, string> = {
 };
 
 /** How people call the accepted types, where the MIME subtype says it badly. */
-const NAMES: Record<string, string> = { 'video/quicktime': 'MOV', 'audio/mpeg': 'MP3', 'audio/mp4': 'M4A', 'audio/ogg': 'OGG/Opus' };
+const NAMES: Record<string, string> = {
+  'video/quicktime': 'MOV',
+  'audio/mpeg': 'MP3',
+  'audio/mp4': 'M4A',
+  'audio/ogg': 'OGG/Opus',
+};
 
 const MB = 1024 * 1024;
 
@@ -33,13 +38,19 @@ export function describeLimits(kind: MediaKind): string {
 }
 
 /** The kind a file is, or an error a person can act on. Duration is checked separately (it needs the media). */
-export function checkFile(file: { type: string; size: number }, kinds: readonly MediaKind[]): { kind: MediaKind } | { error: string } {
+export function checkFile(
+  file: { type: string; size: number },
+  kinds: readonly MediaKind[],
+): { kind: MediaKind } | { error: string } {
   const mime = ALIASES[file.type] ?? file.type;
   const kind = kinds.find((k) => UPLOAD_LIMITS[k].mimes.includes(mime));
   if (!kind) return { error: `This file type is not accepted here. Choose ${kinds.map(describeLimits).join(' or ')}.` };
   if (file.size === 0) return { error: 'This file is empty. Choose another file.' };
   const { maxBytes } = UPLOAD_LIMITS[kind];
-  if (file.size > maxBytes) return { error: `This ${kind} is ${(file.size / MB).toFixed(1)} MB; the limit is ${maxBytes / MB} MB. Choose a smaller file.` };
+  if (file.size > maxBytes)
+    return {
+      error: `This ${kind} is ${(file.size / MB).toFixed(1)} MB; the limit is ${maxBytes / MB} MB. Choose a smaller file.`,
+    };
   return { kind };
 }
 

@@ -135,7 +135,10 @@ describe('validation', () => {
 
   it('the script template fills the topic and round-trips through text', () => {
     const lines = generateScript('learning to cook', 'debate', ['Ann', 'Bo']);
-    expect(lines[0]).toEqual({ speaker: 'Ann', text: 'I think learning to cook deserves more attention than it gets.' });
+    expect(lines[0]).toEqual({
+      speaker: 'Ann',
+      text: 'I think learning to cook deserves more attention than it gets.',
+    });
     expect(parseScript(scriptToText(lines))).toEqual(lines);
     expect(generateScript('  ', 'lesson', ['A', 'B'])).toEqual([]);
   });

@@ -1,6 +1,16 @@
-// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of src/lib/product-rules.
+// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of
+// src/lib/product-rules.
 import { describe, expect, it } from 'vitest';
-import { engineLabel, FEATURES, featurePrice, priceItem, quote, runCredits, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/product-rules';
+import {
+  engineLabel,
+  FEATURES,
+  featurePrice,
+  priceItem,
+  quote,
+  runCredits,
+  TEXT_TO_VIDEO_OPTIONS,
+  type Feature,
+} from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 import { costNote, costOf, dialogueCost, perSecondText, speechCost, unitPriceText } from './pricing';
 
@@ -58,20 +68,38 @@ describe('dialogueCost', () => {
   it('bills the characters of all lines together, once', () => {
     // Two short lines are one started block, not one block each.
     expect(dialogueCost([{ text: 'Hello there' }, { text: 'Hi!' }])).toBe(1);
-    expect(dialogueCost([{ text: 'a'.repeat(200) }, { text: 'b'.repeat(100) }])).toBe(quote('tts-common', { characters: 300 }));
+    expect(dialogueCost([{ text: 'a'.repeat(200) }, { text: 'b'.repeat(100) }])).toBe(
+      quote('tts-common', { characters: 300 }),
+    );
     expect(dialogueCost([{ text: '  ' }])).toBe(0);
   });
 });
 
 describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
-  const answer = (feature: Feature, usesModel: boolean, noModelPrice: 'free' | 'full', engine = usesModel ? 'fal' : 'preview'): FeatureMap =>
-    new Map([[feature, { feature, available: true, engine, engineLabel: engineLabel(engine), usesModel, noModelPrice, priceNote: '' }]]);
+  const answer = (
+    feature: Feature,
+    usesModel: boolean,
+    noModelPrice: 'free' | 'full',
+    engine = usesModel ? 'fal' : 'preview',
+  ): FeatureMap =>
+    new Map([
+      [
+        feature,
+        { feature, available: true, engine, engineLabel: engineLabel(engine), usesModel, noModelPrice, priceNote: '' },
+      ],
+    ]);
 
   it('is runCredits(), the function the server holds and settles with, for every feature and billing', () => {
     const input = { characters: 777, seconds: 61, resolution: '720p', durationS: 8, count: 2 };
     for (const feature of FEATURES) {
-      for (const [usesModel, noModelPrice] of [[true, 'free'], [false, 'free'], [false, 'full']] as const) {
-        expect(costOf(feature, input, answer(feature, usesModel, noModelPrice)), feature).toBe(runCredits(feature, input, { usesModel, noModelPrice }).credits);
+      for (const [usesModel, noModelPrice] of [
+        [true, 'free'],
+        [false, 'free'],
+        [false, 'full'],
+      ] as const) {
+        expect(costOf(feature, input, answer(feature, usesModel, noModelPrice)), feature).toBe(
+          runCredits(feature, input, { usesModel, noModelPrice }).credits,
+        );
       }
     }
   });
@@ -89,7 +117,9 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
 
   it('states the unit price beside the input as the cost does: free here, else the price list', () => {
     const listed = priceItem(featurePrice('tts-common', {}).itemId)!.priceText;
-    expect(unitPriceText('tts-common', answer('tts-common', false, 'free', 'espeak'))).toBe(`Free here: ${engineLabel('espeak')}`);
+    expect(unitPriceText('tts-common', answer('tts-common', false, 'free', 'espeak'))).toBe(
+      `Free here: ${engineLabel('espeak')}`,
+    );
     expect(unitPriceText('tts-common', answer('tts-common', false, 'full', 'espeak'))).toBe(listed);
     expect(unitPriceText('tts-common', answer('tts-common', true, 'free'))).toBe(listed);
     expect(unitPriceText('tts-common', null)).toBe(listed);
@@ -97,7 +127,20 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
 
   it('shows the full price while the answer is unknown or the feature is not served (never less than the hold)', () => {
     expect(costOf('text-to-video', { durationS: 4, resolution: '512p' }, null)).toBe(20);
-    const unserved: FeatureMap = new Map([['text-to-video', { feature: 'text-to-video', available: false, engine: null, engineLabel: null, usesModel: false, noModelPrice: 'free', priceNote: '' }]]);
+    const unserved: FeatureMap = new Map([
+      [
+        'text-to-video',
+        {
+          feature: 'text-to-video',
+          available: false,
+          engine: null,
+          engineLabel: null,
+          usesModel: false,
+          noModelPrice: 'free',
+          priceNote: '',
+        },
+      ],
+    ]);
     expect(costOf('text-to-video', { durationS: 4, resolution: '512p' }, unserved)).toBe(20);
     expect(costNote('text-to-video', unserved)).toBeNull();
   });

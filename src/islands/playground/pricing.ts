@@ -1,5 +1,16 @@
-// The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles with (SPEC.md §9).
-import { FEATURE_MESSAGES, featurePrice, NO_MODEL_PRICE_DEFAULT, priceInputOf, priceItem, runCredits, type Feature, type PriceInput, type RunBilling } from '../../lib/product-rules';
+// The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles
+// with (SPEC.md §9).
+import {
+  FEATURE_MESSAGES,
+  featurePrice,
+  NO_MODEL_PRICE_DEFAULT,
+  priceInputOf,
+  priceItem,
+  runCredits,
+  type Feature,
+  type PriceInput,
+  type RunBilling,
+} from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 
 /**
@@ -8,18 +19,27 @@ import type { FeatureMap } from '../../lib/site/features';
  */
 function billingOf(feature: Feature, features: FeatureMap | null): RunBilling {
   const state = features?.get(feature);
-  return state?.available ? { usesModel: state.usesModel, noModelPrice: state.noModelPrice } : { usesModel: true, noModelPrice: NO_MODEL_PRICE_DEFAULT };
+  return state?.available
+    ? { usesModel: state.usesModel, noModelPrice: state.noModelPrice }
+    : { usesModel: true, noModelPrice: NO_MODEL_PRICE_DEFAULT };
 }
 
-/** Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet; 0 when the run is free here. Without the features answer, the full price. */
+/**
+ * Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet; 0 when the run is
+ * free here. Without the features answer, the full price.
+ */
 export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | null = null): number | null {
   const billing = billingOf(feature, features);
   const { params } = featurePrice(feature, p);
-  if ('seconds' in params && p.seconds === undefined && (billing.usesModel || billing.noModelPrice === 'full')) return null;
+  if ('seconds' in params && p.seconds === undefined && (billing.usesModel || billing.noModelPrice === 'full'))
+    return null;
   return runCredits(feature, p, billing).credits;
 }
 
-/** What the cost preview says beside a free run, e.g. "Free here: preview engine (no AI model)"; null when the run is charged. */
+/**
+ * What the cost preview says beside a free run, e.g. "Free here: preview engine (no AI model)"; null when the run is
+ * charged.
+ */
 export function costNote(feature: Feature, features: FeatureMap | null): string | null {
   const state = features?.get(feature);
   const billing = billingOf(feature, features);
@@ -45,7 +65,12 @@ export function perSecondText(credits: number | null): string {
   return `${credits ?? '—'} ${credits === 1 ? 'credit' : 'credits'} per second`;
 }
 
-export function speechCost(text: string, quality: 'common' | 'pro', cloned = false, features: FeatureMap | null = null): number {
+export function speechCost(
+  text: string,
+  quality: 'common' | 'pro',
+  cloned = false,
+  features: FeatureMap | null = null,
+): number {
   const feature: Feature = cloned ? 'tts-clone' : quality === 'pro' ? 'tts-pro' : 'tts-common';
   return costOf(feature, priceInputOf(feature, { text }), features) ?? 0;
 }

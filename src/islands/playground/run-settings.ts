@@ -8,7 +8,8 @@ export function settingsFor(options: readonly RunOption[], settings: RunSettings
   const out: Record<string, unknown> = {};
   for (const option of options) {
     const value = settings[option];
-    if (value !== undefined && value !== '') out[option] = typeof value === 'string' ? value.trim() || undefined : value;
+    if (value !== undefined && value !== '')
+      out[option] = typeof value === 'string' ? value.trim() || undefined : value;
   }
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as RunSettings;
 }

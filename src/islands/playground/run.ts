@@ -1,4 +1,5 @@
-// One run of a task screen and its phase: a leaf shared by the hook that drives runs (useTask.ts) and the card that shows one (RunCard.tsx).
+// One run of a task screen and its phase: a leaf shared by the hook that drives runs (useTask.ts) and the card that
+// shows one (RunCard.tsx).
 import type { TaskView } from './api';
 
 export type Phase = 'idle' | 'submitting' | 'running' | 'succeeded' | 'failed';
@@ -14,7 +15,10 @@ export interface Run {
   error: string | null;
   /** Set when the server refused for too few credits: the card offers the top-up. */
   needsTopUp: boolean;
-  /** When the submit was sent, and when the task was first seen running (this browser's clock, for elapsed and remaining time). */
+  /**
+   * When the submit was sent, and when the task was first seen running (this browser's clock, for elapsed and remaining
+   * time).
+   */
   submittedAt: number;
   runningSince: number | null;
 }

@@ -12,7 +12,9 @@ describe('generateScript', () => {
       expect(lines.some((l) => l.text.includes('remote work'))).toBe(true);
       expect(lines.every((l) => !l.text.includes('{'))).toBe(true);
     }
-    expect(generateScript('remote work', 'interview', ['Ann', 'Bo'])[1]!.text).toBe('Thanks for having me. Remote work is something I care about a lot.');
+    expect(generateScript('remote work', 'interview', ['Ann', 'Bo'])[1]!.text).toBe(
+      'Thanks for having me. Remote work is something I care about a lot.',
+    );
   });
 
   it('gives no lines for an empty topic', () => {

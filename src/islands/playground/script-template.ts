@@ -1,4 +1,5 @@
-// A template-based dialogue script from a topic, written locally without AI: a starting point to edit, not a finished text.
+// A template-based dialogue script from a topic, written locally without AI: a starting point to edit, not a finished
+// text.
 import type { DialogueLine } from './validate';
 
 export type ScriptStyle = 'interview' | 'debate' | 'lesson';
@@ -24,7 +25,7 @@ const TEMPLATES: Record<ScriptStyle, ReadonlyArray<readonly [0 | 1, string]>> = 
     [1, 'Where the benefit is clear and measurable. Then I would agree with you.'],
   ],
   lesson: [
-    [0, 'Today\'s lesson is about {topic}. Ready?'],
+    [0, "Today's lesson is about {topic}. Ready?"],
     [1, 'Ready. Where do we start?'],
     [0, 'With the basics: what {topic} is, and where you meet it.'],
     [1, 'Can you give me an example?'],

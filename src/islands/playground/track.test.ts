@@ -1,4 +1,5 @@
-// Playground actions reach the site tracker with SPEC.md §5 event ids (three segments, no prefix) that the tracker accepts.
+// Playground actions reach the site tracker with SPEC.md §5 event ids (three segments, no prefix) that the tracker
+// accepts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { isValidEventId } from '../../lib/product-rules';
 import type { TrackEvent } from '../../lib/tracking';
@@ -13,7 +14,9 @@ afterEach(() => {
 /** Stands in for the tracker BaseLayout starts, keeping what it is given. */
 function listen() {
   reported = [];
-  window.dreamTracker = { report: (e: TrackEvent) => void reported.push(e) } as unknown as NonNullable<typeof window.dreamTracker>;
+  window.dreamTracker = { report: (e: TrackEvent) => void reported.push(e) } as unknown as NonNullable<
+    typeof window.dreamTracker
+  >;
 }
 
 describe('trackAction', () => {

@@ -1,4 +1,5 @@
-// The upload field with the server's media in a bucket (real s3rver): the file goes straight to the bucket, the server checks it on finish.
+// The upload field with the server's media in a bucket (real s3rver): the file goes straight to the bucket, the server
+// checks it on finish.
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
@@ -14,7 +15,10 @@ import type { UploadedMedia } from './api';
 import DropZone from './DropZone';
 
 /** A 1×1 PNG. */
-const PIXEL = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PIXEL = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
 const prefix = 'playground/';
 
 let s3: TestS3;
@@ -63,7 +67,12 @@ function Field({ kinds }: { kinds: readonly MediaKind[] }) {
 }
 
 const choose = (container: HTMLElement, file: File) =>
-  act(async () => void fireEvent.change(container.querySelector<HTMLInputElement>('input[type="file"]')!, { target: { files: [file] } }));
+  act(
+    async () =>
+      void fireEvent.change(container.querySelector<HTMLInputElement>('input[type="file"]')!, {
+        target: { files: [file] },
+      }),
+  );
 
 describe('DropZone with media in a bucket', () => {
   it('sends the file to the bucket with the policy (its own type, the file last, no session), and shows what the server recorded', async () => {
@@ -86,7 +95,10 @@ describe('DropZone with media in a bucket', () => {
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     });
     try {
-      expect((await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: `${prefix}${row.storage_key}` }))).ContentType).toBe('image/png');
+      expect(
+        (await client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: `${prefix}${row.storage_key}` })))
+          .ContentType,
+      ).toBe('image/png');
     } finally {
       client.destroy();
     }

@@ -1,9 +1,12 @@
-// Which features this server serves and at what price (the public GET task/v1/features), loaded once per page for everyone.
+// Which features this server serves and at what price (the public GET task/v1/features), loaded once per page for
+// everyone.
 import { startTransition, useEffect, useState } from 'react';
 import { FEATURE_MESSAGES, type Feature } from '../../lib/product-rules';
 import { loadFeatures, type FeatureMap } from '../../lib/site/features';
 
-/** null while unknown (still loading, or the server could not be asked): screens then let the server decide at submit. */
+/**
+ * null while unknown (still loading, or the server could not be asked): screens then let the server decide at submit.
+ */
 export function useFeatures(): FeatureMap | null {
   // Null on the first render even when the answer is already here, as in the pre-rendered HTML (no hydration mismatch).
   const [map, setMap] = useState<FeatureMap | null>(null);

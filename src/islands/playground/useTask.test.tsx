@@ -1,9 +1,15 @@
-// Runs from submit to result on the real server: payload, progress with elapsed and remaining time, polling, result and balance,
-// several runs at once up to the per-user limit, cancel, failure and retry, 402, 40001.
+// Runs from submit to result on the real server: payload, progress with elapsed and remaining time, polling, result and
+// balance, several runs at once up to the per-user limit, cancel, failure and retry, 402, 40001.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
-import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
+import {
+  createTasksTestApp,
+  createUser,
+  testEngine,
+  type TasksTestApp,
+  type TestUser,
+} from '../../../server/test-support/tasks';
 import { LIVE_STATUS, RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/signed-in';
@@ -23,7 +29,10 @@ let release: () => void = () => undefined;
 /** The real server with a test engine that reports 40 % and then waits until the test releases it. */
 async function start(o: { credits?: number; fail?: string; queue?: boolean } = {}) {
   const gate = new Promise<void>((resolve) => (release = resolve));
-  t = await createTasksTestApp({ engines: [testEngine({ gate, progress: 40, fail: o.fail })], env: { ENGINES: 'tts-common=test,tts-pro=test' } });
+  t = await createTasksTestApp({
+    engines: [testEngine({ gate, progress: 40, fail: o.fail })],
+    env: { ENGINES: 'tts-common=test,tts-pro=test' },
+  });
   if (o.queue !== false) await t.system.queue.start();
   user = await createUser(t, o.credits ?? START_CREDITS);
   net = routeBrowserTo(t.app);
@@ -68,14 +77,23 @@ describe('useTask through the speech screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
 
     // The form stays open while the run goes on.
-    await waitFor(() => expect(net.bodiesTo(TTS)).toEqual([{ text: text.trim(), voiceId: 'en-us-male-1', quality: 'pro' }]));
+    await waitFor(() =>
+      expect(net.bodiesTo(TTS)).toEqual([{ text: text.trim(), voiceId: 'en-us-male-1', quality: 'pro' }]),
+    );
     expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
-    await waitFor(() => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'), { timeout: 5000 });
+    await waitFor(
+      () => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'),
+      { timeout: 5000 },
+    );
     expect(panel().getByText('Generating…')).toBeTruthy();
-    expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(1, TASK_LIMITS.perUserConcurrent));
+    expect(screen.getByTestId('runs-in-progress').textContent).toBe(
+      RUN_MESSAGES.inProgress(1, TASK_LIMITS.perUserConcurrent),
+    );
     // Elapsed counts up; at 40 % the time left is estimated from the pace so far.
     expect(panel().getByTestId('run-elapsed').textContent).toMatch(/^\d+ s$/);
-    await waitFor(() => expect(panel().getByTestId('run-remaining').textContent).toMatch(/^about \d+ s left$/), { timeout: 5000 });
+    await waitFor(() => expect(panel().getByTestId('run-remaining').textContent).toMatch(/^about \d+ s left$/), {
+      timeout: 5000,
+    });
 
     release();
     const done = await panel().findByText(/^Done · /, {}, { timeout: 5000 });
@@ -84,19 +102,28 @@ describe('useTask through the speech screen', () => {
     expect(row!.feature).toBe('tts-pro');
     const audio = panel().getByTestId('result-audio');
     expect(audio.getAttribute('src')).toMatch(/^http/);
-    expect(panel().getByRole('link', { name: 'Download' }).getAttribute('download')).toMatch(/^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/);
+    expect(panel().getByRole('link', { name: 'Download' }).getAttribute('download')).toMatch(
+      /^tts-pro-\d{4}-\d\d-\d\d-\d{4}\.wav$/,
+    );
     await waitFor(() => expect(screen.getByTestId('balance').textContent).toBe(String(START_CREDITS - cost)));
     // The history refreshes itself with the finished task.
-    await waitFor(() => expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull());
+    await waitFor(() =>
+      expect(screen.getByTestId('history').querySelector(`[data-task-id="${row!.id}"]`)).not.toBeNull(),
+    );
     expect(screen.getByRole('button', { name: 'Generate speech' })).toHaveProperty('disabled', false);
   });
 
   it('follows the run over the account status stream: progress and result arrive without a poll', async () => {
     await start();
     await submitSpeech('Pushed, not polled');
-    await waitFor(() => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'), { timeout: 5000 });
+    await waitFor(
+      () => expect(panel().getByRole('progressbar', { name: 'Task progress' }).getAttribute('value')).toBe('40'),
+      { timeout: 5000 },
+    );
     release();
-    await waitFor(() => expect(screen.getAllByTestId('run-card')[0]!.dataset.phase).toBe('succeeded'), { timeout: 5000 });
+    await waitFor(() => expect(screen.getAllByTestId('run-card')[0]!.dataset.phase).toBe('succeeded'), {
+      timeout: 5000,
+    });
     expect(net.sent.filter((r) => r.path.startsWith(LIVE_STATUS.playgroundPath))).not.toEqual([]);
     expect(net.sent.filter((r) => r.path === '/api-playground/video_tools/v1/poll')).toEqual([]);
   });
@@ -105,19 +132,35 @@ describe('useTask through the speech screen', () => {
     await start();
     await submitSpeech('The first of two runs');
     await panel().findByText('Generating…', {}, { timeout: 5000 });
-    fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'The second run, started while the first goes on' } });
+    fireEvent.change(screen.getByLabelText('Text'), {
+      target: { value: 'The second run, started while the first goes on' },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     await waitFor(() => expect(screen.getAllByTestId('run-card')).toHaveLength(2));
-    await waitFor(() => expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent)));
-    expect(net.bodiesTo(TTS).map((b) => (b as { text: string }).text)).toEqual(['The first of two runs', 'The second run, started while the first goes on']);
+    await waitFor(() =>
+      expect(screen.getByTestId('runs-in-progress').textContent).toBe(
+        RUN_MESSAGES.inProgress(2, TASK_LIMITS.perUserConcurrent),
+      ),
+    );
+    expect(net.bodiesTo(TTS).map((b) => (b as { text: string }).text)).toEqual([
+      'The first of two runs',
+      'The second run, started while the first goes on',
+    ]);
     release();
-    await waitFor(() => expect(screen.getAllByTestId('run-card').map((c) => c.dataset.phase)).toEqual(['succeeded', 'succeeded']), { timeout: 8000 });
+    await waitFor(
+      () => expect(screen.getAllByTestId('run-card').map((c) => c.dataset.phase)).toEqual(['succeeded', 'succeeded']),
+      { timeout: 8000 },
+    );
     const cards = screen.getAllByTestId('run-card');
     expect(cards.map((c) => c.getAttribute('aria-label'))).toEqual(['Run 2', 'Run 1']);
-    const ids = (await t!.database.db.selectFrom('tasks').select('id').orderBy('created_at').execute()).map((r) => r.id);
+    const ids = (await t!.database.db.selectFrom('tasks').select('id').orderBy('created_at').execute()).map(
+      (r) => r.id,
+    );
     expect(cards.map((c) => c.dataset.taskId).reverse()).toEqual(ids);
     for (const card of cards) expect(within(card).getByTestId('result-audio')).toBeTruthy();
-    expect(screen.getByTestId('runs-in-progress').textContent).toBe(RUN_MESSAGES.inProgress(0, TASK_LIMITS.perUserConcurrent));
+    expect(screen.getByTestId('runs-in-progress').textContent).toBe(
+      RUN_MESSAGES.inProgress(0, TASK_LIMITS.perUserConcurrent),
+    );
     // A finished card can be closed; its task stays in the history.
     fireEvent.click(within(cards[1]!).getByRole('button', { name: 'Close run 1' }));
     expect(screen.getAllByTestId('run-card')).toHaveLength(1);
@@ -159,8 +202,12 @@ describe('useTask through the speech screen', () => {
   });
 
   it('a canceled free run (it held nothing) is not said to be refunded', () => {
-    expect(failureText({ status: 'canceled', creditsHeld: 0, error: null })).toBe('The task was canceled. Submit again when ready.');
-    expect(failureText({ status: 'canceled', creditsHeld: 3, error: null })).toBe('The task was canceled; credits were refunded. Submit again when ready.');
+    expect(failureText({ status: 'canceled', creditsHeld: 0, error: null })).toBe(
+      'The task was canceled. Submit again when ready.',
+    );
+    expect(failureText({ status: 'canceled', creditsHeld: 3, error: null })).toBe(
+      'The task was canceled; credits were refunded. Submit again when ready.',
+    );
   });
 
   it('shows why a task failed, and Retry submits the same request again', async () => {
@@ -181,7 +228,9 @@ describe('useTask through the speech screen', () => {
     await submitSpeech('No money for this');
     const alert = await panel().findByRole('alert');
     expect(alert.textContent).toContain(`${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`);
-    expect(within(alert).getByRole('link', { name: 'Top up credits' }).getAttribute('href')).toBe('/pricing#credit-packs');
+    expect(within(alert).getByRole('link', { name: 'Top up credits' }).getAttribute('href')).toBe(
+      '/pricing#credit-packs',
+    );
     expect(within(alert).queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 

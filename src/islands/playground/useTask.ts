@@ -1,4 +1,5 @@
-// Runs tasks from a screen, several at once: login gate, submit, top-up on 402, each run polled with its own progress, result and retry.
+// Runs tasks from a screen, several at once: login gate, submit, top-up on 402, each run polled with its own progress,
+// result and retry.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
@@ -56,12 +57,19 @@ export function useTask(screen: string) {
     setRuns(current.current);
   }, []);
   const patch = useCallback(
-    (id: number, change: Partial<Run> | ((r: Run) => Partial<Run>)) => update((list) => list.map((r) => (r.id === id ? { ...r, ...(typeof change === 'function' ? change(r) : change) } : r))),
+    (id: number, change: Partial<Run> | ((r: Run) => Partial<Run>)) =>
+      update((list) =>
+        list.map((r) => (r.id === id ? { ...r, ...(typeof change === 'function' ? change(r) : change) } : r)),
+      ),
     [update],
   );
 
   /** A running task's own progress (started time kept from the first poll that saw it running). */
-  const seen = useCallback((id: number, task: TaskView) => patch(id, (r) => ({ task, runningSince: r.runningSince ?? (task.status === 'running' ? Date.now() : null) })), [patch]);
+  const seen = useCallback(
+    (id: number, task: TaskView) =>
+      patch(id, (r) => ({ task, runningSince: r.runningSince ?? (task.status === 'running' ? Date.now() : null) })),
+    [patch],
+  );
 
   const follow = useCallback(
     async (id: number, first: TaskView) => {
@@ -84,7 +92,11 @@ export function useTask(screen: string) {
         } catch (e) {
           failures += 1;
           if (failures >= MAX_POLL_FAILURES) {
-            patch(id, { phase: 'failed', task, error: `${e instanceof Error ? e.message : 'Network error'}. The task keeps running; find it in the history below.` });
+            patch(id, {
+              phase: 'failed',
+              task,
+              error: `${e instanceof Error ? e.message : 'Network error'}. The task keeps running; find it in the history below.`,
+            });
             return;
           }
         }
@@ -120,7 +132,11 @@ export function useTask(screen: string) {
           update((list) => list.filter((r) => r.id !== id));
         } else if (isInsufficientCredits(e)) {
           trackAction(screen, 'topupprompt', 'show');
-          patch(id, { phase: 'failed', error: `${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`, needsTopUp: true });
+          patch(id, {
+            phase: 'failed',
+            error: `${TASK_MESSAGES.insufficientCredits}. Top up, then submit again.`,
+            needsTopUp: true,
+          });
         } else {
           patch(id, { phase: 'failed', error: e instanceof Error ? e.message : 'Something went wrong. Try again.' });
         }
@@ -146,7 +162,19 @@ export function useTask(screen: string) {
       const id = nextId++;
       void loadRunCard();
       submits.current.set(id, { submit, logmap });
-      update((list) => [{ id, number: ++count.current, phase: 'submitting', task: null, error: null, needsTopUp: false, submittedAt: Date.now(), runningSince: null }, ...list]);
+      update((list) => [
+        {
+          id,
+          number: ++count.current,
+          phase: 'submitting',
+          task: null,
+          error: null,
+          needsTopUp: false,
+          submittedAt: Date.now(),
+          runningSince: null,
+        },
+        ...list,
+      ]);
       trackAction(screen, 'submit', 'click', logmap);
       await start(id, submit);
     },
@@ -180,12 +208,17 @@ export function useTask(screen: string) {
   );
 
   /** Removes a finished card (its task stays in the history). */
-  const dismiss = useCallback((id: number) => update((list) => list.filter((r) => r.id !== id || isActive(r))), [update]);
+  const dismiss = useCallback(
+    (id: number) => update((list) => list.filter((r) => r.id !== id || isActive(r))),
+    [update],
+  );
 
   const active = runs.filter(isActive).length;
 
   const latest = runs[0];
-  const state: TaskState = latest ? { phase: latest.phase, task: latest.task, error: latest.error, needsTopUp: latest.needsTopUp } : { phase: 'idle', task: null, error: null, needsTopUp: false };
+  const state: TaskState = latest
+    ? { phase: latest.phase, task: latest.task, error: latest.error, needsTopUp: latest.needsTopUp }
+    : { phase: 'idle', task: null, error: null, needsTopUp: false };
   return {
     ...state,
     runs,

@@ -23,7 +23,10 @@ export function useTaskForm(screen: string, feature: Feature, title: string) {
     /** What to fix in the input, shown since the last submit; null when there is nothing to show. */
     problem,
     clearProblem: () => setProblem(null),
-    /** Why the submit is disabled: the feature has no engine here, or the runs in progress are at the per-user limit (null when it can run). */
+    /**
+     * Why the submit is disabled: the feature has no engine here, or the runs in progress are at the per-user limit
+     * (null when it can run).
+     */
     unavailable: unavailableText(features, feature, title) ?? task.atLimit,
     runIfValid,
     /** Advanced settings the engine serving the feature honours (none while unknown). */

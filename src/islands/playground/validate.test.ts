@@ -1,7 +1,14 @@
 // Each screen's input checks say what to fix, at the same limits the server's task schemas enforce (TASK_LIMITS).
 import { describe, expect, it } from 'vitest';
 import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, VOICES } from '../../lib/product-rules';
-import { dialogueProblem, promptProblem, textProblem, videoOptionProblem, voiceProblem, type DialogueLine } from './validate';
+import {
+  dialogueProblem,
+  promptProblem,
+  textProblem,
+  videoOptionProblem,
+  voiceProblem,
+  type DialogueLine,
+} from './validate';
 
 const voice = VOICES[0]!.id;
 
@@ -14,7 +21,9 @@ describe('textProblem', () => {
 
   it('accepts up to the limit after trimming and says how much to cut beyond it', () => {
     expect(textProblem(`  ${'x'.repeat(TASK_LIMITS.maxTextChars)}  `)).toBeNull();
-    expect(textProblem('x'.repeat(TASK_LIMITS.maxTextChars + 7))).toBe(`Text: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by 7.`);
+    expect(textProblem('x'.repeat(TASK_LIMITS.maxTextChars + 7))).toBe(
+      `Text: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by 7.`,
+    );
   });
 });
 
@@ -22,7 +31,9 @@ describe('promptProblem', () => {
   it('asks for a prompt, and for a shorter one beyond the limit', () => {
     expect(promptProblem('   ')).toBe('Prompt: describe what should happen in the video.');
     expect(promptProblem('x'.repeat(TASK_LIMITS.maxPromptChars))).toBeNull();
-    expect(promptProblem('x'.repeat(TASK_LIMITS.maxPromptChars + 2))).toBe(`Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by 2.`);
+    expect(promptProblem('x'.repeat(TASK_LIMITS.maxPromptChars + 2))).toBe(
+      `Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by 2.`,
+    );
   });
 });
 
@@ -47,20 +58,31 @@ describe('dialogueProblem', () => {
   it('allows at most the speaker limit, counting names after trimming', () => {
     const names = Array.from({ length: TASK_LIMITS.maxDialogueSpeakers + 1 }, (_, i) => `S${i}`);
     const voices = Object.fromEntries(names.map((n) => [n, voice]));
-    expect(dialogueProblem(names.map((n) => line(n)), voices)).toBe(`At most ${TASK_LIMITS.maxDialogueSpeakers} speakers.`);
+    expect(
+      dialogueProblem(
+        names.map((n) => line(n)),
+        voices,
+      ),
+    ).toBe(`At most ${TASK_LIMITS.maxDialogueSpeakers} speakers.`);
     expect(dialogueProblem([line('A'), line(' A '), line('A  ')], { A: voice })).toBeNull();
   });
 
   it('names the first line that needs a speaker, a shorter name or text', () => {
     expect(dialogueProblem([line('A'), line('  ')], { A: voice })).toBe('Line 2: choose a speaker.');
-    expect(dialogueProblem([line('x'.repeat(41))], { ['x'.repeat(41)]: voice })).toBe('Line 1: speaker names are at most 40 characters.');
+    expect(dialogueProblem([line('x'.repeat(41))], { ['x'.repeat(41)]: voice })).toBe(
+      'Line 1: speaker names are at most 40 characters.',
+    );
     expect(dialogueProblem([line('A'), line('A', ' ')], { A: voice })).toBe('Line 2: write something to speak.');
-    expect(dialogueProblem([line('A', 'x'.repeat(TASK_LIMITS.maxTextChars + 1))], { A: voice })).toBe(`Line 1: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by 1.`);
+    expect(dialogueProblem([line('A', 'x'.repeat(TASK_LIMITS.maxTextChars + 1))], { A: voice })).toBe(
+      `Line 1: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by 1.`,
+    );
   });
 
   it('needs a catalogue voice for every speaker with a line', () => {
     expect(dialogueProblem([line('Ann'), line('Bo')], { Ann: voice })).toBe('Speaker Bo: choose a voice.');
-    expect(dialogueProblem([line('Ann'), line('Bo')], { Ann: voice, Bo: 'made-up' })).toBe('Speaker Bo: choose a voice.');
+    expect(dialogueProblem([line('Ann'), line('Bo')], { Ann: voice, Bo: 'made-up' })).toBe(
+      'Speaker Bo: choose a voice.',
+    );
     expect(dialogueProblem([line('Ann'), line('Bo')], { Ann: voice, Bo: VOICES[1]!.id })).toBeNull();
   });
 });

@@ -5,14 +5,16 @@ export function textProblem(text: string, what = 'Text'): string | null {
   const t = text.trim();
   if (!t) return `${what}: write something to speak.`;
   // The server's limit counts UTF-16 units (zod max), so this does too.
-  if (t.length > TASK_LIMITS.maxTextChars) return `${what}: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by ${t.length - TASK_LIMITS.maxTextChars}.`;
+  if (t.length > TASK_LIMITS.maxTextChars)
+    return `${what}: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by ${t.length - TASK_LIMITS.maxTextChars}.`;
   return null;
 }
 
 export function promptProblem(prompt: string): string | null {
   const t = prompt.trim();
   if (!t) return 'Prompt: describe what should happen in the video.';
-  if (t.length > TASK_LIMITS.maxPromptChars) return `Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by ${t.length - TASK_LIMITS.maxPromptChars}.`;
+  if (t.length > TASK_LIMITS.maxPromptChars)
+    return `Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by ${t.length - TASK_LIMITS.maxPromptChars}.`;
   return null;
 }
 
@@ -27,13 +29,15 @@ export interface DialogueLine {
 
 export function dialogueProblem(lines: readonly DialogueLine[], voices: Record<string, string>): string | null {
   if (lines.length === 0) return 'Add at least one line.';
-  if (lines.length > TASK_LIMITS.maxDialogueLines) return `At most ${TASK_LIMITS.maxDialogueLines} lines; remove ${lines.length - TASK_LIMITS.maxDialogueLines}.`;
+  if (lines.length > TASK_LIMITS.maxDialogueLines)
+    return `At most ${TASK_LIMITS.maxDialogueLines} lines; remove ${lines.length - TASK_LIMITS.maxDialogueLines}.`;
   const speakers = new Set(lines.map((l) => l.speaker.trim()));
   if (speakers.size > TASK_LIMITS.maxDialogueSpeakers) return `At most ${TASK_LIMITS.maxDialogueSpeakers} speakers.`;
   for (const [i, line] of lines.entries()) {
     const name = line.speaker.trim();
     if (!name) return `Line ${i + 1}: choose a speaker.`;
-    if (name.length > TASK_LIMITS.maxSpeakerNameChars) return `Line ${i + 1}: speaker names are at most ${TASK_LIMITS.maxSpeakerNameChars} characters.`;
+    if (name.length > TASK_LIMITS.maxSpeakerNameChars)
+      return `Line ${i + 1}: speaker names are at most ${TASK_LIMITS.maxSpeakerNameChars} characters.`;
     const problem = textProblem(line.text, `Line ${i + 1}`);
     if (problem) return problem;
     if (!voiceById(voices[name] ?? '')) return `Speaker ${name}: choose a voice.`;

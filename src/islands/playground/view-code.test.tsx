@@ -1,5 +1,6 @@
-// View code on the speech screen against the real server: the code follows the form, masks the key until revealed, copies with
-// the real key, shows the cost the screen shows, and the copied call run with that key makes the task the screen would.
+// View code on the speech screen against the real server: the code follows the form, masks the key until revealed,
+// copies with the real key, shows the cost the screen shows, and the copied call run with that key makes the task the
+// screen would.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
@@ -69,11 +70,15 @@ describe('View code', () => {
     expect(code()).toContain(`npm install ${SDK_PACKAGE.name}`);
     expect(code()).toContain(`${SDK_PACKAGE.tarballPath})`);
     expect(code()).toContain(`import { createDreamApiClient } from "${SDK_PACKAGE.name}";`);
-    expect(code()).toContain('const { taskId } = await client.ttsPro({\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});');
+    expect(code()).toContain(
+      'const { taskId } = await client.ttsPro({\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});',
+    );
     expect(code()).toContain('await client.wait(taskId)');
     // Without the SDK: plain fetch, polling getAsyncResult until the task ends.
     fireEvent.click(tab('JavaScript (fetch)'));
-    expect(code()).toContain('await api("/api/async/do_tts_pro", {\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});');
+    expect(code()).toContain(
+      'await api("/api/async/do_tts_pro", {\n  "text": "Second words",\n  "audioId": "en-us-male-1"\n});',
+    );
     expect(code()).toContain('while (result.task.status < 3)');
     // Python waits for the result too.
     fireEvent.click(tab('Python'));
@@ -98,9 +103,15 @@ describe('View code', () => {
     expect(res.status).toBe(200);
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     await waitFor(async () =>
-      expect(await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute()).toHaveLength(2),
+      expect(
+        await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute(),
+      ).toHaveLength(2),
     );
-    const [api, playground] = await t.database.db.selectFrom('tasks').select(['feature', 'input', 'source']).orderBy('created_at').execute();
+    const [api, playground] = await t.database.db
+      .selectFrom('tasks')
+      .select(['feature', 'input', 'source'])
+      .orderBy('created_at')
+      .execute();
     expect(api!.source).toBe('api');
     expect(playground!.source).toBe('playground');
     expect(api!.feature).toBe(playground!.feature);

@@ -17,8 +17,16 @@ describe('encodeWav', () => {
       const form = new FormData();
       form.append('scene', 'audio');
       form.append('file', wav, 'recording.wav');
-      const res = await t.app.request('/api-playground/file/v1/upload', { method: 'POST', headers: { token: user.token }, body: form });
-      const body = (await res.json()) as { code: number; msg: string; data: { kind: string; mime: string; durationS: number } };
+      const res = await t.app.request('/api-playground/file/v1/upload', {
+        method: 'POST',
+        headers: { token: user.token },
+        body: form,
+      });
+      const body = (await res.json()) as {
+        code: number;
+        msg: string;
+        data: { kind: string; mime: string; durationS: number };
+      };
       expect(body.msg).toBe(MESSAGES.successfully);
       expect(body.data).toMatchObject({ kind: 'audio', mime: 'audio/wav' });
       expect(body.data.durationS).toBeCloseTo(2, 2);

@@ -6,11 +6,27 @@ import type { SampleSpec } from '../../lib/reference/samples';
 import { $apiKey, $user } from '../../lib/stores/signed-in';
 import TryIt from './TryIt';
 
-const textToVideo: SampleSpec = { method: 'post', path: '/api/async/text2video', auth: 'bearer', contentType: 'application/json', example: { prompt: 'A lighthouse at dawn' }, envelope: true };
-const result: SampleSpec = { method: 'post', path: '/api/getAsyncResult', auth: 'bearer', contentType: 'application/json', example: { taskId: 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17' }, envelope: true };
+const textToVideo: SampleSpec = {
+  method: 'post',
+  path: '/api/async/text2video',
+  auth: 'bearer',
+  contentType: 'application/json',
+  example: { prompt: 'A lighthouse at dawn' },
+  envelope: true,
+};
+const result: SampleSpec = {
+  method: 'post',
+  path: '/api/getAsyncResult',
+  auth: 'bearer',
+  contentType: 'application/json',
+  example: { taskId: 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17' },
+  envelope: true,
+};
 
 let answers: Array<(body: string) => void>;
-const fetchMock = vi.fn(() => new Promise<Response>((resolve) => answers.push((body) => resolve(new Response(body, { status: 200 })))));
+const fetchMock = vi.fn(
+  () => new Promise<Response>((resolve) => answers.push((body) => resolve(new Response(body, { status: 200 })))),
+);
 
 beforeEach(() => {
   answers = [];

@@ -1,4 +1,5 @@
-// Try it: a signed-in user sends this operation's request with their key and sees the answer; a charged call asks first.
+// Try it: a signed-in user sends this operation's request with their key and sees the answer; a charged call asks
+// first.
 import { useEffect, useRef, useState } from 'react';
 import { TRY_IT } from '../../lib/product-rules';
 import { openModal } from '../../lib/stores/modals';
@@ -22,7 +23,8 @@ function parseBody(text: string): { value?: unknown; problem?: string } {
   if (text.trim() === '') return { value: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'The body must be a JSON object, e.g. {}' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { problem: 'The body must be a JSON object, e.g. {}' };
     return { value };
   } catch (e) {
     return { problem: `The body is not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
@@ -45,7 +47,11 @@ export default function TryIt({ spec, baseUrl }: Props) {
   }, [asking]);
 
   if (spec.contentType === 'multipart/form-data') {
-    return <p className={styles.note}>This call takes a file: use the samples above with the host and fields of a policy from step 1.</p>;
+    return (
+      <p className={styles.note}>
+        This call takes a file: use the samples above with the host and fields of a policy from step 1.
+      </p>
+    );
   }
   if (spec.auth === 'bearer' && key === null) {
     return (
@@ -88,7 +94,11 @@ export default function TryIt({ spec, baseUrl }: Props) {
       const headers: Record<string, string> = {};
       if (spec.auth === 'bearer' && key) headers.authorization = `Bearer ${key}`;
       if (hasBody) headers['content-type'] = 'application/json';
-      const res = await fetch(origin + spec.path, { method: spec.method.toUpperCase(), headers, body: hasBody ? JSON.stringify(value) : undefined });
+      const res = await fetch(origin + spec.path, {
+        method: spec.method.toUpperCase(),
+        headers,
+        body: hasBody ? JSON.stringify(value) : undefined,
+      });
       const raw = await res.text();
       let body = raw;
       try {

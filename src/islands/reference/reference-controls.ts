@@ -1,7 +1,7 @@
-// The controls of a reference page, loaded by reference-page.ts with the first pointer, focus or key on them: the samples'
-// language tabs (WAI-ARIA tablist: arrows, Home, End; a roving tabindex) and Copy, and Try it, whose React form loads on its
-// click. It imports everything on demand, the stores the shell has already loaded too, so the page's own script carries no
-// list of chunks to preload with it (src/lib/product-rules/page-budgets.ts).
+// The controls of a reference page, loaded by reference-page.ts with the first pointer, focus or key on them: the
+// samples' language tabs (WAI-ARIA tablist: arrows, Home, End; a roving tabindex) and Copy, and Try it, whose React
+// form loads on its click. It imports everything on demand, the stores the shell has already loaded too, so the page's
+// own script carries no list of chunks to preload with it (src/lib/product-rules/page-budgets.ts).
 
 const TAB_KEYS: Record<string, (at: number, count: number) => number> = {
   ArrowRight: (at, count) => (at + 1) % count,
@@ -30,7 +30,8 @@ export function handle(area: HTMLElement, event: Event): void {
 /** Shows the language of `tab`: its <code> moves into the panel, the one shown goes back to its <template>. */
 function select(area: HTMLElement, tab: HTMLElement): void {
   const panel = area.querySelector<HTMLElement>('[role=tabpanel]')!;
-  const template = (language?: string) => area.querySelector<HTMLTemplateElement>(`template[data-language="${language}"]`)!.content;
+  const template = (language?: string) =>
+    area.querySelector<HTMLTemplateElement>(`template[data-language="${language}"]`)!.content;
   const language = tab.dataset.tab;
   if (panel.dataset.language !== language) {
     // The shown sample holds the API origin (origin-early.ts wrote it before the first paint); the new one takes it.
@@ -68,7 +69,10 @@ async function copy(area: HTMLElement): Promise<void> {
 
 const keyed = new WeakSet<Element>();
 
-/** Shows a signed-in user's key in the samples of `page`; its code (masking, Reveal, fetching the key) loads with the first call. */
+/**
+ * Shows a signed-in user's key in the samples of `page`; its code (masking, Reveal, fetching the key) loads with the
+ * first call.
+ */
 export function showKeys(page: ParentNode): void {
   for (const area of page.querySelectorAll<HTMLElement>('[data-samples]')) {
     if (keyed.has(area) || !area.querySelector('[data-reveal]')) continue;
@@ -77,11 +81,16 @@ export function showKeys(page: ParentNode): void {
   }
 }
 
-/** Try this call: a guest is asked to log in first when the call needs a key (reference-page.ts marks guests), as the form would. */
+/**
+ * Try this call: a guest is asked to log in first when the call needs a key (reference-page.ts marks guests), as the
+ * form would.
+ */
 function startTryIt(area: HTMLElement): void {
-  // A call this server does not serve (features-marks.ts marks the page's header) would only answer 503: say so instead.
+  // A call this server does not serve (features-marks.ts marks the page's header) would only answer 503: say so
+  // instead.
   if (area.ownerDocument.querySelector('.op-header[data-unavailable]')) return notServedHere(area);
-  if (area.matches('[data-guest][data-needs-key]')) void import('../../lib/stores/modals').then((m) => m.openModal('login'));
+  if (area.matches('[data-guest][data-needs-key]'))
+    void import('../../lib/stores/modals').then((m) => m.openModal('login'));
   else void openTryIt(area);
 }
 

@@ -1,6 +1,6 @@
 // The code samples and Try it of a reference page without React on first load: the origin filled in at once, the tabs
-// (click and WAI-ARIA keys), Copy with the real key, a signed-in user's key masked until revealed (fetched when missing),
-// and Try it asking a guest to log in or mounting the React form on its click with focus in it.
+// (click and WAI-ARIA keys), Copy with the real key, a signed-in user's key masked until revealed (fetched when
+// missing), and Try it asking a guest to log in or mounting the React form on its click with focus in it.
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { UserInfo } from '../../lib/api';
 import { sampleParts, type SamplePart } from '../../lib/reference/sample-parts';
@@ -11,7 +11,14 @@ import { $apiKey, $user } from '../../lib/stores/signed-in';
 import { FEATURE_MESSAGES } from '../../lib/product-rules';
 import { startReferencePage } from './reference-page';
 
-const spec: SampleSpec = { method: 'post', path: '/api/remaining_credits', auth: 'bearer', contentType: 'application/json', example: {}, envelope: true };
+const spec: SampleSpec = {
+  method: 'post',
+  path: '/api/remaining_credits',
+  auth: 'bearer',
+  contentType: 'application/json',
+  example: {},
+  envelope: true,
+};
 const KEY = 'sk-AbCdEfGh1234567890wxyz';
 
 const code = (parts: SamplePart[]) =>
@@ -19,7 +26,10 @@ const code = (parts: SamplePart[]) =>
 
 /** Runs the samples' inline script as the browser does, right after their markup (jsdom here runs no page scripts). */
 function runOriginScript(samples: Element): void {
-  new Function('document', 'origin', SAMPLE_ORIGIN_SCRIPT)({ currentScript: { previousElementSibling: samples } }, location.origin);
+  new Function('document', 'origin', SAMPLE_ORIGIN_SCRIPT)(
+    { currentScript: { previousElementSibling: samples } },
+    location.origin,
+  );
 }
 
 /** The markup CodeSamples.astro and TryIt.astro render for `spec`, with the samples' inline script run. */
@@ -49,7 +59,8 @@ function render(): HTMLElement {
 }
 
 const panel = () => document.querySelector<HTMLElement>('[role=tabpanel]')!;
-const tab = (label: string) => [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.textContent === label)!;
+const tab = (label: string) =>
+  [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.textContent === label)!;
 const button = (selector: string) => document.querySelector<HTMLButtonElement>(selector)!;
 const signIn = () => $user.set({ userId: 'u1', userEmail: 'ada@example.com' } as UserInfo);
 
@@ -82,7 +93,7 @@ describe('reference page samples', () => {
     }
   });
 
-  it('writes the build\'s API base instead when the page names one', () => {
+  it("writes the build's API base instead when the page names one", () => {
     render();
     const samples = document.querySelector<HTMLElement>('[data-samples]')!;
     samples.dataset.apiBase = 'https://api.example.com';
@@ -118,7 +129,9 @@ describe('reference page samples', () => {
       expect(event.defaultPrevented).toBe(true);
       await vi.waitFor(() => expect(panel().dataset.language).toBe(language));
       expect(document.activeElement).toBe(tab(label));
-      expect([...document.querySelectorAll<HTMLElement>('[role=tab]')].map((t) => t.tabIndex)).toEqual(SAMPLE_LANGUAGES.map((l) => (l.label === label ? 0 : -1)));
+      expect([...document.querySelectorAll<HTMLElement>('[role=tab]')].map((t) => t.tabIndex)).toEqual(
+        SAMPLE_LANGUAGES.map((l) => (l.label === label ? 0 : -1)),
+      );
     };
     tab('JavaScript').focus();
     await press('ArrowRight', 'python', 'Python');
@@ -129,7 +142,9 @@ describe('reference page samples', () => {
     await press('End', 'python', 'Python');
     // Back on curl, the sample is the one first shown, origin and all.
     tab('curl').click();
-    await vi.waitFor(() => expect(panel().textContent).toContain(`curl -sS -X POST '${location.origin}/api/remaining_credits'`));
+    await vi.waitFor(() =>
+      expect(panel().textContent).toContain(`curl -sS -X POST '${location.origin}/api/remaining_credits'`),
+    );
   });
 
   it('a guest copies the sample with the placeholder; "Copied" stands until another language is chosen', async () => {
@@ -146,7 +161,9 @@ describe('reference page samples', () => {
     writeText.mockRejectedValueOnce(new Error('denied'));
     stop = startReferencePage(render());
     button('[data-copy]').click();
-    await vi.waitFor(() => expect(document.querySelector('[data-copied]')!.textContent).toBe('Copy failed; select the text instead'));
+    await vi.waitFor(() =>
+      expect(document.querySelector('[data-copied]')!.textContent).toBe('Copy failed; select the text instead'),
+    );
   });
 
   it('signed in: the key is masked in every language until revealed, and Copy carries the real key', async () => {
@@ -202,7 +219,10 @@ describe('reference page Try it', () => {
   it('on the page of a call this server does not serve, it says so and loads no form', async () => {
     $apiKey.set(KEY);
     const main = render();
-    main.insertAdjacentHTML('afterbegin', '<header class="op-header" data-features="tts-common" data-unavailable></header>');
+    main.insertAdjacentHTML(
+      'afterbegin',
+      '<header class="op-header" data-features="tts-common" data-unavailable></header>',
+    );
     stop = startReferencePage(main);
     signIn();
     button('[data-open]').click();

@@ -1,9 +1,12 @@
-// A signed-in user's key in the code samples of a reference page: masked until revealed, fetched when the session has none.
-// reference-controls.ts loads this once someone is signed in, so a guest's page never downloads it.
+// A signed-in user's key in the code samples of a reference page: masked until revealed, fetched when the session has
+// none. reference-controls.ts loads this once someone is signed in, so a guest's page never downloads it.
 import { fetchApiKey, maskApiKey } from '../../lib/reference/api-key';
 import { $apiKey, $user } from '../../lib/stores/signed-in';
 
-/** Shows the key in every language of a `[data-samples]` area and wires its Reveal key; returns a function that stops following the session. */
+/**
+ * Shows the key in every language of a `[data-samples]` area and wires its Reveal key; returns a function that stops
+ * following the session.
+ */
 export function showKey(area: HTMLElement): () => void {
   const reveal = area.querySelector<HTMLButtonElement>('[data-reveal]');
   if (!reveal) return () => {};

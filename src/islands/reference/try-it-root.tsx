@@ -1,4 +1,5 @@
-// Renders the React Try it form into its area of a reference page; reference-controls.ts imports this, and React with it, on demand.
+// Renders the React Try it form into its area of a reference page; reference-controls.ts imports this, and React with
+// it, on demand.
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import type { SampleSpec } from '../../lib/reference/samples';

@@ -1,4 +1,5 @@
-// The signed-in user's API key for React views (Try it, the playground's code panel): from the session store, fetched once when missing.
+// The signed-in user's API key for React views (Try it, the playground's code panel): from the session store, fetched
+// once when missing.
 import { useEffect, useSyncExternalStore } from 'react';
 import { useStore } from '@nanostores/react';
 import { apiBase } from '../../lib/api';
@@ -18,7 +19,11 @@ export function useApiKey(): string | null | undefined {
     if (user?.userId && !key) void fetchApiKey(user.userId);
   }, [user, key]);
   // The first render while hydrating must equal the pre-rendered HTML, which knew no session.
-  const hydrated = useSyncExternalStore(neverChanges, () => true, () => false);
+  const hydrated = useSyncExternalStore(
+    neverChanges,
+    () => true,
+    () => false,
+  );
   if (!hydrated || user === undefined) return undefined;
   if (!user?.userId) return null;
   return key ?? undefined;
@@ -27,5 +32,9 @@ export function useApiKey(): string | null | undefined {
 /** Where the API answers: the build's PUBLIC_API_BASE, else this site's origin (one process serves both). */
 export function useApiOrigin(fallback: string): string {
   // The server snapshot keeps the hydrating render equal to the pre-rendered HTML; the browser's follows.
-  return useSyncExternalStore(neverChanges, () => apiBase() || location.origin, () => fallback);
+  return useSyncExternalStore(
+    neverChanges,
+    () => apiBase() || location.origin,
+    () => fallback,
+  );
 }

@@ -20,9 +20,16 @@ describe('Field', () => {
     expect(input.hasAttribute('aria-invalid')).toBe(false);
   });
 
-  it('an error marks the control invalid and describes it after the hint and the control\'s own descriptions', () => {
+  it("an error marks the control invalid and describes it after the hint and the control's own descriptions", () => {
     render(
-      <Field id="f-email" label="Email" hint="We never share it" hintId="email-help" hintLive error="Invalid email address">
+      <Field
+        id="f-email"
+        label="Email"
+        hint="We never share it"
+        hintId="email-help"
+        hintLive
+        error="Invalid email address"
+      >
         <input aria-describedby="elsewhere" />
       </Field>,
     );
@@ -54,7 +61,9 @@ describe('Field', () => {
     const area = screen.getByLabelText('Text');
     fireEvent.paste(area, { clipboardData: { getData: () => 'x'.repeat(6000) } });
     await waitFor(() =>
-      expect(screen.getByRole('status').textContent).toBe('Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.'),
+      expect(screen.getByRole('status').textContent).toBe(
+        'Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.',
+      ),
     );
     expect(area.getAttribute('aria-describedby')).toBe('f-text-hint f-text-paste');
     fireEvent.paste(area, { clipboardData: { getData: () => 'short' } });
@@ -84,7 +93,9 @@ describe('watchPasteCuts', () => {
     document.body.append(plain, own);
     for (const field of [plain, own]) fireEvent.paste(field, { clipboardData: { getData: () => 'x'.repeat(25) } });
     await Promise.all(measured);
-    expect(told).toEqual(['Your paste was longer than the 10-character limit, so the last 15 characters were left out.']);
+    expect(told).toEqual([
+      'Your paste was longer than the 10-character limit, so the last 15 characters were left out.',
+    ]);
     plain.remove();
     own.remove();
   });

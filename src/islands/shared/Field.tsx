@@ -1,4 +1,5 @@
-// A form field: its label, the control (the one child), a hint, an error and a paste notice, tied together by ids for assistive technology.
+// A form field: its label, the control (the one child), a hint, an error and a paste notice, tied together by ids for
+// assistive technology.
 import { cloneElement, useState, type ClipboardEvent, type ReactElement, type ReactNode } from 'react';
 import { OWN_PASTE_NOTICE } from '../../lib/site/paste-watch';
 import styles from './Field.module.css';
@@ -31,7 +32,16 @@ export interface FieldProps {
   quiet?: boolean;
 }
 
-export default function Field({ id, label, children, hint, hintId = `${id}-hint`, hintLive, error, quiet }: FieldProps) {
+export default function Field({
+  id,
+  label,
+  children,
+  hint,
+  hintId = `${id}-hint`,
+  hintLive,
+  error,
+  quiet,
+}: FieldProps) {
   const errorId = `${id}-error`;
   const pasteId = `${id}-paste`;
   // A paste longer than the control's maxlength is cut by the browser without a word: say what was left out.
@@ -47,7 +57,9 @@ export default function Field({ id, label, children, hint, hintId = `${id}-hint`
   };
   const hasHint = hint !== undefined && hint !== null && hint !== false;
   const hasError = error !== undefined && error !== null && error !== false && error !== '';
-  const describedBy = [children.props['aria-describedby'], hasHint && hintId, hasError && errorId, cut && pasteId].filter(Boolean).join(' ');
+  const describedBy = [children.props['aria-describedby'], hasHint && hintId, hasError && errorId, cut && pasteId]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={styles.field}>
       <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>

@@ -1,4 +1,5 @@
-// Test-only: the page side of an island test: signed in against a real app in-process, and reset after (playground screens, dashboard, history).
+// Test-only: the page side of an island test: signed in against a real app in-process, and reset after (playground
+// screens, dashboard, history).
 import { cleanup } from '@testing-library/react';
 import { vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';

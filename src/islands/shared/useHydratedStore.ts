@@ -1,4 +1,5 @@
-// A nanostore read for islands that hydrate pre-rendered HTML: the hydrating render sees the value the page was built with.
+// A nanostore read for islands that hydrate pre-rendered HTML: the hydrating render sees the value the page was built
+// with.
 import { useCallback, useSyncExternalStore } from 'react';
 import type { ReadableAtom } from 'nanostores';
 

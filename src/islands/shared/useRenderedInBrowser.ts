@@ -1,4 +1,5 @@
-// Whether this render happens in the browser after hydration: false while the page is pre-rendered and while it hydrates.
+// Whether this render happens in the browser after hydration: false while the page is pre-rendered and while it
+// hydrates.
 import { useSyncExternalStore } from 'react';
 
 const neverChanges = () => () => {};
@@ -9,5 +10,9 @@ const neverChanges = () => () => {};
  * Render them only when this is true; React renders again right after hydrating, so they appear at once.
  */
 export function useRenderedInBrowser(): boolean {
-  return useSyncExternalStore(neverChanges, () => true, () => false);
+  return useSyncExternalStore(
+    neverChanges,
+    () => true,
+    () => false,
+  );
 }

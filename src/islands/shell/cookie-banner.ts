@@ -1,4 +1,5 @@
-// The cookie banner's behaviour (SPEC.md §2 shell, §3 `cookie-accpet`): shown until the visitor chooses, then gone for good.
+// The cookie banner's behaviour (SPEC.md §2 shell, §3 `cookie-accpet`): shown until the visitor chooses, then gone for
+// good.
 import { $consent, chooseConsent, loadConsent, type ConsentChoice } from '../../lib/stores/consent';
 
 /** Wires the static banner (CookieBanner.astro): its buttons carry the choice in data-consent. */
@@ -7,7 +8,8 @@ export function mountCookieBanner(banner: HTMLElement): () => void {
     const choice = (event.target as Element).closest<HTMLElement>('[data-consent]')?.dataset.consent;
     if (choice) chooseConsent(choice as ConsentChoice);
   });
-  // Until the stored choice is read (undefined) the page's own inline script has decided; then it shows only while there is none.
+  // Until the stored choice is read (undefined) the page's own inline script has decided; then it shows only while
+  // there is none.
   const stop = $consent.subscribe((consent) => {
     if (consent !== undefined) banner.hidden = consent !== null;
   });

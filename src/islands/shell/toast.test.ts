@@ -1,4 +1,5 @@
-// Toasts without React: the message appears in the live region with its kind, a newer one replaces it, and it goes away.
+// Toasts without React: the message appears in the live region with its kind, a newer one replaces it, and it goes
+// away.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MODALS } from '../../lib/product-rules';
 import { $toast, showToast } from '../../lib/stores/modals';

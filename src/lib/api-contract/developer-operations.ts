@@ -1,4 +1,5 @@
-// Operations of the developer tools for the OpenAPI document and the reference: key credit caps, the webhook delivery log, the usage export.
+// Operations of the developer tools for the OpenAPI document and the reference: key credit caps, the webhook delivery
+// log, the usage export.
 import { KEY_CAPS, USAGE_EXPORT, WEBHOOK_LOG, WEBHOOKS } from '../product-rules';
 import type { ErrorKey } from './errors';
 import type { Operation } from './operation-shape';
@@ -82,7 +83,11 @@ export const DEVELOPER_OPERATIONS: readonly Operation[] = [
     summary: 'Webhook delivery log',
     description: `Every attempt to deliver your task webhooks, newest first: when, where, your endpoint's status, the latency, the first ${WEBHOOK_LOG.responseHeadBytes} bytes of its answer and when the next retry was scheduled (up to ${WEBHOOKS.maxAttempts} attempts). Kept as long as the task.`,
     auth: 'bearer',
-    request: { schema: webhookDeliveriesBody, contentType: 'application/json', example: { failedOnly: true, limit: WEBHOOK_LOG.defaultPageSize } },
+    request: {
+      schema: webhookDeliveriesBody,
+      contentType: 'application/json',
+      example: { failedOnly: true, limit: WEBHOOK_LOG.defaultPageSize },
+    },
     response: { schema: webhookAttemptsData, example: { list: [EXAMPLE_ATTEMPT], nextBefore: null } },
     errors: ['illegalParameter', ...authErrors],
   },
@@ -95,7 +100,11 @@ export const DEVELOPER_OPERATIONS: readonly Operation[] = [
     description:
       'Sends a stored webhook again now: the same event (webhook-id and body unchanged) with a fresh webhook-timestamp and webhook-signature. Answers the attempt; a 2xx marks the message delivered.',
     auth: 'bearer',
-    request: { schema: redeliverBody, contentType: 'application/json', example: { deliveryId: EXAMPLE_ATTEMPT.deliveryId } },
+    request: {
+      schema: redeliverBody,
+      contentType: 'application/json',
+      example: { deliveryId: EXAMPLE_ATTEMPT.deliveryId },
+    },
     response: {
       schema: webhookAttemptView,
       example: {
@@ -121,7 +130,11 @@ export const DEVELOPER_OPERATIONS: readonly Operation[] = [
     summary: 'Export usage',
     description: `Your tasks and credit movements of a range of UTC days (at most ${USAGE_EXPORT.maxRangeDays}), one row per task or ledger row, with the feature, engine, credits held, charged and refunded, status and the X-Request-Id of the call that submitted the task. The rows array is streamed as it is read; the dashboard offers the same as CSV.`,
     auth: 'bearer',
-    request: { schema: usageExportBody, contentType: 'application/json', example: { from: '2026-01-01', to: '2026-01-31' } },
+    request: {
+      schema: usageExportBody,
+      contentType: 'application/json',
+      example: { from: '2026-01-01', to: '2026-01-31' },
+    },
     response: {
       schema: usageExportData,
       example: {

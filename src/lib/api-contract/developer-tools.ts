@@ -1,4 +1,5 @@
-// Request and answer schemas of the developer tools: key credit caps, the webhook delivery log and redelivery, the usage export.
+// Request and answer schemas of the developer tools: key credit caps, the webhook delivery log and redelivery, the
+// usage export.
 import { z } from 'zod';
 import { KEY_CAPS, USAGE_EXPORT, USAGE_EXPORT_MESSAGES, WEBHOOK_LOG } from '../product-rules';
 
@@ -6,7 +7,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const boolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const cap = z
   .union([
-    z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more').max(KEY_CAPS.maxCredits, `must be at most ${KEY_CAPS.maxCredits}`),
+    z.coerce
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .max(KEY_CAPS.maxCredits, `must be at most ${KEY_CAPS.maxCredits}`),
     z.null(),
   ])
   .optional();
@@ -31,7 +36,9 @@ export const keyCapView = z.object({
   monthResetsAt: z.number().int().describe("Unix milliseconds of the next month's start (UTC)"),
 });
 export type KeyCapView = z.infer<typeof keyCapView>;
-export const keyCapsData = z.object({ list: z.array(keyCapView).describe('Every key of the account, the default key first') });
+export const keyCapsData = z.object({
+  list: z.array(keyCapView).describe('Every key of the account, the default key first'),
+});
 
 export const webhookDeliveriesBody = z.object({
   taskId: z.string().trim().min(1).max(64).optional().describe('Only the deliveries of this task'),
@@ -48,7 +55,9 @@ export const webhookDeliveriesBody = z.object({
 
 export const webhookAttemptView = z.object({
   id: z.number().int().describe("The attempt's id, newest highest"),
-  deliveryId: z.string().describe('The message id, sent as webhook-id (the same on every attempt of one message): pass it to redeliver'),
+  deliveryId: z
+    .string()
+    .describe('The message id, sent as webhook-id (the same on every attempt of one message): pass it to redeliver'),
   taskId: z.string().describe('The task the message is about'),
   eventType: z.string().describe('task.succeeded, task.failed or task.canceled'),
   url: z.string().describe('Where it was sent'),
@@ -58,8 +67,15 @@ export const webhookAttemptView = z.object({
   ok: z.boolean().describe('Whether it answered 2xx'),
   error: z.string().nullable().describe('Why the attempt failed, when it did'),
   latencyMs: z.number().int().describe('Milliseconds from sending to the answer (or the failure)'),
-  responseHead: z.string().nullable().describe(`The first ${WEBHOOK_LOG.responseHeadBytes} bytes of your endpoint's answer`),
-  nextRetryAt: z.number().int().nullable().describe('When the next attempt was scheduled after this one failed (Unix milliseconds); null when none follows'),
+  responseHead: z
+    .string()
+    .nullable()
+    .describe(`The first ${WEBHOOK_LOG.responseHeadBytes} bytes of your endpoint's answer`),
+  nextRetryAt: z
+    .number()
+    .int()
+    .nullable()
+    .describe('When the next attempt was scheduled after this one failed (Unix milliseconds); null when none follows'),
   deliveryStatus: z.enum(['pending', 'delivered', 'failed']).describe('Where the message stands now'),
   createdAt: z.number().int().describe('When the attempt was made (Unix milliseconds)'),
 });
@@ -69,7 +85,9 @@ export const webhookAttemptsData = z.object({
   nextBefore: z.number().int().nullable().describe('Pass as before for the next page; null on the last page'),
 });
 
-export const redeliverBody = z.object({ deliveryId: z.string().trim().min(1, 'is required').max(100).describe('The deliveryId (webhook-id) to send again') });
+export const redeliverBody = z.object({
+  deliveryId: z.string().trim().min(1, 'is required').max(100).describe('The deliveryId (webhook-id) to send again'),
+});
 
 // A refinement rather than z.iso.date(): the document then says "format date", not zod's long pattern.
 const day = z
@@ -84,7 +102,10 @@ const day = z
 export const usageExportBody = z
   .object({ from: day.describe('First UTC day, YYYY-MM-DD'), to: day.describe('Last UTC day, YYYY-MM-DD (included)') })
   .refine((b) => b.from <= b.to, { message: USAGE_EXPORT_MESSAGES.rangeOrder, path: ['to'] })
-  .refine((b) => Date.parse(b.to) - Date.parse(b.from) < USAGE_EXPORT.maxRangeDays * DAY_MS, { message: USAGE_EXPORT_MESSAGES.rangeTooLong, path: ['to'] });
+  .refine((b) => Date.parse(b.to) - Date.parse(b.from) < USAGE_EXPORT.maxRangeDays * DAY_MS, {
+    message: USAGE_EXPORT_MESSAGES.rangeTooLong,
+    path: ['to'],
+  });
 export type UsageRange = z.infer<typeof usageExportBody>;
 
 export const usageRow = z.object({
@@ -109,5 +130,7 @@ export type UsageRow = z.infer<typeof usageRow>;
 export const usageExportData = z.object({
   from: z.string().describe('As asked'),
   to: z.string().describe('As asked'),
-  rows: z.array(usageRow).describe('Tasks submitted in the range, oldest first, then the credit movements of the range, oldest first'),
+  rows: z
+    .array(usageRow)
+    .describe('Tasks submitted in the range, oldest first, then the credit movements of the range, oldest first'),
 });

@@ -29,7 +29,10 @@ export type OpenApiOperation = {
     {
       description: string;
       headers?: Record<string, unknown>;
-      /** text/event-stream answers name the schema of each event's data in x-event-data (OpenAPI 3.1 has no field for it). */
+      /**
+       * text/event-stream answers name the schema of each event's data in x-event-data (OpenAPI 3.1 has no field for
+       * it).
+       */
       content?: Record<string, { schema: JsonSchema; example?: unknown; 'x-event-data'?: JsonSchema }>;
       'x-error-codes'?: number[];
     }
@@ -73,7 +76,10 @@ const envelope = (data: JsonSchema): JsonSchema => ({
 });
 
 const rateLimitHeaders = {
-  'X-RateLimit-Limit': { description: `Requests allowed per window for this key (${RATE_LIMITS.publicPerWindow} per minute by default)`, schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: `Requests allowed per window for this key (${RATE_LIMITS.publicPerWindow} per minute by default)`,
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in this window', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix seconds when the window restarts', schema: { type: 'integer' } },
 };
@@ -88,8 +94,20 @@ function errorResponses(keys: ErrorKey[]): OpenApiOperation['responses'] {
   for (const [status, entries] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: entries.map((e) => `${e.code} ${e.title}: ${e.when}`).join(' '),
-      ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } }, ...rateLimitHeaders } } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, example: { code: entries[0]!.code, message: entries[0]!.title, msg: entries[0]!.title, data: null } } },
+      ...(status === 429
+        ? {
+            headers: {
+              'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+              ...rateLimitHeaders,
+            },
+          }
+        : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          example: { code: entries[0]!.code, message: entries[0]!.title, msg: entries[0]!.title, data: null },
+        },
+      },
       'x-error-codes': entries.map((e) => e.code),
     };
   }
@@ -97,7 +115,9 @@ function errorResponses(keys: ErrorKey[]): OpenApiOperation['responses'] {
 }
 
 /** A Server-Sent Events GET: its query fields and Last-Event-ID as parameters, and the stream as its 200 answer. */
-function streamParts(op: Operation & { stream: NonNullable<Operation['stream']> }): Pick<OpenApiOperation, 'parameters' | 'responses'> {
+function streamParts(
+  op: Operation & { stream: NonNullable<Operation['stream']> },
+): Pick<OpenApiOperation, 'parameters' | 'responses'> {
   const query = requestSchema(op.stream.query, op.stream.fields);
   const required = new Set((query.required ?? []) as string[]);
   const parameters = Object.entries((query.properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => {
@@ -105,7 +125,13 @@ function streamParts(op: Operation & { stream: NonNullable<Operation['stream']> 
     return { name, in: 'query', required: required.has(name), description, schema: rest };
   });
   const resume = 'The id of the last event received, to resume after a reconnect';
-  parameters.push({ name: 'Last-Event-ID', in: 'header', required: false, description: resume, schema: { type: 'string' } });
+  parameters.push({
+    name: 'Last-Event-ID',
+    in: 'header',
+    required: false,
+    description: resume,
+    schema: { type: 'string' },
+  });
   const data = op.response.schema ? responseSchema(op.response.schema) : {};
   return {
     parameters,
@@ -113,7 +139,9 @@ function streamParts(op: Operation & { stream: NonNullable<Operation['stream']> 
       '200': {
         description: `A text/event-stream: \`${op.stream.event}\` events whose data is JSON (x-event-data), each with an id; comment lines as heartbeats`,
         headers: rateLimitHeaders,
-        content: { 'text/event-stream': { schema: { type: 'string' }, example: op.stream.wireExample, 'x-event-data': data } },
+        content: {
+          'text/event-stream': { schema: { type: 'string' }, example: op.stream.wireExample, 'x-event-data': data },
+        },
       },
       ...errorResponses(op.errors),
     },
@@ -125,9 +153,19 @@ function operationObject(op: Operation): OpenApiOperation {
   const common = { operationId: op.id, tags: [op.tag], summary: op.summary, description: op.description, security };
   if (op.stream) return { ...common, ...streamParts({ ...op, stream: op.stream }) };
   const parameters: Array<Record<string, unknown>> = [];
-  if (op.submit) parameters.push({ name: IDEMPOTENCY_HEADER.name, in: 'header', required: false, description: IDEMPOTENCY_HEADER.description, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+  if (op.submit)
+    parameters.push({
+      name: IDEMPOTENCY_HEADER.name,
+      in: 'header',
+      required: false,
+      description: IDEMPOTENCY_HEADER.description,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
   const success = op.response.schema
-    ? { schema: envelope(responseSchema(op.response.schema)), example: { code: 0, message: 'success', msg: 'success', data: op.response.example } }
+    ? {
+        schema: envelope(responseSchema(op.response.schema)),
+        example: { code: 0, message: 'success', msg: 'success', data: op.response.example },
+      }
     : { schema: { $ref: 'https://spec.openapis.org/oas/3.1/schema/2022-10-07' }, example: op.response.example };
   return {
     operationId: op.id,
@@ -136,9 +174,25 @@ function operationObject(op: Operation): OpenApiOperation {
     description: op.description,
     security: op.auth === 'bearer' ? [{ bearerAuth: [] }] : [],
     parameters,
-    ...(op.request ? { requestBody: { required: true as const, content: { [op.request.contentType]: { schema: requestSchema(op.request.schema, op.request.fields), example: op.request.example } } } } : {}),
+    ...(op.request
+      ? {
+          requestBody: {
+            required: true as const,
+            content: {
+              [op.request.contentType]: {
+                schema: requestSchema(op.request.schema, op.request.fields),
+                example: op.request.example,
+              },
+            },
+          },
+        }
+      : {}),
     responses: {
-      '200': { description: op.response.schema ? 'Success' : 'The document', ...(op.id === 'openApiDocument' ? {} : { headers: rateLimitHeaders }), content: { 'application/json': success } },
+      '200': {
+        description: op.response.schema ? 'Success' : 'The document',
+        ...(op.id === 'openApiDocument' ? {} : { headers: rateLimitHeaders }),
+        content: { 'application/json': success },
+      },
       ...errorResponses(op.errors),
     },
   };
@@ -157,7 +211,8 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
     info: {
       title: 'DreamAPI',
       version: API_VERSION,
-      description: 'Generate speech, images and video with AI, billed in credits. Compatible with DreamAPI: submit a task, poll it or receive a signed webhook, download the result.',
+      description:
+        'Generate speech, images and video with AI, billed in credits. Compatible with DreamAPI: submit a task, poll it or receive a signed webhook, download the result.',
     },
     servers: [{ url: options.serverUrl || '/' }],
     tags: TAGS,
@@ -169,17 +224,41 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
           summary: 'A task finished',
           description: `Sent to the callbackUrl of a submit when its task succeeds, fails or is canceled. Signed the Standard Webhooks way; answer 2xx, anything else is retried up to ${WEBHOOKS.maxAttempts} attempts with the same webhook-id.`,
           parameters: [
-            { name: 'webhook-id', in: 'header', required: true, description: 'Unique per message; the same on retries, so deduplicate on it', schema: { type: 'string' } },
-            { name: 'webhook-timestamp', in: 'header', required: true, description: `Unix seconds; reject messages more than ${WEBHOOKS.toleranceS} s from your clock`, schema: { type: 'string' } },
-            { name: 'webhook-signature', in: 'header', required: true, description: 'Space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>", keyed by the base64 part of your whsec_ secret', schema: { type: 'string' } },
+            {
+              name: 'webhook-id',
+              in: 'header',
+              required: true,
+              description: 'Unique per message; the same on retries, so deduplicate on it',
+              schema: { type: 'string' },
+            },
+            {
+              name: 'webhook-timestamp',
+              in: 'header',
+              required: true,
+              description: `Unix seconds; reject messages more than ${WEBHOOKS.toleranceS} s from your clock`,
+              schema: { type: 'string' },
+            },
+            {
+              name: 'webhook-signature',
+              in: 'header',
+              required: true,
+              description:
+                'Space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>", keyed by the base64 part of your whsec_ secret',
+              schema: { type: 'string' },
+            },
           ],
-          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } },
+          },
           responses: { '200': { description: 'Any 2xx acknowledges the message' } },
         },
       },
     },
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key from the dashboard (Key tab)' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Your API key from the dashboard (Key tab)' },
+      },
       schemas: { ErrorEnvelope: responseSchema(errorEnvelope), WebhookEvent: responseSchema(webhookEvent) },
     },
   };

@@ -1,5 +1,15 @@
-// Entry of the API contract (browser-safe, zod and src/lib/product-rules only): request and answer schemas, operations, error catalogue, OpenAPI document.
-export { buildOpenApiDocument, requestSchema, responseSchema, API_VERSION, type DocumentOptions, type OpenApiDocument, type OpenApiOperation, type JsonSchema } from './document';
+// Entry of the API contract (browser-safe, zod and src/lib/product-rules only): request and answer schemas, operations,
+// error catalogue, OpenAPI document.
+export {
+  buildOpenApiDocument,
+  requestSchema,
+  responseSchema,
+  API_VERSION,
+  type DocumentOptions,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type JsonSchema,
+} from './document';
 export { OPERATIONS, operationById, IDEMPOTENCY_HEADER, type Operation, type Tag } from './operations';
 export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './errors';
 export * from './schemas';

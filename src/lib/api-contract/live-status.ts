@@ -1,9 +1,13 @@
-// The live status stream's contract: its query schema and its operation (GET, text/event-stream of getAsyncResult views).
+// The live status stream's contract: its query schema and its operation (GET, text/event-stream of getAsyncResult
+// views).
 import { z } from 'zod';
 import { LIVE_STATUS } from '../product-rules';
 import type { Operation, StreamDoc } from './operation-shape';
 
-/** ?taskId= names one task (the stream ends after its final status); without it the stream carries every task of the account. */
+/**
+ * ?taskId= names one task (the stream ends after its final status); without it the stream carries every task of the
+ * account.
+ */
 export const taskEventsQuery = z.object({ taskId: z.string().trim().min(1).max(64).optional() });
 export type TaskEventsQuery = z.infer<typeof taskEventsQuery>;
 

@@ -1,4 +1,5 @@
-// The shape of a documented API operation: a leaf the operation lists (operations.ts, developer-operations.ts, live-status.ts) share.
+// The shape of a documented API operation: a leaf the operation lists (operations.ts, developer-operations.ts,
+// live-status.ts) share.
 import type { z } from 'zod';
 import type { ErrorKey } from './errors';
 

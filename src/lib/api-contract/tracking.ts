@@ -1,5 +1,6 @@
-// The collector protocol's signed-text layouts (docs/tracking-protocol.md): pure strings that browser and collector both build.
-// No crypto here (crypto-js stays in the worker, node:crypto in the server), no zod: the worker bundle imports this file directly.
+// The collector protocol's signed-text layouts (docs/tracking-protocol.md): pure strings that browser and collector
+// both build. No crypto here (crypto-js stays in the worker, node:crypto in the server), no zod: the worker bundle
+// imports this file directly.
 
 /** The track_info fields that `sign` covers. */
 export interface SignedBatchFields {
@@ -13,7 +14,14 @@ export interface SignedBatchFields {
 
 /** The text the track_info HMAC `sign` covers: the fields in this order, joined by '\n'. */
 export function signedText(body: SignedBatchFields): string {
-  return [body.token, body.produceId, body.queueId, String(body.sendTime), String(body.batchCount), body.msgEncrypt].join('\n');
+  return [
+    body.token,
+    body.produceId,
+    body.queueId,
+    String(body.sendTime),
+    String(body.batchCount),
+    body.msgEncrypt,
+  ].join('\n');
 }
 
 /** The text the message checksum `sign` (SHA-256 hex) covers: "appKey\ndeviceId\nmessage". */

@@ -1,4 +1,5 @@
-// The webhook check the API reference shows: plain Node, no SDK, the same signature the server makes (server/tasks/webhooks.ts).
+// The webhook check the API reference shows: plain Node, no SDK, the same signature the server makes
+// (server/tasks/webhooks.ts).
 import { WEBHOOKS } from '../product-rules';
 
 /** Node code a developer can paste: verifyWebhook(secret, headers, rawBody), then its use in a handler. */

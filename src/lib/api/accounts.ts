@@ -16,7 +16,8 @@ export const accountsApi = {
   emailLogin: (email: string, code: string, attemptId: string, attribution: Attribution) =>
     apiRequest<LoginResult>('/user/email/login', { email, code, attemptId, ...attribution }),
   /** The same call with the token of the mailed sign-in link instead of email and code. */
-  linkLogin: (linkToken: string, attribution: Attribution) => apiRequest<LoginResult>('/user/email/login', { linkToken, ...attribution }),
+  linkLogin: (linkToken: string, attribution: Attribution) =>
+    apiRequest<LoginResult>('/user/email/login', { linkToken, ...attribution }),
   info: () => apiRequest<UserInfo>('/user/info'),
   logout: () => apiRequest<null>('/user/exit/login'),
   updateInfo: (company: string, channel: string) => apiRequest<null>('/user/infoUpdate', { company, channel }),
@@ -24,8 +25,10 @@ export const accountsApi = {
   infoAsked: () => apiRequest<null>('/user/infoAsked'),
   apiKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground', { userId }),
   regenerateKey: (userId: string) => apiRequest<{ key: string }>('/apply/playground/regenerate', { userId }),
-  redeem: (code: string) => apiRequest<{ credits: number; balance: number }>('/user/invitation', { code }, { json: true }),
-  history: (page: number, pageSize: number) => apiRequest<LedgerPageWithBalance>('/user/credits/history', { page, pageSize }),
+  redeem: (code: string) =>
+    apiRequest<{ credits: number; balance: number }>('/user/invitation', { code }, { json: true }),
+  history: (page: number, pageSize: number) =>
+    apiRequest<LedgerPageWithBalance>('/user/credits/history', { page, pageSize }),
   oauthUrl: (provider: OAuthProvider, state: string, codeChallenge: string) =>
     apiRequest<{ url: string }>(`/user/${provider}/login/url`, { state, codeChallenge }),
   oauthCallback: (provider: OAuthProvider, params: Record<string, string>) =>

@@ -28,7 +28,11 @@ describe('apiRequest', () => {
     expect(await apiRequest('/user/code', { email: 'a@b.co', type: 'login' })).toEqual({ a: 1 });
     const init = fetchMock.mock.calls[0]![1];
     expect(init.body).toBe('email=a%40b.co&type=login');
-    expect(init.headers).toMatchObject({ 'content-type': 'application/x-www-form-urlencoded', token: 'tok', authorization: 'Bearer sk-key' });
+    expect(init.headers).toMatchObject({
+      'content-type': 'application/x-www-form-urlencoded',
+      token: 'tok',
+      authorization: 'Bearer sk-key',
+    });
   });
 
   it('accepts status_code THS12140000000 as success and sends JSON when asked', async () => {
@@ -63,7 +67,9 @@ describe('apiRequest', () => {
     vi.stubGlobal(
       'fetch',
       (_url: string, init: RequestInit) =>
-        new Promise((_resolve, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+        new Promise((_resolve, reject) =>
+          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        ),
     );
     await expect(apiRequest('/user/info', {}, { timeoutMs: 5 })).rejects.toThrow(MESSAGES.networkError);
   });

@@ -1,4 +1,5 @@
-// The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope handling.
+// The product API client of SPEC.md §7/§8: form body by default, 10 s timeout, token and Bearer headers, envelope
+// handling.
 import { API_CODES, MESSAGES, REQUEST, STORAGE_KEYS, SUCCESS_STATUS_CODE } from '../product-rules';
 import { local } from '../storage';
 import { notifyNotLoggedIn, type NotLoggedIn } from './not-logged-in';
@@ -46,7 +47,10 @@ function encodeForm(data: Record<string, unknown>): string {
   return form.toString();
 }
 
-/** §8 40001: the listeners hear of it (they clear the stored tokens and save countryCode); the call rejects with 'User Not Login'. */
+/**
+ * §8 40001: the listeners hear of it (they clear the stored tokens and save countryCode); the call rejects with 'User
+ * Not Login'.
+ */
 function handleNotLoggedIn(body: Envelope): ApiError {
   const country = (body.data as { countryCode?: unknown } | null | undefined)?.countryCode;
   const notice: NotLoggedIn = { countryCode: typeof country === 'string' && country ? country : null };
@@ -62,9 +66,15 @@ export function authHeaders(): Record<string, string> {
   return headers;
 }
 
-export async function apiRequest<T>(path: string, data: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<T> {
+export async function apiRequest<T>(
+  path: string,
+  data: Record<string, unknown> = {},
+  options: RequestOptions = {},
+): Promise<T> {
   const get = options.method === 'GET';
-  const headers = get ? authHeaders() : { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded', ...authHeaders() };
+  const headers = get
+    ? authHeaders()
+    : { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded', ...authHeaders() };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? REQUEST.timeoutMs);
   let body: Envelope;

@@ -1,4 +1,5 @@
-// Typed dashboard and history calls: named API keys, the request log, usage, share links and re-run (server/routes/keys.ts, share.ts, playground.ts).
+// Typed dashboard and history calls: named API keys, the request log, usage, share links and re-run
+// (server/routes/keys.ts, share.ts, playground.ts).
 import { SHARE_LINKS } from '../product-rules';
 import { apiRequest } from './client';
 import type { ApiKeyView, ApiRequestPage, SharedResult, ShareLinkView, TaskView, UsageReport } from './types';
@@ -21,5 +22,10 @@ export const historyApi = {
   shares: (taskId: string) => json<{ list: ShareLinkView[] }>('/share/v1/list', { taskId }).then((d) => d.list),
   revokeShare: (shareId: string) => json<null>('/share/v1/revoke', { shareId }),
   /** The public view of a shared result; needs no account. */
-  shared: (token: string) => apiRequest<SharedResult>(`/share/v1/view?${SHARE_LINKS.tokenParam}=${encodeURIComponent(token)}`, {}, { method: 'GET' }),
+  shared: (token: string) =>
+    apiRequest<SharedResult>(
+      `/share/v1/view?${SHARE_LINKS.tokenParam}=${encodeURIComponent(token)}`,
+      {},
+      { method: 'GET' },
+    ),
 };

@@ -1,4 +1,5 @@
-// Typed dashboard calls of the developer tools: key credit caps, the webhook delivery log and redelivery, the CSV usage export (server/routes/developer-dashboard.ts).
+// Typed dashboard calls of the developer tools: key credit caps, the webhook delivery log and redelivery, the CSV usage
+// export (server/routes/developer-dashboard.ts).
 import { MESSAGES } from '../product-rules';
 import type { KeyCapView, WebhookAttemptView } from '../api-contract';
 import { apiBase, apiRequest, ApiError, authHeaders, settle, type Envelope } from './client';

@@ -9,4 +9,12 @@ export { playgroundApi } from './playground';
 export { dashboardApi, historyApi } from './dashboard';
 export { apiUpload, type UploadOptions } from './upload';
 export type { FeatureState, MediaInfo, SampleModel, TaskOutputView, TaskView } from './types';
-export type { ApiKeyView, ApiRequestEntry, ApiRequestPage, LedgerTask, SharedResult, ShareLinkView, UsageReport } from './types';
+export type {
+  ApiKeyView,
+  ApiRequestEntry,
+  ApiRequestPage,
+  LedgerTask,
+  SharedResult,
+  ShareLinkView,
+  UsageReport,
+} from './types';

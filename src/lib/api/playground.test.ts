@@ -1,4 +1,5 @@
-// Playground calls share the client's SPEC.md §7 10 s timeout: a server that never answers ends in §8's network message.
+// Playground calls share the client's SPEC.md §7 10 s timeout: a server that never answers ends in §8's network
+// message.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,11 +37,16 @@ async function after<T>(call: Promise<T>, path: string, ms: number): Promise<unk
 
 describe('playground call timeout', () => {
   it("GET features gives up after 10 s with 'Network error，Please try again later'", async () => {
-    expect(await after(playgroundApi.features(), '/api-playground/task/v1/features', REQUEST.timeoutMs)).toMatchObject({ message: MESSAGES.networkError, code: null });
+    expect(await after(playgroundApi.features(), '/api-playground/task/v1/features', REQUEST.timeoutMs)).toMatchObject({
+      message: MESSAGES.networkError,
+      code: null,
+    });
     expect(seen).toEqual(['GET /api-playground/task/v1/features']);
   });
 
   it('a POST gives up after 10 s the same way', async () => {
-    expect(await after(playgroundApi.poll('t1'), '/api-playground/video_tools/v1/poll', REQUEST.timeoutMs)).toMatchObject({ message: MESSAGES.networkError });
+    expect(
+      await after(playgroundApi.poll('t1'), '/api-playground/video_tools/v1/poll', REQUEST.timeoutMs),
+    ).toMatchObject({ message: MESSAGES.networkError });
   });
 });

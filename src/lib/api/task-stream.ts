@@ -1,4 +1,5 @@
-// The playground's live status: one account stream (Server-Sent Events over fetch, with the session token) shared by every run and history item.
+// The playground's live status: one account stream (Server-Sent Events over fetch, with the session token) shared by
+// every run and history item.
 import { LIVE_STATUS } from '../product-rules';
 import { readEvents } from '../sdk/sse';
 import { apiBase, authHeaders } from './client';
@@ -101,7 +102,11 @@ const isRunning = (task: TaskView) => task.status === 'queued' || task.status ==
  * Follows a task until it finishes (answers its final view), or null once the stream fails (then poll) or the caller
  * leaves: each follow puts its leave function in `following`, which a screen going away calls.
  */
-export function untilFinished(first: TaskView, onView: (task: TaskView) => void, following: Set<() => void>): Promise<TaskView | null> {
+export function untilFinished(
+  first: TaskView,
+  onView: (task: TaskView) => void,
+  following: Set<() => void>,
+): Promise<TaskView | null> {
   return new Promise((resolve) => {
     const stop = followTask(
       first.taskId,

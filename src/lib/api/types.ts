@@ -1,4 +1,5 @@
-// The shapes of account and task answers on the wire, defined once for the server that sends them and the site that reads them.
+// The shapes of account and task answers on the wire, defined once for the server that sends them and the site that
+// reads them.
 import type { MediaKind, TaskStatus } from '../product-rules';
 
 /** SPEC.md §3 "User info" plus token, isOld and countryCode. */
@@ -33,7 +34,9 @@ export interface LedgerEntry {
   reason: string;
   reference: string | null;
   createdAt: number;
-  /** The task a task-hold, -settle or -refund row is about; null for other rows and for tasks deleted from the history. */
+  /**
+   * The task a task-hold, -settle or -refund row is about; null for other rows and for tasks deleted from the history.
+   */
   task?: LedgerTask | null;
 }
 
@@ -56,7 +59,10 @@ export interface TaskOutputView {
   mime: string;
   durationS: number | null;
   size: number;
-  /** A video's poster frame (a JPEG taken from it when it was stored); absent for other kinds and when none could be made. */
+  /**
+   * A video's poster frame (a JPEG taken from it when it was stored); absent for other kinds and when none could be
+   * made.
+   */
   posterUrl?: string | null;
 }
 
@@ -103,7 +109,10 @@ export interface MediaInfo {
   expiresAt: number;
 }
 
-/** GET /api-playground/task/v1/features (public): each feature, payments and sign-in methods; one zod schema each (src/lib/api-contract/offer.ts). */
+/**
+ * GET /api-playground/task/v1/features (public): each feature, payments and sign-in methods; one zod schema each
+ * (src/lib/api-contract/offer.ts).
+ */
 export type { FeatureState, OfferAnswer, PaymentsOffer, SignInOffer } from '../api-contract/offer';
 
 /** GET /api-playground/vih_model/v1/model_list: one sample avatar model (SPEC.md §3). */
@@ -114,7 +123,10 @@ export interface SampleModel {
   src: string;
 }
 
-/** One API key as the dashboard lists it; the secret itself is only in the answer that creates it (and, for the default key, /apply/playground). */
+/**
+ * One API key as the dashboard lists it; the secret itself is only in the answer that creates it (and, for the default
+ * key, /apply/playground).
+ */
 export interface ApiKeyView {
   id: string;
   name: string;
@@ -150,10 +162,15 @@ export interface ApiRequestPage {
   pageSize: number;
 }
 
-/** Runs and credits per day and per feature (the dashboard chart); `days` are the client's local dates, oldest first. */
+/**
+ * Runs and credits per day and per feature (the dashboard chart); `days` are the client's local dates, oldest first.
+ */
 export interface UsageReport {
   days: string[];
-  /** One entry per feature used in the span, most credits (then runs) first; `credits[i]` and `runs[i]` belong to `days[i]`. */
+  /**
+   * One entry per feature used in the span, most credits (then runs) first; `credits[i]` and `runs[i]` belong to
+   * `days[i]`.
+   */
   features: Array<{ feature: string; credits: number[]; runs: number[]; total: number; totalRuns: number }>;
   /** Credits used in the span. */
   total: number;

@@ -1,4 +1,5 @@
-// Multipart file uploads with progress, to this server or straight to its storage bucket, failing like every other call (SPEC.md §7, §8).
+// Multipart file uploads with progress, to this server or straight to its storage bucket, failing like every other call
+// (SPEC.md §7, §8).
 import { DIRECT_UPLOAD_MESSAGES, MESSAGES, REQUEST } from '../product-rules';
 import { ApiError, apiBase, authHeaders, settle, type Envelope } from './client';
 
@@ -13,7 +14,12 @@ export interface UploadOptions {
  * POSTs a form with progress; resolves with the request once answered. XMLHttpRequest rather than fetch because only
  * it reports upload progress. A network failure or the time limit is the §8 network message.
  */
-function sendForm(url: string, form: FormData, options: UploadOptions, headers: Record<string, string>): Promise<XMLHttpRequest> {
+function sendForm(
+  url: string,
+  form: FormData,
+  options: UploadOptions,
+  headers: Record<string, string>,
+): Promise<XMLHttpRequest> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);

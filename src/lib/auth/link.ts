@@ -1,4 +1,5 @@
-// The one-time sign-in link of a code mail, opened on the root page: posts its token to /user/email/login (docs/security.md "Sign-in limits").
+// The one-time sign-in link of a code mail, opened on the root page: posts its token to /user/email/login
+// (docs/security.md "Sign-in limits").
 import { accountsApi } from '../api';
 import { LOGIN_LINK } from '../product-rules';
 import { attribution, completeLogin } from '../stores/login';

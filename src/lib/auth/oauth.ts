@@ -1,6 +1,13 @@
 // Google and GitHub sign-in in the browser: state and PKCE made here, the callback on / checked here (SPEC.md §2, §4).
 import { accountsApi } from '../api';
-import { OAUTH_PROVIDERS, OAUTH_SESSION_KEYS, OAUTH_STATE, OAUTH_STATE_PREFIX, STORAGE_KEYS, type OAuthProvider } from '../product-rules';
+import {
+  OAUTH_PROVIDERS,
+  OAUTH_SESSION_KEYS,
+  OAUTH_STATE,
+  OAUTH_STATE_PREFIX,
+  STORAGE_KEYS,
+  type OAuthProvider,
+} from '../product-rules';
 import { attribution, completeLogin } from '../stores/login';
 import { local, session } from '../storage';
 
@@ -30,7 +37,8 @@ export async function startOAuth(provider: OAuthProvider): Promise<void> {
   location.assign(url);
 }
 
-export type CallbackOutcome = { kind: 'none' } | { kind: 'done'; redirect: string } | { kind: 'failed'; message: string };
+export type CallbackOutcome =
+  { kind: 'none' } | { kind: 'done'; redirect: string } | { kind: 'failed'; message: string };
 
 /** A stored redirect path is followed only when it stays on this site. */
 function safeRedirect(value: string | null): string {
@@ -48,7 +56,9 @@ export async function handleOAuthCallback(search: string): Promise<CallbackOutco
   const code = params.get('code');
   const state = params.get('state');
   if (!code || !state || !state.startsWith(OAUTH_STATE_PREFIX)) {
-    return params.has('error') && provider ? { kind: 'failed', message: params.get('error_description') ?? params.get('error')! } : { kind: 'none' };
+    return params.has('error') && provider
+      ? { kind: 'failed', message: params.get('error_description') ?? params.get('error')! }
+      : { kind: 'none' };
   }
   const expected = session.get(OAUTH_SESSION_KEYS.state);
   const verifier = session.get(OAUTH_SESSION_KEYS.verifier);
@@ -59,7 +69,11 @@ export async function handleOAuthCallback(search: string): Promise<CallbackOutco
     return { kind: 'failed', message: 'The sign-in could not be verified (state mismatch); please sign in again' };
   }
   try {
-    const result = await accountsApi.oauthCallback(provider, { ...Object.fromEntries(params), codeVerifier: verifier, ...attribution() });
+    const result = await accountsApi.oauthCallback(provider, {
+      ...Object.fromEntries(params),
+      codeVerifier: verifier,
+      ...attribution(),
+    });
     await completeLogin(result, { deferred: true });
     const redirect = safeRedirect(local.get(STORAGE_KEYS.redirectUri));
     local.remove(STORAGE_KEYS.redirectUri);

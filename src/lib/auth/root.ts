@@ -1,4 +1,5 @@
-// What the root page does (SPEC.md §2, §4): finish a mailed sign-in link or an OAuth callback first, otherwise go to /playground keeping the query.
+// What the root page does (SPEC.md §2, §4): finish a mailed sign-in link or an OAuth callback first, otherwise go to
+// /playground keeping the query.
 import { MESSAGES } from '../product-rules';
 import { handleSignInLink } from './link';
 import { handleOAuthCallback } from './oauth';

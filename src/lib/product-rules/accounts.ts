@@ -23,7 +23,9 @@ export const LOGIN_CODES = {
   /** Codes requested from one IP address within an hour. */
   perIpPerHour: 30,
   windowMs: HOUR_MS,
-  /** Random bytes of the attempt id POST /user/code answers and of the one-time sign-in link (base64url: 43 characters). */
+  /**
+   * Random bytes of the attempt id POST /user/code answers and of the one-time sign-in link (base64url: 43 characters).
+   */
   secretBytes: 32,
   secretPattern: /^[A-Za-z0-9_-]{43}$/,
 } as const;
@@ -89,7 +91,8 @@ export const ACCOUNT_MESSAGES = {
   resendTooSoon: 'Please wait before requesting another code',
   emailHourlyCap: 'Too many codes sent to this email in the last hour; please try again later',
   ipHourlyCap: 'Too many codes requested from your network in the last hour; please try again later',
-  emailIpHourlyCap: 'Too many codes requested for this email from your network in the last hour; please try again later',
+  emailIpHourlyCap:
+    'Too many codes requested for this email from your network in the last hour; please try again later',
   codeInvalid: 'The code is wrong; please check the email and try again',
   codeExpired: 'The code has expired; please request a new code',
   codeUsed: 'This code was already used; please request a new code to sign in again',

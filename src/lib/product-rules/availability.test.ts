@@ -9,13 +9,24 @@ import { SIGNUP_CREDITS_DEFAULT, trialCredits } from './signup';
 describe('runCredits', () => {
   const measures = { characters: 600 };
   it('charges the §9 price when an AI model may make the run', () => {
-    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' })).toEqual({ itemId: 'tts-common', credits: quote('tts-common', measures), free: false });
+    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' })).toEqual({
+      itemId: 'tts-common',
+      credits: quote('tts-common', measures),
+      free: false,
+    });
     expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' }).credits).toBe(3);
   });
 
   it('charges 0 for a run with no AI model while NO_MODEL_PRICE is free, the §9 price when it is full', () => {
-    expect(runCredits('tts-common', measures, { usesModel: false, noModelPrice: 'free' })).toEqual({ itemId: 'tts-common', credits: 0, free: true });
-    expect(runCredits('text-to-video', { durationS: 4, resolution: '1080p' }, { usesModel: false, noModelPrice: 'full' }).credits).toBe(180);
+    expect(runCredits('tts-common', measures, { usesModel: false, noModelPrice: 'free' })).toEqual({
+      itemId: 'tts-common',
+      credits: 0,
+      free: true,
+    });
+    expect(
+      runCredits('text-to-video', { durationS: 4, resolution: '1080p' }, { usesModel: false, noModelPrice: 'full' })
+        .credits,
+    ).toBe(180);
   });
 
   it('knows which engines make output without an AI model', () => {
@@ -28,12 +39,18 @@ describe('price notes', () => {
   it('says a free no-model run is free, in the words the cost preview uses', () => {
     expect(FEATURE_MESSAGES.free(ENGINE_LABELS.preview)).toBe('Free here: preview engine (no AI model)');
     expect(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)).toBe('Free here: eSpeak NG (no AI model)');
-    expect(featureNote('text-to-video', 'preview', { usesModel: false, noModelPrice: 'free' })).toBe('Free here: preview engine (no AI model)');
+    expect(featureNote('text-to-video', 'preview', { usesModel: false, noModelPrice: 'free' })).toBe(
+      'Free here: preview engine (no AI model)',
+    );
   });
 
   it('gives the §9 price otherwise, and says when nothing serves the feature', () => {
-    expect(featureNote('tts-pro', 'elevenlabs', { usesModel: true, noModelPrice: 'free' })).toBe('ElevenLabs: 1 credit per 200 characters');
-    expect(featureNote('tryon-clothes', null, { usesModel: false, noModelPrice: 'free' })).toBe('Not available on this server');
+    expect(featureNote('tts-pro', 'elevenlabs', { usesModel: true, noModelPrice: 'free' })).toBe(
+      'ElevenLabs: 1 credit per 200 characters',
+    );
+    expect(featureNote('tryon-clothes', null, { usesModel: false, noModelPrice: 'free' })).toBe(
+      'Not available on this server',
+    );
     expect(featurePriceText('text-to-video')).toBe('20 to 180 credits a clip');
     expect(featurePriceText('wan-image-to-video')).toBe('15 to 30 credits a clip');
     expect(featurePriceText('talking-image')).toBe('2 credits per second');

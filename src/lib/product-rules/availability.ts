@@ -1,4 +1,5 @@
-// What this server serves and what a run without an AI model costs: the features answer's notes, NO_MODEL_PRICE and its charge.
+// What this server serves and what a run without an AI model costs: the features answer's notes, NO_MODEL_PRICE and its
+// charge.
 import { engineLabel } from './engines';
 import { FEATURE_MESSAGES } from './feature-messages';
 import { featurePrice, priceItem, quote, TEXT_TO_VIDEO_OPTIONS, type Feature, type PriceInput } from './pricing';
@@ -15,7 +16,10 @@ export const NO_MODEL_PRICES = ['free', 'full'] as const;
 export type NoModelPrice = (typeof NO_MODEL_PRICES)[number];
 export const NO_MODEL_PRICE_DEFAULT: NoModelPrice = 'free';
 
-/** What a run's price depends on besides its measures: whether its engine (any of its fallback chain, before it runs) uses an AI model. */
+/**
+ * What a run's price depends on besides its measures: whether its engine (any of its fallback chain, before it runs)
+ * uses an AI model.
+ */
 export interface RunBilling {
   usesModel: boolean;
   noModelPrice: NoModelPrice;
@@ -25,7 +29,11 @@ export interface RunBilling {
  * Credits one run costs: the §9 price of its measures, or 0 when no AI model makes it and NO_MODEL_PRICE is free.
  * The server holds and settles with this function and the playground's cost preview calls it, so they agree.
  */
-export function runCredits(feature: Feature, measures: PriceInput, billing: RunBilling): { itemId: string; credits: number; free: boolean } {
+export function runCredits(
+  feature: Feature,
+  measures: PriceInput,
+  billing: RunBilling,
+): { itemId: string; credits: number; free: boolean } {
   const { itemId, params } = featurePrice(feature, measures);
   const free = !billing.usesModel && billing.noModelPrice === 'free';
   return { itemId, credits: free ? 0 : quote(itemId, params), free };

@@ -1,4 +1,5 @@
-// Recurring chores (media retention, tracking retention): their schedules, page size and the tracking retention default (docs/scaling.md "Chores").
+// Recurring chores (media retention, tracking retention): their schedules, page size and the tracking retention default
+// (docs/scaling.md "Chores").
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -32,6 +33,9 @@ export const TRACKING_RETENTION = {
   maxDays: 3650,
   /** Daily partitions made ahead of today (and one behind, for late arrivals), so inserts never wait for DDL. */
   partitionsAheadDays: 3,
-  /** How long dropping an old partition may wait for inserts in flight (new inserts queue behind it meanwhile) before it gives up until the next pass. */
+  /**
+   * How long dropping an old partition may wait for inserts in flight (new inserts queue behind it meanwhile) before it
+   * gives up until the next pass.
+   */
   dropLockTimeoutMs: 1000,
 } as const;

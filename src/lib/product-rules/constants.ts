@@ -1,4 +1,5 @@
-// Business constants and limits of SPEC.md §9 (plus the fixed names and codes of §3, §7 and §8), one place for all of them.
+// Business constants and limits of SPEC.md §9 (plus the fixed names and codes of §3, §7 and §8), one place for all of
+// them.
 
 import { FROM_STORAGE_KEY, USER_ID_STORAGE_KEY } from './storage-keys';
 import { MONITOR_TIMEOUT_MS } from './monitoring';
@@ -11,7 +12,10 @@ const HOUR_MS = 60 * MINUTE_MS;
 /** Product API requests (SPEC.md §7 "the timeout is 10 s", §9 "Request timeout 10000 ms"). */
 export const REQUEST = {
   timeoutMs: 10 * SECOND_MS,
-  /** File uploads (multipart, with progress) have no time limit, 0: a large file on a slow link takes what it takes; the server's upload cap bounds it. */
+  /**
+   * File uploads (multipart, with progress) have no time limit, 0: a large file on a slow link takes what it takes; the
+   * server's upload cap bounds it.
+   */
   uploadTimeoutMs: 0,
 } as const;
 
@@ -87,7 +91,9 @@ export const TRACKING = {
   queueLimit: 100,
   /** seqId wraps after this value. */
   seqIdWrap: SEQ_ID_WRAP,
-  /** A stored token and config are reused while younger than 1.8 h (108 minutes, written so to stay an exact integer). */
+  /**
+   * A stored token and config are reused while younger than 1.8 h (108 minutes, written so to stay an exact integer).
+   */
   cacheMaxAgeMs: 108 * MINUTE_MS,
   /** When the queue is empty the timer stops after this check delay. */
   stopCheckDelayMs: 2 * SECOND_MS,

@@ -4,7 +4,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Envelope codes of the developer tools, beside ERROR_CODES and TASK_ERROR_CODES. */
 export const DEVELOPER_TOOL_CODES = {
-  /** HTTP 429 with Retry-After: the task's hold would pass the key's daily or monthly credit cap; no task is created. */
+  /**
+   * HTTP 429 with Retry-After: the task's hold would pass the key's daily or monthly credit cap; no task is created.
+   */
   keyCapReached: 40021,
 } as const;
 
@@ -24,7 +26,10 @@ export function capPeriod(period: CapPeriod, now: number): { start: number; rese
     const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
     return { start, resetsAt: start + DAY_MS };
   }
-  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), resetsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+  return {
+    start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1),
+    resetsAt: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1),
+  };
 }
 
 const periodWords: Record<CapPeriod, { cap: string; used: string; reset: string }> = {
@@ -37,8 +42,11 @@ export const KEY_CAP_MESSAGES = {
   reached: (o: { period: CapPeriod; cap: number; used: number; needs: number; resetsAt: number }) =>
     `This key's ${periodWords[o.period].cap} credit cap of ${o.cap} would be passed: ${o.used} used ${periodWords[o.period].used}, this task needs ${o.needs}. ` +
     `The cap resets ${periodWords[o.period].reset} (${new Date(o.resetsAt).toISOString()}); raise it in the dashboard's API keys tab.`,
-  /** A key may tighten its own caps through the API, never loosen them: a leaked key could otherwise lift its own limit. */
-  ownRaise: 'A key cannot raise or remove its own credit caps; change them in the dashboard or with another of your keys',
+  /**
+   * A key may tighten its own caps through the API, never loosen them: a leaked key could otherwise lift its own limit.
+   */
+  ownRaise:
+    'A key cannot raise or remove its own credit caps; change them in the dashboard or with another of your keys',
   keyNotFound: 'No API key with this id',
   capsSaved: 'Credit caps saved',
 } as const;
@@ -65,7 +73,10 @@ export const USAGE_EXPORT = {
   pageRows: 500,
   /** The longest range one export covers, in days (a year and a bit). */
   maxRangeDays: 400,
-  /** A cell starting with one of these is a formula to a spreadsheet: it is written with a leading quote (OWASP CSV injection). */
+  /**
+   * A cell starting with one of these is a formula to a spreadsheet: it is written with a leading quote (OWASP CSV
+   * injection).
+   */
   formulaStarts: ['=', '+', '-', '@', '\t', '\r'],
   /** Columns of the CSV, in order; the JSON rows carry the same fields. */
   columns: [

@@ -49,11 +49,16 @@ export const PREVIEW = {
   defaultResolution: '720p',
   /** Talking image and lip sync with no size given: 720p; a source video keeps its own size up to 1080p. */
   talkingResolution: '720p',
-  /** Character to video with a script: the offline voice (VOICES id) that speaks it, per sample model; a portrait gets the default. */
-  characterVoices: { 'model-emma': 'en-us-female-1', 'model-james': 'en-us-male-1', 'model-sofia': 'en-gb-female-1', 'model-daniel': 'en-gb-male-1' } as Record<
-    string,
-    string
-  >,
+  /**
+   * Character to video with a script: the offline voice (VOICES id) that speaks it, per sample model; a portrait gets
+   * the default.
+   */
+  characterVoices: {
+    'model-emma': 'en-us-female-1',
+    'model-james': 'en-us-male-1',
+    'model-sofia': 'en-gb-female-1',
+    'model-daniel': 'en-gb-male-1',
+  } as Record<string, string>,
   characterDefaultVoice: 'en-us-female-1',
   maxSide: 1920,
   /** x264 preset: previews favour speed over size. */
@@ -104,7 +109,8 @@ export const PROVIDER_JOB_MESSAGES = {
     `${provider} no longer knows the job ${job} an earlier attempt of this task started; it was not submitted again, since that could pay for the same result twice`,
   malformedRef: (provider: string) =>
     `the stored ${provider} job of an earlier attempt is unreadable; it was not submitted again, since that could pay for the same result twice`,
-  orphaned: 'this attempt no longer holds the task (canceled, handed back or taken over); its provider job was canceled',
+  orphaned:
+    'this attempt no longer holds the task (canceled, handed back or taken over); its provider job was canceled',
 } as const;
 
 /** Per-engine defaults when ENGINE_CONCURRENCY / ENGINE_TIMEOUTS_MS do not name the engine. */

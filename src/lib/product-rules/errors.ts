@@ -6,7 +6,9 @@ export const ERROR_CODES = {
   invalidInput: 40000,
   notLoggedIn: 40001,
   forbidden: 40003,
-  /** HTTP 403: the account is suspended (SPEC.md §3 valid); it may sign in and read, not charge, pay, redeem or upload. */
+  /**
+   * HTTP 403: the account is suspended (SPEC.md §3 valid); it may sign in and read, not charge, pay, redeem or upload.
+   */
   suspended: 40030,
   notFound: 40004,
   methodNotAllowed: 40005,
@@ -16,7 +18,9 @@ export const ERROR_CODES = {
   rateLimited: 40029,
   internal: 50000,
   unavailable: 50003,
-  /** HTTP 503: no engine serves this feature on this server (FEATURE_MESSAGES.unavailable); not transient, do not retry. */
+  /**
+   * HTTP 503: no engine serves this feature on this server (FEATURE_MESSAGES.unavailable); not transient, do not retry.
+   */
   featureUnavailable: 50301,
 } as const;
 

@@ -1,10 +1,12 @@
-// Example runs each playground screen shows before its first run: inputs "Try an example" fills in, and the output shipped in public/examples/.
-// scripts/make-examples.mjs makes every file listed here with the platform's offline engines (eSpeak NG, the preview engine's ffmpeg scenes).
+// Example runs each playground screen shows before its first run: inputs "Try an example" fills in, and the output
+// shipped in public/examples/. scripts/make-examples.mjs makes every file listed here with the platform's offline
+// engines (eSpeak NG, the preview engine's ffmpeg scenes).
 
 import type { MediaKind } from './limits';
 
 /** The playground screens that run tasks, as their drafts and tracking name them. */
-export type ExampleScreen = 'speech' | 'voiceClone' | 'dialogue' | 'image' | 'text' | 'character' | 'translate' | 'lipSync' | 'alClothesChanger';
+export type ExampleScreen =
+  'speech' | 'voiceClone' | 'dialogue' | 'image' | 'text' | 'character' | 'translate' | 'lipSync' | 'alClothesChanger';
 
 /** An example file: its path on the site (under public/examples/), and what it is, told by its extension. */
 export interface ExampleMedia {
@@ -31,7 +33,9 @@ export interface PlaygroundExample {
   title: string;
   /** What made the output, said under it so no example passes for more than it is. */
   madeBy: string;
-  /** Paths only (plain data, so a bundle that does not show examples drops the list): exampleMedia() tells what each is. */
+  /**
+   * Paths only (plain data, so a bundle that does not show examples drops the list): exampleMedia() tells what each is.
+   */
   output: string;
   /** Draft fields "Try an example" sets, as the screen names them. */
   inputs: Record<string, unknown>;
@@ -52,7 +56,12 @@ export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
     title: 'A friendly welcome',
     madeBy: ESPEAK,
     output: '/examples/speech-welcome.m4a',
-    inputs: { text: 'Welcome to the playground. Type any text, pick a voice, and hear it in a second or two.', voice: 'en-us-female-1', quality: 'common', settings: {} },
+    inputs: {
+      text: 'Welcome to the playground. Type any text, pick a voice, and hear it in a second or two.',
+      voice: 'en-us-female-1',
+      quality: 'common',
+      settings: {},
+    },
   },
   {
     id: 'speech-news',
@@ -60,7 +69,12 @@ export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
     title: 'Late news, slower and lower',
     madeBy: `${ESPEAK} Speed 140 and pitch 35 in the advanced settings.`,
     output: '/examples/speech-news.m4a',
-    inputs: { text: 'Good evening. This is the late news, read a little slower and a little lower than usual.', voice: 'en-gb-male-1', quality: 'common', settings: { speed: 140, pitch: 35 } },
+    inputs: {
+      text: 'Good evening. This is the late news, read a little slower and a little lower than usual.',
+      voice: 'en-gb-male-1',
+      quality: 'common',
+      settings: { speed: 140, pitch: 35 },
+    },
   },
   {
     id: 'dialogue-cafe',
@@ -85,7 +99,8 @@ export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
     id: 'clone-sample',
     screen: 'voiceClone',
     title: 'A clean voice sample',
-    madeBy: 'A sample recording made by eSpeak NG for this page; the clone itself is made by the engine this server runs for voice cloning.',
+    madeBy:
+      'A sample recording made by eSpeak NG for this page; the clone itself is made by the engine this server runs for voice cloning.',
     output: '/examples/voice-sample.m4a',
     inputs: { name: 'Narration sample' },
     files: [{ field: 'sample', src: '/examples/voice-sample.m4a' }],
@@ -113,13 +128,20 @@ export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
     title: 'Sofia says hello',
     madeBy: PREVIEW,
     output: '/examples/character-sofia.mp4',
-    inputs: { modelId: 'model-sofia', drive: 'script', prompt: 'Hi! Welcome to my channel.', option: '4s-512p', image: null },
+    inputs: {
+      modelId: 'model-sofia',
+      drive: 'script',
+      prompt: 'Hi! Welcome to my channel.',
+      option: '4s-512p',
+      image: null,
+    },
   },
   {
     id: 'translate-studio',
     screen: 'translate',
     title: 'A welcome, dubbed into Spanish',
-    madeBy: 'An illustration made by eSpeak NG and the preview engine for this page: the Spanish text was written by hand; the feature itself runs on the engine this server configures.',
+    madeBy:
+      'An illustration made by eSpeak NG and the preview engine for this page: the Spanish text was written by hand; the feature itself runs on the engine this server configures.',
     output: '/examples/talk-es.mp4',
     inputs: { source: 'en-US', target: 'es', lipSync: false },
     files: [{ field: 'video', src: '/examples/talk-en.mp4' }],

@@ -3,7 +3,9 @@
 
 /** What people and developers are told about features this server does not serve, and about free no-model runs. */
 export const FEATURE_MESSAGES = {
-  /** The API's answer (HTTP 503, ERROR_CODES.featureUnavailable): for developers; the operator's hint goes to the log. */
+  /**
+   * The API's answer (HTTP 503, ERROR_CODES.featureUnavailable): for developers; the operator's hint goes to the log.
+   */
   unavailable: 'This feature is not available on this server',
   /** The mark on nav links, home cards and reference pages, before any input. */
   notAvailableHere: 'Not available on this server',

@@ -146,7 +146,8 @@ export const HISTORY_MESSAGES = {
   shareNotFound: 'This shared result does not exist, has expired or was revoked',
   shareNotShareable: 'Only a finished task whose results are still kept can be shared',
   shareTooMany: `This result already has ${SHARE_LINKS.perTask} live links; revoke one first`,
-  rerunInputsGone: 'The input files of this task were removed after the retention period; upload them again on its screen',
+  rerunInputsGone:
+    'The input files of this task were removed after the retention period; upload them again on its screen',
   keyNotFound: 'No API key with this id',
   keyLimit: `You already have ${NAMED_API_KEYS.maxPerUser} API keys; revoke one first`,
   keyDefaultRevoke: 'The default key cannot be revoked; regenerate it instead',

@@ -1,6 +1,7 @@
-// Entry point of src/lib/product-rules, the single source of truth for constants, prices, validation rules and messages.
-// Code outside the product rules imports it only through here (eslint.config.js). Its modules have no side effects, and the build
-// is told so (astro.config.mjs), so a bundle keeps only the modules it uses: the page's tracking stub stays small.
+// Entry point of src/lib/product-rules, the single source of truth for constants, prices, validation rules and
+// messages. Code outside the product rules imports it only through here (eslint.config.js). Its modules have no side
+// effects, and the build is told so (astro.config.mjs), so a bundle keeps only the modules it uses: the page's tracking
+// stub stays small.
 
 export * from './constants';
 export * from './messages';

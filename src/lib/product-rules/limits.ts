@@ -1,4 +1,5 @@
-// Limits of the task service (SPEC.md leaves them "not shown"): tasks, media and uploads, rate limits, idempotency, webhooks, outside URLs.
+// Limits of the task service (SPEC.md leaves them "not shown"): tasks, media and uploads, rate limits, idempotency,
+// webhooks, outside URLs.
 
 import type { Feature } from './pricing';
 
@@ -39,7 +40,10 @@ export const TASK_LIMITS = {
   maxPageSize: 100,
 } as const;
 
-/** Media kept for uploads and results: a configurable time, 7 days by default (MEDIA_RETENTION_DAYS, docs/configuration.md). */
+/**
+ * Media kept for uploads and results: a configurable time, 7 days by default (MEDIA_RETENTION_DAYS,
+ * docs/configuration.md).
+ */
 export const MEDIA_LIMITS = {
   retentionMs: 7 * DAY_MS,
   /** How long a signed media URL works. */
@@ -69,14 +73,22 @@ export const MEDIA_EXTENSIONS: Readonly<Record<string, string>> = {
   'video/webm': 'webm',
 };
 
-export const UPLOAD_LIMITS: Record<MediaKind, { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }> = {
-  // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound only.
+export const UPLOAD_LIMITS: Record<
+  MediaKind,
+  { maxBytes: number; maxDurationS: number | null; mimes: readonly string[] }
+> = {
+  // audio/mp4 is M4A (AAC in MP4), audio/aac raw ADTS AAC, audio/ogg Ogg Opus or Vorbis, audio/webm a WebM of sound
+  // only.
   audio: {
     maxBytes: 20 * 1024 * 1024,
     maxDurationS: 300,
     mimes: ['audio/wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'],
   },
-  image: { maxBytes: 10 * 1024 * 1024, maxDurationS: null, mimes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
+  image: {
+    maxBytes: 10 * 1024 * 1024,
+    maxDurationS: null,
+    mimes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'],
+  },
   video: { maxBytes: 100 * 1024 * 1024, maxDurationS: 300, mimes: ['video/mp4', 'video/quicktime', 'video/webm'] },
 };
 
@@ -183,7 +195,10 @@ export const FAL_WEBHOOK = {
   toleranceS: 300,
   /** fal's docs allow caching the JWKS up to 24 h; an hour bounds how long a withdrawn key is still trusted. */
   jwksTtlMs: HOUR_MS,
-  /** A hook no cached key verifies refetches the JWKS (a rotated key), at most this often: forged hooks cannot hammer it. */
+  /**
+   * A hook no cached key verifies refetches the JWKS (a rotated key), at most this often: forged hooks cannot hammer
+   * it.
+   */
   jwksRefreshCooldownMs: MINUTE_MS,
   /** One JWKS fetch, and the most of it read (a key set is a few hundred bytes). */
   jwksTimeoutMs: 5 * SECOND_MS,

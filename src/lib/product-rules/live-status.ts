@@ -1,9 +1,13 @@
-// Live task status over Server-Sent Events (docs/public-api.md "Live status"): paths, stream caps, heartbeats, listener keepalive and backoff.
+// Live task status over Server-Sent Events (docs/public-api.md "Live status"): paths, stream caps, heartbeats, listener
+// keepalive and backoff.
 
 const SECOND_MS = 1000;
 
 export const LIVE_STATUS = {
-  /** The public API's stream (Bearer key): one task with ?taskId=, else every task of the account. Beside getAsyncResult. */
+  /**
+   * The public API's stream (Bearer key): one task with ?taskId=, else every task of the account. Beside
+   * getAsyncResult.
+   */
   publicPath: '/api/getAsyncResult/stream',
   /** The playground's stream (session token), under the playground API prefix. */
   playgroundPath: '/api-playground/video_tools/v1/stream',
@@ -17,13 +21,17 @@ export const LIVE_STATUS = {
   clientRetryMs: 2 * SECOND_MS,
   /** Tasks an account stream re-reads at most on (re)subscribe or after the feed reconnected, newest first. */
   resyncLimit: 100,
-  /** Re-reads on an account stream's resume reach this far before Last-Event-ID (clocks of instances differ a little). */
+  /**
+   * Re-reads on an account stream's resume reach this far before Last-Event-ID (clocks of instances differ a little).
+   */
   clockSkewMs: 5 * SECOND_MS,
   /** A notice that arrived before its transaction committed (Redis) is read again after these delays. */
   recheckMs: [50, 250, 1500] as readonly number[],
   /** NOTIFY channel (and Redis channel suffix) carrying {userId, taskId} of a changed task. */
   channel: 'dreamapi_task_status',
-  /** The feed's listener: TCP keepalive, a ping this often, and a ping unanswered this long counts as a lost connection. */
+  /**
+   * The feed's listener: TCP keepalive, a ping this often, and a ping unanswered this long counts as a lost connection.
+   */
   keepAliveMs: 10 * SECOND_MS,
   pingMs: 15 * SECOND_MS,
   pingTimeoutMs: 5 * SECOND_MS,

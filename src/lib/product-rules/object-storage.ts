@@ -6,7 +6,9 @@ const MB = 1024 * 1024;
 export const OBJECT_STORAGE = {
   /** Region when S3_REGION is unset; S3-compatible servers mostly ignore it but the request signature names one. */
   defaultRegion: 'us-east-1',
-  /** Bodies up to this size go in one PutObject; larger ones in parts (S3 wants parts of at least 5 MB but the last). */
+  /**
+   * Bodies up to this size go in one PutObject; larger ones in parts (S3 wants parts of at least 5 MB but the last).
+   */
   singlePutMaxBytes: 8 * MB,
   /** Size of each part of a multipart upload (the last may be smaller). */
   partBytes: 8 * MB,
@@ -26,7 +28,10 @@ export const OBJECT_STORAGE = {
 export const DIRECT_UPLOADS = {
   /** A presigned POST must be sent within this time; S3 checks it when the upload starts. */
   formTtlS: 15 * 60,
-  /** The first bytes read to recognise what arrived before the whole file is fetched (formats announce themselves early). */
+  /**
+   * The first bytes read to recognise what arrived before the whole file is fetched (formats announce themselves
+   * early).
+   */
   sniffBytes: 64 * 1024,
   /** Where uploads land under the media prefix until they are checked (then copied to their own key). */
   incomingFolder: 'incoming/',
@@ -39,12 +44,16 @@ export const DIRECT_UPLOADS = {
 export const OBJECT_STORAGE_MESSAGES = {
   unavailable: 'Media storage is not reachable right now; try again in a minute',
   /** Appended to a refusal of a file sent straight to the bucket. */
-  uploadRemoved: 'the uploaded file was removed; send a suitable one with the policy (or a new one once it expired) and finish again',
+  uploadRemoved:
+    'the uploaded file was removed; send a suitable one with the policy (or a new one once it expired) and finish again',
   uploadChanged: 'The uploaded file was replaced while it was being checked; call policy_upload_finish again',
 } as const;
 
 /** What the browser shows (kept apart from the server's messages, so only this reaches its bundle). */
 export const DIRECT_UPLOAD_MESSAGES = {
-  /** The bucket refused a file sent straight to it (too large, type or time outside its policy); S3's own reason follows. */
+  /**
+   * The bucket refused a file sent straight to it (too large, type or time outside its policy); S3's own reason
+   * follows.
+   */
   storageRefused: (reason: string) => `The storage refused the file: ${reason}`,
 } as const;

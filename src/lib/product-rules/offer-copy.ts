@@ -1,6 +1,10 @@
-// What the landing and the pricing page say about this server's offer: neutral in the built HTML, refined from the features answer.
+// What the landing and the pricing page say about this server's offer: neutral in the built HTML, refined from the
+// features answer.
 
-/** The kinds of output, in the order the landing names them; each product's category makes one (src/lib/site/products.ts). */
+/**
+ * The kinds of output, in the order the landing names them; each product's category makes one
+ * (src/lib/site/products.ts).
+ */
 const KIND_WORDS = { Audio: 'speech', Image: 'images', Video: 'video' } as const;
 export type OutputKind = keyof typeof KIND_WORDS;
 
@@ -17,7 +21,9 @@ export const OFFER_COPY = {
    * use an AI model (the offline engines are no AI). Unchanged when it serves nothing.
    */
   servedHeadline(kinds: readonly OutputKind[], withAi: boolean): string {
-    const words = (Object.keys(KIND_WORDS) as OutputKind[]).filter((kind) => kinds.includes(kind)).map((kind) => KIND_WORDS[kind]);
+    const words = (Object.keys(KIND_WORDS) as OutputKind[])
+      .filter((kind) => kinds.includes(kind))
+      .map((kind) => KIND_WORDS[kind]);
     if (words.length === 0) return OFFER_COPY.landingHeadline;
     return `Create ${listed(words)}${withAi ? ' with AI' : ''}`;
   },

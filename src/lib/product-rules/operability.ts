@@ -1,4 +1,5 @@
-// Operability (docs/operations.md): metric names and buckets, request ids, readiness, graceful drain, backups and the audit trail.
+// Operability (docs/operations.md): metric names and buckets, request ids, readiness, graceful drain, backups and the
+// audit trail.
 
 const SECOND_MS = 1000;
 
@@ -22,7 +23,9 @@ export const METRICS = {
 export const REQUEST_ID = {
   /** Read from a request (a proxy's id is kept) and sent on every answer; errors carry it in the body too. */
   header: 'X-Request-Id',
-  /** An incoming id is kept when it is 1–128 visible characters of this set; anything else is replaced by a fresh one. */
+  /**
+   * An incoming id is kept when it is 1–128 visible characters of this set; anything else is replaced by a fresh one.
+   */
   pattern: /^[A-Za-z0-9._:@/+=-]{1,128}$/,
 } as const;
 
@@ -60,7 +63,8 @@ export const AUDIT = {
 export const OPERATIONS_MESSAGES = {
   metricsToken: 'Send the metrics token: Authorization: Bearer <METRICS_TOKEN>',
   draining: 'This instance is shutting down; send requests to another one',
-  notReady: (down: readonly string[]) => `Not ready: ${down.join(', ')} ${down.length === 1 ? 'does' : 'do'} not answer`,
+  notReady: (down: readonly string[]) =>
+    `Not ready: ${down.join(', ')} ${down.length === 1 ? 'does' : 'do'} not answer`,
   /** 503 (with Retry-After) while the database does not answer: the request changed nothing and may be sent again. */
   databaseUnavailable: 'The database is not reachable right now; nothing was changed, try again in a few seconds',
   /** /readyz of a worker that stopped taking jobs, with each reason (docs/operations.md "Readiness"). */
@@ -82,8 +86,14 @@ export const OUTAGES = {
   workCheckMs: 2 * SECOND_MS,
   /** Retry-After of a 503 answered while the database is unreachable. */
   databaseRetryAfterS: 5,
-  /** Opening a PostgreSQL connection may take this long before the request is answered 503 (waiting for a free pooled one is not bounded). */
+  /**
+   * Opening a PostgreSQL connection may take this long before the request is answered 503 (waiting for a free pooled
+   * one is not bounded).
+   */
   databaseConnectTimeoutMs: 5 * SECOND_MS,
-  /** TCP keepalive on pooled PostgreSQL connections: a connection that half-opened is found within about this plus the OS's probes. */
+  /**
+   * TCP keepalive on pooled PostgreSQL connections: a connection that half-opened is found within about this plus the
+   * OS's probes.
+   */
   databaseKeepAliveDelayMs: 10 * SECOND_MS,
 } as const;

@@ -1,6 +1,7 @@
-// First-load JavaScript budgets of the built pages: what a page loads before anyone interacts with it —
-// its script tags, modulepreloads, eagerly hydrated islands and everything they import statically, plus inline scripts —
-// summed as each file's gzip size. tests/structure/page-budgets.test.ts holds the build to them; bench/page-weight.mjs prints them.
+// First-load JavaScript budgets of the built pages: what a page loads before anyone interacts with it — its script
+// tags, modulepreloads, eagerly hydrated islands and everything they import statically, plus inline scripts — summed as
+// each file's gzip size. tests/structure/page-budgets.test.ts holds the build to them; bench/page-weight.mjs prints
+// them.
 
 const KB = 1024;
 
@@ -16,9 +17,9 @@ export const PAGE_BUDGETS = {
   /** The dashboard: React, its three tabs and the shell. */
   dashboard: 90 * KB,
   /**
-   * An API reference operation page: the static pages' budget. Its code samples are pre-rendered and its script (~0.6 KB)
-   * only fills in the API origin and marks a guest; the tabs, Copy and a signed-in user's key load when wanted, and the
-   * React Try it form (with React) on its click (src/islands/reference/reference-page.ts).
+   * An API reference operation page: the static pages' budget. Its code samples are pre-rendered and its script (~0.6
+   * KB) only fills in the API origin and marks a guest; the tabs, Copy and a signed-in user's key load when wanted, and
+   * the React Try it form (with React) on its click (src/islands/reference/reference-page.ts).
    */
   reference: 10 * KB,
   /** The public page of one shared result: the shell plus the small script that fetches the result and shows it. */

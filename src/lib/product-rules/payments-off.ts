@@ -1,5 +1,6 @@
 // What the pages say beside disabled Buy buttons while this server takes no payments. A module of its own: only the
-// billing tab's island needs it in the browser (the pricing page renders it at build time), so the Buy code stays small.
+// billing tab's island needs it in the browser (the pricing page renders it at build time), so the Buy code stays
+// small.
 
 export const PAYMENTS_OFF = {
   /** Why Buy is disabled, said before any click; the support link follows it. */

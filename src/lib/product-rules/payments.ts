@@ -24,9 +24,11 @@ export function creditPack(id: string): CreditPack | undefined {
 }
 
 export function formatPrice(pack: Pick<CreditPack, 'priceMinor' | 'currency'>): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: pack.currency.toUpperCase(), maximumFractionDigits: 0 }).format(
-    pack.priceMinor / 100,
-  );
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: pack.currency.toUpperCase(),
+    maximumFractionDigits: 0,
+  }).format(pack.priceMinor / 100);
 }
 
 export const PAYMENT_MESSAGES = {
@@ -35,7 +37,8 @@ export const PAYMENT_MESSAGES = {
   unknownPack: 'Unknown credit pack; choose one of the packs on the pricing page',
   checkoutFailed: 'The payment page could not be opened; please try again in a moment',
   badSignature: 'Webhook signature is missing, forged, or its timestamp is more than 5 minutes from now',
-  notYetRecorded: 'This refund or dispute belongs to a purchase whose payment has not been recorded yet; send it again later',
+  notYetRecorded:
+    'This refund or dispute belongs to a purchase whose payment has not been recorded yet; send it again later',
 } as const;
 
 /**

@@ -1,4 +1,5 @@
-// Provider cost (docs/engines.md "How cost is recorded"): the units a cost is counted in and the published prices used where a provider reports nothing.
+// Provider cost (docs/engines.md "How cost is recorded"): the units a cost is counted in and the published prices used
+// where a provider reports nothing.
 import { CREDIT_PACKS } from './payments';
 
 /** The providers a task's result can have cost money at. */
@@ -76,6 +77,7 @@ export const USD_PER_CREDIT = Math.min(...CREDIT_PACKS.map((pack) => pack.priceM
 
 export const COST_MESSAGES = {
   sinceFormat: (given: string) => `--since must be a date such as 2026-01-31, got "${given}"`,
-  rateFormat: (given: string) => `--rate must be <unit>=<usd per unit>, one of ${COST_UNITS.join(', ')}, got "${given}"`,
+  rateFormat: (given: string) =>
+    `--rate must be <unit>=<usd per unit>, one of ${COST_UNITS.join(', ')}, got "${given}"`,
   none: 'no settled tasks in this period',
 } as const;

@@ -1,4 +1,5 @@
-// Advanced settings of a run (speech speed and pitch; video aspect ratio, seed, negative prompt): names, ranges, defaults, labels.
+// Advanced settings of a run (speech speed and pitch; video aspect ratio, seed, negative prompt): names, ranges,
+// defaults, labels.
 
 import { SPEECH_DEFAULT_WPM } from './voices';
 
@@ -16,7 +17,12 @@ export const RUN_OPTIONS = {
   speed: { label: 'Speed', hint: 'words per minute', min: 80, max: 450, step: 5, default: SPEECH_DEFAULT_WPM },
   /** eSpeak NG's pitch scale: 0 lowest, 99 highest, 50 the voice's own. */
   pitch: { label: 'Pitch', hint: '0 low, 50 natural, 99 high', min: 0, max: 99, step: 1, default: 50 },
-  aspectRatio: { label: 'Aspect ratio', hint: 'shape of the frame', values: VIDEO_ASPECT_RATIOS, default: '16:9' as VideoAspectRatio },
+  aspectRatio: {
+    label: 'Aspect ratio',
+    hint: 'shape of the frame',
+    values: VIDEO_ASPECT_RATIOS,
+    default: '16:9' as VideoAspectRatio,
+  },
   /** The same seed and inputs give the same result on engines that honour it. */
   seed: { label: 'Seed', hint: 'same seed, same result', min: 0, max: 2_147_483_647 },
   negativePrompt: { label: 'Negative prompt', hint: 'what the video should avoid', maxChars: 500 },
@@ -24,7 +30,10 @@ export const RUN_OPTIONS = {
 
 export type RunOption = keyof typeof RUN_OPTIONS;
 
-/** The settings a person changed from their defaults (a form's draft, a call's fields); one left out is the engine's own default. */
+/**
+ * The settings a person changed from their defaults (a form's draft, a call's fields); one left out is the engine's own
+ * default.
+ */
 export interface RunSettings {
   speed?: number;
   pitch?: number;

@@ -1,12 +1,16 @@
-// Several runs at once on a playground screen: what each run card and the runs header say (the limit is TASK_LIMITS.perUserConcurrent).
+// Several runs at once on a playground screen: what each run card and the runs header say (the limit is
+// TASK_LIMITS.perUserConcurrent).
 
 export const RUN_MESSAGES = {
   /** The runs header: how many are queued or running against the per-user limit. */
   inProgress: (active: number, limit: number) => `${active} of ${limit} runs in progress`,
   /** Why the submit waits: the account already has as many runs as it may have at once. */
-  atLimit: (limit: number) => `${limit} runs are in progress, the most one account may have at once. Submit again when one finishes.`,
+  atLimit: (limit: number) =>
+    `${limit} runs are in progress, the most one account may have at once. Submit again when one finishes.`,
   /** Before the first progress report there is nothing to estimate from. */
   estimating: 'estimating the time left…',
-  remaining: (seconds: number) => (seconds < 60 ? `about ${Math.max(1, Math.round(seconds))} s left` : `about ${Math.round(seconds / 60)} min left`),
-  elapsed: (seconds: number) => (seconds < 60 ? `${Math.floor(seconds)} s` : `${Math.floor(seconds / 60)} min ${Math.floor(seconds % 60)} s`),
+  remaining: (seconds: number) =>
+    seconds < 60 ? `about ${Math.max(1, Math.round(seconds))} s left` : `about ${Math.round(seconds / 60)} min left`,
+  elapsed: (seconds: number) =>
+    seconds < 60 ? `${Math.floor(seconds)} s` : `${Math.floor(seconds / 60)} min ${Math.floor(seconds % 60)} s`,
 } as const;

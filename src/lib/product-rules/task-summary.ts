@@ -1,4 +1,5 @@
-// What a task was made from in a few words: its prompt, text or script, and the voice or model; for history items and shared results.
+// What a task was made from in a few words: its prompt, text or script, and the voice or model; for history items and
+// shared results.
 import { SAMPLE_MODELS } from './samples';
 import { voiceById } from './voices';
 
@@ -16,14 +17,19 @@ function voiceName(id: unknown): string | null {
   return voice ? `${voice.name} (${voice.language})` : str(id);
 }
 
-/** Reads the stored input of any feature (playground or public API field names); unknown shapes give nulls, never throw. */
+/**
+ * Reads the stored input of any feature (playground or public API field names); unknown shapes give nulls, never throw.
+ */
 export function inputSummary(input: unknown): InputSummary {
   if (!input || typeof input !== 'object') return { text: null, detail: null };
   const i = input as Record<string, unknown>;
   let text = str(i.text) ?? str(i.prompt);
   let detail: string | null = null;
   if (Array.isArray(i.lines)) {
-    const lines = i.lines.filter((l): l is { speaker: string; text: string } => !!l && typeof l === 'object' && typeof (l as { text?: unknown }).text === 'string');
+    const lines = i.lines.filter(
+      (l): l is { speaker: string; text: string } =>
+        !!l && typeof l === 'object' && typeof (l as { text?: unknown }).text === 'string',
+    );
     text = lines.map((l) => `${l.speaker}: ${l.text}`).join(' / ') || null;
     const voices = i.voices && typeof i.voices === 'object' ? Object.entries(i.voices as Record<string, unknown>) : [];
     detail = voices.map(([speaker, id]) => `${speaker}: ${voiceName(id) ?? '?'}`).join(', ') || null;

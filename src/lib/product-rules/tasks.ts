@@ -28,20 +28,26 @@ export const TASK_MESSAGES = {
   interrupted: 'The server restarted while this task was running and it could not be resumed; credits refunded',
   timedOut: 'The task took too long and was stopped; credits refunded',
   engineFailed: 'The engine failed to produce a result; credits refunded',
-  attemptsExhausted: (attempts: number) => `The task could not be completed after ${attempts} attempts; credits refunded`,
+  attemptsExhausted: (attempts: number) =>
+    `The task could not be completed after ${attempts} attempts; credits refunded`,
   mediaExpired: 'This media link has expired or is not valid',
   uploadPolicyUnknown: 'Unknown or expired reqId; request a new policy with get_policy',
   uploadMissing: 'No file was uploaded for this reqId yet',
-  uploadsBusyAccount: (n: number) => `This account already has ${n} uploads in progress; wait for one to finish and try again`,
-  uploadsBusyClient: (n: number) => `Your network address already has ${n} uploads in progress; wait for one to finish and try again`,
+  uploadsBusyAccount: (n: number) =>
+    `This account already has ${n} uploads in progress; wait for one to finish and try again`,
+  uploadsBusyClient: (n: number) =>
+    `Your network address already has ${n} uploads in progress; wait for one to finish and try again`,
   uploadsBusyServer: 'The server is receiving many uploads right now; try again in a few seconds',
   mediaUnknown: 'this media link is not valid or its file has expired; upload the file again',
-  mediaNotYours: 'this media link is a file of another account; upload the file with your own account and pass the link it answers',
-  inputUnmeasured: 'the length of this file could not be measured; send a complete audio or video file in an accepted format',
+  mediaNotYours:
+    'this media link is a file of another account; upload the file with your own account and pass the link it answers',
+  inputUnmeasured:
+    'the length of this file could not be measured; send a complete audio or video file in an accepted format',
   inputUnreadable: 'the file could not be read to measure its length',
   inputChanged: (wasS: number, nowS: number) =>
     `the input file changed after the task was accepted: it was ${Math.ceil(wasS)} s and is now ${Math.ceil(nowS)} s; submit the task again`,
-  outputsExpired: 'The results of this task were removed after the retention period; the task record and its charge stay',
+  outputsExpired:
+    'The results of this task were removed after the retention period; the task record and its charge stay',
   outputsExpiredOn: (date: string) => `Outputs expired on ${date}`,
 } as const;
 
@@ -57,7 +63,9 @@ export const TASK_ERROR_CODES = {
   taskNotFound: 40004,
 } as const;
 
-/** DreamAPI tools of POST /api/async/<tool> (DreamAPI's own tool names, docs/public-api.md) and the feature each runs. */
+/**
+ * DreamAPI tools of POST /api/async/<tool> (DreamAPI's own tool names, docs/public-api.md) and the feature each runs.
+ */
 export const PUBLIC_TOOLS = {
   do_tts_common: 'tts-common',
   do_tts_pro: 'tts-pro',
@@ -98,8 +106,9 @@ export function toolOfFeature(feature: Feature): string {
 }
 
 /**
- * The PostgreSQL job queue (QUEUE=pg-boss, docs/scaling.md "Job queue"): queue names, NOTIFY channels and the
- * default lease, check and retry timings. A killed worker's task is taken over within about leaseS + 2 × checkS + the retry delay.
+ * The PostgreSQL job queue (QUEUE=pg-boss, docs/scaling.md "Job queue"): queue names, NOTIFY channels and the default
+ * lease, check and retry timings. A killed worker's task is taken over within about leaseS + 2 × checkS + the retry
+ * delay.
  */
 export const TASK_QUEUE = {
   /** Jobs of tasks to run; one per task, with the task id as the job id. */
@@ -114,16 +123,24 @@ export const TASK_QUEUE = {
   schema: 'pgboss',
   /** Seconds a running job lives without its worker's heartbeat (pg-boss heartbeatSeconds; at least 10). */
   leaseS: 20,
-  /** How often stranded jobs and due retries are looked for, in seconds (pg-boss supervise, monitor and relaxed poll intervals). */
+  /**
+   * How often stranded jobs and due retries are looked for, in seconds (pg-boss supervise, monitor and relaxed poll
+   * intervals).
+   */
   checkS: 10,
   /** First retry delay in seconds; later ones back off exponentially, up to retryDelayMaxS. */
   retryDelayS: 2,
   retryDelayMaxS: 60,
   /** Seconds before reconnecting the LISTEN connection after it failed. */
   listenRetryS: 2,
-  /** The LISTEN connection sends `select 1` this often; no answer within the same time and it is replaced (a half-open connection hears nothing). */
+  /**
+   * The LISTEN connection sends `select 1` this often; no answer within the same time and it is replaced (a half-open
+   * connection hears nothing).
+   */
   listenKeepaliveS: 10,
-  /** How often a worker reads the status of the tasks it runs, so a cancel whose NOTIFY it missed still stops the run. */
+  /**
+   * How often a worker reads the status of the tasks it runs, so a cancel whose NOTIFY it missed still stops the run.
+   */
   cancelCheckS: 3,
   /**
    * Cluster-wide engine slots are leased rows (server/tasks/engine-slots.ts): a slot held this long without renewal is
@@ -136,11 +153,13 @@ export const TASK_QUEUE = {
 } as const;
 
 /**
- * Connections each pool of a process may open (DATABASE_POOL_MAX overrides it; docs/scaling.md "Connections"):
- * an api instance serves many short requests at once; a worker's tasks spend their time in engines, not in the database.
+ * Connections each pool of a process may open (DATABASE_POOL_MAX overrides it; docs/scaling.md "Connections"): an api
+ * instance serves many short requests at once; a worker's tasks spend their time in engines, not in the database.
  */
 export const DATABASE_POOL = {
   maxByRole: { all: 10, api: 10, worker: 5 },
-  /** pg-boss's own pool in an api instance: jobs are sent inside the app's transactions, so it only starts and checks. */
+  /**
+   * pg-boss's own pool in an api instance: jobs are sent inside the app's transactions, so it only starts and checks.
+   */
   queueSenderMax: 2,
 } as const;

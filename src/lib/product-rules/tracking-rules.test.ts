@@ -1,4 +1,5 @@
-// Pins the SPEC.md §5 tracking input rules (appKey, event ids and prefixes, actions, domain, logmap) with tables of accepted and rejected input.
+// Pins the SPEC.md §5 tracking input rules (appKey, event ids and prefixes, actions, domain, logmap) with tables of
+// accepted and rejected input.
 
 import { describe, expect, it } from 'vitest';
 import {
@@ -48,9 +49,7 @@ describe('§5 event id: 3 or 5 underscore-separated segments, or 2 when a prefix
     expect(isValidEventId(id)).toBe(false);
   });
 
-  it.each([
-    ['2 segments', 'banner_click'],
-  ])('with a prefix accepts %s (%j)', (_case, id) => {
+  it.each([['2 segments', 'banner_click']])('with a prefix accepts %s (%j)', (_case, id) => {
     expect(isValidEventId(id, 'app_home_page')).toBe(true);
   });
 
@@ -129,13 +128,21 @@ describe('§5 tracking actions and their §3 numeric codes', () => {
     expect(Object.values(TRACKING_ACTIONS)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
-  it.each(['', 'Click', 'CLICK', 'tap', 'scroll', 'dblclick', 'toString', '__proto__', 'constructor', 'hasOwnProperty'])(
-    'unknown action %j is rejected and has no code',
-    (name) => {
-      expect(isValidAction(name)).toBe(false);
-      expect(actionCode(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'Click',
+    'CLICK',
+    'tap',
+    'scroll',
+    'dblclick',
+    'toString',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+  ])('unknown action %j is rejected and has no code', (name) => {
+    expect(isValidAction(name)).toBe(false);
+    expect(actionCode(name)).toBeUndefined();
+  });
 
   it.each([1, undefined, null, {}])('non-string action %j is rejected', (value) => {
     expect(isValidAction(value)).toBe(false);

@@ -1,5 +1,6 @@
 // The tracking input rules of SPEC.md §5 and the action codes of §3, as pure functions shared by the page's tracking
-// stub, the worker and the collector (re-exported by validation.ts). A module of their own so the stub bundles only these.
+// stub, the worker and the collector (re-exported by validation.ts). A module of their own so the stub bundles only
+// these.
 
 /** §5: the tracking appKey is a non-empty string. */
 export function isValidAppKey(value: unknown): value is string {

@@ -9,8 +9,7 @@ export const TRACKING_WARNINGS = {
   appKey: 'appKey 必须是非空字符串',
   eventId: '事件 ID 必须是非空字符串，由下划线分隔为 3 段或 5 段（设置前缀时为 2 段），该事件已丢弃',
   eventPrefix: '事件 ID 前缀必须为空，或由下划线分隔为 3 段',
-  action:
-    '事件行为必须是 click、slide、show、hover、stay、dis、pull、dclick、start、press 之一，该事件已丢弃',
+  action: '事件行为必须是 click、slide、show、hover、stay、dis、pull、dclick、start、press 之一，该事件已丢弃',
   domain: 'domain 如果传入，必须是字符串，该事件已丢弃',
   logmap: 'logmap 必须是对象（不能是 null 或数组），该事件已丢弃',
 } as const;

@@ -21,7 +21,10 @@ export const SEQ_ID_WRAP = 10_000;
 /** SPEC.md §9 "Performance sample rate 0.2" (TRACKING.perfSampleRate). */
 export const PERF_SAMPLE_RATE = 0.2;
 
-/** The collector's paths (SPEC.md §7 tracking calls; the monitoring path is ours, SPEC.md only names "a performance-monitoring collector"). */
+/**
+ * The collector's paths (SPEC.md §7 tracking calls; the monitoring path is ours, SPEC.md only names "a
+ * performance-monitoring collector").
+ */
 export const TRACKING_PATHS = {
   accessToken: '/spider/api/v1/access_token',
   trackConfig: '/spider/api/v1/report/track_config',
@@ -59,7 +62,10 @@ export const TRACKING_LIMITS = {
    * page (over it sendBeacon returns false; docs/tracking-protocol.md), and a page may send several beacons at once.
    */
   beaconMaxBytes: 48 * 1024,
-  /** The shared durable queue drops its oldest entries beyond this (e.g. offline for days); see docs/tracking-protocol.md. */
+  /**
+   * The shared durable queue drops its oldest entries beyond this (e.g. offline for days); see
+   * docs/tracking-protocol.md.
+   */
   storeMaxEntries: 10_000,
   /** bufferS the collector may hand out: a floor keeps clients from hammering it. */
   minBufferS: 0.2,
@@ -75,7 +81,10 @@ export const TRACKING_RETRY = {
   firstDelayMs: SECOND_MS,
   factor: 2,
   jitter: 0.2,
-  /** The longest wait a collector's Retry-After is obeyed for (its longest budget window is a day); a longer one waits this long. */
+  /**
+   * The longest wait a collector's Retry-After is obeyed for (its longest budget window is a day); a longer one waits
+   * this long.
+   */
   retryAfterMaxMs: DAY_MS,
 } as const;
 
@@ -89,7 +98,8 @@ export const TRACKING_ERROR_CODES = {
   unsupportedMediaType: 40015,
   /**
    * HTTP 429 with Retry-After: over a collector budget (TRACKING_MESSAGE_LIMITS and the ones after it). The same number
-   * as ERROR_CODES.rateLimited, written out because importing that object would ship it with the page's tracking stub (bench/tracking.mjs).
+   * as ERROR_CODES.rateLimited, written out because importing that object would ship it with the page's tracking stub
+   * (bench/tracking.mjs).
    */
   rateLimited: 40029,
 } as const;
@@ -102,7 +112,10 @@ export const TRACKING_MESSAGE_LIMITS = {
   windowMs: MINUTE_MS,
   /** Messages one device id may send per window: a tracker reports a failure at most every retry (1 s, 2 s, 4 s …). */
   perDevicePerWindow: 10,
-  /** Messages one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind one NAT. */
+  /**
+   * Messages one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind
+   * one NAT.
+   */
   perIpPerWindow: 60,
   /** Messages stored per device id and app key per day; a device over it is refused until its day window ends. */
   perDevicePerDay: 100,
@@ -118,12 +131,15 @@ export const TRACKING_MESSAGE_LIMITS = {
 export const TRACKING_MONITOR_LIMITS = {
   windowMs: MINUTE_MS,
   /**
-   * Reports one device id may send per window. A page load sends at most the five web vitals (LCP, CLS, INP, FCP, TTFB),
-   * on one load in five (PERF_SAMPLE_RATE), and a failing tracker one error per try (1 s, 2 s, 4 s … apart): 60 is a
-   * page load every 5 s, every one of them sampled, while the collector is failing.
+   * Reports one device id may send per window. A page load sends at most the five web vitals (LCP, CLS, INP, FCP,
+   * TTFB), on one load in five (PERF_SAMPLE_RATE), and a failing tracker one error per try (1 s, 2 s, 4 s … apart): 60
+   * is a page load every 5 s, every one of them sampled, while the collector is failing.
    */
   perDevicePerWindow: 60,
-  /** Reports one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind one NAT. */
+  /**
+   * Reports one client IP (IPv6: its /64) may send per window, whatever device ids it names: several devices behind one
+   * NAT.
+   */
   perIpPerWindow: 300,
   /** Reports stored per device id and app key per day (a busy visitor loads a few hundred pages a day at most). */
   perDevicePerDay: 1000,

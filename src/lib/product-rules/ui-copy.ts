@@ -1,5 +1,6 @@
-// Words the site shows people where SPEC.md fixes none: toasts in plain English, the paste and not-found notices, Try it's question.
-// The API's own message strings stay as SPEC.md §8 writes them (messages.ts); these are what a person reads in the page.
+// Words the site shows people where SPEC.md fixes none: toasts in plain English, the paste and not-found notices, Try
+// it's question. The API's own message strings stay as SPEC.md §8 writes them (messages.ts); these are what a person
+// reads in the page.
 
 /** Toasts: short, plain English, in sentence case. */
 export const TOASTS = {
@@ -36,5 +37,8 @@ export const TRY_IT = {
     credits === null
       ? `This runs a real task and spends credits from your balance (${price}). Send it?`
       : `This runs a real task and spends up to ${formatCount(credits)} ${credits === 1 ? 'credit' : 'credits'} from your balance (${price}). Send it?`,
-  confirm: (credits: number | null) => (credits === null ? 'Send and spend credits' : `Send and spend ${formatCount(credits)} ${credits === 1 ? 'credit' : 'credits'}`),
+  confirm: (credits: number | null) =>
+    credits === null
+      ? 'Send and spend credits'
+      : `Send and spend ${formatCount(credits)} ${credits === 1 ? 'credit' : 'credits'}`,
 } as const;

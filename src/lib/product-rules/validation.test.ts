@@ -1,4 +1,5 @@
-// Pins the SPEC.md §5 validation rules of accounts and free text with tables of accepted and rejected input; tracking rules are in tracking-rules.test.ts.
+// Pins the SPEC.md §5 validation rules of accounts and free text with tables of accepted and rejected input; tracking
+// rules are in tracking-rules.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import {
@@ -127,7 +128,10 @@ describe('§3 company name is required and at most 200 characters', () => {
 describe('§5 mobile is detected by user-agent keywords', () => {
   it.each([
     ['Android phone', 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36'],
-    ['iPhone', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1'],
+    [
+      'iPhone',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Version/17.5 Mobile/15E148 Safari/604.1',
+    ],
     ['iPad', 'Mozilla/5.0 (iPad; CPU OS 16_0 like Mac OS X) AppleWebKit/605.1.15'],
     ['iPod', 'Mozilla/5.0 (iPod touch; CPU iPhone OS 12_0 like Mac OS X)'],
     ['Windows Phone', 'Mozilla/5.0 (Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia 950)'],
@@ -170,9 +174,12 @@ describe('§9 user id display is masked from 16 characters', () => {
 });
 
 describe('free text: no control or bidirectional-override characters', () => {
-  it.each(['Acme Ltd', 'Café Müller GmbH', '株式会社テスト', 'שלום עולם', 'مرحبا', 'emoji 👩‍💻 team', 'a & b <c>', ''])('accepts %j on one line', (text) => {
-    expect(isSafeText(text)).toBe(true);
-  });
+  it.each(['Acme Ltd', 'Café Müller GmbH', '株式会社テスト', 'שלום עולם', 'مرحبا', 'emoji 👩‍💻 team', 'a & b <c>', ''])(
+    'accepts %j on one line',
+    (text) => {
+      expect(isSafeText(text)).toBe(true);
+    },
+  );
 
   it.each([
     ['NUL', 'Acme\u0000'],

@@ -63,7 +63,14 @@ export const UNSAFE_TEXT_MESSAGE = 'must not contain control or bidirectional-ov
 function isUnsafeCodePoint(cp: number, multiLine: boolean): boolean {
   // A multi-line text (a message body) may hold tabs and line breaks, nothing else of the kind.
   if (multiLine && (cp === 0x09 || cp === 0x0a || cp === 0x0d || cp === 0x2028 || cp === 0x2029)) return false;
-  return cp <= 0x1f || (cp >= 0x7f && cp <= 0x9f) || cp === 0x2028 || cp === 0x2029 || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+  return (
+    cp <= 0x1f ||
+    (cp >= 0x7f && cp <= 0x9f) ||
+    cp === 0x2028 ||
+    cp === 0x2029 ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2066 && cp <= 0x2069)
+  );
 }
 
 /** True when the text holds none of the characters above; `multiLine` lets tabs and line breaks through. */

@@ -37,7 +37,10 @@ export function voiceById(id: string): Voice | undefined {
 /** The default voice of a language (DreamAPI `lan` without `audioId`), matching 'en' to 'en-US'. */
 export function voiceForLanguage(lan: string): Voice | undefined {
   const want = lan.toLowerCase();
-  return VOICES.find((v) => v.language.toLowerCase() === want) ?? VOICES.find((v) => primaryLanguage(v.language) === primaryLanguage(want));
+  return (
+    VOICES.find((v) => v.language.toLowerCase() === want) ??
+    VOICES.find((v) => primaryLanguage(v.language) === primaryLanguage(want))
+  );
 }
 
 /** The primary subtag of a language tag, lower-cased: 'en-US' and 'en_us' → 'en'. */
@@ -45,7 +48,10 @@ export function primaryLanguage(tag: string): string {
   return tag.trim().toLowerCase().split(/[-_]/)[0]!;
 }
 
-/** The features that speak one of VOICES (dialogue names one per speaker); an engine may serve them in some languages only. */
+/**
+ * The features that speak one of VOICES (dialogue names one per speaker); an engine may serve them in some languages
+ * only.
+ */
 export const VOICE_FEATURES = ['tts-common', 'tts-pro', 'dialogue'] as const;
 
 /**

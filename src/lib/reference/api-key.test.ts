@@ -1,4 +1,5 @@
-// The masked key of a code sample: as long as the placeholder it replaces, with the prefix and the key's last characters.
+// The masked key of a code sample: as long as the placeholder it replaces, with the prefix and the key's last
+// characters.
 import { describe, expect, it } from 'vitest';
 import { maskApiKey } from './api-key';
 import { KEY_PLACEHOLDER } from './samples';

@@ -7,7 +7,9 @@ import { $apiKey, loadApi } from '../stores/signed-in';
 
 let fetching: Promise<void> | undefined;
 
-/** Puts the key of `userId` in the session store (and storage, as sign-in does); calls made meanwhile share the request. */
+/**
+ * Puts the key of `userId` in the session store (and storage, as sign-in does); calls made meanwhile share the request.
+ */
 export function fetchApiKey(userId: string): Promise<void> {
   fetching ??= loadApi()
     .then(({ accountsApi }) => accountsApi.apiKey(userId))

@@ -1,7 +1,7 @@
-// The code samples' one inline script, right after their markup: it writes the API origin into the sample shown before the
-// first paint, so the rest of its line never moves once the page is shown (a layout shift). The languages waiting in
-// <template>s take it from the shown one when a tab brings them in (reference-controls.ts). astro.config.mjs hashes this
-// text into the CSP, since Astro hashes only the scripts it bundles.
+// The code samples' one inline script, right after their markup: it writes the API origin into the sample shown before
+// the first paint, so the rest of its line never moves once the page is shown (a layout shift). The languages waiting
+// in <template>s take it from the shown one when a tab brings them in (reference-controls.ts). astro.config.mjs hashes
+// this text into the CSP, since Astro hashes only the scripts it bundles.
 
 /**
  * The build's PUBLIC_API_BASE (`data-api-base`), else this site's origin (`self.origin`: one process serves both), as

@@ -1,11 +1,12 @@
-// The pre-rendered samples come from sample() itself: cut at the origin and key places, every operation's sample in every
-// language reads exactly as sample() writes it with a real origin and key.
+// The pre-rendered samples come from sample() itself: cut at the origin and key places, every operation's sample in
+// every language reads exactly as sample() writes it with a real origin and key.
 import { describe, expect, it } from 'vitest';
 import { operations } from '../../components/reference/model';
 import { sampleParts, type SamplePart } from './sample-parts';
 import { SAMPLE_LANGUAGES, sample } from './samples';
 
-const join = (parts: SamplePart[], origin: string, key: string) => parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'origin' ? origin : key)).join('');
+const join = (parts: SamplePart[], origin: string, key: string) =>
+  parts.map((p) => (p.kind === 'text' ? p.text : p.kind === 'origin' ? origin : key)).join('');
 
 describe('sampleParts', () => {
   it('joined with an origin and a key, equals sample() for every operation and language', () => {
@@ -27,8 +28,14 @@ describe('sampleParts', () => {
     for (const op of operations) {
       for (const { id } of SAMPLE_LANGUAGES) {
         const kinds = sampleParts(id, op.sample).map((p) => p.kind);
-        expect(kinds.filter((k) => k === 'origin'), `${op.id} ${id}`).toHaveLength(1);
-        expect(kinds.filter((k) => k === 'key'), `${op.id} ${id}`).toHaveLength(op.sample.auth === 'bearer' ? 1 : 0);
+        expect(
+          kinds.filter((k) => k === 'origin'),
+          `${op.id} ${id}`,
+        ).toHaveLength(1);
+        expect(
+          kinds.filter((k) => k === 'key'),
+          `${op.id} ${id}`,
+        ).toHaveLength(op.sample.auth === 'bearer' ? 1 : 0);
       }
     }
   });

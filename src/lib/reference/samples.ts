@@ -1,4 +1,5 @@
-// Code samples of one API operation in curl, JavaScript (fetch) and Python (requests), with the caller's base URL and key.
+// Code samples of one API operation in curl, JavaScript (fetch) and Python (requests), with the caller's base URL and
+// key.
 
 /** What a sample needs to know about an operation; plain JSON so it can be an island prop. */
 export interface SampleSpec {
@@ -32,10 +33,13 @@ const json = (value: unknown, indent = 2) => JSON.stringify(value, null, indent)
 
 /** JSON to Python literal syntax (True/False/None), keeping the JSON layout. */
 export function pythonLiteral(value: unknown): string {
-  return json(value, 4).replace(/("(?:[^"\\]|\\.)*")|\b(true|false|null)\b/g, (_match, str: string | undefined, word: string | undefined) => {
-    if (str) return str;
-    return word === 'true' ? 'True' : word === 'false' ? 'False' : 'None';
-  });
+  return json(value, 4).replace(
+    /("(?:[^"\\]|\\.)*")|\b(true|false|null)\b/g,
+    (_match, str: string | undefined, word: string | undefined) => {
+      if (str) return str;
+      return word === 'true' ? 'True' : word === 'false' ? 'False' : 'None';
+    },
+  );
 }
 
 /** Form fields of a multipart sample; a value starting with @ names a local file. */
@@ -47,10 +51,13 @@ function formFields(example: Record<string, unknown>): Array<{ name: string; val
 }
 
 export function curlSample(spec: SampleSpec, baseUrl: string, key: string): string {
-  const lines = [`curl -sS${spec.stream ? 'N' : ''} ${spec.method === 'get' ? '' : '-X POST '}${shellQuote(baseUrl + spec.path)}`];
+  const lines = [
+    `curl -sS${spec.stream ? 'N' : ''} ${spec.method === 'get' ? '' : '-X POST '}${shellQuote(baseUrl + spec.path)}`,
+  ];
   if (spec.auth === 'bearer') lines.push(`-H ${shellQuote(`Authorization: Bearer ${key}`)}`);
   if (spec.contentType === 'multipart/form-data') {
-    for (const f of formFields(spec.example ?? {})) lines.push(`-F ${shellQuote(`${f.name}=${f.file ? '@' : ''}${f.value}`)}`);
+    for (const f of formFields(spec.example ?? {}))
+      lines.push(`-F ${shellQuote(`${f.name}=${f.file ? '@' : ''}${f.value}`)}`);
   } else if (spec.method === 'post') {
     lines.push(`-H 'Content-Type: application/json'`, `-d ${shellQuote(JSON.stringify(spec.example ?? {}))}`);
   }
@@ -65,7 +72,11 @@ export function javascriptSample(spec: SampleSpec, baseUrl: string, key: string)
   if (spec.contentType === 'multipart/form-data') {
     out.push('const form = new FormData();');
     for (const f of formFields(spec.example ?? {})) {
-      out.push(f.file ? `form.append(${json(f.name)}, fileInput.files[0], ${json(f.value)});` : `form.append(${json(f.name)}, ${json(f.value)});`);
+      out.push(
+        f.file
+          ? `form.append(${json(f.name)}, fileInput.files[0], ${json(f.value)});`
+          : `form.append(${json(f.name)}, ${json(f.value)});`,
+      );
     }
     body = '  body: form,\n';
   } else if (spec.method === 'post') {
@@ -80,9 +91,16 @@ export function javascriptSample(spec: SampleSpec, baseUrl: string, key: string)
     ...(body ? [body.trimEnd()] : []),
     '});',
     ...(spec.stream
-      ? ['const events = res.body.pipeThrough(new TextDecoderStream()).getReader();', 'for (let part = await events.read(); !part.done; part = await events.read()) console.log(part.value);']
+      ? [
+          'const events = res.body.pipeThrough(new TextDecoderStream()).getReader();',
+          'for (let part = await events.read(); !part.done; part = await events.read()) console.log(part.value);',
+        ]
       : spec.envelope
-        ? ['const answer = await res.json();', 'if (answer.code !== 0) throw new Error(answer.message);', 'console.log(answer.data);']
+        ? [
+            'const answer = await res.json();',
+            'if (answer.code !== 0) throw new Error(answer.message);',
+            'console.log(answer.data);',
+          ]
         : ['console.log(await res.json());']),
   );
   return out.join('\n');
@@ -116,9 +134,20 @@ export function pythonSample(spec: SampleSpec, baseUrl: string, key: string): st
     args.push(`json=${pythonLiteral(spec.example ?? {})}`);
   }
   if (spec.stream) args.push('stream=True');
-  out.push(`res = requests.${spec.method}(`, ...args.map((a) => `    ${a.replaceAll('\n', '\n    ')},`), '    timeout=30,', ')');
+  out.push(
+    `res = requests.${spec.method}(`,
+    ...args.map((a) => `    ${a.replaceAll('\n', '\n    ')},`),
+    '    timeout=30,',
+    ')',
+  );
   if (spec.stream) out.push('for line in res.iter_lines():', '    print(line.decode())');
-  else if (spec.envelope) out.push('answer = res.json()', 'if answer["code"] != 0:', '    raise RuntimeError(answer["message"])', 'print(answer["data"])');
+  else if (spec.envelope)
+    out.push(
+      'answer = res.json()',
+      'if answer["code"] != 0:',
+      '    raise RuntimeError(answer["message"])',
+      'print(answer["data"])',
+    );
   else out.push('print(res.json())');
   return out.join('\n');
 }

@@ -23,11 +23,20 @@ function typeOf(s: Schema): string {
 }
 
 /** A bound worth stating: zod's integer type writes ±Number.MAX_SAFE_INTEGER, which only says "whole number". */
-const bound = (value: unknown): number | undefined => (typeof value === 'number' && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined);
+const bound = (value: unknown): number | undefined =>
+  typeof value === 'number' && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
 
-/** A length, size or value range in words: "1 to 5000 characters", "up to 64 characters", "1 to 50 items", "80 to 450", "0 or more". */
+/**
+ * A length, size or value range in words: "1 to 5000 characters", "up to 64 characters", "1 to 50 items", "80 to 450",
+ * "0 or more".
+ */
 function rangeOf(s: Schema): { text: string; numbers: number[] } | undefined {
-  const kind = s.minLength !== undefined || s.maxLength !== undefined ? 'character' : s.minItems !== undefined || s.maxItems !== undefined ? 'item' : '';
+  const kind =
+    s.minLength !== undefined || s.maxLength !== undefined
+      ? 'character'
+      : s.minItems !== undefined || s.maxItems !== undefined
+        ? 'item'
+        : '';
   const min = bound(kind === 'character' ? s.minLength : kind === 'item' ? s.minItems : s.minimum);
   const max = bound(kind === 'character' ? s.maxLength : kind === 'item' ? s.maxItems : s.maximum);
   const above = kind ? undefined : bound(s.exclusiveMinimum);
@@ -35,7 +44,11 @@ function rangeOf(s: Schema): { text: string; numbers: number[] } | undefined {
   // A string or list that may be empty has no lower bound worth saying.
   const low = kind && min === 0 ? undefined : min;
   if (low !== undefined && max !== undefined) return { text: `${low} to ${max}${unit}`, numbers: [low, max] };
-  if (above !== undefined) return { text: max === undefined ? `more than ${above}` : `more than ${above}, at most ${max}`, numbers: max === undefined ? [above] : [above, max] };
+  if (above !== undefined)
+    return {
+      text: max === undefined ? `more than ${above}` : `more than ${above}, at most ${max}`,
+      numbers: max === undefined ? [above] : [above, max],
+    };
   if (max !== undefined) return { text: kind ? `up to ${max}${unit}` : `at most ${max}`, numbers: [max] };
   if (low !== undefined) return { text: kind ? `at least ${low}${unit}` : `${low} or more`, numbers: [low] };
   return undefined;
@@ -50,7 +63,8 @@ function rulesOf(s: Schema, description: string): string[] {
   const implied = (n: number) => n === 1 && range?.numbers.length === 2 && / (character|item)s?$/.test(range.text);
   if (range && !range.numbers.every((n) => mentioned(n) || implied(n))) r.push(range.text);
   // zod's startsWith() writes a format and a pattern; a reader wants the prefix, unless the description shows it.
-  const prefix = s.format === 'starts_with' && typeof s.pattern === 'string' ? /^\^(.*)\.\*$/.exec(s.pattern)?.[1] : undefined;
+  const prefix =
+    s.format === 'starts_with' && typeof s.pattern === 'string' ? /^\^(.*)\.\*$/.exec(s.pattern)?.[1] : undefined;
   if (prefix !== undefined) {
     if (!description.includes(prefix)) r.push(`starts with ${prefix}`);
   } else {
@@ -59,7 +73,8 @@ function rulesOf(s: Schema, description: string): string[] {
   }
   if (s.default !== undefined) {
     const shown = typeof s.default === 'string' ? s.default : JSON.stringify(s.default);
-    if (!description.includes(`${shown} (default)`) && !description.includes(`default ${shown}`)) r.push(`default ${JSON.stringify(s.default)}`);
+    if (!description.includes(`${shown} (default)`) && !description.includes(`default ${shown}`))
+      r.push(`default ${JSON.stringify(s.default)}`);
   }
   return r;
 }
@@ -72,9 +87,16 @@ export function schemaRows(schema: Schema | undefined, prefix = ''): SchemaRow[]
   for (const [key, prop] of Object.entries(properties)) {
     const name = prefix + key;
     const description = typeof prop.description === 'string' ? prop.description : '';
-    rows.push({ name, type: typeOf(prop), required: required.has(key), rules: rulesOf(prop, description), description });
+    rows.push({
+      name,
+      type: typeOf(prop),
+      required: required.has(key),
+      rules: rulesOf(prop, description),
+      description,
+    });
     if (prop.type === 'object') rows.push(...schemaRows(prop, `${name}.`));
-    if (prop.type === 'array' && (prop.items as Schema | undefined)?.type === 'object') rows.push(...schemaRows(prop.items as Schema, `${name}[].`));
+    if (prop.type === 'array' && (prop.items as Schema | undefined)?.type === 'object')
+      rows.push(...schemaRows(prop.items as Schema, `${name}[].`));
   }
   return rows;
 }

@@ -4,7 +4,10 @@ import { tryItCost } from './try-cost';
 
 describe('tryItCost', () => {
   it('text2video costs its row: 60 at 4 s 720p by default, 120 with duration 8', () => {
-    expect(tryItCost('/api/async/text2video', { prompt: 'A lighthouse' })).toEqual({ credits: 60, price: expect.stringContaining('60') });
+    expect(tryItCost('/api/async/text2video', { prompt: 'A lighthouse' })).toEqual({
+      credits: 60,
+      price: expect.stringContaining('60'),
+    });
     expect(tryItCost('/api/async/text2video', { prompt: 'A lighthouse', duration: 8 })?.credits).toBe(120);
   });
 
@@ -14,7 +17,10 @@ describe('tryItCost', () => {
   });
 
   it('a per-second tool says its price but no total (the media length is not known here)', () => {
-    const cost = tryItCost('/api/async/video_translate/2.0', { videoUrl: 'https://example.com/v.mp4', targetLanguage: 'es' });
+    const cost = tryItCost('/api/async/video_translate/2.0', {
+      videoUrl: 'https://example.com/v.mp4',
+      targetLanguage: 'es',
+    });
     expect(cost?.credits).toBeNull();
     expect(cost?.price).toMatch(/lip-sync/);
     expect(tryItCost('/api/async/video_translate/2.0', { enableLipSync: false })?.price).toMatch(/voice only/);

@@ -1,5 +1,14 @@
-// What a Try it request on the reference will cost, from its edited body, priced as the server prices a submit (SPEC.md §9).
-import { PUBLIC_TOOLS, featurePrice, priceInputOf, priceItem, quote, type Feature, type PublicTool } from '../product-rules';
+// What a Try it request on the reference will cost, from its edited body, priced as the server prices a submit (SPEC.md
+// §9).
+import {
+  PUBLIC_TOOLS,
+  featurePrice,
+  priceInputOf,
+  priceItem,
+  quote,
+  type Feature,
+  type PublicTool,
+} from '../product-rules';
 
 const SUBMIT_PREFIX = '/api/async/';
 
@@ -14,7 +23,8 @@ const isTool = (name: string): name is PublicTool => Object.hasOwn(PUBLIC_TOOLS,
 
 /** The feature a submit runs, as the server picks it (video_translate by enableLipSync, true by default). */
 function featureOf(tool: PublicTool, body: Record<string, unknown>): Feature {
-  if (tool === 'video_translate/2.0') return body.enableLipSync === false ? 'video-translate-voice-only' : 'video-translate-lip-sync';
+  if (tool === 'video_translate/2.0')
+    return body.enableLipSync === false ? 'video-translate-voice-only' : 'video-translate-lip-sync';
   return PUBLIC_TOOLS[tool];
 }
 
@@ -23,7 +33,8 @@ export function tryItCost(path: string, body: unknown): TryCost | null {
   const tool = path.startsWith(SUBMIT_PREFIX) ? path.slice(SUBMIT_PREFIX.length) : '';
   if (!isTool(tool)) return null;
   const input: Record<string, unknown> = body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {};
-  // Clip tools take `duration`; the task stores it as durationS, which prices read (as server/routes/public-api.ts does).
+  // Clip tools take `duration`; the task stores it as durationS, which prices read (as server/routes/public-api.ts
+  // does).
   if (typeof input.duration === 'number') input.durationS = input.duration;
   const feature = featureOf(tool, input);
   const { itemId, params } = featurePrice(feature, priceInputOf(feature, input));

@@ -97,7 +97,12 @@ export function createDreamApiClient(options: ClientOptions) {
     }
     if (body.code !== 0) {
       const retry = res.headers.get('retry-after');
-      throw new DreamApiError(body.message ?? body.msg ?? `HTTP ${res.status}`, body.code ?? null, res.status, retry ? Number(retry) : null);
+      throw new DreamApiError(
+        body.message ?? body.msg ?? `HTTP ${res.status}`,
+        body.code ?? null,
+        res.status,
+        retry ? Number(retry) : null,
+      );
     }
     return body.data;
   }
@@ -111,7 +116,11 @@ export function createDreamApiClient(options: ClientOptions) {
         body: JSON.stringify(body),
       });
     } catch (e) {
-      throw new DreamApiError(`The request did not reach the API: ${e instanceof Error ? e.message : String(e)}`, null, 0);
+      throw new DreamApiError(
+        `The request did not reach the API: ${e instanceof Error ? e.message : String(e)}`,
+        null,
+        0,
+      );
     }
     return read<D>(res);
   }
@@ -158,7 +167,11 @@ export function createDreamApiClient(options: ClientOptions) {
       try {
         res = await doFetch(policy.host, { method: 'POST', body: form });
       } catch (e) {
-        throw new DreamApiError(`The upload did not reach the API: ${e instanceof Error ? e.message : String(e)}`, null, 0);
+        throw new DreamApiError(
+          `The upload did not reach the API: ${e instanceof Error ? e.message : String(e)}`,
+          null,
+          0,
+        );
       }
       // A storage bucket (the server's, when it uses one) answers 204, or XML, without our envelope.
       if (!(res.headers.get('content-type') ?? '').includes('json')) {
@@ -171,10 +184,12 @@ export function createDreamApiClient(options: ClientOptions) {
     finishUpload: (body: { reqId: string }) => post<T.UploadedFile>('finishUpload', body),
     keyCaps: () => post<{ list: T.KeyCaps[] }>('keyCaps'),
     setKeyCaps: (body: T.SetKeyCapsRequest) => post<T.KeyCaps>('setKeyCaps', body),
-    webhookDeliveries: (body: T.WebhookDeliveriesRequest = {}) => post<{ list: T.WebhookAttempt[]; nextBefore: number | null }>('webhookDeliveries', body),
+    webhookDeliveries: (body: T.WebhookDeliveriesRequest = {}) =>
+      post<{ list: T.WebhookAttempt[]; nextBefore: number | null }>('webhookDeliveries', body),
     redeliverWebhook: (body: { deliveryId: string }) => post<T.WebhookAttempt>('redeliverWebhook', body),
     /** Tasks and credit movements of a range of UTC days (the server streams them; this reads the whole answer). */
-    usageExport: (body: T.UsageExportRequest) => post<{ from: string; to: string; rows: T.UsageRow[] }>('usageExport', body),
+    usageExport: (body: T.UsageExportRequest) =>
+      post<{ from: string; to: string; rows: T.UsageRow[] }>('usageExport', body),
     async openApiDocument(): Promise<Record<string, unknown>> {
       const res = await doFetch(origin + OPERATIONS.openApiDocument.path);
       if (!res.ok) throw new DreamApiError(`HTTP ${res.status}`, null, res.status);
@@ -192,12 +207,14 @@ export function createDreamApiClient(options: ClientOptions) {
       for (;;) {
         const result = await client.getAsyncResult({ taskId });
         if (result.task.status >= 3) return result;
-        if (Date.now() > deadline) throw new DreamApiError(`Task ${taskId} is still ${result.task.statusName}`, null, 0);
+        if (Date.now() > deadline)
+          throw new DreamApiError(`Task ${taskId} is still ${result.task.statusName}`, null, 0);
         await new Promise((r) => setTimeout(r, o.intervalMs ?? 1000));
       }
     },
     /** Live status (Server-Sent Events): each change of the task, or of every task of the account without taskId. */
-    streamAsyncResult: (body: { taskId?: string } = {}, o?: Parameters<typeof live.stream>[1]) => live.stream(body.taskId, o),
+    streamAsyncResult: (body: { taskId?: string } = {}, o?: Parameters<typeof live.stream>[1]) =>
+      live.stream(body.taskId, o),
     /** The same stream by task id. */
     stream: (taskId?: string, o?: Parameters<typeof live.stream>[1]) => live.stream(taskId, o),
     /** Resolves once the task finished: through the stream, polling getAsyncResult when no stream can be had. */

@@ -1,4 +1,5 @@
-// Types of the developer-tool calls of the public API (key credit caps, the webhook delivery log, the usage export), from its OpenAPI document.
+// Types of the developer-tool calls of the public API (key credit caps, the webhook delivery log, the usage export),
+// from its OpenAPI document.
 
 export interface KeyCaps {
   keyId: string;

@@ -1,4 +1,5 @@
-// Reads a text/event-stream body (the WHATWG event-stream format) event by event; works in Node 18+ and browsers, over fetch.
+// Reads a text/event-stream body (the WHATWG event-stream format) event by event; works in Node 18+ and browsers, over
+// fetch.
 
 export interface SseEvent {
   /** The `event:` field; 'message' when the event named none. */

@@ -1,4 +1,5 @@
-// Live task status for the SDK: stream() yields each change pushed over Server-Sent Events; wait() uses it and falls back to polling.
+// Live task status for the SDK: stream() yields each change pushed over Server-Sent Events; wait() uses it and falls
+// back to polling.
 import { readEvents } from './sse';
 import type { TaskResult } from './types';
 
@@ -62,19 +63,30 @@ export function taskStreams(t: Transport) {
     try {
       res = await t.fetch(url, { headers, signal });
     } catch (e) {
-      throw new StreamRefused(`The stream did not reach the API: ${e instanceof Error ? e.message : String(e)}`, 0, null, null);
+      throw new StreamRefused(
+        `The stream did not reach the API: ${e instanceof Error ? e.message : String(e)}`,
+        0,
+        null,
+        null,
+      );
     }
     if (res.status !== 200 || !res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       const body = (await res.json().catch(() => ({}))) as { code?: number; message?: string };
       const retry = res.headers.get('retry-after');
-      throw new StreamRefused(body.message ?? `HTTP ${res.status}`, res.status, body.code ?? null, retry ? Number(retry) : null);
+      throw new StreamRefused(
+        body.message ?? `HTTP ${res.status}`,
+        res.status,
+        body.code ?? null,
+        retry ? Number(retry) : null,
+      );
     }
     return res.body;
   }
 
   /**
    * Yields the getAsyncResult view of a task (or, without taskId, of each task of the account) as it changes. A dropped
-   * connection is resumed with Last-Event-ID; a refused stream throws StreamRefused. A task stream ends after its final status.
+   * connection is resumed with Last-Event-ID; a refused stream throws StreamRefused. A task stream ends after its final
+   * status.
    */
   async function* stream(taskId?: string, o: StreamOptions = {}): AsyncGenerator<TaskResult> {
     let lastEventId = o.lastEventId ?? null;
@@ -99,7 +111,10 @@ export function taskStreams(t: Transport) {
     }
   }
 
-  /** Resolves with the task once it finished: through the stream, or by polling getAsyncResult when no stream can be had. */
+  /**
+   * Resolves with the task once it finished: through the stream, or by polling getAsyncResult when no stream can be
+   * had.
+   */
   async function wait(taskId: string, o: WaitOptions = {}): Promise<TaskResult> {
     const deadline = AbortSignal.timeout(o.timeoutMs ?? 10 * 60_000);
     const signal = o.signal ? AbortSignal.any([o.signal, deadline]) : deadline;

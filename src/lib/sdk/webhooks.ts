@@ -1,4 +1,5 @@
-// Standard Webhooks signature verification (webhook-id, webhook-timestamp, webhook-signature) with Web Crypto: Node 18+ and browsers.
+// Standard Webhooks signature verification (webhook-id, webhook-timestamp, webhook-signature) with Web Crypto: Node 18+
+// and browsers.
 
 export const DEFAULT_TOLERANCE_S = 300;
 const SECRET_PREFIX = 'whsec_';
@@ -44,14 +45,21 @@ function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /** The v1 signature of a message, as the server computes it. */
-export async function signature(secret: string, id: string, timestampS: number | string, body: string | Uint8Array): Promise<string> {
+export async function signature(
+  secret: string,
+  id: string,
+  timestampS: number | string,
+  body: string | Uint8Array,
+): Promise<string> {
   let keyBytes: Uint8Array;
   try {
     keyBytes = fromBase64(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
   } catch {
     throw new TypeError('secret must be whsec_ followed by base64');
   }
-  const key = await crypto.subtle.importKey('raw', keyBytes as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey('raw', keyBytes as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(`${id}.${timestampS}.${text}`));
   return `v1,${toBase64(mac)}`;
@@ -65,7 +73,8 @@ export async function webhookProblem(input: VerifyInput): Promise<string | null>
   if (!id || !timestamp || !signatures) return 'missing webhook-id, webhook-timestamp or webhook-signature';
   if (!/^\d+$/.test(timestamp)) return 'webhook-timestamp is not Unix seconds';
   const now = input.nowS ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (input.toleranceS ?? DEFAULT_TOLERANCE_S)) return 'webhook-timestamp is outside the tolerance (a replay or a wrong clock)';
+  if (Math.abs(now - Number(timestamp)) > (input.toleranceS ?? DEFAULT_TOLERANCE_S))
+    return 'webhook-timestamp is outside the tolerance (a replay or a wrong clock)';
   const expected = await signature(input.secret, id, timestamp, input.body);
   // The header may list several space-separated signatures (e.g. during a secret rotation).
   const match = signatures.split(' ').some((s) => constantTimeEqual(s, expected));

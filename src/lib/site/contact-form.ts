@@ -1,4 +1,5 @@
-// The contact form's checks before sending: every field's problem at once, in the words the server uses (src/lib/product-rules).
+// The contact form's checks before sending: every field's problem at once, in the words the server uses
+// (src/lib/product-rules).
 import { CONTACT, CONTACT_MESSAGES, MESSAGES, isValidEmail } from '../product-rules';
 
 export const CONTACT_FIELDS = ['name', 'email', 'message'] as const;
@@ -19,7 +20,9 @@ export function contactProblems(data: Partial<Record<string, unknown>>): Partial
 /** A message as a sentence: its first letter in capitals ("must not contain …" → "Must not contain …"). */
 export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The server's refusal ("email: Invalid email address") split into the field it names and its message as a sentence. */
+/**
+ * The server's refusal ("email: Invalid email address") split into the field it names and its message as a sentence.
+ */
 export function serverProblem(message: string): { field?: ContactField; message: string } {
   const match = /^(\w+): (.+)$/s.exec(message);
   const field = CONTACT_FIELDS.find((f) => f === match?.[1]);

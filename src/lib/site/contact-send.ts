@@ -1,5 +1,5 @@
-// Sending the contact form (/contact-us): every field's problem at once, then the message to the server; loaded with the
-// first send, so the page's first load holds only the paste notice (src/lib/product-rules/page-budgets.ts).
+// Sending the contact form (/contact-us): every field's problem at once, then the message to the server; loaded with
+// the first send, so the page's first load holds only the paste notice (src/lib/product-rules/page-budgets.ts).
 import { apiRequest } from '../api';
 import { CONTACT_MESSAGES, MESSAGES } from '../product-rules';
 import { CONTACT_FIELDS, contactProblems, serverProblem, type ContactField } from './contact-form';

@@ -1,17 +1,26 @@
-// Marks of what this server does not serve, on the real app's features answer: nav links, home cards, reference pages, screens.
+// Marks of what this server does not serve, on the real app's features answer: nav links, home cards, reference pages,
+// screens.
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, type TasksTestApp } from '../../../server/test-support/tasks';
 import { FEATURE_MESSAGES } from '../product-rules';
 import { applyFeatureMarks, markFeatures } from './features-marks';
-import { FEATURES_PATH, featuresAttribute, forgetFeatures, loadFeatures, operationFeatures, PRODUCT_FEATURES } from './features';
+import {
+  FEATURES_PATH,
+  featuresAttribute,
+  forgetFeatures,
+  loadFeatures,
+  operationFeatures,
+  PRODUCT_FEATURES,
+} from './features';
 import { PRODUCTS } from './products';
 
 let t: TasksTestApp;
 let net: RoutedBrowser;
 beforeEach(async () => {
-  // The default engines: speech on eSpeak, video on the preview engine; no provider key, so no clone, translation or try-on.
+  // The default engines: speech on eSpeak, video on the preview engine; no provider key, so no clone, translation or
+  // try-on.
   t = await createTasksTestApp();
   net = routeBrowserTo(t.app);
 });
@@ -22,11 +31,20 @@ afterEach(async () => {
   await t.close();
 });
 
-/** The page parts that carry data-features, as NavBar.astro, ProductGrid.astro, [product].astro and the reference render them. */
+/**
+ * The page parts that carry data-features, as NavBar.astro, ProductGrid.astro, [product].astro and the reference render
+ * them.
+ */
 function page(screen: string) {
   const attr = (value: string | undefined) => (value ? ` data-features="${value}"` : '');
-  const nav = PRODUCTS.map((p) => `<li><a href="/playground/${p.slug}"${attr(featuresAttribute(PRODUCT_FEATURES[p.slug]))}><strong>${p.title}</strong></a></li>`).join('');
-  const cards = PRODUCTS.map((p) => `<li class="card" data-card="${p.slug}"${attr(featuresAttribute(PRODUCT_FEATURES[p.slug]))}><h2>${p.title}</h2></li>`).join('');
+  const nav = PRODUCTS.map(
+    (p) =>
+      `<li><a href="/playground/${p.slug}"${attr(featuresAttribute(PRODUCT_FEATURES[p.slug]))}><strong>${p.title}</strong></a></li>`,
+  ).join('');
+  const cards = PRODUCTS.map(
+    (p) =>
+      `<li class="card" data-card="${p.slug}"${attr(featuresAttribute(PRODUCT_FEATURES[p.slug]))}><h2>${p.title}</h2></li>`,
+  ).join('');
   const product = PRODUCTS.find((p) => p.slug === screen)!;
   document.body.innerHTML = `
     <nav><ul>${nav}</ul></nav>
@@ -38,7 +56,9 @@ function page(screen: string) {
 }
 
 const link = (slug: string) => document.querySelector<HTMLAnchorElement>(`a[href="/playground/${slug}"]`)!;
-const badged = (el: Element) => el.querySelector('.feature-badge')?.textContent === FEATURE_MESSAGES.notAvailableHere && el.hasAttribute('data-unavailable');
+const badged = (el: Element) =>
+  el.querySelector('.feature-badge')?.textContent === FEATURE_MESSAGES.notAvailableHere &&
+  el.hasAttribute('data-unavailable');
 
 describe('feature marks', () => {
   it('badges the nav links, home cards and reference pages of what is not served, and leaves the rest alone', async () => {
@@ -52,7 +72,15 @@ describe('feature marks', () => {
       // The badge is inside the link, so it is part of what a screen reader reads for it.
       expect(link(slug).textContent).toContain(FEATURE_MESSAGES.notAvailableHere);
     }
-    for (const slug of ['speech', 'dialogue', 'dialogueContent', 'imageToVideo', 'textToVideo', 'characterToVideo', 'lipSync']) {
+    for (const slug of [
+      'speech',
+      'dialogue',
+      'dialogueContent',
+      'imageToVideo',
+      'textToVideo',
+      'characterToVideo',
+      'lipSync',
+    ]) {
       expect(link(slug).hasAttribute('data-unavailable'), slug).toBe(false);
       expect(document.querySelector(`[data-card="${slug}"] .feature-badge`), slug).toBeNull();
     }
@@ -74,7 +102,9 @@ describe('feature marks', () => {
     // As tall as the form it replaces, so nothing below moves when it appears.
     expect(notice.closest<HTMLElement>('.feature-notice-box')!.style.minHeight).toBe('640px');
     // It offers what can be tried here instead: the served products of the nav, and none of the unserved ones.
-    const offered = [...document.querySelectorAll<HTMLAnchorElement>('.feature-notice-others a')].map((a) => a.getAttribute('href'));
+    const offered = [...document.querySelectorAll<HTMLAnchorElement>('.feature-notice-others a')].map((a) =>
+      a.getAttribute('href'),
+    );
     expect(offered).toContain('/playground/speech');
     expect(offered).not.toContain('/playground/alClothesChanger');
     expect(offered).not.toContain('/playground/voiceClone');

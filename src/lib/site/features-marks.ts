@@ -27,7 +27,10 @@ export function applyFeatureMarks(map: FeatureMap, root: ParentNode = document):
   applyVoiceNotes(map, root);
 }
 
-/** `[data-voice-note="feature"]` (a speech call's reference page) says so when the engine serving it speaks only some languages. */
+/**
+ * `[data-voice-note="feature"]` (a speech call's reference page) says so when the engine serving it speaks only some
+ * languages.
+ */
 function applyVoiceNotes(map: FeatureMap, root: ParentNode): void {
   for (const el of root.querySelectorAll<HTMLElement>('[data-voice-note]')) {
     const state = map.get(el.dataset.voiceNote as Feature);
@@ -56,7 +59,9 @@ function replaceWithNotice(screen: HTMLElement, root: ParentNode): void {
   notice.textContent = FEATURE_MESSAGES.screenNotice(screen.dataset.featureTitle ?? 'This product');
   box.append(notice);
   const served = new Map<string, string>();
-  for (const link of root.querySelectorAll<HTMLAnchorElement>('nav a[href^="/playground/"][data-features]:not([data-unavailable])')) {
+  for (const link of root.querySelectorAll<HTMLAnchorElement>(
+    'nav a[href^="/playground/"][data-features]:not([data-unavailable])',
+  )) {
     const name = link.querySelector('strong')?.textContent ?? link.textContent ?? '';
     if (name && !served.has(link.pathname)) served.set(link.pathname, name);
   }

@@ -1,10 +1,14 @@
-// The public features answer in the browser (which features this server serves, and at what price), from the page's one offer answer.
+// The public features answer in the browser (which features this server serves, and at what price), from the page's one
+// offer answer.
 import { PUBLIC_TOOLS, type Feature } from '../product-rules';
 import { forgetOffer, loadOffer, type FeatureMap } from '../stores/offer';
 
 export { FEATURES_PATH, type FeatureMap } from '../stores/offer';
 
-/** The features each product page runs (SPEC.md §2 playground children); a product can be tried when any of them is served. */
+/**
+ * The features each product page runs (SPEC.md §2 playground children); a product can be tried when any of them is
+ * served.
+ */
 export const PRODUCT_FEATURES: Readonly<Record<string, readonly Feature[]>> = {
   speech: ['tts-common', 'tts-pro'],
   voiceClone: ['voice-clone'],
@@ -18,13 +22,18 @@ export const PRODUCT_FEATURES: Readonly<Record<string, readonly Feature[]>> = {
   alClothesChanger: ['tryon-clothes'],
 };
 
-/** The features a public API operation runs (`/api/async/<tool>`); none for the calls that run nothing (results, credits). */
+/**
+ * The features a public API operation runs (`/api/async/<tool>`); none for the calls that run nothing (results,
+ * credits).
+ */
 export function operationFeatures(path: string): Feature[] {
   const tool = path.startsWith('/api/async/') ? path.slice('/api/async/'.length) : '';
   if (!Object.hasOwn(PUBLIC_TOOLS, tool)) return [];
   const feature = (PUBLIC_TOOLS as Record<string, Feature>)[tool]!;
   // video_translate/2.0 dubs with lip sync unless enableLipSync is false.
-  return feature === 'video-translate-lip-sync' ? ['video-translate-lip-sync', 'video-translate-voice-only'] : [feature];
+  return feature === 'video-translate-lip-sync'
+    ? ['video-translate-lip-sync', 'video-translate-voice-only']
+    : [feature];
 }
 
 /** The value of a `data-features` attribute: the features a page element stands for, separated by spaces. */

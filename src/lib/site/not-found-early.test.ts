@@ -6,7 +6,10 @@ import { NOT_FOUND_EARLY_SCRIPT } from './not-found-early';
 /** Runs the script as the browser does right after the notice's markup, against this storage; answers the notice. */
 function run(storage: Pick<Storage, 'getItem' | 'removeItem'>) {
   const notice = { textContent: '', hidden: true };
-  new Function('document', 'sessionStorage', NOT_FOUND_EARLY_SCRIPT)({ currentScript: { previousElementSibling: notice } }, storage);
+  new Function('document', 'sessionStorage', NOT_FOUND_EARLY_SCRIPT)(
+    { currentScript: { previousElementSibling: notice } },
+    storage,
+  );
   return notice;
 }
 

@@ -7,7 +7,9 @@ import { PRODUCTS } from './products';
 
 /** The headline for this answer: e.g. "Create speech and video" on a server running only the offline engines. */
 export function servedHeadline(offer: Offer): string {
-  const kinds = PRODUCTS.filter((p) => isServed(offer.features, PRODUCT_FEATURES[p.slug] ?? ([] as Feature[]))).map((p) => p.category);
+  const kinds = PRODUCTS.filter((p) => isServed(offer.features, PRODUCT_FEATURES[p.slug] ?? ([] as Feature[]))).map(
+    (p) => p.category,
+  );
   return OFFER_COPY.servedHeadline(kinds, servesAnyModel(offer));
 }
 
@@ -19,7 +21,10 @@ export function applyHeadline(offer: Offer, el: HTMLElement): void {
   el.textContent = text;
 }
 
-/** Asks once (shared with the nav's marks) and refines `[data-offer-headline]`; when the server cannot be asked it stays neutral. */
+/**
+ * Asks once (shared with the nav's marks) and refines `[data-offer-headline]`; when the server cannot be asked it stays
+ * neutral.
+ */
 export function markHeadline(): void {
   const el = document.querySelector<HTMLElement>('[data-offer-headline]');
   if (el)

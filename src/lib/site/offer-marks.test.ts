@@ -1,5 +1,5 @@
-// The landing's headline and the pricing table's notes from the real app's offer answer: no "with AI" and no images from a
-// server running only the offline engines; "Free here" where a run costs nothing; unserved rows badged.
+// The landing's headline and the pricing table's notes from the real app's offer answer: no "with AI" and no images
+// from a server running only the offline engines; "Free here" where a run costs nothing; unserved rows badged.
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo } from '../../../server/test-support/browser';
@@ -58,7 +58,9 @@ describe('the pricing table', () => {
     await serve();
     pricingTable();
     markOffer();
-    await vi.waitFor(() => expect(cell('Text to Speech · Common').textContent).toContain(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)));
+    await vi.waitFor(() =>
+      expect(cell('Text to Speech · Common').textContent).toContain(FEATURE_MESSAGES.free(ENGINE_LABELS.espeak)),
+    );
     expect(cell('Text to Video').textContent).toContain(FEATURE_MESSAGES.free(ENGINE_LABELS.preview));
     expect(cell('Dialogue').textContent).toContain('Free here');
     await vi.waitFor(() => expect(cell('AI Clothes Changer').textContent).toContain(FEATURE_MESSAGES.notAvailableHere));

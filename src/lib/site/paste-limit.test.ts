@@ -1,4 +1,5 @@
-// A paste that passes a field's limit is measured: what the browser will drop, given the text already there and the selection.
+// A paste that passes a field's limit is measured: what the browser will drop, given the text already there and the
+// selection.
 import { describe, expect, it } from 'vitest';
 import { pasteCutNotice } from '../product-rules';
 import { pasteOverflow, type LimitedField } from './paste-limit';
@@ -14,7 +15,9 @@ const field = (value: string, maxLength: number, selection?: [number, number], t
 describe('pasteOverflow', () => {
   it('6,000 characters into an empty 5,000-character field drop 1,000', () => {
     expect(pasteOverflow(field('', 5000), 'x'.repeat(6000))).toBe(1000);
-    expect(pasteCutNotice(5000, 1000)).toBe('Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.');
+    expect(pasteCutNotice(5000, 1000)).toBe(
+      'Your paste was longer than the 5,000-character limit, so the last 1,000 characters were left out.',
+    );
   });
 
   it('counts the text already there and what the selection replaces', () => {

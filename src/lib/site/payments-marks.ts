@@ -1,5 +1,6 @@
-// The pricing page's Buy buttons disabled, with the reason shown beside them, as soon as the offer answer says this server
-// takes no payments: before any click, and beside the page's first load (src/components/CreditPacks.astro renders the reason).
+// The pricing page's Buy buttons disabled, with the reason shown beside them, as soon as the offer answer says this
+// server takes no payments: before any click, and beside the page's first load (src/components/CreditPacks.astro
+// renders the reason).
 import { PAYMENTS_OFF } from '../product-rules';
 import { loadOffer, paymentsOff } from '../stores/offer';
 

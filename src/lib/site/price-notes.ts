@@ -1,5 +1,6 @@
-// The pricing page's rows told what this server does: "Free here: … (no AI model)" where a run costs nothing here, from the
-// page's one offer answer. The rows it does not serve are badged by features-marks.ts, as the playground's links are.
+// The pricing page's rows told what this server does: "Free here: … (no AI model)" where a run costs nothing here, from
+// the page's one offer answer. The rows it does not serve are badged by features-marks.ts, as the playground's links
+// are.
 import type { Feature } from '../product-rules';
 import { loadOffer, type Offer } from '../stores/offer';
 
@@ -13,7 +14,10 @@ export function applyPriceNotes(offer: Offer, root: ParentNode = document): void
   }
 }
 
-/** Asks once (shared with every other reader of the offer) and marks the table; when the server cannot be asked, nothing is said. */
+/**
+ * Asks once (shared with every other reader of the offer) and marks the table; when the server cannot be asked, nothing
+ * is said.
+ */
 export function markPriceNotes(): void {
   if (!document.querySelector('[data-price-note]')) return;
   loadOffer().then(

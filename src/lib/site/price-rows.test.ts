@@ -1,6 +1,14 @@
-// The pricing page's rows: every feature has exactly one, named as the playground names it, at the price the server charges.
+// The pricing page's rows: every feature has exactly one, named as the playground names it, at the price the server
+// charges.
 import { describe, expect, it } from 'vitest';
-import { FEATURE_LABELS, FEATURES, FEATURE_SCREENS, featurePrice, TEXT_TO_VIDEO_OPTIONS, type Feature } from '../product-rules';
+import {
+  FEATURE_LABELS,
+  FEATURES,
+  FEATURE_SCREENS,
+  featurePrice,
+  TEXT_TO_VIDEO_OPTIONS,
+  type Feature,
+} from '../product-rules';
 import { PRICE_ROWS, variantText } from './price-rows';
 import { productBySlug } from './products';
 
@@ -10,7 +18,9 @@ describe('PRICE_ROWS', () => {
   it('has one row for every feature the platform runs, Dialogue and Character to Video included', () => {
     const listed = rows.flatMap((row) => row.features);
     expect([...listed].sort()).toEqual([...FEATURES].sort());
-    expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['Dialogue', 'Character to Video · a script', 'Character to Video · your audio']));
+    expect(rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['Dialogue', 'Character to Video · a script', 'Character to Video · your audio']),
+    );
   });
 
   it("names a row by its playground screen's title, or as the history names an API-only feature", () => {
@@ -27,7 +37,9 @@ describe('PRICE_ROWS', () => {
   it('prices each row with the §9 items its features are charged under', () => {
     const charged = (feature: Feature) =>
       feature === 'text-to-video' || feature === 'image-to-video' || feature === 'character-to-video'
-        ? TEXT_TO_VIDEO_OPTIONS.map((o) => featurePrice(feature, { durationS: o.durationS, resolution: o.resolution }).itemId)
+        ? TEXT_TO_VIDEO_OPTIONS.map(
+            (o) => featurePrice(feature, { durationS: o.durationS, resolution: o.resolution }).itemId,
+          )
         : feature.startsWith('wan-')
           ? ['480p', '720p'].map((resolution) => featurePrice(feature, { resolution }).itemId)
           : [featurePrice(feature, {}).itemId];

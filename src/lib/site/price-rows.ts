@@ -1,5 +1,13 @@
-// The pricing page's table: a row per feature, named as the playground names it, with the SPEC.md §9 list price of each of its variants.
-import { FEATURE_LABELS, PRICE_ITEMS, TEXT_TO_VIDEO_OPTIONS, type Feature, type PriceItem, type PriceItemId } from '../product-rules';
+// The pricing page's table: a row per feature, named as the playground names it, with the SPEC.md §9 list price of each
+// of its variants.
+import {
+  FEATURE_LABELS,
+  PRICE_ITEMS,
+  TEXT_TO_VIDEO_OPTIONS,
+  type Feature,
+  type PriceItem,
+  type PriceItemId,
+} from '../product-rules';
 import { productBySlug } from './products';
 
 /** One feature (or two charged alike, e.g. Lip Sync and its API call) and its priced variants, one table line each. */

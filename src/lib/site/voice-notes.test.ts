@@ -1,4 +1,5 @@
-// The reference page of a speech call says which languages its serving engine speaks when it speaks only some (DreamAPI).
+// The reference page of a speech call says which languages its serving engine speaks when it speaks only some
+// (DreamAPI).
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeatureState } from '../api/types';

@@ -1,5 +1,5 @@
-// @vitest-environment happy-dom
-// Cookie consent: read from and written to the `cookie-accpet` key of SPEC.md §3; blocked storage keeps the choice for the page.
+// @vitest-environment happy-dom Cookie consent: read from and written to the `cookie-accpet` key of SPEC.md §3; blocked
+// storage keeps the choice for the page.
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../product-rules';
 import { $consent, chooseConsent, loadConsent } from './consent';

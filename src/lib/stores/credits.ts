@@ -3,7 +3,9 @@ import { atom, type ReadableAtom } from 'nanostores';
 import { $user } from './signed-in';
 
 const credits = atom<number | null>(null);
-/** The signed-in user's balance, null for a guest; kept in step by a subscription, as $loggedIn is (no computed() code). */
+/**
+ * The signed-in user's balance, null for a guest; kept in step by a subscription, as $loggedIn is (no computed() code).
+ */
 export const $credits: ReadableAtom<number | null> = credits;
 $user.subscribe((user) => credits.set(user?.userPoints ?? null));
 

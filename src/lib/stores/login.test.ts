@@ -1,5 +1,5 @@
-// @vitest-environment happy-dom
-// The login store against the real accounts server: sign-in storage, the §4 after-login steps in order, logout, attribution.
+// @vitest-environment happy-dom The login store against the real accounts server: sign-in storage, the §4 after-login
+// steps in order, logout, attribution.
 import { describe, expect, it, vi } from 'vitest';
 import { post, signIn } from '../../../server/test-support/accounts';
 import { COOKIE_NAMES, MESSAGES, MODALS, STORAGE_KEYS } from '../product-rules';
@@ -21,7 +21,8 @@ describe('completeLogin', () => {
     expect(localStorage.getItem(STORAGE_KEYS.userToken)).toBe(result.token);
     expect(localStorage.getItem(STORAGE_KEYS.userId)).toBe(result.userId);
     expect(getCookie(COOKIE_NAMES.userId)).toBe(result.userId);
-    const key = (await post(server.t.app, '/apply/playground', { userId: result.userId }, { token: result.token })).body.data.key as string;
+    const key = (await post(server.t.app, '/apply/playground', { userId: result.userId }, { token: result.token })).body
+      .data.key as string;
     expect(key).toBeTruthy();
     expect($apiKey.get()).toBe(key);
     expect(localStorage.getItem(STORAGE_KEYS.userKey)).toBe(key);
@@ -36,7 +37,11 @@ describe('completeLogin', () => {
     localStorage.clear();
     await completeLogin(first);
     expect(modalsSeen()).toEqual([]);
-    const row = await server.t.database.db.selectFrom('users').select('info_asked_at').where('id', '=', first.userId).executeTakeFirstOrThrow();
+    const row = await server.t.database.db
+      .selectFrom('users')
+      .select('info_asked_at')
+      .where('id', '=', first.userId)
+      .executeTakeFirstOrThrow();
     expect(row.info_asked_at).toBeGreaterThan(0);
 
     const other = await signIn(server.t, 'corp@example.com');
@@ -47,7 +52,11 @@ describe('completeLogin', () => {
 
   it('queues suspension, then information, then the bind-email prompt for a suspended user without an email', async () => {
     const { token, userId } = await signIn(server.t, 'gone@example.com');
-    await server.t.database.db.updateTable('users').set({ suspended: 1, email: null }).where('id', '=', userId).execute();
+    await server.t.database.db
+      .updateTable('users')
+      .set({ suspended: 1, email: null })
+      .where('id', '=', userId)
+      .execute();
     await completeLogin({ token, userId });
     expect(modalsSeen()).toEqual(['suspension', 'info', 'bindEmail']);
     expect(Number(localStorage.getItem(STORAGE_KEYS.bindEmailTime))).toBeGreaterThan(Date.now() - 60_000);
@@ -55,7 +64,11 @@ describe('completeLogin', () => {
 
   it('asks to bind an email at most once per interval', async () => {
     const { token, userId } = await signIn(server.t, 'noemail@example.com');
-    await server.t.database.db.updateTable('users').set({ email: null, company: 'Acme' }).where('id', '=', userId).execute();
+    await server.t.database.db
+      .updateTable('users')
+      .set({ email: null, company: 'Acme' })
+      .where('id', '=', userId)
+      .execute();
     localStorage.setItem(STORAGE_KEYS.bindEmailTime, String(Date.now() - MODALS.bindEmailIntervalMs + 60_000));
     await completeLogin({ token, userId });
     expect(modalsSeen()).toEqual([]);
@@ -85,7 +98,8 @@ describe('logout', () => {
     expect($user.get()).toBeNull();
     expect($apiKey.get()).toBeNull();
     expect($modal.get()).toBeNull();
-    for (const key of [STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId]) expect(localStorage.getItem(key)).toBeNull();
+    for (const key of [STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId])
+      expect(localStorage.getItem(key)).toBeNull();
     await new Promise((r) => setTimeout(r, 5)); // a Max-Age=0 cookie is gone once the clock moves on
     expect(getCookie(COOKIE_NAMES.userId)).toBeNull();
   });
@@ -133,7 +147,11 @@ describe('arrival and attribution', () => {
     const sent = await post(server.t.app, '/user/code', { email: 'fresh@example.com', type: 'login' });
     await loginWithCode('fresh@example.com', server.t.mail.at(-1)!.code, sent.body.data.attemptId);
     expect($user.get()?.userEmail).toBe('fresh@example.com');
-    const row = await server.t.database.db.selectFrom('users').select(['referer', 'referer_url']).where('email', '=', 'fresh@example.com').executeTakeFirstOrThrow();
+    const row = await server.t.database.db
+      .selectFrom('users')
+      .select(['referer', 'referer_url'])
+      .where('email', '=', 'fresh@example.com')
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ referer: 'partner-7', referer_url: 'https://blog.example.org/post' });
     delete (document as { referrer?: string }).referrer;
   });

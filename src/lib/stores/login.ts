@@ -50,7 +50,10 @@ export async function afterLogin(user: UserInfo): Promise<void> {
  * Stores a fresh session (email login or OAuth) and runs the §4 after-login steps, or, with `deferred`,
  * leaves them to the next page, where its modals can actually be seen.
  */
-export async function completeLogin(result: LoginResult, options: { deferred?: boolean } = {}): Promise<UserInfo | null> {
+export async function completeLogin(
+  result: LoginResult,
+  options: { deferred?: boolean } = {},
+): Promise<UserInfo | null> {
   local.set(STORAGE_KEYS.userToken, result.token);
   local.set(STORAGE_KEYS.userId, result.userId);
   setCookie(COOKIE_NAMES.userId, result.userId, COOKIES.userIdDays);

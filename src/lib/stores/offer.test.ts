@@ -38,7 +38,11 @@ describe('offer readings', () => {
 
   it('allow "with AI" only when a served feature may use a model', () => {
     expect(servesAnyModel(offer({}))).toBe(false);
-    expect(servesAnyModel(offer({}, [state({}), state({ feature: 'image-generation', available: false, usesModel: true })]))).toBe(false);
-    expect(servesAnyModel(offer({}, [state({ feature: 'tts-pro', engine: 'elevenlabs', usesModel: true })]))).toBe(true);
+    expect(
+      servesAnyModel(offer({}, [state({}), state({ feature: 'image-generation', available: false, usesModel: true })])),
+    ).toBe(false);
+    expect(servesAnyModel(offer({}, [state({ feature: 'tts-pro', engine: 'elevenlabs', usesModel: true })]))).toBe(
+      true,
+    );
   });
 });

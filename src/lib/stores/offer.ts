@@ -1,4 +1,5 @@
-// What this server offers (features, payments, sign-in methods), fetched once per page: every page part that says so reads it here.
+// What this server offers (features, payments, sign-in methods), fetched once per page: every page part that says so
+// reads it here.
 import { atom, type ReadableAtom } from 'nanostores';
 import { REQUEST, type Feature } from '../product-rules';
 import type { FeatureState, OfferAnswer, PaymentsOffer, SignInOffer } from '../api/types';
@@ -19,7 +20,10 @@ export interface Offer {
 }
 
 const offer = atom<Offer | null>(null);
-/** null until the answer is here; it stays null when the server cannot be asked (pages then say nothing they cannot know). */
+/**
+ * null until the answer is here; it stays null when the server cannot be asked (pages then say nothing they cannot
+ * know).
+ */
 export const $offer: ReadableAtom<Offer | null> = offer;
 
 let pending: Promise<Offer> | null = null;
@@ -52,12 +56,18 @@ export function forgetOffer(): void {
   offer.set(null);
 }
 
-/** Whether Buy can work: false only when the server said payments are off; unknown counts as on (a click then finds out). */
+/**
+ * Whether Buy can work: false only when the server said payments are off; unknown counts as on (a click then finds
+ * out).
+ */
 export function paymentsOff(value: Offer | null): boolean {
   return value?.payments?.enabled === false;
 }
 
-/** Whether a sign-in method is offered: only once the answer is here, and then unless the server said it is not configured. */
+/**
+ * Whether a sign-in method is offered: only once the answer is here, and then unless the server said it is not
+ * configured.
+ */
 export function signInOffered(value: Offer | null, method: 'google' | 'github'): boolean {
   if (!value) return false;
   return value.signIn ? value.signIn[method] : true;

@@ -1,6 +1,6 @@
-// @vitest-environment happy-dom
-// Once per page, initSignedIn loads the user of a stored token and runs after-login steps a sign-in left pending (SPEC.md
-// §4); each test loads fresh copies of the stores, so it has a file of its own (fresh modules never leak into other tests).
+// @vitest-environment happy-dom Once per page, initSignedIn loads the user of a stored token and runs after-login steps
+// a sign-in left pending (SPEC.md §4); each test loads fresh copies of the stores, so it has a file of its own (fresh
+// modules never leak into other tests).
 import { describe, expect, it, vi } from 'vitest';
 import { signIn } from '../../../server/test-support/accounts';
 import { COOKIE_NAMES } from '../product-rules';
@@ -14,7 +14,11 @@ describe('initSignedIn', () => {
   // initSignedIn runs once per page, so each test loads fresh copies of the stores.
   async function freshStores() {
     vi.resetModules();
-    return { session: await import('./signed-in'), start: await import('./signed-in-start'), modals: await import('./modals') };
+    return {
+      session: await import('./signed-in'),
+      start: await import('./signed-in-start'),
+      modals: await import('./modals'),
+    };
   }
 
   it('on the next page, loads the user and runs the deferred after-login steps once', async () => {

@@ -1,5 +1,5 @@
-// Starts the signed-in state once per page (SPEC.md §4): remembers where the visitor came from, loads the user of a stored token
-// and runs the after-login steps a sign-in left pending, with login.ts loaded only then.
+// Starts the signed-in state once per page (SPEC.md §4): remembers where the visitor came from, loads the user of a
+// stored token and runs the after-login steps a sign-in left pending, with login.ts loaded only then.
 import { session } from '../storage';
 import { AFTER_LOGIN_PENDING, refreshUser, rememberArrival } from './signed-in';
 

@@ -48,10 +48,15 @@ describe('refreshUser', () => {
   });
 
   it('on a 40001 answer clears the stored tokens and saves the countryCode it carries (SPEC.md §8)', async () => {
-    for (const key of [STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId]) localStorage.setItem(key, 'stale');
-    vi.stubGlobal('fetch', async () => Response.json({ code: 40001, msg: 'User Not Login', data: { countryCode: 'DE' } }));
+    for (const key of [STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId])
+      localStorage.setItem(key, 'stale');
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ code: 40001, msg: 'User Not Login', data: { countryCode: 'DE' } }),
+    );
     await expect(accountsApi.history(1, 10)).rejects.toMatchObject({ message: MESSAGES.notLoggedIn, code: 40001 });
-    expect([STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId].map((key) => localStorage.getItem(key))).toEqual([null, null, null]);
+    expect(
+      [STORAGE_KEYS.userToken, STORAGE_KEYS.userKey, STORAGE_KEYS.userId].map((key) => localStorage.getItem(key)),
+    ).toEqual([null, null, null]);
     expect(localStorage.getItem(STORAGE_KEYS.countryCode)).toBe('DE');
   });
 });

@@ -1,7 +1,7 @@
 // The signed-in user shared by every island (SPEC.md §3 storage keys and cookies, §4 session). Every page loads this
-// first, so it holds only what a page needs to know who is there: the API client loads once there is a stored session to
-// ask about (a guest's page never needs it), signing in and out live in login.ts, loaded with them, and the page's start
-// in signed-in-start.ts.
+// first, so it holds only what a page needs to know who is there: the API client loads once there is a stored session
+// to ask about (a guest's page never needs it), signing in and out live in login.ts, loaded with them, and the page's
+// start in signed-in-start.ts.
 import { atom, type ReadableAtom } from 'nanostores';
 import { onNotLoggedIn, type UserInfo } from '../api';
 import type * as ApiModuleType from '../api';
@@ -42,7 +42,10 @@ onNotLoggedIn(({ countryCode }) => {
   $apiKey.set(null);
 });
 
-/** The API client, loaded on first need: a guest's page never makes a call at load (src/lib/product-rules/page-budgets.ts). */
+/**
+ * The API client, loaded on first need: a guest's page never makes a call at load
+ * (src/lib/product-rules/page-budgets.ts).
+ */
 export function loadApi(): Promise<ApiModule> {
   return import('../api');
 }

@@ -18,7 +18,11 @@ export function wireEntry({ tab: _tab, ...entry }: QueuedEntry): TrackEntry {
  * Seals entries into as few bodies as fit under maxBytes each: whole when it fits, else halves, recursively.
  * A single entry over the limit cannot happen (entries are capped far below it) and is sent alone.
  */
-export function splitSealed<T>(entries: readonly T[], seal: (part: readonly T[]) => string, maxBytes: number): string[] {
+export function splitSealed<T>(
+  entries: readonly T[],
+  seal: (part: readonly T[]) => string,
+  maxBytes: number,
+): string[] {
   if (entries.length === 0) return [];
   const body = seal(entries);
   if (entries.length === 1 || new TextEncoder().encode(body).length <= maxBytes) return [body];

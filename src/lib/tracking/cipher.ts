@@ -1,4 +1,5 @@
-// The batch cipher (crypto-js, worker only): AES-256-CBC with a random IV, and the HMAC `sign` (docs/tracking-protocol.md).
+// The batch cipher (crypto-js, worker only): AES-256-CBC with a random IV, and the HMAC `sign`
+// (docs/tracking-protocol.md).
 import AES from 'crypto-js/aes';
 import Base64 from 'crypto-js/enc-base64';
 import Hex from 'crypto-js/enc-hex';
@@ -21,7 +22,10 @@ export function sealEntries(entries: readonly TrackEntry[], ak: string): string 
   return Base64.stringify(iv.clone().concat(encrypted.ciphertext));
 }
 
-/** track_info sign over signedText (src/lib/api-contract/tracking.ts): HMAC-SHA256 keyed with the ak bytes, hex. Proves integrity and token flow, not a trusted sender. */
+/**
+ * track_info sign over signedText (src/lib/api-contract/tracking.ts): HMAC-SHA256 keyed with the ak bytes, hex. Proves
+ * integrity and token flow, not a trusted sender.
+ */
 export function signBatch(text: string, ak: string): string {
   return Hex.stringify(HmacSHA256(text, Hex.parse(ak)));
 }

@@ -1,4 +1,5 @@
-// Fake-timer tests of the tracking session: token, config, their cache and the collector's error codes (SPEC.md §4, §8, §9).
+// Fake-timer tests of the tracking session: token, config, their cache and the collector's error codes (SPEC.md §4, §8,
+// §9).
 import { describe, expect, it, vi } from 'vitest';
 import { REQUEST, TRACKING, TRACKING_PATHS } from '../product-rules';
 import { entries, leaderWith, makeEngine, ok, paths, rig, sends, useEngineRig } from './engine.fixtures';
@@ -10,7 +11,8 @@ useEngineRig();
 describe('tracking session rules', () => {
   it('four flags: token valid, config valid, appKey valid and request in progress (SPEC.md §4)', async () => {
     let release!: () => void;
-    rig.handler = (path) => (path === TRACKING_PATHS.accessToken ? new Promise((r) => (release = () => r(ok(path)))) : ok(path));
+    rig.handler = (path) =>
+      path === TRACKING_PATHS.accessToken ? new Promise((r) => (release = () => r(ok(path)))) : ok(path);
     const engine = makeEngine();
     expect(engine.flags).toEqual({ tokenValid: false, configValid: false, appKeyValid: true, requesting: false });
     const ready = engine.ensureSession();
@@ -25,7 +27,11 @@ describe('tracking session rules', () => {
     await leaderWith(3);
     expect(sends()).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
-    expect(paths().slice(0, 3)).toEqual([TRACKING_PATHS.accessToken, TRACKING_PATHS.trackConfig, TRACKING_PATHS.trackInfo]);
+    expect(paths().slice(0, 3)).toEqual([
+      TRACKING_PATHS.accessToken,
+      TRACKING_PATHS.trackConfig,
+      TRACKING_PATHS.trackInfo,
+    ]);
     expect((rig.calls[0]!.body as Record<string, unknown>).app_key).toBe('k');
     expect(rig.calls[1]!.body).toEqual({ token: 'tok-1', sign: 's1' });
     const body = sends()[0]!.body as TrackInfoBody;
@@ -91,13 +97,22 @@ describe('tracking session rules', () => {
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
     const message = rig.calls.find((c) => c.path === TRACKING_PATHS.message);
     const monitor = rig.calls.find((c) => c.path === TRACKING_PATHS.monitor);
-    expect(message?.body).toMatchObject({ appKey: 'k', deviceId: 'd', message: expect.stringContaining('offline'), sign: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(message?.body).toMatchObject({
+      appKey: 'k',
+      deviceId: 'd',
+      message: expect.stringContaining('offline'),
+      sign: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(message?.timeoutMs).toBe(REQUEST.timeoutMs);
     expect(monitor?.body).toMatchObject({ kind: 'error', message: expect.stringContaining('offline') });
     expect(monitor?.timeoutMs).toBe(TRACKING.monitorTimeoutMs);
     rig.calls = [];
     rig.handler = (path) => (path === TRACKING_PATHS.trackInfo ? { code: 40999, msg: 'odd' } : ok(path));
     await vi.advanceTimersByTimeAsync(TRACKING.bufferMs);
-    expect(rig.calls.some((c) => c.path === TRACKING_PATHS.message && String((c.body as { message: string }).message).includes('40999'))).toBe(true);
+    expect(
+      rig.calls.some(
+        (c) => c.path === TRACKING_PATHS.message && String((c.body as { message: string }).message).includes('40999'),
+      ),
+    ).toBe(true);
   });
 });

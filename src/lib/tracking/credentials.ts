@@ -1,4 +1,5 @@
-// The tracking credentials in the worker: access_token then track_config, cached for every tab while fresh, and the keys that seal batches (SPEC.md §4, §9).
+// The tracking credentials in the worker: access_token then track_config, cached for every tab while fresh, and the
+// keys that seal batches (SPEC.md §4, §9).
 import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_PATHS, TRACKING_TOKEN } from '../product-rules';
 import { randomQueueId, wireEntry } from './batch';
 // The file, not the api-contract index: the index would pull zod into the worker bundle.
@@ -95,7 +96,14 @@ export class TrackingCredentials {
     const { token, produceId } = this.token!;
     const { ak } = this.remote!;
     const queueId = randomQueueId(this.host.random);
-    const fields = { token, produceId, queueId, sendTime: this.host.now(), batchCount: batch.length, msgEncrypt: sealEntries(batch.map(wireEntry), ak) };
+    const fields = {
+      token,
+      produceId,
+      queueId,
+      sendTime: this.host.now(),
+      batchCount: batch.length,
+      msgEncrypt: sealEntries(batch.map(wireEntry), ak),
+    };
     return { ...fields, sign: signBatch(signedText(fields), ak) };
   }
 
@@ -143,7 +151,10 @@ export class TrackingCredentials {
       if (cached && cached.token === this.token!.token && this.fresh(cached.fetchedAt)) {
         this.remote = cached;
       } else {
-        const data = await this.call<ConfigData>(TRACKING_PATHS.trackConfig, { token: this.token!.token, sign: this.token!.sign });
+        const data = await this.call<ConfigData>(TRACKING_PATHS.trackConfig, {
+          token: this.token!.token,
+          sign: this.token!.sign,
+        });
         if (!data) return false;
         this.remote = { ...data, token: this.token!.token, fetchedAt: this.host.now() };
         await cache.set(`config:${appKey}`, this.remote);

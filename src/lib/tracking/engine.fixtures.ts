@@ -41,13 +41,19 @@ export const AK = 'ab'.repeat(32);
 
 /** The collector's happy answers: a token, a config, then every send accepted. */
 export const ok = (path: string): Answer => {
-  if (path.endsWith(TRACKING_PATHS.accessToken)) return { code: 0, msg: 'ok', data: { token: 'tok-1', produceId: 'p1', sign: 's1', configVersion: '1' } };
-  if (path.endsWith(TRACKING_PATHS.trackConfig)) return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 20, bufferS: 20 } };
+  if (path.endsWith(TRACKING_PATHS.accessToken))
+    return { code: 0, msg: 'ok', data: { token: 'tok-1', produceId: 'p1', sign: 's1', configVersion: '1' } };
+  if (path.endsWith(TRACKING_PATHS.trackConfig))
+    return { code: 0, msg: 'ok', data: { ak: AK, batchSize: 20, bufferS: 20 } };
   return { code: 0, msg: 'ok' };
 };
 
 /** The calls the scripted collector saw, how it answers, and the shared queue; reset before each test. */
-export const rig = {} as { calls: Array<{ path: string; body: unknown; timeoutMs: number }>; handler: Handler; queue: MemoryQueue };
+export const rig = {} as {
+  calls: Array<{ path: string; body: unknown; timeoutMs: number }>;
+  handler: Handler;
+  queue: MemoryQueue;
+};
 let seq = 0;
 
 /** Fake timers and a fresh rig around every test of the calling file. */
@@ -63,7 +69,7 @@ export function useEngineRig(): void {
 
 export function transport(): Transport {
   return {
-    post: async <T,>(url: string, body: unknown, timeoutMs: number) => {
+    post: async <T>(url: string, body: unknown, timeoutMs: number) => {
       const path = new URL(url, 'http://x').pathname;
       rig.calls.push({ path, body, timeoutMs });
       return (await rig.handler(path, body, timeoutMs)) as Answer<T>;
@@ -73,7 +79,13 @@ export function transport(): Transport {
 
 export function makeEngine(init: Partial<Parameters<TrackingEngine['init']>[0]> = {}, notify?: (n: unknown) => void) {
   const { queue } = rig;
-  const engine = new TrackingEngine({ transport: transport(), queue, cache: queue, appInfo: { appVersion: '1', deviceId: 'd', platform: 'pc-web', platformVersion: 'x' }, notify });
+  const engine = new TrackingEngine({
+    transport: transport(),
+    queue,
+    cache: queue,
+    appInfo: { appVersion: '1', deviceId: 'd', platform: 'pc-web', platformVersion: 'x' },
+    notify,
+  });
   engine.init({ appKey: 'k', ...init });
   return engine;
 }
@@ -89,7 +101,19 @@ export async function leaderWith(count: number, init: Parameters<typeof makeEngi
 export function entries(n: number, tab = 't1'): QueuedEntry[] {
   return Array.from({ length: n }, () => {
     seq++;
-    return { entryId: `e${seq}`, coldStartId: 'c', seqId: seq, uid: '', time: seq, oid: 'a_b_c', action: 1, foid: '', ffid: '', logmap: {}, tab };
+    return {
+      entryId: `e${seq}`,
+      coldStartId: 'c',
+      seqId: seq,
+      uid: '',
+      time: seq,
+      oid: 'a_b_c',
+      action: 1,
+      foid: '',
+      ffid: '',
+      logmap: {},
+      tab,
+    };
   });
 }
 

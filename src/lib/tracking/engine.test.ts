@@ -10,7 +10,12 @@ useEngineRig();
 
 describe('tracking engine rules', () => {
   it('config locking: the config is locked after a successful init and later inits are ignored (SPEC.md §4)', () => {
-    const engine = new TrackingEngine({ transport: transport(), queue: rig.queue, cache: rig.queue, appInfo: { appVersion: '1', deviceId: 'd', platform: 'p', platformVersion: 'v' } });
+    const engine = new TrackingEngine({
+      transport: transport(),
+      queue: rig.queue,
+      cache: rig.queue,
+      appInfo: { appVersion: '1', deviceId: 'd', platform: 'p', platformVersion: 'v' },
+    });
     expect(engine.init({ appKey: '' })).toBe(false);
     expect(engine.lockedConfig).toBeNull();
     expect(engine.init({ appKey: 'first' })).toBe(true);
@@ -35,7 +40,10 @@ describe('tracking engine rules', () => {
   it('buffer 20 000 ms by default, and bufferS × 1000 once the config says so (SPEC.md §9)', async () => {
     const engine = makeEngine();
     expect(engine.bufferMs).toBe(20_000);
-    rig.handler = (path) => (path === TRACKING_PATHS.trackConfig ? { code: 0, msg: 'ok', data: { ak: AK, batchSize: 50, bufferS: 3 } } : ok(path));
+    rig.handler = (path) =>
+      path === TRACKING_PATHS.trackConfig
+        ? { code: 0, msg: 'ok', data: { ak: AK, batchSize: 50, bufferS: 3 } }
+        : ok(path);
     await engine.ensureSession();
     expect(engine.bufferMs).toBe(3000);
     expect(engine.batchSize).toBe(50);
@@ -48,7 +56,10 @@ describe('tracking engine rules', () => {
   });
 
   it('queue cap 100: a queue at the cap is sent without waiting for the timer', async () => {
-    rig.handler = (path) => (path === TRACKING_PATHS.trackConfig ? { code: 0, msg: 'ok', data: { ak: AK, batchSize: 100, bufferS: 20 } } : ok(path));
+    rig.handler = (path) =>
+      path === TRACKING_PATHS.trackConfig
+        ? { code: 0, msg: 'ok', data: { ak: AK, batchSize: 100, bufferS: 20 } }
+        : ok(path);
     const engine = makeEngine({ maxQueueLimit: 100 });
     await engine.ensureSession();
     await engine.setLeader(true);
@@ -105,7 +116,7 @@ describe('tracking engine rules', () => {
     expect(notices.filter((n) => (n as { type: string }).type === 'sent')).toHaveLength(2);
   });
 
-  it('page-leave seals: one tab\'s entries sealed under the beacon limit, never in plaintext', async () => {
+  it("page-leave seals: one tab's entries sealed under the beacon limit, never in plaintext", async () => {
     const engine = makeEngine();
     expect(await engine.sealForTab('t1')).toEqual([]);
     await engine.ensureSession();

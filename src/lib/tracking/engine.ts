@@ -1,5 +1,16 @@
-// The tracking engine that runs in each tab's worker: config lock, queue, timed batches, sends and retries (SPEC.md §4, §8, §9).
-import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_LIMITS, TRACKING_PATHS, isValidAppKey, isValidDomain, isValidEventPrefix, isValidLogmap } from '../product-rules';
+// The tracking engine that runs in each tab's worker: config lock, queue, timed batches, sends and retries (SPEC.md §4,
+// §8, §9).
+import {
+  REQUEST,
+  TRACKING,
+  TRACKING_CODES,
+  TRACKING_LIMITS,
+  TRACKING_PATHS,
+  isValidAppKey,
+  isValidDomain,
+  isValidEventPrefix,
+  isValidLogmap,
+} from '../product-rules';
 import { splitSealed } from './batch';
 import { sendErrorReport } from './report';
 import { RetryClock } from './retry';
@@ -42,8 +53,19 @@ export class TrackingEngine {
   constructor(private readonly deps: EngineDeps) {
     const { transport, cache, appInfo, now = Date.now, random = Math.random } = deps;
     this.retries = new RetryClock(random);
-    const host = { transport, cache, appInfo, now, random, appKey: () => this.config?.appKey, url: (path: string) => this.url(path) };
-    const hooks = { reportError: (message: string) => this.reportError(message), keyInvalid: () => this.markKeyInvalid() };
+    const host = {
+      transport,
+      cache,
+      appInfo,
+      now,
+      random,
+      appKey: () => this.config?.appKey,
+      url: (path: string) => this.url(path),
+    };
+    const hooks = {
+      reportError: (message: string) => this.reportError(message),
+      keyInvalid: () => this.markKeyInvalid(),
+    };
     const overBudget = (answer: Answer) => this.retries.overBudget(answer);
     this.session = new TrackingCredentials({ ...host, ...hooks, overBudget }, this.flags);
   }
@@ -51,7 +73,8 @@ export class TrackingEngine {
   /** SPEC.md §4: the config is locked once init succeeds; later calls are ignored (false). */
   init(config: TrackerInit): boolean {
     if (this.config) return false;
-    if (!isValidAppKey(config.appKey) || !isValidDomain(config.domain) || !isValidEventPrefix(config.logPrefix)) return false;
+    if (!isValidAppKey(config.appKey) || !isValidDomain(config.domain) || !isValidEventPrefix(config.logPrefix))
+      return false;
     if (config.baseLogmap !== undefined && !isValidLogmap(config.baseLogmap)) return false;
     this.config = Object.freeze({ ...config });
     return true;
@@ -88,7 +111,10 @@ export class TrackingEngine {
     return `${(this.config?.domain ?? '').replace(/\/$/, '')}${path}`;
   }
 
-  /** Entries from this tab (or handed over from a closed one) go into the shared queue; resolves after any send they make due. */
+  /**
+   * Entries from this tab (or handed over from a closed one) go into the shared queue; resolves after any send they
+   * make due.
+   */
   async enqueue(entries: QueuedEntry[]): Promise<void> {
     if (await this.store(entries)) await this.afterStore();
   }
@@ -120,7 +146,9 @@ export class TrackingEngine {
     }
   }
 
-  /** After entries were stored (here or in another tab): the leader starts its timer, and sends now if a batch is full. */
+  /**
+   * After entries were stored (here or in another tab): the leader starts its timer, and sends now if a batch is full.
+   */
   async afterStore(): Promise<void> {
     if (!this.leader || !this.flags.appKeyValid) return;
     this.startTimer();
@@ -222,9 +250,12 @@ export class TrackingEngine {
       // The collector refused the batch twice for what it holds, not for a passing fault: keeping it would block
       // the queue forever. It is dropped and the reason was reported (docs/tracking-protocol.md "Retries").
       await this.deps.queue.remove(batch.map((e) => e.entryId));
-      await this.reportError(`track_info dropped ${batch.length} entries after a retry: ${batch.map((e) => e.entryId).join(',')}`);
+      await this.reportError(
+        `track_info dropped ${batch.length} entries after a retry: ${batch.map((e) => e.entryId).join(',')}`,
+      );
     } else if (result === 'failed' || result === 'rejected') {
-      // A network failure or a rate limit keeps the entries (they stay durable); a first refusal earns the batch its one retry.
+      // A network failure or a rate limit keeps the entries (they stay durable); a first refusal earns the batch its
+      // one retry.
       if (this.leader && this.flags.appKeyValid) this.scheduleRetry(batch, refusedBefore || result === 'rejected');
       return;
     }
@@ -251,7 +282,8 @@ export class TrackingEngine {
       this.deps.notify?.({ type: 'sent', ids });
       return 'sent';
     }
-    // Over a budget is "try later", not a refusal: the batch is kept, never dropped (docs/tracking-protocol.md "Retries").
+    // Over a budget is "try later", not a refusal: the batch is kept, never dropped (docs/tracking-protocol.md
+    // "Retries").
     if (this.retries.overBudget(answer)) return 'failed';
     if (answer.code === TRACKING_CODES.tokenFailure && !tokenRetried) {
       await this.dropSession();
@@ -283,7 +315,8 @@ export class TrackingEngine {
 
   /** SPEC.md §8: other codes and network failures go to the message endpoint and the monitoring service. */
   async reportError(message: string): Promise<void> {
-    if (this.config) await sendErrorReport({ ...this.deps, url: (path) => this.url(path) }, this.config.appKey, message);
+    if (this.config)
+      await sendErrorReport({ ...this.deps, url: (path) => this.url(path) }, this.config.appKey, message);
   }
 
   /** Sealed beacon bodies for one tab's unsent entries, each under the beacon size limit; [] without a session. */

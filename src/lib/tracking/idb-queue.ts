@@ -23,7 +23,10 @@ function committed(tx: IDBTransaction): Promise<void> {
   });
 }
 
-export function openQueueDatabase(factory: IDBFactory = indexedDB, name: string = TRACKING_BROWSER.dbName): Promise<IDBDatabase> {
+export function openQueueDatabase(
+  factory: IDBFactory = indexedDB,
+  name: string = TRACKING_BROWSER.dbName,
+): Promise<IDBDatabase> {
   const request = factory.open(name, 1);
   request.onupgradeneeded = () => {
     const db = request.result;

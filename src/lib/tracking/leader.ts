@@ -1,6 +1,10 @@
 // Leader election across tabs with Web Locks: exactly one worker holds the lock and sends; the next waiter takes over.
 export interface LockRequester {
-  request(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<void>): Promise<unknown>;
+  request(
+    name: string,
+    options: { signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<void>,
+  ): Promise<unknown>;
 }
 
 /**

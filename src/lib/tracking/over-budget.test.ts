@@ -1,4 +1,5 @@
-// Fake-timer tests of a collector over its budget (40029, HTTP 429 with Retry-After): a "try later", never a lost batch.
+// Fake-timer tests of a collector over its budget (40029, HTTP 429 with Retry-After): a "try later", never a lost
+// batch.
 import { describe, expect, it, vi } from 'vitest';
 import { TRACKING, TRACKING_ERROR_CODES, TRACKING_PATHS, TRACKING_RETRY } from '../product-rules';
 import { leaderWith, ok, rig, sends, useEngineRig } from './engine.fixtures';
@@ -8,7 +9,11 @@ import type { Answer, TrackInfoBody } from './types';
 useEngineRig();
 
 const RETRY_AFTER_MS = 45_000;
-const overBudget = (retryAfter = RETRY_AFTER_MS): Answer => ({ code: TRACKING_ERROR_CODES.rateLimited, msg: 'over budget', retryAfterMs: retryAfter });
+const overBudget = (retryAfter = RETRY_AFTER_MS): Answer => ({
+  code: TRACKING_ERROR_CODES.rateLimited,
+  msg: 'over budget',
+  retryAfterMs: retryAfter,
+});
 
 /** Advances the fake clock until another track_info goes out; the time it took. */
 async function untilNextSend(limitMs: number): Promise<number> {

@@ -14,7 +14,15 @@ export interface ReportTarget {
 export async function sendErrorReport(target: ReportTarget, appKey: string, message: string): Promise<void> {
   const text = message.slice(0, TRACKING_LIMITS.messageMaxLength);
   const { appVersion, deviceId, platform, platformVersion } = target.appInfo;
-  const body = { deviceId, appKey, sign: signMessage(appKey, deviceId, text), appVersion, platform, platformVersion, message: text };
+  const body = {
+    deviceId,
+    appKey,
+    sign: signMessage(appKey, deviceId, text),
+    appVersion,
+    platform,
+    platformVersion,
+    message: text,
+  };
   const monitor = { appKey, deviceId, kind: 'error', name: 'tracking', message: text, page: '' };
   // Failures of the error reports themselves are swallowed: reporting them would loop.
   await Promise.allSettled([

@@ -1,4 +1,5 @@
-// Fake-timer tests of failed tracking sends: the backoff, the network coming back, one retry for a refused batch (SPEC.md §8).
+// Fake-timer tests of failed tracking sends: the backoff, the network coming back, one retry for a refused batch
+// (SPEC.md §8).
 import { describe, expect, it, vi } from 'vitest';
 import { TRACKING, TRACKING_PATHS, TRACKING_RETRY } from '../product-rules';
 import { entries, leaderWith, makeEngine, ok, rig, sends, useEngineRig } from './engine.fixtures';
@@ -34,7 +35,9 @@ describe('tracking retries', () => {
   });
 
   it('retry backoff: 1 s, 2 s, 4 s … capped at the buffer interval, ±20 % (TRACKING_RETRY)', async () => {
-    expect([0, 1, 2, 3, 4, 5, 9].map((n) => retryDelay(n, 20_000, () => 0.5))).toEqual([1000, 2000, 4000, 8000, 16_000, 20_000, 20_000]);
+    expect([0, 1, 2, 3, 4, 5, 9].map((n) => retryDelay(n, 20_000, () => 0.5))).toEqual([
+      1000, 2000, 4000, 8000, 16_000, 20_000, 20_000,
+    ]);
     expect(retryDelay(0, 20_000, () => 0)).toBe(800);
     expect(retryDelay(0, 20_000, () => 1)).toBe(1200);
     // Never later than the buffer interval: SPEC.md §8's "after the buffer interval" is the slowest case.

@@ -1,8 +1,12 @@
-// When a failed tracking send is tried again: a jittered backoff or the collector's Retry-After, one retry at a time, run at once when the network returns (SPEC.md §8).
+// When a failed tracking send is tried again: a jittered backoff or the collector's Retry-After, one retry at a time,
+// run at once when the network returns (SPEC.md §8).
 import { TRACKING_ERROR_CODES, TRACKING_RETRY } from '../product-rules';
 import type { Answer } from './types';
 
-/** The wait before the next try of a failed send: TRACKING_RETRY's jittered backoff after `failures` failures in a row, never over capMs. */
+/**
+ * The wait before the next try of a failed send: TRACKING_RETRY's jittered backoff after `failures` failures in a row,
+ * never over capMs.
+ */
 export function retryDelay(failures: number, capMs: number, random: () => number = Math.random): number {
   const { firstDelayMs, factor, jitter } = TRACKING_RETRY;
   const base = Math.min(firstDelayMs * factor ** failures, capMs);
@@ -25,7 +29,9 @@ export class RetryClock {
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** Runs the waiting retry at once (the browser came back online); null when none waits. */
   private runNow: (() => Promise<void>) | null = null;
-  /** Failed sends in a row: how long the next retry waits. Back to 0 after a send goes through or the network returns. */
+  /**
+   * Failed sends in a row: how long the next retry waits. Back to 0 after a send goes through or the network returns.
+   */
   private failures = 0;
   /** A collector's Retry-After for the next retry (0: none); the retry scheduled next takes it. */
   private notBeforeMs = 0;

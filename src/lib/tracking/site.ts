@@ -1,4 +1,5 @@
-// Browser-only: starts the site's tracker from BaseLayout, wires page view, stay time and page leave, exposes window.dreamTracker.
+// Browser-only: starts the site's tracker from BaseLayout, wires page view, stay time and page leave, exposes
+// window.dreamTracker.
 import { DEFAULT_APP_KEY } from '../product-rules';
 import { createTracker, sampled, type Tracker } from './tracker';
 
@@ -25,11 +26,14 @@ export function startSiteTracking(): Tracker {
   tracker.init({ appKey, domain });
   window.dreamTracker = tracker;
 
-  if (document.documentElement.dataset.trackPage !== 'false') tracker.reportPageView(location.pathname, document.referrer);
+  if (document.documentElement.dataset.trackPage !== 'false')
+    tracker.reportPageView(location.pathname, document.referrer);
   // SPEC.md §4 stay time ends on whichever of these comes first (Chromium fires pagehide before visibilitychange); it
   // must be reported before reportLeft() so it leaves with the page's other unsent entries (stash or beacon).
   const stay = () => tracker.reportStay(location.pathname);
-  document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? stay() : tracker.resetStart()));
+  document.addEventListener('visibilitychange', () =>
+    document.visibilityState === 'hidden' ? stay() : tracker.resetStart(),
+  );
   // pagehide, never unload: unload is deprecated and keeps pages out of the back/forward cache.
   addEventListener('pagehide', () => {
     stay();

@@ -1,4 +1,5 @@
-// Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page leave.
+// Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page
+// leave.
 import { describe, expect, it, vi } from 'vitest';
 import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../product-rules';
 import { createEntryFactory, nextSeqId } from './entry';
@@ -19,7 +20,9 @@ function memoryStorage() {
   };
 }
 
-/** One tab: a stub with a fake worker. Tabs made with the same storage share it, as a site's tabs share localStorage. */
+/**
+ * One tab: a stub with a fake worker. Tabs made with the same storage share it, as a site's tabs share localStorage.
+ */
 function setup(storage = memoryStorage(), options: { workerStores?: boolean } = {}) {
   const warnings: string[] = [];
   const beacons: Array<{ url: string; body: string }> = [];
@@ -29,14 +32,22 @@ function setup(storage = memoryStorage(), options: { workerStores?: boolean } = 
   let idleRuns: Array<() => void> = [];
   let onSealed: (bodies: string[], url: string) => void = () => {};
   // A worker that never stores stands for one terminated with its tab before its IndexedDB write committed.
-  const enqueue = (list: QueuedEntry[]) => (enqueued.push(list), options.workerStores === false ? new Promise<void>(() => {}) : Promise.resolve());
+  const enqueue = (list: QueuedEntry[]) => (
+    enqueued.push(list),
+    options.workerStores === false ? new Promise<void>(() => {}) : Promise.resolve()
+  );
   const connect = vi.fn(async (): Promise<WorkerHandle> => ({
     start: async (_c, _t, sealed) => ((onSealed = sealed), true),
     enqueue,
     // The real worker parses and checks the stash (src/worker/tracking-api.ts); this one trusts it.
     adopt: (stash) => enqueue(JSON.parse(stash) as QueuedEntry[]),
     online: async () => void onlines.push(Date.now()),
-    status: async () => ({ deviceId: 'd', leader: true, queued: 0, flags: { tokenValid: true, configValid: true, appKeyValid: true, requesting: false } }),
+    status: async () => ({
+      deviceId: 'd',
+      leader: true,
+      queued: 0,
+      flags: { tokenValid: true, configValid: true, appKeyValid: true, requesting: false },
+    }),
     close: () => {},
   }));
   const tracker = createTracker({
@@ -85,7 +96,9 @@ describe('tracking stub', () => {
     warnings.length = 0;
     expect(tracker.report({ id: 'a_b', action: 'click' })).toBeNull();
     expect(tracker.report({ id: 'a_b_c', action: 'tap' })).toBeNull();
-    expect(tracker.report({ id: 'a_b_c', action: 'click', logmap: [] as unknown as Record<string, unknown> })).toBeNull();
+    expect(
+      tracker.report({ id: 'a_b_c', action: 'click', logmap: [] as unknown as Record<string, unknown> }),
+    ).toBeNull();
     expect(warnings).toEqual([TRACKING_WARNINGS.eventId, TRACKING_WARNINGS.action, TRACKING_WARNINGS.logmap]);
     expect(tracker.pendingCount()).toBe(0);
   });
@@ -127,7 +140,16 @@ describe('tracking stub', () => {
     expect(connect).toHaveBeenCalledTimes(1);
     expect(enqueued).toHaveLength(1);
     const [first, second] = enqueued[0]!;
-    expect(first).toMatchObject({ entryId: id, seqId: 1, oid: 'a_b_c', action: 3, foid: '', ffid: 'a_b_c', logmap: { n: 1 }, tab: tracker.tab });
+    expect(first).toMatchObject({
+      entryId: id,
+      seqId: 1,
+      oid: 'a_b_c',
+      action: 3,
+      foid: '',
+      ffid: 'a_b_c',
+      logmap: { n: 1 },
+      tab: tracker.tab,
+    });
     expect(second).toMatchObject({ seqId: 2, foid: 'a_b_c', coldStartId: first!.coldStartId });
     expect(first!.entryId).not.toBe(second!.entryId);
     expect(tracker.pendingCount()).toBe(0);
@@ -172,7 +194,10 @@ describe('tracking stub', () => {
     const id = tracker.report({ id: 'a_b_c', action: 'click' });
     tracker.reportLeft();
     expect(beacons.map((b) => b.body)).toEqual(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}']);
-    expect(beacons.map((b) => b.url)).toEqual([`https://collector.example${TRACKING_PATHS.trackInfo}`, `https://collector.example${TRACKING_PATHS.trackInfo}`]);
+    expect(beacons.map((b) => b.url)).toEqual([
+      `https://collector.example${TRACKING_PATHS.trackInfo}`,
+      `https://collector.example${TRACKING_PATHS.trackInfo}`,
+    ]);
     const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
     expect(stash.map((e) => e.entryId)).toEqual([id]);
   });
@@ -180,7 +205,10 @@ describe('tracking stub', () => {
   it('stash hand-over: a later tab drains stashed entries into its worker and clears the stash', async () => {
     const a = setup();
     const b = setup();
-    b.storage.setItem(`${TRACKING_BROWSER.stashPrefix}gone`, JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]));
+    b.storage.setItem(
+      `${TRACKING_BROWSER.stashPrefix}gone`,
+      JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]),
+    );
     b.tracker.init({ appKey: 'k' });
     await b.runIdle();
     expect(b.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
@@ -216,7 +244,10 @@ describe('tracking stub', () => {
     const shared = memoryStorage();
     const later = setup(shared);
     later.tracker.init({ appKey: 'k' });
-    shared.setItem(`${TRACKING_BROWSER.stashPrefix}gone`, JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]));
+    shared.setItem(
+      `${TRACKING_BROWSER.stashPrefix}gone`,
+      JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]),
+    );
     await later.storageEvent();
     expect(later.enqueued).toHaveLength(0);
     await later.runIdle();
@@ -272,7 +303,8 @@ describe('tracking stub', () => {
     expect(nextSeqId(TRACKING.seqIdWrap)).toBe(1);
     const make = createEntryFactory();
     let last = 0;
-    for (let i = 0; i < TRACKING.seqIdWrap + 1; i++) last = make({ oid: 'a_b_c', action: 1, logmap: {}, uid: '' }).seqId;
+    for (let i = 0; i < TRACKING.seqIdWrap + 1; i++)
+      last = make({ oid: 'a_b_c', action: 1, logmap: {}, uid: '' }).seqId;
     expect(last).toBe(1);
   });
 

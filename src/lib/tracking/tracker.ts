@@ -1,6 +1,7 @@
 // The main-thread tracking stub: validates and builds entries, hands them to the worker after idle, beacons on leave.
 // Every byte here loads on every page (target ≤ 3 KB gzip with all it imports, bench/tracking.mjs): it imports plain
-// values and the tracking rules only, and leaves the rest (device id, platform, sealing, stash parsing, sending) to the worker.
+// values and the tracking rules only, and leaves the rest (device id, platform, sealing, stash parsing, sending) to the
+// worker.
 import {
   FROM_STORAGE_KEY,
   USER_ID_STORAGE_KEY,
@@ -72,7 +73,10 @@ export function createTracker(env: TrackerEnv) {
   let sealed: string[] = [];
   let beaconUrl = '';
   let startedAt = now();
-  /** Stay time was reported since the page was last shown: pagehide and visibilitychange both end a stay, in either order. */
+  /**
+   * Stay time was reported since the page was last shown: pagehide and visibilitychange both end a stay, in either
+   * order.
+   */
   let stayed = false;
   let flushQueued = false;
   let connectQueued = false;
@@ -101,9 +105,9 @@ export function createTracker(env: TrackerEnv) {
   }
 
   /**
-   * Hands every stash (entries a closing tab's worker had not stored) to this tab's worker, and deletes each once stored.
-   * Runs when the worker starts and whenever another tab writes a stash. Two tabs may adopt the same stash: the queue
-   * is keyed by entry id and the collector drops ids it holds, so that costs a resend at most, never an event.
+   * Hands every stash (entries a closing tab's worker had not stored) to this tab's worker, and deletes each once
+   * stored. Runs when the worker starts and whenever another tab writes a stash. Two tabs may adopt the same stash: the
+   * queue is keyed by entry id and the collector drops ids it holds, so that costs a resend at most, never an event.
    */
   function adoptStashes(): void {
     for (let i = storage.length; handle && i-- > 0;) {
@@ -126,7 +130,10 @@ export function createTracker(env: TrackerEnv) {
     env.idle(() => ((connectQueued = false), void connect()));
   }
 
-  /** Once per task: hands the outbox to the worker in one message (entries stay pending until stored); the next task reads the user again. */
+  /**
+   * Once per task: hands the outbox to the worker in one message (entries stay pending until stored); the next task
+   * reads the user again.
+   */
   function flush(): void {
     if (flushQueued) return;
     flushQueued = true;
@@ -163,7 +170,9 @@ export function createTracker(env: TrackerEnv) {
       return true;
     },
 
-    /** Validates an event (SPEC.md §5), queues it and returns its entry id; invalid events are dropped with a warning. */
+    /**
+     * Validates an event (SPEC.md §5), queues it and returns its entry id; invalid events are dropped with a warning.
+     */
     report(event: TrackEvent): string | null {
       if (!config) return (warn(TRACKING_WARNINGS.appKey), null);
       const prefix = config.logPrefix;
@@ -173,7 +182,8 @@ export function createTracker(env: TrackerEnv) {
         ? TRACKING_WARNINGS.eventId
         : !isValidAction(event.action)
           ? TRACKING_WARNINGS.action
-          : (event.logmap !== undefined && !isValidLogmap(event.logmap)) || new TextEncoder().encode(JSON.stringify(logmap)).length > LOGMAP_MAX_BYTES
+          : (event.logmap !== undefined && !isValidLogmap(event.logmap)) ||
+              new TextEncoder().encode(JSON.stringify(logmap)).length > LOGMAP_MAX_BYTES
             ? TRACKING_WARNINGS.logmap
             : '';
       if (problem) return (warn(problem), null);
@@ -196,7 +206,9 @@ export function createTracker(env: TrackerEnv) {
     /** SPEC.md §2: a page view is reported when the page is flagged and a referrer source exists. */
     reportPageView(path: string, referrer: string): string | null {
       const source = referrer || read(FROM_STORAGE_KEY);
-      return source ? tracker.report({ id: builtinId('page_view'), action: 'show', logmap: { path, referrer: source } }) : null;
+      return source
+        ? tracker.report({ id: builtinId('page_view'), action: 'show', logmap: { path, referrer: source } })
+        : null;
     },
 
     /**
@@ -206,7 +218,11 @@ export function createTracker(env: TrackerEnv) {
     reportStay(path: string): string | null {
       if (stayed) return null;
       stayed = true;
-      return tracker.report({ id: builtinId('page_stay'), action: 'stay', logmap: { path, stayMs: now() - startedAt } });
+      return tracker.report({
+        id: builtinId('page_stay'),
+        action: 'stay',
+        logmap: { path, stayMs: now() - startedAt },
+      });
     },
 
     /** SPEC.md §4: visible again → the start time is reset and a new stay begins. */
@@ -231,7 +247,10 @@ export function createTracker(env: TrackerEnv) {
       }
     },
 
-    /** The page's `online` event, passed to the worker (Chromium fires none in workers): what waited out an outage goes now. */
+    /**
+     * The page's `online` event, passed to the worker (Chromium fires none in workers): what waited out an outage goes
+     * now.
+     */
     online(): void {
       void handle?.online();
     },
@@ -244,7 +263,10 @@ export function createTracker(env: TrackerEnv) {
       outbox = [...pending];
     },
 
-    /** Connects now (if needed) and answers the worker's status, or null before a successful init; for operators and tests. */
+    /**
+     * Connects now (if needed) and answers the worker's status, or null before a successful init; for operators and
+     * tests.
+     */
     async status(): Promise<WorkerStatus | null | undefined> {
       return config ? (handle ?? (await connect()))?.status() : null;
     },

@@ -1,4 +1,5 @@
-// Shapes shared by the tracking stub, the worker engine and the collector: entries, config, answers (SPEC.md §3, §7) and the worker's API.
+// Shapes shared by the tracking stub, the worker engine and the collector: entries, config, answers (SPEC.md §3, §7)
+// and the worker's API.
 
 /** SPEC.md §4 "Flags track token valid, config valid, appKey valid and request in progress". */
 export interface EngineFlags {
@@ -105,7 +106,9 @@ export interface WorkerStatus {
 /** Receives this tab's page-leave beacons, sealed ahead of time (a page cannot wait for a worker while it unloads). */
 export type Sealed = (bodies: string[], url: string) => void;
 
-/** The API a tab's tracking worker (src/worker) exposes to its page over Comlink; the page names it by this type only. */
+/**
+ * The API a tab's tracking worker (src/worker) exposes to its page over Comlink; the page names it by this type only.
+ */
 export interface TrackingWorkerApi {
   /** Starts the engine once; later calls answer false (SPEC.md §4 config lock). */
   start(config: TrackerInit, tabId: string, sealed?: Sealed): Promise<boolean>;

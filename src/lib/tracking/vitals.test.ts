@@ -32,7 +32,9 @@ describe('reportVitals', () => {
     vi.stubGlobal('location', { pathname: '/docs' });
     vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
       calls.push({ url, init });
-      const answer = new Response('{"code":0,"msg":"ok","data":null}', { headers: { 'content-type': 'application/json' } });
+      const answer = new Response('{"code":0,"msg":"ok","data":null}', {
+        headers: { 'content-type': 'application/json' },
+      });
       answers.push(answer);
       return answer;
     });
@@ -45,8 +47,16 @@ describe('reportVitals', () => {
     observers[0]!(metric('FCP'));
     observers[1]!(metric('TTFB'));
     await settle();
-    expect(calls.map((c) => c.url)).toEqual([`http://collector.test${MONITOR_PATH}`, `http://collector.test${MONITOR_PATH}`]);
-    expect(JSON.parse(String(calls[0]!.init.body))).toMatchObject({ appKey: 'app-key', deviceId: 'dev-1', name: 'FCP', page: '/docs' });
+    expect(calls.map((c) => c.url)).toEqual([
+      `http://collector.test${MONITOR_PATH}`,
+      `http://collector.test${MONITOR_PATH}`,
+    ]);
+    expect(JSON.parse(String(calls[0]!.init.body))).toMatchObject({
+      appKey: 'app-key',
+      deviceId: 'dev-1',
+      name: 'FCP',
+      page: '/docs',
+    });
     // An unread answer keeps the request open in Chromium, so the page never settles.
     expect(answers.map((a) => a.bodyUsed)).toEqual([true, true]);
   });

@@ -11,7 +11,15 @@ export function reportVitals(domain: string, appKey: string, tracker: Pick<Track
     () => '',
   );
   const post = (deviceId: string, metric: Metric) => {
-    const body = { appKey, deviceId, kind: 'perf', name: metric.name, value: metric.value, rating: metric.rating, page: location.pathname };
+    const body = {
+      appKey,
+      deviceId,
+      kind: 'perf',
+      name: metric.name,
+      value: metric.value,
+      rating: metric.rating,
+      page: location.pathname,
+    };
     // text/plain keeps the request CORS-simple. keepalive only for metrics sent as the page hides (CLS, INP):
     // it shares a small in-flight quota with the tracker's beacons, which need it more.
     fetch(url, {

@@ -1,6 +1,10 @@
-// Fixed local ports for the SMTP server and identity providers the account specs start, and the server env pointing at them.
+// Fixed local ports for the SMTP server and identity providers the account specs start, and the server env pointing at
+// them.
 
-/** The e2e server's port (E2E_PORT, default 8797): the config starts the server there, specs derive their fakes' ports from it. */
+/**
+ * The e2e server's port (E2E_PORT, default 8797): the config starts the server there, specs derive their fakes' ports
+ * from it.
+ */
 export const E2E_APP_PORT = Number(process.env.E2E_PORT || 8797);
 
 export function accountPorts(appPort: number) {

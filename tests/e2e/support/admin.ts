@@ -5,9 +5,13 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '../../..');
 
 export function admin(...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', ...args], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' },
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    process.execPath,
+    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    },
+  );
 }

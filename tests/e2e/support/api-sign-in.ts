@@ -16,13 +16,27 @@ export async function callApi(request: APIRequestContext, route: string, form: R
  * Signs a new user in (the code from the local SMTP server), fills the company form so no first-login modal covers
  * the page, grants credits, and stores the session in the page as the site does. Returns the session token.
  */
-export async function signInThroughApi(page: Page, request: APIRequestContext, mailbox: Mailbox, name: string, credits = 100): Promise<string> {
+export async function signInThroughApi(
+  page: Page,
+  request: APIRequestContext,
+  mailbox: Mailbox,
+  name: string,
+  credits = 100,
+): Promise<string> {
   const email = `${name}-${Date.now()}@first-user.test`;
   const { attemptId } = await callApi(request, '/user/code', { email, type: 'login' });
-  const { token, userId } = await callApi(request, '/user/email/login', { email, code: await mailbox.nextCode(email), attemptId: attemptId! });
+  const { token, userId } = await callApi(request, '/user/email/login', {
+    email,
+    code: await mailbox.nextCode(email),
+    attemptId: attemptId!,
+  });
   await callApi(request, '/user/infoUpdate', { company: 'First User Ltd', channel: '' }, token);
   admin('grant', email, String(credits));
-  const stored = { [STORAGE_KEYS.userToken]: token!, [STORAGE_KEYS.userId]: userId!, [STORAGE_KEYS.hasRead]: JSON.stringify([userId]) };
+  const stored = {
+    [STORAGE_KEYS.userToken]: token!,
+    [STORAGE_KEYS.userId]: userId!,
+    [STORAGE_KEYS.hasRead]: JSON.stringify([userId]),
+  };
   await page.addInitScript((items) => {
     for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
   }, stored);

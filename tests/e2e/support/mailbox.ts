@@ -1,5 +1,6 @@
-// The run's mailbox: a real SMTP server (smtp-server) started once per run that files each mail in a folder, and readers
-// in the test workers that hand out login codes and sign-in links from that folder, so flows may run side by side.
+// The run's mailbox: a real SMTP server (smtp-server) started once per run that files each mail in a folder, and
+// readers in the test workers that hand out login codes and sign-in links from that folder, so flows may run side by
+// side.
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startTestSmtp } from '../../../server/test-support/smtp';
@@ -20,10 +21,15 @@ export function mailFolder(): string {
 
 /** Undoes quoted-printable soft line breaks and escapes, as nodemailer may wrap a long link line. */
 function quotedPrintable(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** Starts the SMTP server on `port`; each mail becomes `<sequence>.<recipient>.eml` in `folder` (written whole, then renamed in). */
+/**
+ * Starts the SMTP server on `port`; each mail becomes `<sequence>.<recipient>.eml` in `folder` (written whole, then
+ * renamed in).
+ */
 export async function startMailServer(port: number, folder: string): Promise<{ close(): Promise<void> }> {
   mkdirSync(folder, { recursive: true });
   let sequence = 0;
@@ -46,7 +52,9 @@ export function useMailbox(folder = mailFolder()): Mailbox {
   const used = new Set<string>();
   const mailsFor = (email: string) => {
     const suffix = `.${email.toLowerCase()}.eml`;
-    return readdirSync(folder).filter((name) => name.endsWith(suffix)).sort();
+    return readdirSync(folder)
+      .filter((name) => name.endsWith(suffix))
+      .sort();
   };
   async function next(email: string): Promise<{ code: string; link: string }> {
     const before = new Set(mailsFor(email));

@@ -1,8 +1,12 @@
-// Page checks shared by the site and reference specs: a clean, accessible render, no sideways scrolling, no cookie banner.
+// Page checks shared by the site and reference specs: a clean, accessible render, no sideways scrolling, no cookie
+// banner.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type ConsoleMessage, type Page } from '@playwright/test';
 
-/** Console errors and uncaught page errors from now on; `stop()` detaches the listeners (a page reused for several checks). */
+/**
+ * Console errors and uncaught page errors from now on; `stop()` detaches the listeners (a page reused for several
+ * checks).
+ */
 export function collectErrors(page: Page): string[] & { stop(): void } {
   const errors: string[] = [];
   const onConsole = (message: ConsoleMessage) => {
@@ -29,7 +33,10 @@ export async function declineCookies(page: Page): Promise<void> {
  * third of axe's time on long pages. Legacy mode runs axe in the page itself instead of opening a blank page to merge
  * frame results (about 1.5 s a check on a 2-core machine); the site has no cross-origin frames for that to miss.
  */
-export async function axeViolations(page: Page, include?: string): Promise<Awaited<ReturnType<AxeBuilder['analyze']>>['violations']> {
+export async function axeViolations(
+  page: Page,
+  include?: string,
+): Promise<Awaited<ReturnType<AxeBuilder['analyze']>>['violations']> {
   const builder = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] });
   if (include) builder.include(include);
   return (await builder.analyze()).violations;
@@ -48,7 +55,12 @@ export async function expectRendersCleanly(page: Page, route: string, o: { singl
   }
 }
 
-async function rendersCleanly(page: Page, route: string, o: { singleHeading: boolean }, errors: string[]): Promise<void> {
+async function rendersCleanly(
+  page: Page,
+  route: string,
+  o: { singleHeading: boolean },
+  errors: string[],
+): Promise<void> {
   const response = await page.goto(route);
   expect(response?.status()).toBe(200);
   await expect(page).toHaveTitle(/\S+ · DreamAPI$/);

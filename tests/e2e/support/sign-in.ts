@@ -1,4 +1,5 @@
-// Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code or the mailed link.
+// Shared e2e steps: wait for islands to hydrate, and sign in through the login modal with a mailed code or the mailed
+// link.
 import { expect, type Locator, type Page } from '@playwright/test';
 import { TOASTS } from '../../../src/lib/product-rules';
 import type { Mailbox } from './mailbox';

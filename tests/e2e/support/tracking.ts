@@ -1,4 +1,5 @@
-// Tracking specs' shared steps: the page's tracker status, opening a tab with a ready tracker, reading the collector's store.
+// Tracking specs' shared steps: the page's tracker status, opening a tab with a ready tracker, reading the collector's
+// store.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, type BrowserContext, type Page } from '@playwright/test';

@@ -1,5 +1,5 @@
-// "View code" for the current inputs: curl, JavaScript (the SDK package, or plain fetch) and Python, each submitting and (but curl)
-// waiting for the result; the user's key masked until revealed, a copy button and the call's cost.
+// "View code" for the current inputs: curl, JavaScript (the SDK package, or plain fetch) and Python, each submitting
+// and (but curl) waiting for the result; the user's key masked until revealed, a copy button and the call's cost.
 import { useState } from 'react';
 import { curlSample, KEY_PLACEHOLDER } from '../../../lib/reference/samples';
 import { maskApiKey, useApiKey, useApiOrigin } from '../../reference/useApiKey';
@@ -12,7 +12,10 @@ import styles from './code-panel.module.css';
 interface Props {
   /** The screen's current inputs; the panel shows the public API call that runs them. */
   request: RunRequest;
-  /** Credits this call holds, from the same price function the server charges with; null while a file's length is unknown. */
+  /**
+   * Credits this call holds, from the same price function the server charges with; null while a file's length is
+   * unknown.
+   */
   cost: number | null;
   /** Said instead of a number when cost is null. */
   costHint?: string;
@@ -75,7 +78,12 @@ export default function CodePanel({ request, cost, costHint }: Props) {
         </div>
         <div className={styles.actions}>
           {key && (
-            <button type="button" className="button button--ghost" onClick={() => setRevealed((r) => !r)} aria-pressed={revealed}>
+            <button
+              type="button"
+              className="button button--ghost"
+              onClick={() => setRevealed((r) => !r)}
+              aria-pressed={revealed}
+            >
               {revealed ? 'Hide key' : 'Reveal key'}
             </button>
           )}
@@ -87,7 +95,8 @@ export default function CodePanel({ request, cost, costHint }: Props) {
       <p className={styles.meta}>
         <code>POST {callPath(call)}</code>
         <span>
-          Cost of this call: <strong data-testid="code-cost">{cost ?? '—'}</strong> {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
+          Cost of this call: <strong data-testid="code-cost">{cost ?? '—'}</strong>{' '}
+          {cost === null ? costHint : cost === 1 ? 'credit' : 'credits'}
         </span>
       </p>
       <pre
@@ -102,7 +111,11 @@ export default function CodePanel({ request, cost, costHint }: Props) {
         <code>{code(language, call, origin, shownKey)}</code>
       </pre>
       <p className={styles.note} role="status">
-        {copied === 'done' ? `Copied${key ? ' with your key' : ''}` : copied === 'failed' ? 'Copy failed; select the text instead' : ''}
+        {copied === 'done'
+          ? `Copied${key ? ' with your key' : ''}`
+          : copied === 'failed'
+            ? 'Copy failed; select the text instead'
+            : ''}
         {!copied && key === null ? `Log in to see your own key here instead of ${KEY_PLACEHOLDER}.` : ''}
       </p>
     </div>

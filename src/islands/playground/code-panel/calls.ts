@@ -1,4 +1,5 @@
-// A playground run as the public API call that does the same (tool and JSON body), and that call as a reference sample spec.
+// A playground run as the public API call that does the same (tool and JSON body), and that call as a reference sample
+// spec.
 import { PUBLIC_TOOLS, type PublicTool } from '../../../lib/product-rules';
 import type { SampleSpec } from '../../../lib/reference/samples';
 
@@ -28,11 +29,19 @@ export const callPath = (call: Pick<ApiCall, 'tool'>) => `/api/async/${call.tool
 
 /** The call in the shape the reference's sample generator takes (src/lib/reference/samples.ts). */
 export function sampleSpec(call: ApiCall): SampleSpec {
-  return { method: 'post', path: callPath(call), auth: 'bearer', contentType: 'application/json', example: call.body, envelope: true };
+  return {
+    method: 'post',
+    path: callPath(call),
+    auth: 'bearer',
+    contentType: 'application/json',
+    example: call.body,
+    envelope: true,
+  };
 }
 
 /** The feature the server runs for the call (video_translate picks it by enableLipSync). */
 export function callFeature(call: ApiCall) {
-  if (call.tool === 'video_translate/2.0') return call.body.enableLipSync === false ? 'video-translate-voice-only' : 'video-translate-lip-sync';
+  if (call.tool === 'video_translate/2.0')
+    return call.body.enableLipSync === false ? 'video-translate-voice-only' : 'video-translate-lip-sync';
   return PUBLIC_TOOLS[call.tool];
 }

@@ -1,4 +1,5 @@
-// The Python sample of a run (requests): submit, then ask for the result every second until the task ends, and print it.
+// The Python sample of a run (requests): submit, then ask for the result every second until the task ends, and print
+// it.
 import { pythonLiteral } from '../../../lib/reference/samples';
 import { callPath, type ApiCall, type CallOutput } from './calls';
 

@@ -1,10 +1,12 @@
-// The JavaScript samples of a run: with the platform's SDK package (submit, then wait over the live status stream), and with
-// plain fetch for people without it (submit, then poll getAsyncResult until the task ends).
+// The JavaScript samples of a run: with the platform's SDK package (submit, then wait over the live status stream), and
+// with plain fetch for people without it (submit, then poll getAsyncResult until the task ends).
 import { OPERATIONS, type OperationId } from '../../../lib/sdk/index';
 import { SDK_PACKAGE } from '../../../lib/product-rules';
 import { callPath, type ApiCall, type CallOutput } from './calls';
 
-/** The SDK method of a tool: the operation whose path is the tool's (the SDK's tests hold it to the OpenAPI document). */
+/**
+ * The SDK method of a tool: the operation whose path is the tool's (the SDK's tests hold it to the OpenAPI document).
+ */
 export function sdkMethod(call: Pick<ApiCall, 'tool'>): OperationId {
   const path = callPath(call);
   const hit = (Object.entries(OPERATIONS) as Array<[OperationId, { path: string }]>).find(([, o]) => o.path === path);

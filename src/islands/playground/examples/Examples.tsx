@@ -1,8 +1,15 @@
-// Example outputs of a screen before its first run, each with "Try an example" that fills the form with its inputs (files uploaded as the person's own).
+// Example outputs of a screen before its first run, each with "Try an example" that fills the form with its inputs
+// (files uploaded as the person's own).
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { playgroundApi, type MediaInfo } from '../../../lib/api';
-import { exampleMedia, examplesOf, type ExampleMedia, type ExampleScreen, type PlaygroundExample } from '../../../lib/product-rules';
+import {
+  exampleMedia,
+  examplesOf,
+  type ExampleMedia,
+  type ExampleScreen,
+  type PlaygroundExample,
+} from '../../../lib/product-rules';
 import { openModal } from '../../../lib/stores/modals';
 import { $loggedIn } from '../../../lib/stores/signed-in';
 import styles from './examples.module.css';
@@ -14,8 +21,30 @@ interface Props {
 }
 
 function Media({ media, label }: { media: ExampleMedia; label: string }) {
-  if (media.kind === 'audio') return <audio className={styles.media} controls preload="none" src={media.src} aria-label={label} data-testid="example-audio" />;
-  if (media.kind === 'video') return <video className={styles.media} controls muted playsInline preload="metadata" src={media.src} aria-label={label} data-testid="example-video" />;
+  if (media.kind === 'audio')
+    return (
+      <audio
+        className={styles.media}
+        controls
+        preload="none"
+        src={media.src}
+        aria-label={label}
+        data-testid="example-audio"
+      />
+    );
+  if (media.kind === 'video')
+    return (
+      <video
+        className={styles.media}
+        controls
+        muted
+        playsInline
+        preload="metadata"
+        src={media.src}
+        aria-label={label}
+        data-testid="example-video"
+      />
+    );
   return <img className={styles.media} src={media.src} alt={label} loading="lazy" data-testid="example-image" />;
 }
 
@@ -24,7 +53,12 @@ async function uploadExample(media: ExampleMedia): Promise<MediaInfo> {
   const res = await fetch(media.src);
   if (!res.ok) throw new Error(`The example file ${media.src} could not be loaded (HTTP ${res.status}).`);
   const name = media.src.split('/').pop()!;
-  return playgroundApi.upload(new File([await res.blob()], name, { type: media.mime }), media.kind, () => undefined, name);
+  return playgroundApi.upload(
+    new File([await res.blob()], name, { type: media.mime }),
+    media.kind,
+    () => undefined,
+    name,
+  );
 }
 
 export default function Examples({ screen, onTry }: Props) {
@@ -41,7 +75,9 @@ export default function Examples({ screen, onTry }: Props) {
     if (!loggedIn) return openModal('login');
     setBusy(example.id);
     try {
-      const uploads = await Promise.all(example.files.map(async (f) => [f.field, await uploadExample(exampleMedia(f.src))] as const));
+      const uploads = await Promise.all(
+        example.files.map(async (f) => [f.field, await uploadExample(exampleMedia(f.src))] as const),
+      );
       onTry({ ...example.inputs, ...Object.fromEntries(uploads) }, example);
     } catch (e) {
       setProblem(`${e instanceof Error ? e.message : 'The example could not be loaded'}. Try again.`);
@@ -53,14 +89,23 @@ export default function Examples({ screen, onTry }: Props) {
   return (
     <section className={styles.examples} aria-labelledby={`examples-${screen}`} data-testid="examples">
       <h2 id={`examples-${screen}`}>Examples</h2>
-      <p className={styles.hint}>What this screen makes. Try one to fill the form with its inputs, then change anything and run it.</p>
+      <p className={styles.hint}>
+        What this screen makes. Try one to fill the form with its inputs, then change anything and run it.
+      </p>
       <ul className={styles.list}>
         {examples.map((e) => (
           <li key={e.id} className={styles.item} data-example={e.id}>
             <strong>{e.title}</strong>
             <Media media={exampleMedia(e.output)} label={`Example: ${e.title}`} />
             <p className={styles.madeBy}>{e.madeBy}</p>
-            <button type="button" className="button button--ghost" aria-label={`Try an example: ${e.title}`} disabled={busy !== null} aria-busy={busy === e.id} onClick={() => void tryExample(e)}>
+            <button
+              type="button"
+              className="button button--ghost"
+              aria-label={`Try an example: ${e.title}`}
+              disabled={busy !== null}
+              aria-busy={busy === e.id}
+              onClick={() => void tryExample(e)}
+            >
               {busy === e.id ? 'Loading the example…' : 'Try an example'}
             </button>
           </li>

@@ -108,5 +108,8 @@ export const PER_SECOND_FEATURES: readonly Feature[] = [
   'video-matting',
 ];
 
-/** Features charged on the length of their input audio: estimated at submit, settled on the audio the engine read (speech to text). */
+/**
+ * Features charged on the length of their input audio: estimated at submit, settled on the audio the engine read
+ * (speech to text).
+ */
 export const INPUT_LENGTH_FEATURES: readonly Feature[] = ['stt-common', 'stt-pro'];

@@ -23,7 +23,10 @@ describe('priceInputOf', () => {
   });
 
   it('prices a dialogue on the characters of all its lines together', () => {
-    const lines = [{ speaker: 'A', text: 'a'.repeat(200) }, { speaker: 'B', text: 'b'.repeat(100) }];
+    const lines = [
+      { speaker: 'A', text: 'a'.repeat(200) },
+      { speaker: 'B', text: 'b'.repeat(100) },
+    ];
     expect(priceInputOf('dialogue', { lines })).toEqual({ characters: 300 });
     const { itemId, params } = featurePrice('dialogue', priceInputOf('dialogue', { lines }));
     expect(quote(itemId, params)).toBe(2);
@@ -38,6 +41,9 @@ describe('priceInputOf', () => {
     });
     expect(priceInputOf('image-generation', { count: 3 }).count).toBe(3);
     expect(priceInputOf('talking-face', { seconds: 12.5 }).seconds).toBe(12.5);
-    expect(priceInputOf('image-generation', { count: '3', seconds: '9' })).toMatchObject({ count: undefined, seconds: undefined });
+    expect(priceInputOf('image-generation', { count: '3', seconds: '9' })).toMatchObject({
+      count: undefined,
+      seconds: undefined,
+    });
   });
 });

@@ -1,4 +1,5 @@
-// What a task's price depends on, read from its stored input: the same function prices the playground's preview and the server's charge.
+// What a task's price depends on, read from its stored input: the same function prices the playground's preview and the
+// server's charge.
 
 import type { Feature } from './features';
 import type { PriceInput } from './price-measures';
@@ -18,7 +19,12 @@ export function priceInputOf(feature: Feature, input: Record<string, unknown>): 
     case 'tts-clone':
       return { characters: characterCount(String(input.text ?? '')) };
     case 'dialogue':
-      return { characters: ((input.lines as Array<{ text: string }> | undefined) ?? []).reduce((n, l) => n + characterCount(l.text), 0) };
+      return {
+        characters: ((input.lines as Array<{ text: string }> | undefined) ?? []).reduce(
+          (n, l) => n + characterCount(l.text),
+          0,
+        ),
+      };
     default:
       return {
         count: typeof input.count === 'number' ? input.count : undefined,
