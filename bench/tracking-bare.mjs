@@ -1,9 +1,8 @@
 // Baseline for the collector ingest row: node:http + better-sqlite3 taking the same sealed track_info batches.
 // Usage: node bench/tracking-bare.mjs <sqlite file> <port> <tracking secret>. No framework, no validation library:
 // it checks the token and the sign, decrypts, parses and inserts (one transaction per batch), what the machine can do.
-import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import http from 'node:http';
 import Database from 'better-sqlite3';
+import { serveTrackInfo } from './tracking-bare-common.mjs';
 
 const [file, port, secret] = process.argv.slice(2);
 const db = new Database(file);
@@ -42,59 +41,4 @@ const storeBatch = db.transaction((entries, claims, queueId, now) => {
   return stored;
 });
 
-// The token and key derivations of server/tracking/token.ts.
-const mac = (purpose, text) => createHmac('sha256', secret).update(`${purpose}\n${text}`).digest();
-function claimsOf(token, now) {
-  const [payload, tag] = token.split('.');
-  const given = Buffer.from(tag ?? '', 'base64url');
-  const expected = mac('token', payload);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-  return claims.exp > now ? claims : null;
-}
-
-function send(res, status, body) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function trackInfo(text) {
-  const now = Date.now();
-  const body = JSON.parse(text);
-  const claims = claimsOf(body.token, now);
-  if (!claims || body.produceId !== claims.p) return [401, { code: 40002 }];
-  const ak = Buffer.from(mac('ak', body.token).toString('hex'), 'hex');
-  const signed = [
-    body.token,
-    body.produceId,
-    body.queueId,
-    String(body.sendTime),
-    String(body.batchCount),
-    body.msgEncrypt,
-  ].join('\n');
-  if (createHmac('sha256', ak).update(signed).digest('hex') !== String(body.sign).toLowerCase())
-    return [403, { code: 40003 }];
-  const raw = Buffer.from(body.msgEncrypt, 'base64');
-  const decipher = createDecipheriv('aes-256-cbc', ak, raw.subarray(0, 16));
-  const entries = JSON.parse(Buffer.concat([decipher.update(raw.subarray(16)), decipher.final()]).toString('utf8'));
-  const stored = storeBatch(entries, claims, body.queueId, now);
-  return [200, { code: 0, msg: 'ok', data: { stored, duplicates: entries.length - stored } }];
-}
-
-http
-  .createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        if (req.method !== 'POST' || req.url !== '/spider/api/v1/report/track_info')
-          return send(res, 404, { code: 404 });
-        const [status, body] = trackInfo(Buffer.concat(chunks).toString('utf8'));
-        send(res, status, body);
-      } catch {
-        send(res, 400, { code: 40000 });
-      }
-    });
-  })
-  .listen(Number(port), '127.0.0.1', () => process.stdout.write('ready\n'));
+serveTrackInfo(port, secret, storeBatch);
