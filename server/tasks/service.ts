@@ -1,10 +1,10 @@
-// The task service: submit (hold the estimate), claim, finish (settle, fail and refund), cancel, list, delete, recover;
-// runs go to runner.ts.
+// The task service: submit (hold the price), claim, fail, cancel, list, delete, recover; runs go to runner.ts, the
+// charge or refund of a finished task to settle.ts.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { preparedQuery, type Schema, type TaskRow } from '../db';
 import { applyCreditChange, InsufficientCreditsError } from '../credits';
-import type { EngineRegistry, ProviderCost } from '../engines';
+import type { EngineRegistry } from '../engines';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import type { MediaService } from '../media';
@@ -23,9 +23,9 @@ import { recordExpiredOutputs } from './retention';
 import { createTaskRunner } from './runner';
 import { providerJobStore } from './provider-jobs';
 import { replayed, requestHash } from './idempotency';
-import { LEDGER_REASONS, settleCredits } from './settlement';
+import { ACTIVE_STATUSES as ACTIVE, LEDGER_REASONS, taskSettlement, type TaskSettlementOptions } from './settle';
 import { checkKeyCaps } from './key-caps';
-import type { ReadInput, StoredOutput } from './task-types';
+import type { ReadInput } from './task-types';
 
 export interface SubmitRequest {
   userId: string;
@@ -42,8 +42,6 @@ export interface SubmitRequest {
   keyId?: string | null;
   requestId?: string | null;
 }
-
-export { LEDGER_REASONS };
 
 export interface TaskServiceOptions {
   db: Kysely<Schema>;
@@ -68,10 +66,8 @@ export interface TaskServiceOptions {
    */
   readInput?: ReadInput;
   /** Called inside the transaction that finishes a task, so a webhook is stored with the outcome or not at all. */
-  onFinished?: (trx: Transaction<Schema>, task: TaskRow, costs?: ProviderCost[]) => Promise<void>;
+  onFinished?: TaskSettlementOptions['onFinished'];
 }
-
-const ACTIVE: TaskStatus[] = ['queued', 'running'];
 
 const notFound = (): AppError => new AppError(404, TASK_ERROR_CODES.taskNotFound, TASK_MESSAGES.taskNotFound);
 // Every poll and result call reads its task by id, so this query is compiled once (server/db/prepared.ts).
@@ -80,83 +76,12 @@ const taskById = preparedQuery((db, id: string) => db.selectFrom('tasks').select
 export function createTaskService(o: TaskServiceOptions) {
   const { db } = o;
   const providerJobs = providerJobStore(o);
-  /** Provider jobs being canceled or ended after their task finished; a stopping process waits for them. */
-  const settling = new Set<Promise<void>>();
-
-  /** Ends the finished task's provider jobs in the background: the cancel's answer need not wait for the provider. */
-  function settleJobs(task: TaskRow): void {
-    const done = providerJobs
-      .settle({ id: task.id, status: task.status as TaskStatus, engine: task.engine, attempts: task.attempts })
-      .catch((error: unknown) =>
-        o.log.warn('provider jobs of a finished task were not ended', {
-          taskId: task.id,
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      )
-      .finally(() => settling.delete(done));
-    settling.add(done);
-  }
 
   async function byId(id: string) {
     return taskById.first(db, id);
   }
 
-  /**
-   * Finishes a task that is still active: sets the outcome and moves credits in one transaction; false if it was not
-   * active.
-   */
-  async function finish(
-    id: string,
-    outcome:
-      | { status: 'succeeded'; output: StoredOutput; charge: number; engine?: string; costs?: ProviderCost[] }
-      | { status: 'failed' | 'canceled'; error: string },
-    from: TaskStatus[] = ACTIVE,
-    attempt?: number,
-  ): Promise<boolean> {
-    let finished: TaskRow | undefined;
-    const done = await db
-      .transaction()
-      .execute(async (trx) => {
-        const now = Date.now();
-        let current = trx.selectFrom('tasks').selectAll().where('id', '=', id).where('status', 'in', from);
-        // A run that was taken over (its worker lost the lease but kept going) may not settle the newer attempt's task.
-        if (attempt !== undefined) current = current.where('attempts', '=', attempt);
-        const task = await current.executeTakeFirst();
-        if (!task) return false;
-        const charged = await settleCredits(trx, task, outcome.status === 'succeeded' ? outcome.charge : null);
-        const updated = await trx
-          .updateTable('tasks')
-          .set({
-            status: outcome.status,
-            // A fallback engine that produced the result is recorded as the task's engine.
-            ...(outcome.status === 'succeeded' && outcome.engine ? { engine: outcome.engine } : {}),
-            output: outcome.status === 'succeeded' ? JSON.stringify(outcome.output) : null,
-            error: outcome.status === 'succeeded' ? null : outcome.error,
-            progress: outcome.status === 'succeeded' ? 100 : task.progress,
-            credits_charged: charged,
-            finished_at: now,
-            updated_at: now,
-          })
-          .where('id', '=', id)
-          .where('status', '=', task.status)
-          .where('attempts', '=', task.attempts)
-          .returningAll()
-          .executeTakeFirst();
-        // Another writer finished it between our read and write (PostgreSQL): roll everything back.
-        if (!updated) throw new FinishRace();
-        await o.onFinished?.(trx, updated, outcome.status === 'succeeded' ? outcome.costs : undefined);
-        finished = updated;
-        return true;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof FinishRace) return false;
-        throw error;
-      });
-    // Whoever finished the task ends its provider jobs: a canceled task's jobs stop even when no process runs it.
-    if (done && finished) settleJobs(finished);
-    return done;
-  }
-
+  const { finish, providerJobsEnded } = taskSettlement({ ...o, providerJobs });
   const checks = createInputChecks(o);
   const billing = taskBilling({ engines: o.engines, noModelPrice: o.config.noModelPrice, log: o.log });
   const runner = createTaskRunner({ ...o, finish, billing, providerJobs });
@@ -266,9 +191,7 @@ export function createTaskService(o: TaskServiceOptions) {
     run: runner.run,
 
     /** Resolves once the provider jobs of finished tasks are canceled or ended (a stopping process waits for it). */
-    async providerJobsSettled(): Promise<void> {
-      while (settling.size > 0) await Promise.all([...settling]);
-    },
+    providerJobsSettled: providerJobsEnded,
 
     /** Records when tasks' results expired, before the media cleanup removes them (server/tasks/retention.ts). */
     recordExpiredOutputs: (now: number, retentionMs: number) => recordExpiredOutputs(db, now, retentionMs),
@@ -366,5 +289,3 @@ export function createTaskService(o: TaskServiceOptions) {
 }
 
 export type TaskService = ReturnType<typeof createTaskService>;
-
-class FinishRace extends Error {}

@@ -25,11 +25,12 @@ export const TASK_MESSAGES = {
   idempotencyConflict: 'This Idempotency-Key was already used with a different request body',
   rateLimited: 'Too many requests; slow down and try again after the reset time',
   canceledByUser: 'Canceled by the user',
-  interrupted: 'The server restarted while this task was running and it could not be resumed; credits refunded',
-  timedOut: 'The task took too long and was stopped; credits refunded',
-  engineFailed: 'The engine failed to produce a result; credits refunded',
-  attemptsExhausted: (attempts: number) =>
-    `The task could not be completed after ${attempts} attempts; credits refunded`,
+  // Failure reasons say nothing of credits: endedTaskMessage() adds the refund, which only a paid run gets.
+  interrupted: 'The server restarted while this task was running and it could not be resumed',
+  timedOut: 'The task took too long and was stopped',
+  engineFailed: 'The engine failed to produce a result',
+  attemptsExhausted: (attempts: number) => `The task could not be completed after ${attempts} attempts`,
+  refunded: 'credits refunded',
   mediaExpired: 'This media link has expired or is not valid',
   uploadPolicyUnknown: 'Unknown or expired reqId; request a new policy with get_policy',
   uploadMissing: 'No file was uploaded for this reqId yet',
@@ -50,6 +51,14 @@ export const TASK_MESSAGES = {
     'The results of this task were removed after the retention period; the task record and its charge stay',
   outputsExpiredOn: (date: string) => `Outputs expired on ${date}`,
 } as const;
+
+/**
+ * The reason a failed or canceled task keeps, as the task finishes: a run that held credits is told they came back; a
+ * free run held none, so nothing is said to have been refunded.
+ */
+export function endedTaskMessage(reason: string, refunded: number): string {
+  return refunded > 0 ? `${reason}; ${TASK_MESSAGES.refunded}` : reason;
+}
 
 /** Envelope codes of task refusals, beside ERROR_CODES (same 5-digit shape; HTTP status in the comment). */
 export const TASK_ERROR_CODES = {
