@@ -12,6 +12,7 @@ interface Runs {
   claim(id: string): Promise<{ task: TaskRow; takenOver: boolean } | null>;
   claimNext(): Promise<TaskRow | null>;
   run(task: TaskRow, signal: AbortSignal): Promise<void>;
+  recover(maxAttempts?: number): Promise<{ resumed: number; failed: number }>;
 }
 
 export interface LiveStatusOptions {
@@ -24,8 +25,8 @@ export interface LiveStatusOptions {
 
 /**
  * The feed, the open streams and the wrappers that make the task system publish. Submit and finish already call hooks
- * inside their transactions (onStored, onFinished), so their notices commit with them. Claims, progress and
- * hand-backs are single-statement writes: their notice follows the commit at once, and a process that dies between
+ * inside their transactions (onStored, onFinished), so their notices commit with them. Claims, progress, recoveries
+ * and hand-backs are single-statement writes: their notice follows the commit at once, and a process that dies between
  * the two loses only a notice the streams' heartbeat re-read makes up for.
  */
 export function liveStatus(o: LiveStatusOptions) {
@@ -100,6 +101,20 @@ export function liveStatus(o: LiveStatusOptions) {
           } finally {
             owners.delete(task.id);
           }
+        },
+        /**
+         * Tasks a crash left running are queued again (or failed) by a restart: each is published after the recovery,
+         * so a stream that showed one running sees it go back to the queue, not only when it next runs.
+         */
+        async recover(maxAttempts?: number) {
+          const stranded = await o.db
+            .selectFrom('tasks')
+            .select(['id', 'user_id'])
+            .where('status', '=', 'running')
+            .execute();
+          const recovered = await service.recover(maxAttempts);
+          for (const task of stranded) await published(task);
+          return recovered;
         },
       };
     },
