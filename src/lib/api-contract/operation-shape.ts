@@ -38,3 +38,14 @@ export interface Operation {
   /** A GET answered with Server-Sent Events whose data is `response` (src/lib/api-contract/live-status.ts). */
   stream?: StreamDoc;
 }
+
+/** The documentation of one public tool; the operation adds its path, body schema and answer. */
+export interface ToolDoc {
+  id: string;
+  tag: Tag;
+  summary: string;
+  description: string;
+  example: Record<string, unknown>;
+  fields: Record<string, string>;
+  credits: number;
+}
