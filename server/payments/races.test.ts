@@ -4,11 +4,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CREDIT_PACKS } from '../../src/lib/product-rules';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { APP_DATABASES } from '../test-support/app-databases';
 
-const engines = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const engines = APP_DATABASES;
 
 /** Credits the buyer holds besides the purchase, so a claw-back taking too much shows in the balance. */
 const OTHER_CREDITS = 10_000;

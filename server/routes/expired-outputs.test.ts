@@ -11,11 +11,9 @@ import {
   type TestUser,
 } from '../test-support/tasks';
 import { postJson } from '../test-support/post-json';
+import { APP_DATABASES } from '../test-support/app-databases';
 
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const targets = APP_DATABASES;
 
 let t: TasksTestApp;
 let user: TestUser;

@@ -7,11 +7,9 @@ import { trackingEventRow as event } from '../test-support/tracking-events';
 import { createMediaService, localMediaStore } from '../media';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { recordExpiredOutputs } from './retention';
+import { APP_DATABASES } from '../test-support/app-databases';
 
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const targets = APP_DATABASES;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 let t: TasksTestApp | undefined;

@@ -5,11 +5,9 @@ import type { Engine, ProviderCost } from '../engines';
 import { registry } from '../metrics';
 import { runAdmin } from '../admin/commands';
 import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { APP_DATABASES } from '../test-support/app-databases';
 
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const targets = APP_DATABASES;
 let t: TasksTestApp | undefined;
 afterEach(async () => {
   await t?.close();

@@ -5,11 +5,9 @@ import type { Engine } from '../engines';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 import { taskHandBack, TaskHandedBack } from './hand-back';
+import { APP_DATABASES } from '../test-support/app-databases';
 
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const targets = APP_DATABASES;
 
 /**
  * A provider stand-in as an engine: each run resumes the job an earlier attempt recorded or submits one, then waits for

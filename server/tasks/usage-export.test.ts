@@ -6,6 +6,7 @@ import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from
 import { csvCell, csvLine, usagePages } from './usage-export';
 import { PUBLIC_API_CODES, USAGE_EXPORT } from '../../src/lib/product-rules';
 import type { UsageRow } from '../../src/lib/api-contract';
+import { APP_DATABASES } from '../test-support/app-databases';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -55,10 +56,7 @@ describe('CSV cells', () => {
 });
 
 // The keyset queries on both engines (PostgreSQL when TEST_DATABASE_URL is set).
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
+const targets = APP_DATABASES;
 
 describe.each(targets)('usage export on $label', ({ postgres }) => {
   let t: TasksTestApp;
