@@ -81,7 +81,7 @@ export const taskEnvShape = {
   ENGINE_TIMEOUTS_MS: perEngine.default({}),
   /**
    * What a run on an engine with no AI model (espeak, preview) costs: free, or the full price
-   * (src/lib/product-rules/availability.ts).
+   * (src/lib/product-rules/pricing/run-price.ts).
    */
   NO_MODEL_PRICE: z.enum(NO_MODEL_PRICES).default(NO_MODEL_PRICE_DEFAULT),
   FAL_KEY: z.string().min(1).optional(),

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTasksTestApp, createUser, creditState, waitForTask, type TasksTestApp } from '../test-support/tasks';
-import { estimateCredits } from '../tasks';
 import {
+  chargePrice,
   ENGINE_LABELS,
   ERROR_CODES,
   FEATURE_MESSAGES,
@@ -282,7 +282,8 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
     const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
     expect(info.audio).toEqual({ codec: 'aac' });
-    const expected = estimateCredits('talking-image', { seconds: poll.body.data.outputs[0].durationS }).credits;
+    const seconds = poll.body.data.outputs[0].durationS;
+    const expected = chargePrice('talking-image', { seconds }, 'preview', t.config.tasks.noModelPrice);
     expect(expected).toBeGreaterThan(0);
     expect(task.credits_charged).toBe(expected);
     const credits = await creditState(t, user.id);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_LIMITS } from '../../src/lib/product-rules';
 import { ffmpegTools, probe, runTool } from '../tools';
-import { estimateCredits } from '../tasks';
+import { listPrice } from '../../src/lib/product-rules';
 import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
 import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
 
@@ -207,7 +207,7 @@ describe('probeMedia measures what plays', () => {
   it('a 5.96 s LAME MP3 (Info header frame first) is 5.96 s, so talking image costs 12 credits, not 8', async () => {
     const measured = await probeMedia(readFileSync(file('lame-cbr-32k-mono.mp3')));
     expect(measured!.durationS).toBeCloseTo(LENGTH_S, 2);
-    expect(estimateCredits('talking-image', { seconds: measured!.durationS! }).credits).toBe(12);
+    expect(listPrice('talking-image', { seconds: measured!.durationS! }).credits).toBe(12);
   });
 
   it('a header that understates the length is not believed', async () => {
@@ -271,7 +271,7 @@ describe('uploads are stored and capped on the measured length', () => {
       .where('id', '=', info.id)
       .executeTakeFirstOrThrow();
     expect(row.duration_ms).toBe(5960);
-    expect(estimateCredits('talking-image', { seconds: row.duration_ms! / 1000 }).credits).toBe(12);
+    expect(listPrice('talking-image', { seconds: row.duration_ms! / 1000 }).credits).toBe(12);
   });
 
   it('every accepted kind is taken; the 300 s cap holds against a header claiming a fraction of the length', async () => {

@@ -1,12 +1,11 @@
 // The public features answer (GET /api-playground/task/v1/features): per feature, whether this server serves it, by
 // which engine, and what a run costs; beside it, whether payments work here and which sign-in methods are offered, so
 // no page can say otherwise.
-import { engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/product-rules';
+import { chainUsesModel, engineLabel, featureNote, FEATURES, type NoModelPrice } from '../../src/lib/product-rules';
 import type { FeatureState, OfferAnswer } from '../../src/lib/api/types';
 import type { Config } from '../config';
 import { engineLanguages, engineOptions, type EngineRegistry } from '../engines';
 import { isConfigured } from '../oauth/providers';
-import { chainUsesModel } from '../tasks';
 
 /** Cacheable for a minute: it changes only when the server restarts with other settings (or ffmpeg goes missing). */
 export const FEATURES_CACHE_CONTROL = 'public, max-age=60';
@@ -15,8 +14,8 @@ export const FEATURES_CACHE_CONTROL = 'public, max-age=60';
  * Every feature with: available (an engine can run it here), the first engine and its label, whether a run may use an
  * AI model (any engine of its chain does), NO_MODEL_PRICE, a price note for people, the advanced settings the serving
  * engine honours and, when it speaks only some, the languages of its voices (server/engines/options.ts). The
- * playground's cost preview feeds usesModel and noModelPrice to runCredits(), the function the server holds and settles
- * with.
+ * playground's cost preview feeds usesModel and noModelPrice to previewPrice(), which prices runs as the hold and the
+ * charge do (src/lib/product-rules/pricing/run-price.ts).
  */
 export function featureStates(engines: Pick<EngineRegistry, 'chain'>, noModelPrice: NoModelPrice): FeatureState[] {
   return FEATURES.map((feature) => {

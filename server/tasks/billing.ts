@@ -1,12 +1,6 @@
-// What a task is charged: the engine it is stored with, the hold at submit and the settle after the run, with
-// NO_MODEL_PRICE applied.
-import {
-  engineUsesModel,
-  runCredits,
-  type Feature,
-  type NoModelPrice,
-  type PriceInput,
-} from '../../src/lib/product-rules';
+// A task's engine and price here: the engine it is stored with, and its chain and NO_MODEL_PRICE handed to the one
+// price of a run (src/lib/product-rules/pricing/run-price.ts) for the hold at submit and the charge after the run.
+import { chargePrice, holdPrice, type Feature, type NoModelPrice, type PriceInput } from '../../src/lib/product-rules';
 import { FeatureUnavailableError, type Engine, type EngineRegistry } from '../engines';
 import type { Logger } from '../log';
 
@@ -14,11 +8,6 @@ export interface TaskBillingOptions {
   engines: Pick<EngineRegistry, 'forFeature' | 'chain'>;
   noModelPrice: NoModelPrice;
   log: Logger;
-}
-
-/** Whether any engine a feature may run on here uses an AI model: the hold covers the dearest engine of the chain. */
-export function chainUsesModel(chain: readonly Pick<Engine, 'name'>[]): boolean {
-  return chain.some((engine) => engineUsesModel(engine.name));
 }
 
 export function taskBilling(o: TaskBillingOptions) {
@@ -44,10 +33,7 @@ export function taskBilling(o: TaskBillingOptions) {
 
     /** Held at submit: the price on the dearest engine of the chain, so a fallback with an AI model is covered. */
     hold(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
-      const { itemId, credits } = runCredits(feature, measures, {
-        usesModel: chainUsesModel(o.engines.chain(feature)),
-        noModelPrice: o.noModelPrice,
-      });
+      const { itemId, credits } = holdPrice(feature, measures, o.engines.chain(feature), o.noModelPrice);
       return { itemId, credits };
     },
 
@@ -55,8 +41,7 @@ export function taskBilling(o: TaskBillingOptions) {
      * Settled after the run: the price on the engine that made the result (a free no-model fallback refunds the hold).
      */
     settle(feature: Feature, measures: PriceInput, engine: string): number {
-      return runCredits(feature, measures, { usesModel: engineUsesModel(engine), noModelPrice: o.noModelPrice })
-        .credits;
+      return chargePrice(feature, measures, engine, o.noModelPrice);
     },
   };
 }

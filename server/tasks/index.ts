@@ -29,9 +29,7 @@ import { liveStatus } from './status-publishing';
 
 export type { TaskQueue } from './queue';
 export type { TaskService, SubmitRequest } from './service';
-export { LEDGER_REASONS } from './service';
-export { estimateCredits } from './measure';
-export { chainUsesModel } from './billing';
+export { LEDGER_REASONS } from './settle';
 export { signWebhook, webhookSecret, callbackUrlProblem } from './webhooks';
 export { taskView, dreamView, mediaByTask } from './views';
 export { listTasks, rerunTask, type HistoryQuery } from './history';

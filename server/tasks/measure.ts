@@ -7,22 +7,13 @@ import type { MediaService } from '../media';
 import {
   ERROR_CODES,
   PREVIEW,
-  quote,
-  featurePrice,
   INPUT_LENGTH_FEATURES,
   LENGTH_INPUTS,
   PER_SECOND_FEATURES,
   TASK_MESSAGES,
   type Feature,
-  type PriceInput,
 } from '../../src/lib/product-rules';
 import type { ReadInput } from './task-types';
-
-/** The estimate held at submit: the §9 price of the input's measures. */
-export function estimateCredits(feature: Feature, measures: PriceInput): { itemId: string; credits: number } {
-  const { itemId, params } = featurePrice(feature, measures);
-  return { itemId, credits: quote(itemId, params) };
-}
 
 /** Fields people write in (speech text, prompts): a link typed there is words, not an input file. */
 const FREE_TEXT = new Set(['text', 'prompt', 'negativePrompt']);

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { USAGE } from '../../src/lib/product-rules';
 import type { UsageReport } from '../../src/lib/api/types';
-import { LEDGER_REASONS } from './service';
+import { LEDGER_REASONS } from './settle';
 
 interface FeatureUsage {
   credits: number[];

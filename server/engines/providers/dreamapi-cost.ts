@@ -3,8 +3,8 @@
 import {
   COST_REPORTS,
   DREAMAPI_USD_PER_CREDIT,
+  listPrice,
   priceInputOf,
-  runCredits,
   type Feature,
   type PriceInput,
 } from '../../../src/lib/product-rules';
@@ -31,6 +31,6 @@ export function dreamApiCost(
     ...priceInputOf(feature, (input ?? {}) as Record<string, unknown>),
     ...(seconds > 0 ? { seconds } : {}),
   };
-  const { credits } = runCredits(feature, measures, { usesModel: true, noModelPrice: 'full' });
+  const { credits } = listPrice(feature, measures);
   return estimatedCost('dreamapi', credits, 'dreamapi-credits', DREAMAPI_USD_PER_CREDIT);
 }

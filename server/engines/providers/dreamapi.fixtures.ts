@@ -17,7 +17,7 @@ import {
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 
 /** How the fake's next job behaves. */
 type Mode =
@@ -58,7 +58,7 @@ export const ALL =
   'tts-common=dreamapi,video-translate-voice-only=dreamapi,voice-clone=dreamapi,tts-clone=dreamapi,lipsync=dreamapi,wan-text-to-video=dreamapi,character-to-video=dreamapi,stt-common=dreamapi,stt-pro=dreamapi';
 
 /** What a Wan text-to-video task at 480p costs. */
-export const WAN_480 = estimateCredits('wan-text-to-video', { resolution: '480p' }).credits;
+export const WAN_480 = listPrice('wan-text-to-video', { resolution: '480p' }).credits;
 
 /** What a finished job of each tool answers (DreamAPI polling docs: images, videos, audios, cloneId, stt results). */
 function outputsOf(tool: string, base: string): Record<string, unknown> {

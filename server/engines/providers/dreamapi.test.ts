@@ -11,7 +11,7 @@ import {
   taskMedia,
   uploadMedia,
 } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { DREAMAPI_TTS_AUDIO_IDS } from './dreamapi-constants';
 import { KEY, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
@@ -93,7 +93,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(1);
     expect(media[0]).toMatchObject({ kind: 'audio', mime: 'audio/wav', duration_ms: 1000 });
-    const price = estimateCredits('tts-common', { characters: text.length }).credits;
+    const price = listPrice('tts-common', { characters: text.length }).credits;
     expect(task.credits_charged).toBe(price);
     await expectCharged(t, user, price);
     // No credits on its task: DreamAPI's published price of the same text, marked estimated.
@@ -139,7 +139,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     expect(media).toHaveLength(1);
     expect(media[0]!.duration_ms).toBe(2000);
     // The hold was quoted on the 1 s input audio; the settle is on the 2 s video DreamAPI returned.
-    expect(task.credits_charged).toBe(estimateCredits('lipsync', { seconds: 2 }).credits);
+    expect(task.credits_charged).toBe(listPrice('lipsync', { seconds: 2 }).credits);
     await expectCharged(t, user, task.credits_charged!);
   });
 
@@ -164,7 +164,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
       targetLanguage: 'es',
       enableLipSync: false,
     });
-    expect(task.credits_charged).toBe(estimateCredits('video-translate-voice-only', { seconds: 2 }).credits);
+    expect(task.credits_charged).toBe(listPrice('video-translate-voice-only', { seconds: 2 }).credits);
     expect(await taskMedia(t, task.id)).toHaveLength(1);
     await expectCharged(t, user, task.credits_charged!);
   });
@@ -188,7 +188,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     );
     expect(ttsTask.status, ttsTask.error ?? '').toBe('succeeded');
     expect(submits('do_tts_clone')[0]!.body).toEqual({ cloneId: 'clone-40dc8e22', text: 'In my own voice', lan: 'en' });
-    const price = estimateCredits('tts-clone', { characters: 'In my own voice'.length }).credits;
+    const price = listPrice('tts-clone', { characters: 'In my own voice'.length }).credits;
     await expectCharged(t, user, price);
   });
 
@@ -214,7 +214,7 @@ describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 
     );
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.credits_held).toBe(2);
-    expect(task.credits_charged).toBe(estimateCredits('stt-pro', { seconds: 1 }).credits);
+    expect(task.credits_charged).toBe(listPrice('stt-pro', { seconds: 1 }).credits);
     expect(task.credits_charged).toBe(2);
     await expectCharged(t, user, 2);
   });

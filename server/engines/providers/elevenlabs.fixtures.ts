@@ -18,7 +18,7 @@ import {
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { ELEVENLABS_VOICES } from './elevenlabs-constants';
 import type { Feature } from '../../../src/lib/product-rules';
 
@@ -72,8 +72,8 @@ const NEW_STATUS = 'rendering';
 /** When every dub here was made: DubbingMetadataResponse.created_at is required (ISO 8601 date-time). */
 const CREATED_AT = '2026-11-27T00:00:00Z';
 
-export const price = (feature: Feature, measures: Parameters<typeof estimateCredits>[1]) =>
-  estimateCredits(feature, measures).credits;
+export const price = (feature: Feature, measures: Parameters<typeof listPrice>[1]) =>
+  listPrice(feature, measures).credits;
 
 /** Multipart bodies are parsed as ElevenLabs would: text fields, and files with their name, type and size. */
 async function parseBody(req: IncomingMessage, body: Buffer): Promise<Pick<Call, 'json' | 'form'>> {

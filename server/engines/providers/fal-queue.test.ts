@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { falAppPath } from './fal';
 import { PRICE, useFalFake } from './fal.fixtures';
@@ -48,7 +48,7 @@ describe('fal queue calls', { timeout: 30_000 }, () => {
     expect(reads.length).toBeGreaterThanOrEqual(2);
     expect(reads.every((p) => p.startsWith('/fal-ai/flux/requests/'))).toBe(true);
     expect(reads.some((p) => p.endsWith('/status'))).toBe(true);
-    expect(task.credits_charged).toBe(estimateCredits('image-generation', { count: 1 }).credits);
+    expect(task.credits_charged).toBe(listPrice('image-generation', { count: 1 }).credits);
   });
 
   it('the app part of an endpoint id is its first two segments (three for a namespace), as fal-js parses it', () => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
 import { expectCharged, submitTool, taskMedia, uploadMedia } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_IMAGE_SIZES, FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import type { EngineContext } from '../types';
@@ -44,7 +44,7 @@ describe('fal.ai image and video tools', () => {
     const media = await taskMedia(t, task.id);
     expect(media).toHaveLength(2);
     expect(media.every((m) => m.kind === 'image' && m.mime === 'image/png')).toBe(true);
-    const perImage = estimateCredits('image-generation', { count: 1 }).credits;
+    const perImage = listPrice('image-generation', { count: 1 }).credits;
     expect(task.credits_charged).toBe(2 * perImage);
     await expectCharged(t, user, 2 * perImage);
   });
@@ -60,7 +60,7 @@ describe('fal.ai image and video tools', () => {
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(submitted(FAL_MODELS.imageGeneration)).toMatchObject({ num_images: 2, image_size: FAL_IMAGE_SIZES['1:1'] });
     expect(await taskMedia(t, task.id)).toHaveLength(1);
-    const perImage = estimateCredits('image-generation', { count: 1 }).credits;
+    const perImage = listPrice('image-generation', { count: 1 }).credits;
     expect(task.credits_charged).toBe(perImage);
     await expectCharged(t, user, perImage);
   });
@@ -106,7 +106,7 @@ describe('fal.ai image and video tools', () => {
       const media = await taskMedia(t, task.id);
       expect(media).toHaveLength(1);
       expect(media[0]).toMatchObject({ kind: 'image', mime: 'image/png' });
-      const price = estimateCredits(feature, {}).credits;
+      const price = listPrice(feature, {}).credits;
       expect(task.credits_charged).toBe(price);
       await expectCharged(t, user, price);
     },
@@ -128,7 +128,7 @@ describe('fal.ai image and video tools', () => {
     expect(media[0]).toMatchObject({ kind: 'video', mime: 'video/mp4', size: readFileSync(longClip).length });
     const outputS = (await probeMedia(readFileSync(longClip)))!.durationS!;
     expect(outputS).toBeGreaterThan((await probeMedia(readFileSync(clip)))!.durationS!);
-    expect(task.credits_charged).toBe(estimateCredits('video-matting', { seconds: outputS }).credits);
+    expect(task.credits_charged).toBe(listPrice('video-matting', { seconds: outputS }).credits);
     await expectCharged(t, user, task.credits_charged!);
   });
 });

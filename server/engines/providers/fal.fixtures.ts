@@ -20,7 +20,7 @@ import {
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import type { FalConfig } from './fal';
 
@@ -311,7 +311,7 @@ async function startFake({ clip, longClip, picture }: Record<'clip' | 'longClip'
 const FAL_FEATURES = ['text-to-video', 'lipsync', 'image-generation', 'erase', 'face-swap', 'restore', 'video-matting'];
 
 /** What a text-to-video task of the default measures costs. */
-export const PRICE = estimateCredits('text-to-video', {}).credits;
+export const PRICE = listPrice('text-to-video', {}).credits;
 
 /** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
 export function useFalFake() {

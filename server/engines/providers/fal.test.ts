@@ -11,7 +11,7 @@ import {
   taskMedia,
   uploadMedia,
 } from '../../test-support/provider-fakes';
-import { estimateCredits } from '../../tasks';
+import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import { falEngine } from './fal';
@@ -81,7 +81,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     ] as const) {
       const task = await animate(duration, resolution);
       expect(task.engine).toBe('preview');
-      expect(task.credits_charged).toBe(estimateCredits('text-to-video', { durationS: duration, resolution }).credits);
+      expect(task.credits_charged).toBe(listPrice('text-to-video', { durationS: duration, resolution }).credits);
     }
     expect(fal.fake.calls.filter((c) => c.method === 'POST').length).toBe(submitsBefore);
     // Two real preview renders (8 s at 720p, 4 s at 1080p) take several seconds on a busy 2-core machine.
@@ -149,7 +149,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     expect(uploaded(body.video_url)).toEqual(readFileSync(clip));
     expect(uploaded(body.audio_url)).toEqual(readFileSync(voice));
     expect(task.credits_charged).toBe(
-      estimateCredits('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits,
+      listPrice('lipsync', { seconds: (await probeMedia(readFileSync(clip)))!.durationS! }).credits,
     );
     await expectCharged(t, user, task.credits_charged!);
     // fal sent no billable units and no list price is recorded for this model: a call without a figure, flagged.

@@ -1,4 +1,4 @@
-// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runCredits() of
+// The playground's cost preview is the server's price: priceInputOf(), featurePrice(), quote() and runPrice() of
 // src/lib/product-rules.
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,7 +7,7 @@ import {
   featurePrice,
   priceItem,
   quote,
-  runCredits,
+  runPrice,
   TEXT_TO_VIDEO_OPTIONS,
   type Feature,
 } from '../../lib/product-rules';
@@ -25,7 +25,8 @@ describe('costOf', () => {
 
   it('is unknown (null) while a feature billed by length has no length yet, and known for the rest', () => {
     for (const feature of FEATURES) {
-      const byLength = 'seconds' in featurePrice(feature, {}).params;
+      const { params } = featurePrice(feature, {});
+      const byLength = 'seconds' in params || 'minutes' in params;
       expect(costOf(feature, {}) === null, feature).toBe(byLength);
     }
     expect(costOf('talking-face', {})).toBeNull();
@@ -89,7 +90,7 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
       ],
     ]);
 
-  it('is runCredits(), the function the server holds and settles with, for every feature and billing', () => {
+  it('is runPrice(), the function the server holds and charges with, for every feature and billing', () => {
     const input = { characters: 777, seconds: 61, resolution: '720p', durationS: 8, count: 2 };
     for (const feature of FEATURES) {
       for (const [usesModel, noModelPrice] of [
@@ -98,7 +99,7 @@ describe('the features answer in the preview (NO_MODEL_PRICE)', () => {
         [false, 'full'],
       ] as const) {
         expect(costOf(feature, input, answer(feature, usesModel, noModelPrice)), feature).toBe(
-          runCredits(feature, input, { usesModel, noModelPrice }).credits,
+          runPrice(feature, input, { usesModel, noModelPrice }).credits,
         );
       }
     }

@@ -1,12 +1,13 @@
-// The cost preview of each screen: the same priceInputOf() + featurePrice() + runCredits() the server holds and settles
-// with (SPEC.md §9).
+// The cost preview of each screen: priceInputOf() + previewPrice(), priced as the server holds and charges
+// (src/lib/product-rules/pricing/run-price.ts).
 import {
   FEATURE_MESSAGES,
   featurePrice,
   NO_MODEL_PRICE_DEFAULT,
+  previewPrice,
   priceInputOf,
   priceItem,
-  runCredits,
+  runsFree,
   type Feature,
   type PriceInput,
   type RunBilling,
@@ -29,11 +30,7 @@ function billingOf(feature: Feature, features: FeatureMap | null): RunBilling {
  * free here. Without the features answer, the full price.
  */
 export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | null = null): number | null {
-  const billing = billingOf(feature, features);
-  const { params } = featurePrice(feature, p);
-  if ('seconds' in params && p.seconds === undefined && (billing.usesModel || billing.noModelPrice === 'full'))
-    return null;
-  return runCredits(feature, p, billing).credits;
+  return previewPrice(feature, p, billingOf(feature, features));
 }
 
 /**
@@ -43,7 +40,7 @@ export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | n
 export function costNote(feature: Feature, features: FeatureMap | null): string | null {
   const state = features?.get(feature);
   const billing = billingOf(feature, features);
-  if (!state?.engineLabel || billing.usesModel || billing.noModelPrice !== 'free') return null;
+  if (!state?.engineLabel || !runsFree(billing)) return null;
   return FEATURE_MESSAGES.free(state.engineLabel);
 }
 

@@ -1,39 +1,10 @@
-// What runs with no AI model cost, the price notes of the features answer, and the sign-up grant's default.
+// The price notes of the features answer, and the sign-up grant's default (a run's cost: pricing/run-price.test.ts).
 import { describe, expect, it } from 'vitest';
-import { engineUsesModel, featureNote, featurePriceText, runCredits } from './availability';
+import { featureNote, featurePriceText } from './availability';
 import { FEATURE_MESSAGES } from './feature-messages';
 import { ENGINE_LABELS } from './engines';
-import { FEATURES, quote } from './pricing';
+import { FEATURES } from './pricing';
 import { SIGNUP_CREDITS_DEFAULT, trialCredits } from './signup';
-
-describe('runCredits', () => {
-  const measures = { characters: 600 };
-  it('charges the §9 price when an AI model may make the run', () => {
-    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' })).toEqual({
-      itemId: 'tts-common',
-      credits: quote('tts-common', measures),
-      free: false,
-    });
-    expect(runCredits('tts-common', measures, { usesModel: true, noModelPrice: 'free' }).credits).toBe(3);
-  });
-
-  it('charges 0 for a run with no AI model while NO_MODEL_PRICE is free, the §9 price when it is full', () => {
-    expect(runCredits('tts-common', measures, { usesModel: false, noModelPrice: 'free' })).toEqual({
-      itemId: 'tts-common',
-      credits: 0,
-      free: true,
-    });
-    expect(
-      runCredits('text-to-video', { durationS: 4, resolution: '1080p' }, { usesModel: false, noModelPrice: 'full' })
-        .credits,
-    ).toBe(180);
-  });
-
-  it('knows which engines make output without an AI model', () => {
-    expect(['espeak', 'preview'].map(engineUsesModel)).toEqual([false, false]);
-    expect(['fal', 'elevenlabs', 'dreamapi'].map(engineUsesModel)).toEqual([true, true, true]);
-  });
-});
 
 describe('price notes', () => {
   it('says a free no-model run is free, in the words the cost preview uses', () => {

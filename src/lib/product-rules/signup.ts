@@ -1,5 +1,5 @@
 // The sign-up grant: credits every new account starts with (SIGNUP_CREDITS), enough to try each feature once.
-import { FEATURES, featurePrice, quote, type Feature, type PriceInput } from './pricing';
+import { FEATURES, listPrice, type Feature, type PriceInput } from './pricing';
 
 /**
  * One short try of a feature at its cheapest option: 200 characters of speech, a 10 s clip or upload, one image, a
@@ -17,8 +17,7 @@ export const TRIAL_RUN: Readonly<PriceInput> = {
 export function trialCredits(feature: Feature): number {
   const seconds = feature === 'stt-common' || feature === 'stt-pro' ? 60 : TRIAL_RUN.seconds;
   const resolution = feature.startsWith('wan-') ? '480p' : TRIAL_RUN.resolution;
-  const { itemId, params } = featurePrice(feature, { ...TRIAL_RUN, seconds, resolution });
-  return quote(itemId, params);
+  return listPrice(feature, { ...TRIAL_RUN, seconds, resolution }).credits;
 }
 
 /**

@@ -3,9 +3,9 @@
 import {
   PUBLIC_TOOLS,
   featurePrice,
+  listPrice,
   priceInputOf,
   priceItem,
-  quote,
   type Feature,
   type PublicTool,
 } from '../product-rules';
@@ -37,13 +37,13 @@ export function tryItCost(path: string, body: unknown): TryCost | null {
   // does).
   if (typeof input.duration === 'number') input.durationS = input.duration;
   const feature = featureOf(tool, input);
-  const { itemId, params } = featurePrice(feature, priceInputOf(feature, input));
-  const item = priceItem(itemId);
+  const measures = priceInputOf(feature, input);
+  const item = priceItem(featurePrice(feature, measures).itemId);
   if (!item || item.charge.kind === 'free') return null;
   const price = `${[item.name, item.resolution].filter(Boolean).join(' ')}: ${item.priceText}`;
   if (item.charge.kind === 'perSecond' || item.charge.kind === 'perMinute') return { credits: null, price };
   try {
-    return { credits: quote(itemId, params), price };
+    return { credits: listPrice(feature, measures).credits, price };
   } catch {
     // A body the server will refuse (e.g. a count that is not a number): the price row still says what it costs.
     return { credits: null, price };
