@@ -12,6 +12,7 @@ import {
   isValidLogmap,
 } from '../product-rules';
 import { splitSealed } from './batch';
+import { BatchTimer } from './batch-timer';
 import { sendErrorReport } from './report';
 import { RetryClock } from './retry';
 import { errorText, TrackingCredentials, type EngineFlags, type CredentialsCache, type Transport } from './credentials';
@@ -44,11 +45,15 @@ export class TrackingEngine {
   readonly flags: EngineFlags = { tokenValid: false, configValid: false, appKeyValid: true, requesting: false };
   private config: TrackerInit | null = null;
   private leader = false;
-  private running = false;
-  private timer: ReturnType<typeof setTimeout> | null = null;
   private busy: Promise<void> | null = null;
   private readonly session: TrackingCredentials;
   private readonly retries: RetryClock;
+  private readonly batchTimer = new BatchTimer({
+    canSend: () => this.leader && this.flags.appKeyValid,
+    bufferMs: () => this.bufferMs,
+    queued: () => this.deps.queue.count(),
+    flush: () => this.flush(),
+  });
 
   constructor(private readonly deps: EngineDeps) {
     const { transport, cache, appInfo, now = Date.now, random = Math.random } = deps;
@@ -89,7 +94,7 @@ export class TrackingEngine {
   }
 
   get timerRunning(): boolean {
-    return this.running;
+    return this.batchTimer.isRunning;
   }
 
   /** SPEC.md §9: batch size 20 by default, 1 in immediate mode, else the collector's batchSize. */
@@ -141,7 +146,7 @@ export class TrackingEngine {
     }
     // Take over at once: what the previous leader left should not wait a whole buffer interval.
     if ((await this.deps.queue.count()) > 0) {
-      this.startTimer();
+      this.batchTimer.start();
       await this.flush();
     }
   }
@@ -151,23 +156,15 @@ export class TrackingEngine {
    */
   async afterStore(): Promise<void> {
     if (!this.leader || !this.flags.appKeyValid) return;
-    this.startTimer();
+    this.batchTimer.start();
     const count = await this.deps.queue.count();
     // A full batch (1 in immediate mode) or a full queue is sent now rather than at the next tick.
     if (count >= this.batchSize || count >= this.queueLimit) await this.flush();
   }
 
-  private startTimer(): void {
-    if (this.running || !this.leader || !this.flags.appKeyValid) return;
-    this.running = true;
-    this.schedule(this.bufferMs);
-  }
-
   /** Stops the batch timer and a waiting retry (a retry in flight finishes). */
   stopTimer(): void {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.batchTimer.stop();
     this.retries.cancel();
   }
 
@@ -178,36 +175,6 @@ export class TrackingEngine {
    */
   online(): Promise<void> {
     return this.retries.runWaiting() ?? this.flush();
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-  }
-
-  private async tick(): Promise<void> {
-    this.timer = null;
-    if (!this.running || !this.leader || !this.flags.appKeyValid) {
-      this.running = false;
-      return;
-    }
-    if ((await this.deps.queue.count()) === 0) {
-      // SPEC.md §4: when the queue is empty the timer stops after a 2 s check.
-      this.timer = setTimeout(() => void this.stopCheck(), TRACKING.stopCheckDelayMs);
-      return;
-    }
-    await this.flush();
-    if (this.running) this.schedule(this.bufferMs);
-  }
-
-  private async stopCheck(): Promise<void> {
-    this.timer = null;
-    if (!this.running) return;
-    if ((await this.deps.queue.count()) === 0) {
-      this.running = false;
-      return;
-    }
-    await this.tick();
   }
 
   /** Sends everything queued, batch by batch, one send at a time; resolves when done. */
@@ -261,7 +228,7 @@ export class TrackingEngine {
     }
     // Through (or dropped): the rest of the queue goes now rather than at the next tick.
     if (result !== 'stopped') await this.flush();
-    if (this.running && !this.timer) this.schedule(this.bufferMs);
+    this.batchTimer.resume();
   }
 
   /** One POST track_info; removes the entries and notifies other tabs on success (SPEC.md §4). */

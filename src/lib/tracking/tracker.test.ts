@@ -1,89 +1,11 @@
-// Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, page
-// leave.
+// Tests of the main-thread stub: §5 validation with Chinese warnings, §3 entry fields, seqId wrap, lazy worker, stay
+// time (page leave and the stash: tracker-stash.test.ts).
 import { describe, expect, it, vi } from 'vitest';
-import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER, TRACKING_PATHS } from '../product-rules';
+import { TRACKING, TRACKING_LIMITS, TRACKING_WARNINGS, TRACKING_BROWSER } from '../product-rules';
 import { createEntryFactory, nextSeqId } from './entry';
-import { createTracker, sampled, type WorkerHandle } from './tracker';
+import { sampled } from './tracker';
+import { setupTab as setup } from './tracker.fixtures';
 import type { QueuedEntry } from './types';
-
-function memoryStorage() {
-  const map = new Map<string, string>();
-  return {
-    map,
-    getItem: (k: string) => map.get(k) ?? null,
-    setItem: (k: string, v: string) => void map.set(k, v),
-    removeItem: (k: string) => void map.delete(k),
-    key: (i: number) => [...map.keys()][i] ?? null,
-    get length() {
-      return map.size;
-    },
-  };
-}
-
-/**
- * One tab: a stub with a fake worker. Tabs made with the same storage share it, as a site's tabs share localStorage.
- */
-function setup(storage = memoryStorage(), options: { workerStores?: boolean } = {}) {
-  const warnings: string[] = [];
-  const beacons: Array<{ url: string; body: string }> = [];
-  const enqueued: QueuedEntry[][] = [];
-  const storageListeners: Array<() => void> = [];
-  const onlines: number[] = [];
-  let idleRuns: Array<() => void> = [];
-  let onSealed: (bodies: string[], url: string) => void = () => {};
-  // A worker that never stores stands for one terminated with its tab before its IndexedDB write committed.
-  const enqueue = (list: QueuedEntry[]) => (
-    enqueued.push(list),
-    options.workerStores === false ? new Promise<void>(() => {}) : Promise.resolve()
-  );
-  const connect = vi.fn(async (): Promise<WorkerHandle> => ({
-    start: async (_c, _t, sealed) => ((onSealed = sealed), true),
-    enqueue,
-    // The real worker parses and checks the stash (src/worker/tracking-api.ts); this one trusts it.
-    adopt: (stash) => enqueue(JSON.parse(stash) as QueuedEntry[]),
-    online: async () => void onlines.push(Date.now()),
-    status: async () => ({
-      deviceId: 'd',
-      leader: true,
-      queued: 0,
-      flags: { tokenValid: true, configValid: true, appKeyValid: true, requesting: false },
-    }),
-    close: () => {},
-  }));
-  const tracker = createTracker({
-    connect,
-    idle: (run) => void idleRuns.push(run),
-    storage,
-    onStorage: (listener) => void storageListeners.push(listener),
-    sendBeacon: (url, body) => (beacons.push({ url, body }), true),
-    warn: (m) => void warnings.push(m),
-  });
-  const runIdle = async () => {
-    const runs = idleRuns;
-    idleRuns = [];
-    runs.forEach((r) => r());
-    await new Promise((r) => setTimeout(r, 0));
-  };
-  /** The browser's `storage` event: another tab changed a key. */
-  const storageEvent = async () => {
-    storageListeners.forEach((listener) => listener());
-    await new Promise((r) => setTimeout(r, 0));
-  };
-  const idleCount = () => idleRuns.length;
-  return {
-    tracker,
-    storage,
-    warnings,
-    beacons,
-    enqueued,
-    onlines,
-    connect,
-    runIdle,
-    idleCount,
-    storageEvent,
-    seal: (b: string[], url: string) => onSealed(b, url),
-  };
-}
 
 describe('tracking stub', () => {
   it('validation: invalid events are dropped with the Chinese warnings of SPEC.md §8', () => {
@@ -182,77 +104,6 @@ describe('tracking stub', () => {
     const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
     expect(stash.map((e) => [e.entryId, e.uid])).toEqual(ids.map((id, i) => [id, i < 5 ? 'u-1' : 'u-2']));
     expect(new Set(ids).size).toBe(6);
-  });
-
-  it('page leave: sealed bodies go by sendBeacon as text to track_info; unconfirmed entries are stashed for the next tab', async () => {
-    const { tracker, beacons, runIdle, seal, storage } = setup();
-    tracker.init({ appKey: 'k', domain: 'https://collector.example/' });
-    await runIdle();
-    // The worker seals the bodies and names the URL (config domain + track_info; see src/worker/tracking-api.test.ts).
-    seal(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}'], `https://collector.example${TRACKING_PATHS.trackInfo}`);
-    tracker.suspend();
-    const id = tracker.report({ id: 'a_b_c', action: 'click' });
-    tracker.reportLeft();
-    expect(beacons.map((b) => b.body)).toEqual(['{"msgEncrypt":"AAA"}', '{"msgEncrypt":"BBB"}']);
-    expect(beacons.map((b) => b.url)).toEqual([
-      `https://collector.example${TRACKING_PATHS.trackInfo}`,
-      `https://collector.example${TRACKING_PATHS.trackInfo}`,
-    ]);
-    const stash = JSON.parse(storage.getItem(TRACKING_BROWSER.stashPrefix + tracker.tab)!) as QueuedEntry[];
-    expect(stash.map((e) => e.entryId)).toEqual([id]);
-  });
-
-  it('stash hand-over: a later tab drains stashed entries into its worker and clears the stash', async () => {
-    const a = setup();
-    const b = setup();
-    b.storage.setItem(
-      `${TRACKING_BROWSER.stashPrefix}gone`,
-      JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]),
-    );
-    b.tracker.init({ appKey: 'k' });
-    await b.runIdle();
-    expect(b.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
-    expect(b.storage.getItem(`${TRACKING_BROWSER.stashPrefix}gone`)).toBeNull();
-    expect(a.enqueued).toHaveLength(0);
-  });
-
-  it('stash adoption: a stash written by a closing tab is adopted at once by a tab whose worker is already running', async () => {
-    const shared = memoryStorage();
-    const closing = setup(shared, { workerStores: false });
-    const open = setup(shared);
-    closing.tracker.init({ appKey: 'k' });
-    open.tracker.init({ appKey: 'k' });
-    await closing.runIdle();
-    await open.runIdle();
-    // Reported just before the tab closes: handed to a worker that is terminated before it stores them.
-    const ids = [1, 2, 3].map((n) => closing.tracker.report({ id: 'a_b_c', action: 'click', logmap: { n } }));
-    await Promise.resolve();
-    expect(closing.enqueued.flat().map((e) => e.entryId)).toEqual(ids);
-    closing.tracker.reportLeft();
-    const key = `${TRACKING_BROWSER.stashPrefix}${closing.tracker.tab}`;
-    expect(shared.getItem(key)).not.toBeNull();
-    // The tab still open was connected long before: the storage event, not a new connect, must hand the stash over.
-    expect(open.enqueued).toHaveLength(0);
-    await open.storageEvent();
-    expect(open.enqueued.flat().map((e) => e.entryId)).toEqual(ids);
-    expect(open.enqueued.flat().every((e) => e.tab === closing.tracker.tab)).toBe(true);
-    expect(shared.getItem(key)).toBeNull();
-    expect(open.connect).toHaveBeenCalledTimes(1);
-  });
-
-  it('stash adoption: a tab whose worker has not started yet adopts stashes when it starts', async () => {
-    const shared = memoryStorage();
-    const later = setup(shared);
-    later.tracker.init({ appKey: 'k' });
-    shared.setItem(
-      `${TRACKING_BROWSER.stashPrefix}gone`,
-      JSON.stringify([{ entryId: 'x1', oid: 'a_b_c', tab: 'gone' }]),
-    );
-    await later.storageEvent();
-    expect(later.enqueued).toHaveLength(0);
-    await later.runIdle();
-    expect(later.enqueued.flat().map((e) => e.entryId)).toEqual(['x1']);
-    expect(shared.getItem(`${TRACKING_BROWSER.stashPrefix}gone`)).toBeNull();
   });
 
   it('stay time: hidden reports stay time since start, visible resets the start (SPEC.md §4)', async () => {
