@@ -12,9 +12,10 @@ import {
   type Feature,
 } from '../../lib/product-rules';
 import { historyApi } from '../../lib/api';
-import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
-import { liveStatus, playgroundApi, type TaskView } from './api';
-import { $historyTick, bumpHistory } from './history-store';
+import { $loggedIn } from '../../lib/stores/signed-in';
+import { $runs, putRun, putRuns, runStarted } from '../../lib/stores/runs';
+import { playgroundApi, type TaskView } from './api';
+import { $historyTick } from './history-store';
 import HistoryItem from './HistoryItem';
 import { trackAction } from './track';
 import styles from './History.module.css';
@@ -23,12 +24,12 @@ import styles from './History.module.css';
 type Filter = 'screen' | 'all' | Feature;
 
 const failure = (e: unknown, fallback: string) => (e instanceof Error ? e.message : fallback);
-const active = (t: TaskView) => t.status === 'queued' || t.status === 'running';
 
 export default function History({ features, screen }: { features: readonly Feature[]; screen: string }) {
   // The pre-rendered HTML shows no history (no session yet): hydrate as that, then show the live state.
   const loggedIn = useHydratedStore($loggedIn, false);
   const tick = useStore($historyTick);
+  const runs = useStore($runs);
   const [items, setItems] = useState<TaskView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>('screen');
@@ -60,6 +61,7 @@ export default function History({ features, screen }: { features: readonly Featu
       .then(
         ({ list }) => {
           if (!live) return;
+          putRuns(list);
           setItems(list);
           setError(null);
         },
@@ -75,7 +77,10 @@ export default function History({ features, screen }: { features: readonly Featu
     if (!loggedIn) return;
     const id = new URLSearchParams(location.search).get(HISTORY_TASK_PARAM);
     if (!id) return;
-    playgroundApi.poll(id).then(setOpened, (e: unknown) => setError(failure(e, 'Could not open the task')));
+    playgroundApi.poll(id).then(
+      (task) => (putRun(task), setOpened(task)),
+      (e: unknown) => setError(failure(e, 'Could not open the task')),
+    );
   }, [loggedIn]);
   const openedId = opened?.taskId;
   // The run a Run again started: scrolled to and focused once it is listed (it is the newest, so first).
@@ -93,48 +98,9 @@ export default function History({ features, screen }: { features: readonly Featu
     el?.focus({ preventScroll: true });
   }, [openedId]);
 
-  // Unfinished items (a re-run) follow the account's status stream until they finish, or are polled when it cannot
-  // be had; then the rest of the page hears of it.
-  const listed = opened
-    ? [
-        items?.find((t) => t.taskId === opened.taskId) ?? opened,
-        ...(items ?? []).filter((t) => t.taskId !== opened.taskId),
-      ]
-    : items;
-  const running =
-    listed
-      ?.filter(active)
-      .map((t) => t.taskId)
-      .join(',') ?? '';
-  useEffect(() => {
-    if (!running) return;
-    const ids = running.split(',');
-    const apply = (task: TaskView) => {
-      setItems((list) => list?.map((t) => (t.taskId === task.taskId ? task : t)) ?? null);
-      setOpened((t) => (t?.taskId === task.taskId ? task : t));
-      if (!active(task)) {
-        bumpHistory();
-        // Charged, or refunded: the balance in the header and the cost bar follows.
-        void refreshUser();
-      }
-    };
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const poll = () => {
-      timer ??= setInterval(() => {
-        for (const id of ids) playgroundApi.poll(id).then(apply, () => undefined);
-      }, HISTORY.pollMs);
-    };
-    let stops: Array<() => void> | undefined;
-    liveStatus().then(
-      (live) => (stops ??= ids.map((id) => live.followTask(id, apply, poll))),
-      () => stops ?? poll(),
-    );
-    return () => {
-      for (const stop of stops ?? []) stop();
-      stops = [];
-      clearInterval(timer);
-    };
-  }, [running]);
+  // Every item shows the account's runs store's entry for it, which the run cards read too: an unfinished one is
+  // followed there (status stream, or polls) and the balance follows its end.
+  const listed = opened ? [opened, ...(items ?? []).filter((t) => t.taskId !== opened.taskId)] : items;
 
   const commitDelete = useCallback(
     async (task: TaskView) => {
@@ -187,8 +153,8 @@ export default function History({ features, screen }: { features: readonly Featu
       const fresh = await historyApi.rerun(task.taskId);
       trackAction(screen, 'rerun', 'click', { taskId: task.taskId });
       setItems((list) => [fresh, ...(list ?? [])]);
-      // The hold left the balance at once; the new run is listed first, so it is brought into view there.
-      void refreshUser();
+      // The hold leaves the balance at once; the new run is listed first, so it is brought into view there.
+      runStarted(fresh);
       setRanAgain(fresh.taskId);
     } catch (e) {
       setError(failure(e, 'Could not run it again'));
@@ -197,7 +163,7 @@ export default function History({ features, screen }: { features: readonly Featu
 
   if (!loggedIn) return null;
   const hidden = new Set(pending.map((t) => t.taskId));
-  const shown = listed?.filter((t) => !hidden.has(t.taskId));
+  const shown = listed?.filter((t) => !hidden.has(t.taskId)).map((t) => runs[t.taskId]?.view ?? t);
   return (
     <section className={styles.history} aria-labelledby="history-title">
       <div className={styles.head}>

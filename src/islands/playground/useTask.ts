@@ -1,12 +1,13 @@
-// Runs tasks from a screen, several at once: login gate, submit, top-up on 402, each run polled with its own progress,
-// result and retry.
+// Runs tasks from a screen, several at once: login gate, submit, top-up on 402; each run's progress, result and retry
+// come from the account's runs store (src/lib/stores/runs.ts), which the history reads too.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { $loggedIn, refreshUser } from '../../lib/stores/signed-in';
+import { useStore } from '@nanostores/react';
+import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
+import { $runs, cancelRun, runStarted, type RunEntry } from '../../lib/stores/runs';
 import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
-import { isInsufficientCredits, isNotLoggedIn, liveStatus, playgroundApi, type TaskView } from './api';
+import { isInsufficientCredits, isNotLoggedIn, type TaskView } from './api';
 import { bumpHistory } from './history-store';
-import { MAX_POLL_FAILURES, POLL_INTERVAL_MS } from './timing';
 import { trackAction } from './track';
 import { loadRunCard } from './run-card-loader';
 import type { Phase, Run } from './run';
@@ -33,98 +34,78 @@ const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
 const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
 let nextId = 1;
 
+/**
+ * A card's run as the account's runs store has it: once submitted, its task, phase and error follow the store (the
+ * history reads the same entry), so the card and the history never tell two states.
+ */
+function withEntry(run: Run, entry: RunEntry | undefined): Run {
+  if (run.phase !== 'running' || !entry) return run;
+  const { view: task, runningSince, lost } = entry;
+  if (lost) return { ...run, task, runningSince, phase: 'failed', error: lost };
+  if (isRunning(task)) return { ...run, task, runningSince };
+  const succeeded = task.status === 'succeeded';
+  return {
+    ...run,
+    task,
+    runningSince,
+    phase: succeeded ? 'succeeded' : 'failed',
+    error: succeeded ? null : failureText(task),
+  };
+}
+
+const viewOf = (runs: Run[], all: Record<string, RunEntry>) =>
+  runs.map((r) => withEntry(r, r.task ? all[r.task.taskId] : undefined));
+
 export function useTask(screen: string) {
-  const [runs, setRuns] = useState<Run[]>([]);
+  const [local, setLocal] = useState<Run[]>([]);
   // The list as last set, for decisions taken between renders (two quick submits must both count against the limit).
   const current = useRef<Run[]>([]);
   const alive = useRef(true);
-  const following = useRef(new Set<() => void>());
   const count = useRef(0);
   const submits = useRef(new Map<number, { submit: Submit; logmap: Record<string, unknown> }>());
+  const all = useStore($runs);
   useEffect(() => {
     alive.current = true;
-    const runs = following.current;
     return () => {
       alive.current = false;
-      // A screen that goes away stops following its runs.
-      for (const leave of [...runs]) leave();
     };
   }, []);
 
   const update = useCallback((next: (list: Run[]) => Run[]) => {
     if (!alive.current) return;
     current.current = next(current.current);
-    setRuns(current.current);
+    setLocal(current.current);
   }, []);
   const patch = useCallback(
-    (id: number, change: Partial<Run> | ((r: Run) => Partial<Run>)) =>
-      update((list) =>
-        list.map((r) => (r.id === id ? { ...r, ...(typeof change === 'function' ? change(r) : change) } : r)),
-      ),
+    (id: number, change: Partial<Run>) => update((list) => list.map((r) => (r.id === id ? { ...r, ...change } : r))),
     [update],
   );
 
-  /** A running task's own progress (started time kept from the first poll that saw it running). */
-  const seen = useCallback(
-    (id: number, task: TaskView) =>
-      patch(id, (r) => ({ task, runningSince: r.runningSince ?? (task.status === 'running' ? Date.now() : null) })),
-    [patch],
-  );
-
-  const follow = useCallback(
-    async (id: number, first: TaskView) => {
-      // Pushed over the account's status stream; polled once a second only when no stream can be had.
-      const streamed = isRunning(first)
-        ? await liveStatus().then(
-            (live) => live.untilFinished(first, (t) => seen(id, t), following.current),
-            () => null,
-          )
-        : null;
-      let task = streamed ?? first;
-      let failures = 0;
-      while (alive.current && isRunning(task)) {
-        await new Promise((r) => setTimeout(r, POLL_INTERVAL_MS));
-        if (!alive.current) return;
-        try {
-          task = await playgroundApi.poll(task.taskId);
-          failures = 0;
-          seen(id, task);
-        } catch (e) {
-          failures += 1;
-          if (failures >= MAX_POLL_FAILURES) {
-            patch(id, {
-              phase: 'failed',
-              task,
-              error: `${e instanceof Error ? e.message : 'Network error'}. The task keeps running; find it in the history below.`,
-            });
-            return;
-          }
-        }
+  // A run of this screen that ends is counted once, as it ends (the store tells it, whichever way it heard).
+  useEffect(() => {
+    const told = new Set<string>();
+    return $runs.listen((entries) => {
+      for (const run of viewOf(current.current, entries)) {
+        const task = run.task;
+        if (!task || told.has(task.taskId) || (run.phase !== 'succeeded' && run.phase !== 'failed')) continue;
+        told.add(task.taskId);
+        bumpHistory();
+        if (run.phase === 'succeeded')
+          trackAction(screen, 'succeeded', 'show', { taskId: task.taskId, credits: task.credits });
+        else trackAction(screen, 'failed', 'show', { taskId: task.taskId });
       }
-      if (!alive.current) return;
-      bumpHistory();
-      // The charge is settled now (per-second features on the real length): show the true balance.
-      void refreshUser();
-      if (task.status === 'succeeded') {
-        trackAction(screen, 'succeeded', 'show', { taskId: task.taskId, credits: task.credits });
-        patch(id, { phase: 'succeeded', task, error: null });
-      } else {
-        trackAction(screen, 'failed', 'show', { taskId: task.taskId });
-        patch(id, { phase: 'failed', task, error: failureText(task) });
-      }
-    },
-    [screen, patch, seen],
-  );
+    });
+  }, [screen]);
 
   const start = useCallback(
     async (id: number, submit: Submit) => {
       try {
         const task = await submit();
         if (!alive.current) return;
-        patch(id, { phase: 'running', task, runningSince: task.status === 'running' ? Date.now() : null });
+        patch(id, { phase: 'running', task });
+        // Followed by the store from here (stream, or polls); the hold shows in the balance at once.
+        runStarted(task);
         bumpHistory();
-        void refreshUser();
-        await follow(id, task);
       } catch (e) {
         if (!alive.current) return;
         if (isNotLoggedIn(e)) {
@@ -142,7 +123,7 @@ export function useTask(screen: string) {
         }
       }
     },
-    [screen, patch, update, follow],
+    [screen, patch, update],
   );
 
   const limit = TASK_LIMITS.perUserConcurrent;
@@ -158,7 +139,7 @@ export function useTask(screen: string) {
         openModal('login');
         return;
       }
-      if (current.current.filter(isActive).length >= limit) return;
+      if (viewOf(current.current, $runs.get()).filter(isActive).length >= limit) return;
       const id = nextId++;
       void loadRunCard();
       submits.current.set(id, { submit, logmap });
@@ -198,21 +179,22 @@ export function useTask(screen: string) {
       const taskId = current.current.find((r) => r.id === id)?.task?.taskId;
       if (!taskId) return;
       trackAction(screen, 'cancel');
-      try {
-        await playgroundApi.cancel(taskId);
-      } catch {
-        // Already finished: the next poll shows the real state.
-      }
+      await cancelRun(taskId);
     },
     [screen],
   );
 
   /** Removes a finished card (its task stays in the history). */
   const dismiss = useCallback(
-    (id: number) => update((list) => list.filter((r) => r.id !== id || isActive(r))),
+    (id: number) =>
+      update((list) => {
+        const shown = viewOf(list, $runs.get());
+        return list.filter((r, i) => r.id !== id || isActive(shown[i]!));
+      }),
     [update],
   );
 
+  const runs = viewOf(local, all);
   const active = runs.filter(isActive).length;
 
   const latest = runs[0];

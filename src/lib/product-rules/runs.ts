@@ -13,4 +13,16 @@ export const RUN_MESSAGES = {
     seconds < 60 ? `about ${Math.max(1, Math.round(seconds))} s left` : `about ${Math.round(seconds / 60)} min left`,
   elapsed: (seconds: number) =>
     seconds < 60 ? `${Math.floor(seconds)} s` : `${Math.floor(seconds / 60)} min ${Math.floor(seconds % 60)} s`,
+  /** A run whose state could no longer be read (polls kept failing); it goes on on the server. */
+  lost: (why: string) => `${why}. The task keeps running; find it in the history below.`,
+} as const;
+
+/**
+ * How the playground follows an unfinished run when the status stream cannot be had: a poll once a second (the local
+ * engines finish speech in about one, and the server answers polls cheaply), given up after this many failures in a
+ * row (the network is down) rather than spinning forever.
+ */
+export const RUN_FOLLOW = {
+  pollMs: 1000,
+  maxPollFailures: 5,
 } as const;
