@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps) {
   const uploads = deps.uploadGate ?? createUploadGate(config.uploads);
   // Live status streams (SSE) before their areas, whose body caps and handlers would otherwise answer them first.
   app.route(PLAYGROUND_PREFIX, playgroundTaskEvents(deps));
-  app.route(PUBLIC_API_PREFIX, publicTaskEvents(deps));
+  app.route(PUBLIC_API_PREFIX, publicTaskEvents(deps, requestLog));
   app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps, uploads));
   app.route('/voice-preview', voicePreviewRoutes(deps));
   app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog, uploads));

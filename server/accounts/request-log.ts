@@ -24,10 +24,21 @@ interface Call {
 /**
  * What a handler knows about its call beyond the answer's status: the task it made or read, and the credits it held.
  */
-const notes = new WeakMap<Request, { taskId?: string; credits?: number }>();
+const notes = new WeakMap<Request, { taskId?: string; credits?: number; until?: Promise<void> }>();
 
 export function noteApiCall(c: Context, note: { taskId?: string; credits?: number }): void {
   notes.set(c.req.raw, { ...notes.get(c.req.raw), ...note });
+}
+
+/**
+ * A call answered with a stream (live status): its answer returns as the stream starts, so it is recorded when the
+ * stream ends, by the function this answers. A refusal before the stream is recorded at once, as any other.
+ */
+export function holdApiCall(c: Context): () => void {
+  let end!: () => void;
+  const until = new Promise<void>((resolve) => (end = resolve));
+  notes.set(c.req.raw, { ...notes.get(c.req.raw), until });
+  return end;
 }
 
 export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => number = Date.now) {
@@ -101,8 +112,8 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
   }
 
   /**
-   * Middleware after the key check: records the call once it is answered, errors included. Nothing is awaited on the
-   * answer's path; a lost write is logged, never an error for the caller.
+   * Middleware after the key check: records the call once it is answered (a stream once it ends), errors included.
+   * Nothing is awaited on the answer's path; a lost write is logged, never an error for the caller.
    */
   const middleware: MiddlewareHandler<AuthEnv> = async (c, next) => {
     await next();
@@ -121,16 +132,20 @@ export function createRequestLog(db: Kysely<Schema>, log: Logger, clock: () => n
               ? ERROR_CODES.notFound
               : ERROR_CODES.invalidInput;
     const path = c.req.path.replace(/^\/api\//, '');
-    record({
-      user_id: user.id,
-      key_id: apiKeyIdOf(user) ?? null,
-      tool: path.slice(0, REQUEST_LOG.maxToolLength),
-      status: c.res.status,
-      code,
-      credits: note?.credits ?? 0,
-      task_id: note?.taskId ?? null,
-      created_at: clock(),
-    });
+    const { status } = c.res;
+    const write = () =>
+      record({
+        user_id: user.id,
+        key_id: apiKeyIdOf(user) ?? null,
+        tool: path.slice(0, REQUEST_LOG.maxToolLength),
+        status,
+        code,
+        credits: note?.credits ?? 0,
+        task_id: note?.taskId ?? null,
+        created_at: clock(),
+      });
+    if (note?.until && c.res.ok) void note.until.then(write);
+    else write();
   };
 
   return { middleware, record, flush };

@@ -18,6 +18,24 @@ export const httpRequestDuration = new Histogram({
   registers,
 });
 
+/**
+ * Live status streams (server/routes/task-events.ts), timed from open to close: the HTTP histogram sees only the time
+ * to open.
+ */
+export const statusStreamDuration = new Histogram({
+  name: name('status_stream_duration_seconds'),
+  help: 'Live status streams from open to close, by stream (public or playground) and how each ended (finished, left, drain, error)',
+  labelNames: ['stream', 'end'] as const,
+  buckets: [...METRICS.streamBucketsS],
+  registers,
+});
+export const statusStreamEvents = new Counter({
+  name: name('status_stream_events_total'),
+  help: 'Task events sent on live status streams, by stream (public or playground)',
+  labelNames: ['stream'] as const,
+  registers,
+});
+
 export const tasksSubmitted = new Counter({
   name: name('tasks_submitted_total'),
   help: 'Tasks stored with their credit hold, by feature and first engine',

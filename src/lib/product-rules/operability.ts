@@ -18,6 +18,8 @@ export const METRICS = {
   queueWaitBucketsS: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
   /** Run time of a task or one engine call, seconds: offline speech in milliseconds up to provider video in minutes. */
   runBucketsS: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+  /** How long a live status stream stays open, seconds: one short task up to a playground tab left open for hours. */
+  streamBucketsS: [1, 5, 15, 60, 300, 900, 1800, 3600, 7200, 14_400],
 } as const;
 
 export const REQUEST_ID = {
