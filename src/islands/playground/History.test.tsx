@@ -137,6 +137,9 @@ describe('History', () => {
     fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
     const ask = within(item).getByRole('group', { name: 'Run Speech · Pro again?' });
     expect(ask.textContent).toContain(`Run it again for ${held} credit${held === 1 ? '' : 's'}?`);
+    // The one paid-action question Try it asks too, its confirm focused.
+    expect(ask.dataset.testid).toBe('paid-confirm');
+    expect(document.activeElement).toBe(within(ask).getByRole('button', { name: 'Yes, run again' }));
     // Cancel runs nothing.
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
     expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([]);

@@ -5,6 +5,7 @@ import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rul
 import type { TaskOutput, TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
+import PaidConfirm from '../shared/PaidConfirm';
 import ShareLinks from './ShareLinks';
 import styles from './History.module.css';
 
@@ -134,24 +135,20 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
         </button>
       </div>
       {confirming && (
-        <div className={styles.confirm} role="group" aria-label={`Run ${name} again?`}>
-          <span>
-            Run it again for <strong>{rerunCost}</strong> {rerunCost === 1 ? 'credit' : 'credits'}?
-          </span>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              setConfirming(false);
-              onRerun(task);
-            }}
-          >
-            Yes, run again
-          </button>
-          <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
+        <PaidConfirm
+          label={`Run ${name} again?`}
+          question={
+            <>
+              Run it again for <strong>{rerunCost}</strong> {rerunCost === 1 ? 'credit' : 'credits'}?
+            </>
+          }
+          confirm="Yes, run again"
+          onConfirm={() => {
+            setConfirming(false);
+            onRerun(task);
+          }}
+          onCancel={() => setConfirming(false)}
+        />
       )}
       {sharing && shareable && <ShareLinks taskId={task.taskId} name={name} />}
     </li>

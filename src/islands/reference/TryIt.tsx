@@ -1,10 +1,15 @@
 // Try it: a signed-in user sends this operation's request with their key and sees the answer; a charged call asks
 // first.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import { TRY_IT } from '../../lib/product-rules';
 import { openModal } from '../../lib/stores/modals';
+import { $offer, loadOffer, type FeatureMap } from '../../lib/stores/offer';
+import { operationFeatures } from '../../lib/site/features';
 import type { SampleSpec } from '../../lib/reference/samples';
 import { tryItCost, type TryCost } from '../../lib/reference/try-cost';
+import PaidConfirm from '../shared/PaidConfirm';
+import { costNote } from '../playground/pricing';
 import { useApiKey, useApiOrigin } from './useApiKey';
 import styles from './reference.module.css';
 
@@ -31,6 +36,15 @@ function parseBody(text: string): { value?: unknown; problem?: string } {
   }
 }
 
+/**
+ * What the cost line says when every feature this call may run is free on this server (an engine with no AI model):
+ * then nothing is asked, as the playground charges nothing for it either. Null while the answer is unknown.
+ */
+function freeHere(path: string, features: FeatureMap | null): string | null {
+  const notes = operationFeatures(path).map((feature) => costNote(feature, features));
+  return notes.length > 0 && notes.every(Boolean) ? notes[0]! : null;
+}
+
 export default function TryIt({ spec, baseUrl }: Props) {
   const key = useApiKey();
   const origin = useApiOrigin(baseUrl);
@@ -41,10 +55,12 @@ export default function TryIt({ spec, baseUrl }: Props) {
   const [sending, setSending] = useState(false);
   /** The cost of the body about to be sent, while the person is asked whether to spend it. */
   const [asking, setAsking] = useState<TryCost | null>(null);
-  const confirmButton = useRef<HTMLButtonElement>(null);
+  // The server's own prices: a call it runs free here spends nothing, so it is not asked about.
+  const offer = useStore($offer);
   useEffect(() => {
-    if (asking) confirmButton.current?.focus();
-  }, [asking]);
+    loadOffer().catch(() => undefined);
+  }, []);
+  const free = freeHere(spec.path, offer?.features ?? null);
 
   if (spec.contentType === 'multipart/form-data') {
     return (
@@ -79,7 +95,7 @@ export default function TryIt({ spec, baseUrl }: Props) {
     const parsed = parsedBody();
     if (!parsed) return;
     setProblem('');
-    const cost = tryItCost(spec.path, parsed.value);
+    const cost = free ? null : tryItCost(spec.path, parsed.value);
     if (cost) setAsking(cost);
     else void send(parsed.value);
   };
@@ -131,18 +147,18 @@ export default function TryIt({ spec, baseUrl }: Props) {
           />
         </label>
       )}
+      {free && (
+        <p className={styles.note} data-testid="tryit-free">
+          {free}
+        </p>
+      )}
       {asking ? (
-        <div className={styles.ask} role="group" aria-labelledby="tryit-question">
-          <p id="tryit-question">{TRY_IT.question(asking.credits, asking.price)}</p>
-          <div className={styles.actions}>
-            <button ref={confirmButton} type="button" className="button" onClick={() => void send(parsedBody()?.value)}>
-              {TRY_IT.confirm(asking.credits)}
-            </button>
-            <button type="button" className="button button--ghost" onClick={() => setAsking(null)}>
-              Cancel
-            </button>
-          </div>
-        </div>
+        <PaidConfirm
+          question={TRY_IT.question(asking.credits, asking.price)}
+          confirm={TRY_IT.confirm(asking.credits)}
+          onConfirm={() => void send(parsedBody()?.value)}
+          onCancel={() => setAsking(null)}
+        />
       ) : (
         <button type="button" className="button" onClick={start} disabled={sending || (spec.auth === 'bearer' && !key)}>
           {sending ? 'Sending…' : 'Send request'}

@@ -1,5 +1,5 @@
-// Example outputs of a screen before its first run, each with "Try an example" that fills the form with its inputs
-// (files uploaded as the person's own).
+// Example outputs of a screen before its first run, each with what running it costs here and "Try an example" that
+// fills the form with its inputs (files uploaded as the person's own).
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { playgroundApi, type MediaInfo } from '../../../lib/api';
@@ -12,6 +12,8 @@ import {
 } from '../../../lib/product-rules';
 import { openModal } from '../../../lib/stores/modals';
 import { $loggedIn } from '../../../lib/stores/signed-in';
+import { useFeatures } from '../useFeatures';
+import { exampleCost } from './example-cost';
 import styles from './examples.module.css';
 
 interface Props {
@@ -63,6 +65,7 @@ async function uploadExample(media: ExampleMedia): Promise<MediaInfo> {
 
 export default function Examples({ screen, onTry }: Props) {
   const loggedIn = useStore($loggedIn);
+  const features = useFeatures();
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const examples = examplesOf(screen);
@@ -98,6 +101,12 @@ export default function Examples({ screen, onTry }: Props) {
             <strong>{e.title}</strong>
             <Media media={exampleMedia(e.output)} label={`Example: ${e.title}`} />
             <p className={styles.madeBy}>{e.madeBy}</p>
+            {/* A paid run's cost is said before anything runs; trying only fills the form, whose run button then says
+                the same cost beside it and runs nothing until pressed. */}
+            <p className={styles.cost} data-testid="example-cost">
+              Running it: <strong>{exampleCost(e, features)}</strong>. Trying it only fills the form; nothing runs or is
+              charged until you press the run button.
+            </p>
             <button
               type="button"
               className="button button--ghost"
