@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { writeSdkDeclarations } from './sdk-declarations.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const sdkDir = path.join(root, 'src/lib/sdk');
@@ -58,6 +59,7 @@ export async function buildSdk() {
     [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', path.join(sdkDir, 'tsconfig.build.json')],
     root,
   );
+  writeSdkDeclarations(sdkDir, path.join(outDir, 'types'));
   addExtensions(path.join(outDir, 'types'));
 }
 

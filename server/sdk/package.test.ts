@@ -63,6 +63,8 @@ describe(`the SDK package (${manifest.name})`, { timeout: 120_000 }, () => {
         `import { createDreamApiClient, type TaskResult } from '${manifest.name}';`,
         `const client = createDreamApiClient({ apiKey: 'sk-x', baseUrl: 'https://example.com' });`,
         `export const later: Promise<TaskResult> = client.ttsCommon({ text: 'Hi', lan: 'en-US' }).then(({ taskId }) => client.wait(taskId));`,
+        // The answer types are the server's schemas written out in full: every field, no zod needed to read them.
+        `export const expired = (r: TaskResult): boolean | null => r.task.outputsExpired && r.task.outputsExpiredAt !== null;`,
         // A wrong field must be an error, or the types check nothing.
         `// @ts-expect-error text is required`,
         `client.ttsCommon({ lan: 'en-US' });`,

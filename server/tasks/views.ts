@@ -14,6 +14,7 @@ import {
 } from '../../src/lib/product-rules';
 import type { StoredOutput } from './task-types';
 import type { TaskOutputView, TaskView } from '../../src/lib/api/types';
+import type { TaskResult } from '../../src/lib/api-contract';
 
 export type { TaskOutputView, TaskView };
 
@@ -98,7 +99,7 @@ export function taskView(task: TaskRow, allMedia: MediaRow[], service: MediaServ
 }
 
 /** DreamAPI's getAsyncResult `data` (docs/public-api.md "Results"), plus our status name, progress and credits. */
-export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaService) {
+export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaService): TaskResult {
   const expiredAt = outputsExpiredAt(task, allMedia);
   const media = expiredAt === null ? allMedia : [];
   const typeOf = (m: MediaRow) => m.mime.split('/')[1] ?? m.mime;
@@ -107,7 +108,7 @@ export function dreamView(task: TaskRow, allMedia: MediaRow[], service: MediaSer
     task: {
       taskId: task.id,
       status: DREAM_STATUS[task.status as keyof typeof DREAM_STATUS],
-      statusName: task.status,
+      statusName: task.status as TaskStatus,
       reason: task.error ?? (expiredAt === null ? '' : TASK_MESSAGES.outputsExpired),
       taskType: toolOfFeature(task.feature as Feature),
       engine: task.engine,

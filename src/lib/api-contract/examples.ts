@@ -11,6 +11,8 @@ export const resultExample = {
     statusName: 'succeeded',
     reason: '',
     taskType: 'do_tts_common',
+    engine: 'espeak',
+    engineLabel: 'eSpeak NG (no AI model)',
     executionTime: 231,
     progress: 100,
     credits: 1,

@@ -52,6 +52,8 @@ export const taskResult = z.object({
       statusName: z.enum(TASK_STATUSES).describe('The status by name; tells a failed task from a canceled one'),
       reason: z.string().describe('Why the task failed or was canceled; empty otherwise'),
       taskType: z.string().describe('The tool that ran, e.g. do_tts_common'),
+      engine: z.string().describe('The engine that ran it, e.g. espeak'),
+      engineLabel: z.string().describe('What users are told about that engine, e.g. eSpeak NG (no AI model)'),
       executionTime: z.number().describe('Milliseconds from start to finish; 0 until finished'),
       progress: z.number().describe('0 to 100'),
       credits: z
@@ -81,6 +83,9 @@ export const taskResult = z.object({
   cloneId: z.string().nullable().describe('The voice id a voice_clone task made; null otherwise'),
   text: z.string().nullable().describe('The transcript of a speech-to-text task; null otherwise'),
 });
+
+/** What dreamView (server/tasks/views.ts) answers: the `data` of getAsyncResult, cancelAsyncTask and webhooks. */
+export type TaskResult = z.infer<typeof taskResult>;
 
 export const remainingCreditsData = z.object({
   remainingCredits: z.number().int().describe("The balance of the key's account, in credits"),

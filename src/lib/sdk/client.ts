@@ -153,13 +153,13 @@ export function createDreamApiClient(options: ClientOptions) {
     videoMatting: submit<T.VideoMattingRequest>('videoMatting'),
     sttCommon: submit<T.SttRequest>('sttCommon'),
     sttPro: submit<T.SttRequest>('sttPro'),
-    getAsyncResult: (body: { taskId: string }) => post<T.TaskResult>('getAsyncResult', body),
-    cancelAsyncTask: (body: { taskId: string }) => post<T.TaskResult>('cancelAsyncTask', body),
-    remainingCredits: () => post<{ remainingCredits: number }>('remainingCredits'),
-    webhookSecret: (body: { rotate?: boolean } = {}) => post<{ secret: string }>('webhookSecret', body),
-    getUploadPolicy: (body: { scene?: T.UploadScene } = {}) => post<T.UploadPolicy>('getUploadPolicy', body),
+    getAsyncResult: (body: T.TaskIdRequest) => post<T.TaskResult>('getAsyncResult', body),
+    cancelAsyncTask: (body: T.TaskIdRequest) => post<T.TaskResult>('cancelAsyncTask', body),
+    remainingCredits: () => post<T.RemainingCredits>('remainingCredits'),
+    webhookSecret: (body: T.WebhookSecretRequest = {}) => post<T.WebhookSecret>('webhookSecret', body),
+    getUploadPolicy: (body: T.UploadPolicyRequest = {}) => post<T.UploadPolicy>('getUploadPolicy', body),
     /** Step 2 of the upload: the policy's host and fields authorise it, not the key. */
-    async uploadFile(policy: T.UploadPolicy, file: Blob, filename = 'upload'): Promise<{ reqId: string }> {
+    async uploadFile(policy: T.UploadPolicy, file: Blob, filename = 'upload'): Promise<T.UploadAck> {
       const form = new FormData();
       for (const [k, v] of Object.entries(policy.fields)) form.append(k, v);
       form.append('file', file, filename);
@@ -179,17 +179,15 @@ export function createDreamApiClient(options: ClientOptions) {
         const reason = /<Message>([^<]*)<\/Message>/.exec(await res.text())?.[1];
         throw new DreamApiError(`The storage refused the upload: ${reason ?? `HTTP ${res.status}`}`, null, res.status);
       }
-      return read<{ reqId: string }>(res);
+      return read<T.UploadAck>(res);
     },
-    finishUpload: (body: { reqId: string }) => post<T.UploadedFile>('finishUpload', body),
-    keyCaps: () => post<{ list: T.KeyCaps[] }>('keyCaps'),
+    finishUpload: (body: T.FinishUploadRequest) => post<T.UploadedFile>('finishUpload', body),
+    keyCaps: () => post<T.KeyCapsList>('keyCaps'),
     setKeyCaps: (body: T.SetKeyCapsRequest) => post<T.KeyCaps>('setKeyCaps', body),
-    webhookDeliveries: (body: T.WebhookDeliveriesRequest = {}) =>
-      post<{ list: T.WebhookAttempt[]; nextBefore: number | null }>('webhookDeliveries', body),
-    redeliverWebhook: (body: { deliveryId: string }) => post<T.WebhookAttempt>('redeliverWebhook', body),
+    webhookDeliveries: (body: T.WebhookDeliveriesRequest = {}) => post<T.WebhookAttemptPage>('webhookDeliveries', body),
+    redeliverWebhook: (body: T.RedeliverRequest) => post<T.WebhookAttempt>('redeliverWebhook', body),
     /** Tasks and credit movements of a range of UTC days (the server streams them; this reads the whole answer). */
-    usageExport: (body: T.UsageExportRequest) =>
-      post<{ from: string; to: string; rows: T.UsageRow[] }>('usageExport', body),
+    usageExport: (body: T.UsageExportRequest) => post<T.UsageExport>('usageExport', body),
     async openApiDocument(): Promise<Record<string, unknown>> {
       const res = await doFetch(origin + OPERATIONS.openApiDocument.path);
       if (!res.ok) throw new DreamApiError(`HTTP ${res.status}`, null, res.status);
