@@ -1,22 +1,15 @@
 // The media area: stores uploads and results, checks uploads by content, signs expiring URLs, removes expired files.
-import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Kysely } from 'kysely';
-import type { MediaRow, Schema } from '../db';
-import {
-  CHORES,
-  MEDIA_EXTENSIONS,
-  MEDIA_LIMITS,
-  OBJECT_STORAGE,
-  POSTERS,
-  type MediaKind,
-} from '../../src/lib/product-rules';
+import type { MediaRow } from '../db';
+import { MEDIA_EXTENSIONS, OBJECT_STORAGE, POSTERS, type MediaKind } from '../../src/lib/product-rules';
 import type { Logger } from '../log';
 import type { ProbedMedia } from './probe';
 import { checkUploadFile } from './upload-check';
-import { sweepUploadPolicies } from './policy-sweep';
+import { mediaRemoval } from './removal';
+import { signedLinks, type SignedLinkOptions, type SignedLinkParams } from './signed-links';
 import { withWorkDir } from '../tools';
 import { renderPoster } from './poster';
 import { s3MediaStore, type S3StoreSettings } from './s3-store';
@@ -24,6 +17,7 @@ import { localMediaStore, type MediaStore } from './store';
 import type { MediaInfo } from '../../src/lib/api/types';
 
 export { localMediaStore } from './store';
+export { signedLinkParams, type SignedLinkParams } from './signed-links';
 export { s3MediaStore, type S3StoreSettings } from './s3-store';
 export type { IncomingUploads, MediaStore } from './store';
 export { checkUploadFile } from './upload-check';
@@ -33,18 +27,6 @@ export { probeMedia, probeMediaFile, type ProbedMedia } from './probe';
 export { createUploadGate, type UploadGate, type UploadPass } from './upload-gate';
 
 export type { MediaInfo };
-
-/** The query of a signed media URL: its expiry and signature, and the share link it was handed out by, if any. */
-export interface SignedLinkParams {
-  exp?: string;
-  sig?: string;
-  share?: string;
-}
-
-/** The signed-link query of a media URL's search parameters. */
-export function signedLinkParams(query: (name: string) => string | null | undefined): SignedLinkParams {
-  return { exp: query('exp') ?? undefined, sig: query('sig') ?? undefined, share: query('share') ?? undefined };
-}
 
 /** How GET /media answers: a redirect to the store, a stream of the file (a range of it when asked), or its bytes. */
 export type MediaDownload =
@@ -60,63 +42,13 @@ export function configuredMediaStore(
   return config.s3 ? s3MediaStore({ s3: config.s3, log }) : localMediaStore(config.tasks.mediaDir);
 }
 
-export interface MediaServiceOptions {
-  db: Kysely<Schema>;
+export interface MediaServiceOptions extends SignedLinkOptions {
   store: MediaStore;
-  /** Absolute base of signed URLs, e.g. http://localhost:8787 */
-  publicUrl: string;
   retentionMs: number;
-  /** Secret the URL signatures are derived from (resolved lazily so tests never write a secret file). */
-  secret: () => Buffer;
 }
 
 export function createMediaService(o: MediaServiceOptions) {
-  // A ready key object: handing createHmac raw bytes makes it prepare a key on every signature, which costs more than
-  // the HMAC.
-  let signingKey: KeyObject | undefined;
-  const key = () =>
-    (signingKey ??= createSecretKey(Buffer.from(hkdfSync('sha256', o.secret(), 'dreamapi-media', 'signed-url', 32))));
-  // A link handed out by a share page names its share: the signature covers it, so it cannot be dropped or swapped.
-  const sign = (id: string, exp: number, share?: string) =>
-    createHmac('sha256', key())
-      .update(share ? `${id}.${exp}.${share}` : `${id}.${exp}`)
-      .digest('base64url');
-
-  /** A signed URL to a file; `share` binds it to a share link, so revoking the share stops it at once. */
-  function signedUrl(row: Pick<MediaRow, 'id' | 'mime' | 'expires_at'>, now = Date.now(), share?: string): string {
-    // A link never outlives the file it points to.
-    const exp = Math.min(now + MEDIA_LIMITS.signedUrlTtlMs, row.expires_at);
-    const ext = MEDIA_EXTENSIONS[row.mime] ?? 'bin';
-    return `${o.publicUrl}/media/${row.id}.${ext}?exp=${exp}&sig=${sign(row.id, exp, share)}${share ? `&share=${encodeURIComponent(share)}` : ''}`;
-  }
-
-  /**
-   * A signed URL's expiry and signature checked, and for a share's link that the share is still live and is of the
-   * file's task; the row while the link and the file are valid, else null.
-   */
-  async function verify(id: string, link: SignedLinkParams, now: number) {
-    const { exp, sig, share } = link;
-    if (!exp || !sig || !/^\d{1,15}$/.test(exp) || (share !== undefined && !/^[\w-]{1,64}$/.test(share))) return null;
-    const expMs = Number(exp);
-    if (expMs < now) return null;
-    const expected = Buffer.from(sign(id, expMs, share));
-    const given = Buffer.from(sig);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-    const row = await o.db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || row.expires_at < now) return null;
-    if (share !== undefined) {
-      const live = await o.db
-        .selectFrom('share_links')
-        .select('id')
-        .where('id', '=', share)
-        .where('task_id', '=', row.task_id ?? '')
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', now)
-        .executeTakeFirst();
-      if (!live) return null;
-    }
-    return { row, expMs };
-  }
+  const { signedUrl, verify } = signedLinks(o);
 
   function info(row: MediaRow): MediaInfo {
     return {
@@ -269,64 +201,7 @@ export function createMediaService(o: MediaServiceOptions) {
       return data ? { row, data } : null;
     },
 
-    /** Removes the given media (one run's outputs that were not kept), with their poster frames. */
-    async deleteByIds(ids: readonly string[]) {
-      if (ids.length === 0) return;
-      const rows = await o.db
-        .selectFrom('media')
-        .select(['id', 'storage_key'])
-        .where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)]))
-        .execute();
-      if (rows.length === 0) return;
-      for (const row of rows) await o.store.delete(row.storage_key);
-      await o.db
-        .deleteFrom('media')
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
-    },
-
-    /** Removes a task's media (history delete). */
-    async deleteForTask(taskId: string) {
-      const rows = await o.db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();
-      for (const row of rows) await o.store.delete(row.storage_key);
-      await o.db.deleteFrom('media').where('task_id', '=', taskId).execute();
-    },
-
-    /**
-     * The retention chore's media pass: files past their retention are removed, then their rows, `pageRows` at a time
-     * until none is left, so a backlog never loads at once (docs/scaling.md "Chores").
-     */
-    async cleanup(now = Date.now(), pageRows: number = CHORES.pageRows): Promise<number> {
-      let removed = 0;
-      for (;;) {
-        const rows = await o.db
-          .selectFrom('media')
-          .select(['id', 'storage_key'])
-          .where('expires_at', '<', now)
-          .orderBy('expires_at')
-          .limit(pageRows)
-          .execute();
-        // Files first: a row may outlive its file until the next pass, never the other way round.
-        for (const row of rows) await o.store.delete(row.storage_key);
-        if (rows.length > 0)
-          await o.db
-            .deleteFrom('media')
-            .where(
-              'id',
-              'in',
-              rows.map((r) => r.id),
-            )
-            .execute();
-        removed += rows.length;
-        if (rows.length < pageRows) break;
-      }
-      await sweepUploadPolicies(o.db, o.store.incoming ?? null, now);
-      return removed;
-    },
+    ...mediaRemoval(o.db, o.store),
   };
 }
 
