@@ -57,6 +57,11 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
   const running = new Map<string, { controller: AbortController; task: TaskRow }>();
   const loops: Promise<void>[] = [];
   let stopped = true;
+  /**
+   * True while claiming is paused (server/lifecycle/pause.ts): the database or the media store does not answer. A claim
+   * then would fail, or run a task whose output waits on disk for the store, holding a worker and its engine.
+   */
+  let paused = false;
   let wake: (() => void)[] = [];
 
   const wakeAll = () => {
@@ -97,6 +102,10 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
 
   async function worker(): Promise<void> {
     while (!stopped) {
+      if (paused) {
+        await idle();
+        continue;
+      }
       let task;
       try {
         task = await o.tasks.claimNext();
@@ -131,6 +140,13 @@ export function inProcessQueue(o: InProcessQueueOptions): TaskQueue {
       running.get(taskId)?.controller.abort(new Error('canceled'));
     },
     wake: async (key) => notifyHook(key),
+    async pause() {
+      paused = true;
+    },
+    async resume() {
+      paused = false;
+      wakeAll();
+    },
     async start() {
       if (!stopped || o.runWorkers === false) return;
       const recovered = await o.tasks.recover();
