@@ -129,6 +129,8 @@ test('advanced settings reach the API and the engine: pitch on speech, a tall fr
 test('two runs at once: the form stays open, each run has its own card with times, and both finish', async ({
   page,
 }) => {
+  // Two video renders side by side on a busy 2-core machine take longer than the default 30 s test budget.
+  test.setTimeout(180_000);
   await signIn(page, 'parallel');
   await open(page, 'textToVideo');
   await page.getByRole('radio', { name: /4s · 512p/ }).check();
