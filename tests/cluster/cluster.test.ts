@@ -1,76 +1,35 @@
-// Real server processes on one PostgreSQL, Redis and S3: 2 api and 2 worker instances, kill -9 takeover, shared caps
-// and budgets, media and cancel across instances, outages under load (docs/scaling.md).
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// Real server processes on one PostgreSQL, Redis and S3: 2 api and 2 worker instances, shared caps and budgets, kill -9
+// takeover, webhooks, media and cancel across instances (docs/scaling.md); the outages are in outages.test.ts.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../server/config';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../../server/db';
 import { LEDGER_REASONS } from '../../server/tasks';
-import { startTestS3, type TestS3 } from '../../server/test-support/s3';
-import { createUser, creditState, type TestUser } from '../../server/test-support/tasks';
+import { creditState } from '../../server/test-support/tasks';
 import { silentWav } from '../../server/test-support/wav';
 import { TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
-import type { TcpProxy } from '../../server/test-support/tcp-proxy';
+import { call, expectSettledOnce, missingServices, waitFor, webhookListener, type Instance } from './cluster.fixtures';
 import {
-  call,
-  clearRedisPrefix,
-  expectSettledOnce,
-  freshDatabase,
-  killAll,
-  missingServices,
-  startInstance,
-  waitFor,
-  webhookListener,
-  type Instance,
-  PG_ADMIN_URL,
-  REDIS_URL,
-} from './cluster.fixtures';
-import { outagesInTurn, outcome, proxyTo, steadyLoad } from './steady-load';
+  CLUSTER_CAP as CAP,
+  CLUSTER_RATE_LIMIT as RATE_LIMIT,
+  startCluster,
+  TERMINAL,
+  type Cluster,
+} from './cluster-setup';
 
 const skipReason = await missingServices();
 if (skipReason) console.warn(`cluster test skipped: ${skipReason}`);
 
 const USERS = 20;
 const SUBMITS_PER_USER = 10;
-const CAP = 2;
-const RATE_LIMIT = 15;
 const BALANCE = 8;
-const SECRET = 'cluster-test-secret-cluster-test-secret-01';
-/** Accounts of the steady load during the outages, each submitting every LOAD_EVERY_MS (under RATE_LIMIT a minute). */
-const [LOAD_USERS, LOAD_EVERY_MS] = [8, 4500];
-const [OUTAGE_MS, POSTGRES_CUT_MS] = [60_000, 60_000];
-const TERMINAL = ['succeeded', 'failed', 'canceled'];
 
-const prefix = `cluster-${randomBytes(5).toString('hex')}:`;
-const siteDir = mkdtempSync(path.join(tmpdir(), 'cluster-site-'));
-const instances: Instance[] = [];
-let drop: (() => Promise<void>) | undefined;
-let s3: TestS3 | undefined;
-let database: AppDatabase | undefined;
-let env: Record<string, string> = {};
+let cluster: Cluster | undefined;
 let api: Instance[] = [];
 let workers: Instance[] = [];
-const users: TestUser[] = [];
 const accepted: string[] = [];
 let hooks: Awaited<ReturnType<typeof webhookListener>>;
-// Every instance reaches PostgreSQL and Redis through these proxies: an outage is a cut there, never a stop of the
-// machine's services.
-let [pgProxy, redisProxy]: (TcpProxy | undefined)[] = [];
 
-const db = () => database!.db;
-const statusCounts = async () =>
-  JSON.stringify(
-    await db()
-      .selectFrom('tasks')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('status')
-      .execute(),
-  );
-const tasksNotTerminal = async () =>
-  (await db().selectFrom('tasks').select('id').where('status', 'not in', TERMINAL).execute()).length;
+const db = () => cluster!.database.db;
+const users = () => cluster!.users;
 
 describe.skipIf(skipReason !== null)(
   'a cluster of api and worker processes on PostgreSQL, Redis and S3',
@@ -78,62 +37,24 @@ describe.skipIf(skipReason !== null)(
   () => {
     beforeAll(async () => {
       hooks = await webhookListener();
-      const fresh = await freshDatabase();
-      drop = fresh.drop;
-      s3 = await startTestS3();
-      database = await openDatabase(fresh.url);
-      await migrateToLatest(database);
-      [pgProxy, redisProxy] = await Promise.all([proxyTo(PG_ADMIN_URL, 5432), proxyTo(REDIS_URL, 6379)]);
-      env = {
-        DATABASE_URL: pgProxy.url(fresh.url),
-        QUEUE: 'pg-boss',
-        QUEUE_LEASE_S: '10',
-        QUEUE_CHECK_S: '1',
-        QUEUE_RETRY_DELAY_S: '1',
-        TASK_POLL_MS: '200',
-        REDIS_URL: redisProxy.url(REDIS_URL),
-        REDIS_PREFIX: prefix,
-        ...s3.env('cluster'),
-        SECRET_KEY: SECRET,
-        SITE_DIR: siteDir,
-        LOG_LEVEL: 'warn',
-        ENGINES: 'tts-common=espeak',
-        // Credits must move for drift to be checked: eSpeak runs are charged in full here (they are free by default).
-        NO_MODEL_PRICE: 'full',
-        RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
-        TASK_USER_CONCURRENCY: String(CAP),
-        // Two tasks at once per worker, four on the engine cluster-wide: both workers stay busy, so the killed one dies
-        // mid-task.
-        TASK_WORKERS: '2',
-        ENGINE_CONCURRENCY: 'espeak=4',
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        WEBHOOK_RETRY_BASE_MS: '200',
-      };
-      const config = loadConfig({ SECRET_KEY: SECRET, DATABASE_URL: fresh.url, LOG_LEVEL: 'silent' });
-      for (let i = 0; i < USERS + 3; i++)
-        users.push(await createUser({ database, config }, i === USERS + 2 ? 100 : BALANCE));
-      for (let i = 0; i < LOAD_USERS; i++) users.push(await createUser({ database, config }, 100_000));
+      // USERS accounts for the cap, one for the rate limit, one for the upload, one with 100 credits for the cancel.
+      cluster = await startCluster({
+        name: 'cluster',
+        balances: [...Array.from({ length: USERS + 2 }, () => BALANCE), 100],
+      });
       // Only api instances at first: nothing runs, so the per-user cap is the only thing that refuses a submit.
-      api = await Promise.all([startInstance('api', env, instances), startInstance('api', env, instances)]);
+      api = await Promise.all([cluster.start('api'), cluster.start('api')]);
     }, 300_000);
 
     afterAll(async () => {
-      await killAll(instances);
       hooks?.server.close();
-      await pgProxy?.close();
-      await redisProxy?.close();
-      await database?.close();
-      await drop?.();
-      await s3?.close();
-      await clearRedisPrefix(prefix).catch(() => undefined);
-      rmSync(siteDir, { recursive: true, force: true });
-      for (const i of instances) rmSync(i.dataDir, { recursive: true, force: true });
+      await cluster?.close();
     });
 
     it(`the per-user cap (${CAP}) holds across both api instances: 200 concurrent submits, ${CAP} accepted per user, the rest 429`, async () => {
       const answers = await Promise.all(
         Array.from({ length: USERS * SUBMITS_PER_USER }, (_, n) => {
-          const user = users[n % USERS]!;
+          const user = users()[n % USERS]!;
           // User 0's tasks call a local listener back.
           const callback = n % USERS === 0 ? { callbackUrl: hooks.url } : {};
           return call(api[n % 2]!.url, user.apiKey, '/async/do_tts_common', {
@@ -149,7 +70,7 @@ describe.skipIf(skipReason !== null)(
       const ok = answers.filter((a) => a.status === 200);
       const refused = answers.filter((a) => a.status !== 200);
       for (const a of ok) accepted.push(a.data!.taskId as string);
-      for (const user of users.slice(0, USERS)) expect(ok.filter((a) => a.user === user.id)).toHaveLength(CAP);
+      for (const user of users().slice(0, USERS)) expect(ok.filter((a) => a.user === user.id)).toHaveLength(CAP);
       expect(refused).toHaveLength(USERS * (SUBMITS_PER_USER - CAP));
       for (const a of refused) {
         expect(a.status).toBe(429);
@@ -159,7 +80,7 @@ describe.skipIf(skipReason !== null)(
     });
 
     it(`a rate limit of ${RATE_LIMIT} a minute holds as ${RATE_LIMIT} across both api instances`, async () => {
-      const key = users[USERS]!.apiKey;
+      const key = users()[USERS]!.apiKey;
       const answers = await Promise.all(
         Array.from({ length: RATE_LIMIT * 2 }, (_, n) => call(api[n % 2]!.url, key, '/remaining_credits')),
       );
@@ -168,28 +89,28 @@ describe.skipIf(skipReason !== null)(
     });
 
     it('workers run every task; one killed with -9 mid-run is restarted; each task ends once and no credit drifts', async () => {
-      workers = await Promise.all([startInstance('worker', env, instances), startInstance('worker', env, instances)]);
+      workers = await Promise.all([cluster!.start('worker'), cluster!.start('worker')]);
       // Kill one worker while tasks are still running or waiting.
       // Each worker runs at most 2 at once: 3 running means both workers hold tasks, so the killed one dies mid-task.
       await waitFor(
         async () => (await db().selectFrom('tasks').select('id').where('status', '=', 'running').execute()).length >= 3,
         60_000,
         'both workers running tasks',
-        statusCounts,
+        cluster!.statusCounts,
       );
       const victim = workers[0]!;
       const runningAtKill = await db().selectFrom('tasks').select('id').where('status', '=', 'running').execute();
-      const waitingAtKill = await tasksNotTerminal();
+      const waitingAtKill = await cluster!.tasksNotTerminal();
       victim.child.kill('SIGKILL');
       await victim.exited;
       const killedAt = Date.now();
-      workers[0] = await startInstance('worker', env, instances);
+      workers[0] = await cluster!.start('worker');
       const started = Date.now();
       await waitFor(
-        async () => (await tasksNotTerminal()) === 0,
+        async () => (await cluster!.tasksNotTerminal()) === 0,
         120_000,
         'every task reaching a final status',
-        statusCounts,
+        cluster!.statusCounts,
       );
       const drainS = (Date.now() - started) / 1000;
 
@@ -206,14 +127,14 @@ describe.skipIf(skipReason !== null)(
       );
       for (const task of rows) expect(TERMINAL).toContain(task.status);
       await expectSettledOnce(db(), rows);
-      for (const user of users) {
-        const state = await creditState({ database: database! }, user.id);
+      for (const user of users()) {
+        const state = await creditState({ database: cluster!.database }, user.id);
         expect(state.balance).toBe(state.ledgerSum);
       }
     });
 
     it('each webhook event reaches the listener at least once, every delivery of it with one webhook-id', async () => {
-      const withCallback = await db().selectFrom('tasks').select('id').where('user_id', '=', users[0]!.id).execute();
+      const withCallback = await db().selectFrom('tasks').select('id').where('user_id', '=', users()[0]!.id).execute();
       expect(withCallback).toHaveLength(CAP);
       await waitFor(
         async () =>
@@ -234,7 +155,7 @@ describe.skipIf(skipReason !== null)(
 
     it('a file uploaded with a policy from one api instance is served by the other from S3', async () => {
       const [a, b] = api as [Instance, Instance];
-      const user = users[USERS + 1]!;
+      const user = users()[USERS + 1]!;
       const policy = await call(a.url, user.apiKey, '/file/v1/get_policy', { scene: 'audio' });
       expect(policy.status).toBe(200);
       // With S3 the policy is a presigned POST straight to the bucket; the file goes last, with its own type.
@@ -255,7 +176,7 @@ describe.skipIf(skipReason !== null)(
 
     it('a cancel sent to one api instance stops the task a worker process is running, and refunds it', async () => {
       const [a, b] = api as [Instance, Instance];
-      const user = users[USERS + 2]!;
+      const user = users()[USERS + 2]!;
       const text = 'A long sentence that keeps the speech engine busy for a while. '.repeat(70);
       const submitted = await call(b.url, user.apiKey, '/async/do_tts_common', { text, lan: 'en-US' });
       expect(submitted.status).toBe(200);
@@ -289,48 +210,9 @@ describe.skipIf(skipReason !== null)(
         'the job leaving the worker',
       );
       expect(await db().selectFrom('media').select('id').where('task_id', '=', id).execute()).toHaveLength(0);
-      const state = await creditState({ database: database! }, user.id);
+      const state = await creditState({ database: cluster!.database }, user.id);
       expect(state.balance).toBe(100);
       expect(state.ledgerSum).toBe(100);
     });
-    it(`under steady load, S3 down ${OUTAGE_MS / 1000} s, Redis down ${OUTAGE_MS / 1000} s and PostgreSQL cut off ${POSTGRES_CUT_MS / 1000} s fail no task, lose none and leave no drift`, async () => {
-      const loadUsers = users.slice(USERS + 3);
-      const load = steadyLoad({ api: () => api, keys: loadUsers.map((u) => u.apiKey), everyMs: LOAD_EVERY_MS });
-      try {
-        await outagesInTurn({
-          load,
-          s3: s3!,
-          redis: redisProxy!,
-          postgres: pgProxy!,
-          worker: workers[0]!,
-          api: api[0]!,
-          apiKey: loadUsers[0]!.apiKey,
-          outageMs: OUTAGE_MS,
-          postgresCutMs: POSTGRES_CUT_MS,
-        });
-      } finally {
-        await load.stop();
-      }
-      await waitFor(
-        async () => (await tasksNotTerminal()) === 0,
-        120_000,
-        'every task reaching a final status',
-        statusCounts,
-      );
-
-      const rows = await db().selectFrom('tasks').selectAll().where('id', 'in', load.accepted).execute();
-      console.info(outcome(load, rows));
-      expect(rows).toHaveLength(load.accepted.length);
-      expect(load.accepted.length).toBeGreaterThan(0);
-      expect(rows.filter((t) => t.status !== 'succeeded').map((t) => `${t.status}: ${t.error}`)).toEqual([]);
-      // Refused submits were told why: the per-user cap (429) or the database being away (503); never a 500 or a
-      // dropped connection.
-      for (const answer of load.answers.keys()) expect(['200', '429', '503']).toContain(answer);
-      await expectSettledOnce(db(), rows);
-      for (const user of loadUsers) {
-        const state = await creditState({ database: database! }, user.id);
-        expect(state.balance).toBe(state.ledgerSum);
-      }
-    }, 360_000);
   },
 );

@@ -9,6 +9,8 @@ import { call, waitFor, type Instance } from './cluster.fixtures';
 export interface SteadyLoad {
   /** Ids of the tasks the cluster accepted (200). */
   accepted: string[];
+  /** The phase each accepted task was submitted in, by id. */
+  phaseOf: Map<string, string>;
   /** How submits were answered: HTTP status, or the network error, by count. */
   answers: Map<string, number>;
   /** Answers other than 200 seen during a named phase (e.g. `postgres-cut`), by status. */
@@ -23,6 +25,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One loop per API key, each submitting a short speech task every `everyMs` through the api instances in turn. */
 export function steadyLoad(o: { api: () => Instance[]; keys: string[]; everyMs: number }): SteadyLoad {
   const accepted: string[] = [];
+  const phaseOf = new Map<string, string>();
   const answers = new Map<string, number>();
   const byPhase = new Map<string, Map<string, number>>();
   let current = 'steady';
@@ -44,7 +47,10 @@ export function steadyLoad(o: { api: () => Instance[]; keys: string[]; everyMs: 
       try {
         const answer = await call(base, key, '/async/do_tts_common', { text: `Load ${n}.`, lan: 'en-US' });
         count(String(answer.status));
-        if (answer.status === 200) accepted.push(answer.data!.taskId as string);
+        if (answer.status === 200) {
+          accepted.push(answer.data!.taskId as string);
+          phaseOf.set(answer.data!.taskId as string, current);
+        }
       } catch (error) {
         count(`network: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -53,6 +59,7 @@ export function steadyLoad(o: { api: () => Instance[]; keys: string[]; everyMs: 
   });
   return {
     accepted,
+    phaseOf,
     answers,
     during: (phase) => byPhase.get(phase) ?? new Map(),
     phase(name) {
@@ -114,6 +121,17 @@ export async function outagesInTurn(o: {
 export function proxyTo(serviceUrl: string, defaultPort: number): Promise<TcpProxy> {
   const url = new URL(serviceUrl);
   return startTcpProxy({ host: url.hostname, port: Number(url.port || defaultPort) });
+}
+
+/** The phases of the run, in order: before the outages, each outage, and after them. */
+export const PHASES = ['steady', 's3-down', 'redis-down', 'postgres-cut', 'after'] as const;
+
+/** Tasks that did not succeed, as `status: error`, by the phase they were submitted in (every phase listed). */
+export function unsucceededByPhase(load: SteadyLoad, rows: TaskRow[]): Record<string, string[]> {
+  const byPhase: Record<string, string[]> = Object.fromEntries(PHASES.map((p) => [p, []]));
+  for (const t of rows)
+    if (t.status !== 'succeeded') (byPhase[load.phaseOf.get(t.id) ?? 'steady'] ??= []).push(`${t.status}: ${t.error}`);
+  return byPhase;
 }
 
 /**
