@@ -101,7 +101,6 @@ export function writeSdkDeclarations(sdkDir, typesDir) {
     }
     writeFileSync(path.join(typesDir, 'sdk', name.replace(/\.ts$/, '.d.ts')), `${lines.join('\n')}\n`);
   }
-  rmSync(path.join(typesDir, 'sdk', 'infer.d.ts'), { force: true });
   for (const entry of ts.sys.getDirectories(typesDir))
     if (entry !== 'sdk') rmSync(path.join(typesDir, entry), { recursive: true });
   for (const file of ts.sys.readDirectory(path.join(typesDir, 'sdk'), ['.d.ts'])) {

@@ -1,5 +1,5 @@
 // Builds the API host's Hono app from its dependencies; never listens (tests call app.request()).
-import { Hono } from 'hono';
+import { Hono, type Env, type MiddlewareHandler, type Schema } from 'hono';
 import { ERROR_CODES, ERROR_MESSAGES, METRICS, REQUEST_ID } from '../src/lib/product-rules';
 import type { AppDeps } from './routes/deps';
 import { errorEnvelope, errorResponder } from './http/errors';
@@ -32,27 +32,60 @@ import { voicePreviewRoutes } from './routes/voice-preview';
 import { workerScriptPolicy } from './tracking/worker-policy';
 import { staticSite } from './site/static';
 
-/**
- * The API's paths: their answers carry session tokens, keys and account data, so no browser or proxy cache
- * may keep them. The static site and the signed media downloads keep their own caching.
- */
-const API_PREFIXES = [
-  '/user/',
-  '/apply/',
-  '/api/',
-  '/api-playground/',
-  '/spider/',
-  '/payment/',
-  '/contact/',
-  '/engine-hooks/',
-  '/share/',
-];
-const isApiPath = (path: string) =>
-  path === '/healthz' || path === '/readyz' || API_PREFIXES.some((prefix) => path.startsWith(prefix));
+/** One area of the API host: a sub-app mounted under its prefix. */
+interface Area {
+  prefix: string;
+  /** Mounts the sub-app under the prefix (each sub-app has an environment of its own, hence a closure). */
+  mount: (app: Hono) => void;
+  /**
+   * Its answers carry session tokens, keys and account data, so no browser or proxy cache may keep them. The media
+   * downloads and voice previews keep their own caching (as does the static site, which is no area).
+   */
+  private: boolean;
+  /** Middleware that runs before the area's own (its body caps included). */
+  before?: MiddlewareHandler;
+}
+
+/** Every area in the order it is mounted: a path an earlier area answers never reaches a later one. */
+function areas(deps: AppDeps): Area[] {
+  const accounts = accountsContext(deps);
+  // Written by the public API, read by the dashboard: one log, so a page of requests includes the calls still pending.
+  const requestLog = deps.requestLog ?? createRequestLog(deps.database.db, deps.log);
+  // One gate for both upload paths: the caps count every upload this process is receiving.
+  const uploads = deps.uploadGate ?? createUploadGate(deps.config.uploads);
+  const area = <E extends Env, S extends Schema, B extends string>(
+    prefix: string,
+    routes: Hono<E, S, B>,
+    more: Pick<Partial<Area>, 'private' | 'before'> = {},
+  ): Area => ({ prefix, mount: (app) => void app.route(prefix, routes), private: true, ...more });
+  return [
+    area('/healthz', healthRoutes(deps)),
+    area('/readyz', readinessRoutes(deps)),
+    area('/engine-hooks', engineHookRoutes(deps)),
+    area(TRACKING_PREFIX, trackingRoutes(deps), { before: collectorRefusals() }),
+    area('/user', userRoutes(accounts)),
+    area('/apply', keyRoutes(accounts, requestLog)),
+    area('/apply', developerDashboardRoutes(accounts, deps.config.tasks.outboundAllowPrivate)),
+    // Live status streams (SSE) before their areas, whose body caps and handlers would otherwise answer them first.
+    area(PLAYGROUND_PREFIX, playgroundTaskEvents(deps)),
+    area(PUBLIC_API_PREFIX, publicTaskEvents(deps, requestLog)),
+    area(PLAYGROUND_PREFIX, playgroundRoutes(deps, uploads)),
+    area('/voice-preview', voicePreviewRoutes(deps), { private: false }),
+    area(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog, uploads)),
+    area('/media', mediaRoutes(deps), { private: false }),
+    area(SHARE_PREFIX, shareRoutes(deps)),
+    area('/payment', paymentRoutes(deps)),
+    area('/contact', contactRoutes(deps)),
+  ];
+}
 
 export function createApp(deps: AppDeps) {
   const { config, log } = deps;
   const app = new Hono();
+  const mounted = areas(deps);
+  // The whole first segment an area lives under (/spider of /spider/api/v1), so its 404s are not stored either.
+  const privatePrefixes = [...new Set(mounted.filter((a) => a.private).map((a) => `/${a.prefix.split('/')[1]}`))];
+  const isApiPath = (path: string) => privatePrefixes.some((p) => path === p || path.startsWith(`${p}/`));
   const site = staticSite({ root: config.siteDir });
 
   app.onError(errorResponder(log));
@@ -90,34 +123,14 @@ export function createApp(deps: AppDeps) {
     }),
   );
 
-  // Each area is a sub-app under its own prefix and applies its own body caps (routes/body-cap.ts; uploads have
-  // theirs).
-  app.route('/healthz', healthRoutes(deps));
-  app.route('/readyz', readinessRoutes(deps));
   // Prometheus text on this port only for holders of METRICS_TOKEN; METRICS_PORT serves it apart (main.ts).
   const metricsToken = config.ops.metrics.token;
   if (metricsToken) app.get(METRICS.path, metricsHandler({ db: deps.database.db, log, token: metricsToken }));
-  app.route('/engine-hooks', engineHookRoutes(deps));
-  app.use(`${TRACKING_PREFIX}/*`, collectorRefusals());
-  app.route(TRACKING_PREFIX, trackingRoutes(deps));
-  const accounts = accountsContext(deps);
-  // Written by the public API, read by the dashboard: one log, so a page of requests includes the calls still pending.
-  const requestLog = deps.requestLog ?? createRequestLog(deps.database.db, log);
-  app.route('/user', userRoutes(accounts));
-  app.route('/apply', keyRoutes(accounts, requestLog));
-  app.route('/apply', developerDashboardRoutes(accounts, config.tasks.outboundAllowPrivate));
-  // One gate for both upload paths: the caps count every upload this process is receiving.
-  const uploads = deps.uploadGate ?? createUploadGate(config.uploads);
-  // Live status streams (SSE) before their areas, whose body caps and handlers would otherwise answer them first.
-  app.route(PLAYGROUND_PREFIX, playgroundTaskEvents(deps));
-  app.route(PUBLIC_API_PREFIX, publicTaskEvents(deps, requestLog));
-  app.route(PLAYGROUND_PREFIX, playgroundRoutes(deps, uploads));
-  app.route('/voice-preview', voicePreviewRoutes(deps));
-  app.route(PUBLIC_API_PREFIX, publicApiRoutes(deps, requestLog, uploads));
-  app.route('/media', mediaRoutes(deps));
-  app.route(SHARE_PREFIX, shareRoutes(deps));
-  app.route('/payment', paymentRoutes(deps));
-  app.route('/contact', contactRoutes(deps));
+  // Each area applies its own body caps (routes/body-cap.ts; uploads have theirs).
+  for (const { prefix, mount, before } of mounted) {
+    if (before) app.use(`${prefix}/*`, before);
+    mount(app);
+  }
 
   // Last: the site answers what no area did, under the general cap too (a page takes no large body).
   app.use(bodyCap(config.bodyLimitBytes));

@@ -32,6 +32,7 @@ import {
   ttsCloneBody,
   uploadSceneBody,
   voiceCloneBody,
+  PLAYGROUND_PREFIX,
 } from '../../src/lib/api-contract';
 import { bodyCap } from './body-cap';
 import { FEATURES_CACHE_CONTROL, offerAnswer } from './features';
@@ -50,8 +51,8 @@ const settings = (b: Partial<Record<RunOption, unknown>>) =>
     RUN_OPTION_NAMES.filter((name) => b[name] !== undefined && b[name] !== '').map((name) => [name, b[name]]),
   );
 
-/** Where app.ts mounts the playground API; the paths below are relative to it. */
-export const PLAYGROUND_PREFIX = '/api-playground';
+/** Where app.ts mounts the playground API (the site's client calls the same constant); the paths below are relative. */
+export { PLAYGROUND_PREFIX };
 
 /**
  * The calls a suspended account may still make here (with every GET): they read or stop tasks, never charge or store.

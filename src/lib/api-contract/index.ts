@@ -20,3 +20,7 @@ export { taskEventsQuery, type TaskEventsQuery } from './live-status';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';
 export * from './developer-tools';
+export { PLAYGROUND_PREFIX } from './prefixes';
+export * from './accounts';
+export * from './task-views';
+export type { RequestBody } from './request-body';

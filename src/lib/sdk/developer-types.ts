@@ -2,7 +2,7 @@
 // inferred from the zod schemas of src/lib/api-contract/developer-tools.ts.
 import type { z } from 'zod';
 import type * as C from '../api-contract';
-import type { Body } from './infer';
+import type { RequestBody as Body } from '../api-contract/request-body';
 
 /** A key's caps and what it used today and this month. */
 export type KeyCaps = z.output<typeof C.keyCapView>;

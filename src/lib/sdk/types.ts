@@ -3,7 +3,7 @@
 // declarations are written out in full by scripts/build-sdk.mjs, so it needs no zod either.
 import type { z } from 'zod';
 import type * as C from '../api-contract';
-import type { Body } from './infer';
+import type { RequestBody as Body } from '../api-contract/request-body';
 
 export type TaskStatusName = z.output<typeof C.submitData>['status'];
 
