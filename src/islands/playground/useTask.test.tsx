@@ -15,7 +15,7 @@ import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/signed-in';
 import { speechCost } from './pricing';
 import SpeechScreen from './SpeechScreen';
-import { failureText } from './useTask';
+import { failureText } from './run-view';
 
 const TTS = '/api-playground/speech/v1/tts';
 const CANCEL = '/api-playground/video_tools/v1/cancel';

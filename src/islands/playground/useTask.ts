@@ -1,14 +1,14 @@
 // Runs tasks from a screen, several at once: login gate, submit, top-up on 402; each run's progress, result and retry
 // come from the account's runs store (src/lib/stores/runs.ts), which the history reads too.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useStore } from '@nanostores/react';
 import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
-import { $runs, cancelRun, runStarted, type RunEntry } from '../../lib/stores/runs';
+import type { RunEntry } from '../../lib/stores/runs';
 import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { isInsufficientCredits, isNotLoggedIn, type TaskView } from './api';
 import { bumpHistory } from './history-store';
 import { trackAction } from './track';
+import { useTaskRuns } from './useTaskRuns';
 import { loadRunCard } from './run-card-loader';
 import type { Phase, Run } from './run';
 
@@ -24,37 +24,8 @@ export interface TaskState {
 
 type Submit = () => Promise<TaskView>;
 
-export const failureText = (task: Pick<TaskView, 'status' | 'creditsHeld' | 'error'>) =>
-  task.status === 'canceled'
-    ? // A free run held nothing: there is nothing to give back.
-      `The task was canceled${task.creditsHeld > 0 ? '; credits were refunded' : ''}. Submit again when ready.`
-    : `${task.error ?? 'The task failed'}. Check the inputs and try again.`;
-
 const isActive = (r: Run) => r.phase === 'submitting' || r.phase === 'running';
-const isRunning = (task: TaskView) => task.status === 'queued' || task.status === 'running';
 let nextId = 1;
-
-/**
- * A card's run as the account's runs store has it: once submitted, its task, phase and error follow the store (the
- * history reads the same entry), so the card and the history never tell two states.
- */
-function withEntry(run: Run, entry: RunEntry | undefined): Run {
-  if (run.phase !== 'running' || !entry) return run;
-  const { view: task, runningSince, lost } = entry;
-  if (lost) return { ...run, task, runningSince, phase: 'failed', error: lost };
-  if (isRunning(task)) return { ...run, task, runningSince };
-  const succeeded = task.status === 'succeeded';
-  return {
-    ...run,
-    task,
-    runningSince,
-    phase: succeeded ? 'succeeded' : 'failed',
-    error: succeeded ? null : failureText(task),
-  };
-}
-
-const viewOf = (runs: Run[], all: Record<string, RunEntry>) =>
-  runs.map((r) => withEntry(r, r.task ? all[r.task.taskId] : undefined));
 
 export function useTask(screen: string) {
   const [local, setLocal] = useState<Run[]>([]);
@@ -63,7 +34,6 @@ export function useTask(screen: string) {
   const alive = useRef(true);
   const count = useRef(0);
   const submits = useRef(new Map<number, { submit: Submit; logmap: Record<string, unknown> }>());
-  const all = useStore($runs);
   useEffect(() => {
     alive.current = true;
     return () => {
@@ -82,25 +52,29 @@ export function useTask(screen: string) {
   );
 
   // A run of this screen that ends is counted once, as it ends (the store tells it, whichever way it heard).
-  useEffect(() => {
-    const told = new Set<string>();
-    return $runs.listen((entries) => {
+  const told = useRef(new Set<string>());
+  const ended = useCallback(
+    (entries: Record<string, RunEntry>, viewOf: (runs: Run[], all: Record<string, RunEntry>) => Run[]) => {
       for (const run of viewOf(current.current, entries)) {
         const task = run.task;
-        if (!task || told.has(task.taskId) || (run.phase !== 'succeeded' && run.phase !== 'failed')) continue;
-        told.add(task.taskId);
+        if (!task || told.current.has(task.taskId) || (run.phase !== 'succeeded' && run.phase !== 'failed')) continue;
+        told.current.add(task.taskId);
         bumpHistory();
         if (run.phase === 'succeeded')
           trackAction(screen, 'succeeded', 'show', { taskId: task.taskId, credits: task.credits });
         else trackAction(screen, 'failed', 'show', { taskId: task.taskId });
       }
-    });
-  }, [screen]);
+    },
+    [screen],
+  );
+  const { all, runs: store, peek, viewOf } = useTaskRuns(ended);
 
   const start = useCallback(
     async (id: number, submit: Submit) => {
       try {
         const task = await submit();
+        if (!alive.current) return;
+        const { runStarted } = await store();
         if (!alive.current) return;
         patch(id, { phase: 'running', task });
         // Followed by the store from here (stream, or polls); the hold shows in the balance at once.
@@ -123,7 +97,7 @@ export function useTask(screen: string) {
         }
       }
     },
-    [screen, patch, update],
+    [screen, patch, update, store],
   );
 
   const limit = TASK_LIMITS.perUserConcurrent;
@@ -139,7 +113,7 @@ export function useTask(screen: string) {
         openModal('login');
         return;
       }
-      if (viewOf(current.current, $runs.get()).filter(isActive).length >= limit) return;
+      if (viewOf(current.current, peek()).filter(isActive).length >= limit) return;
       const id = nextId++;
       void loadRunCard();
       submits.current.set(id, { submit, logmap });
@@ -159,7 +133,7 @@ export function useTask(screen: string) {
       trackAction(screen, 'submit', 'click', logmap);
       await start(id, submit);
     },
-    [screen, limit, start, update],
+    [screen, limit, start, update, peek, viewOf],
   );
 
   /** Submits the same request again as a new run; the failed card gives way to it. */
@@ -179,19 +153,19 @@ export function useTask(screen: string) {
       const taskId = current.current.find((r) => r.id === id)?.task?.taskId;
       if (!taskId) return;
       trackAction(screen, 'cancel');
-      await cancelRun(taskId);
+      await (await store()).cancelRun(taskId);
     },
-    [screen],
+    [screen, store],
   );
 
   /** Removes a finished card (its task stays in the history). */
   const dismiss = useCallback(
     (id: number) =>
       update((list) => {
-        const shown = viewOf(list, $runs.get());
+        const shown = viewOf(list, peek());
         return list.filter((r, i) => r.id !== id || isActive(shown[i]!));
       }),
-    [update],
+    [update, peek, viewOf],
   );
 
   const runs = viewOf(local, all);

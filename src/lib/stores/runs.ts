@@ -1,9 +1,9 @@
 // The account's runs as last heard (submit and re-run answers, history pages, the live status stream or its polling
 // fallback): run cards and the history read each task from here, and the balance is read again when a run starts,
 // ends or is canceled.
-import { map } from 'nanostores';
+import { atom } from 'nanostores';
 import { playgroundApi, type TaskView } from '../api';
-import { RUN_FOLLOW, RUN_MESSAGES, type TaskStatus } from '../product-rules';
+import { RUN_MESSAGES, type TaskStatus } from '../product-rules';
 import { $user, refreshUser } from './signed-in';
 
 export interface RunEntry {
@@ -14,7 +14,9 @@ export interface RunEntry {
   lost: string | null;
 }
 
-export const $runs = map<Record<string, RunEntry>>({});
+export const $runs = atom<Record<string, RunEntry>>({});
+
+const setEntry = (taskId: string, entry: RunEntry) => $runs.set({ ...$runs.get(), [taskId]: entry });
 
 const ORDER: Record<TaskStatus, number> = { queued: 0, running: 1, succeeded: 2, failed: 2, canceled: 2 };
 export const isActiveView = (view: Pick<TaskView, 'status'>) => view.status === 'queued' || view.status === 'running';
@@ -36,7 +38,7 @@ export function putRun(view: TaskView): void {
   const known = $runs.get()[view.taskId];
   if (known && (known.view === view || isOlder(view, known.view))) return;
   const running = view.status === 'running';
-  $runs.setKey(view.taskId, {
+  setEntry(view.taskId, {
     view,
     runningSince: known?.runningSince ?? (running ? Date.now() : null),
     lost: isActiveView(view) ? (known?.lost ?? null) : null,
@@ -73,51 +75,26 @@ function markLost(taskId: string, error: unknown): void {
   const entry = $runs.get()[taskId];
   if (!entry) return;
   const why = error instanceof Error ? error.message : 'Network error';
-  $runs.setKey(taskId, { ...entry, lost: RUN_MESSAGES.lost(why) });
+  setEntry(taskId, { ...entry, lost: RUN_MESSAGES.lost(why) });
 }
 
-/**
- * Follows one task over the account's status stream (loaded with the first run), or polls it when no stream can be
- * had, until it ends or polling keeps failing.
- */
+/** Follows an unfinished run until it ends; the code that does it loads with the first run, not with the page. */
 function follow(taskId: string): void {
   if (following.has(taskId) || typeof window === 'undefined') return;
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let leaveStream: (() => void) | undefined;
-  const stop = () => {
-    stopped = true;
-    leaveStream?.();
-    clearTimeout(timer);
-    if (following.get(taskId) === stop) following.delete(taskId);
-  };
-  following.set(taskId, stop);
-  let failures = 0;
-  const poll = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      playgroundApi.poll(taskId).then(
-        (view) => {
-          failures = 0;
-          putRun(view);
-          poll();
-        },
-        (error: unknown) => {
-          failures += 1;
-          if (failures < RUN_FOLLOW.maxPollFailures) return poll();
-          stop();
-          markLost(taskId, error);
-        },
-      );
-    }, RUN_FOLLOW.pollMs);
-  };
-  import('../api/task-stream').then((live) => {
-    if (stopped) return;
-    leaveStream = live.followTask(taskId, putRun, () => {
-      leaveStream = undefined;
-      poll();
-    });
-  }, poll);
+  // Held until the follower starts, so a second put does not start another.
+  let stop = () => void following.delete(taskId);
+  following.set(taskId, () => stop());
+  import('./runs-follow').then(
+    (m) => {
+      if (!following.has(taskId)) return;
+      stop = m.followRun(taskId, {
+        put: putRun,
+        lost: (error) => markLost(taskId, error),
+        done: () => following.delete(taskId),
+      });
+    },
+    (error: unknown) => markLost(taskId, error),
+  );
 }
 
 /** Forgets every run and stops following them (another account signed in, or none). */
