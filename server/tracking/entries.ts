@@ -1,22 +1,16 @@
-// Checks one decrypted batch entry by hand (SPEC.md §3): the same rules as a schema would, without a schema library's
-// per-event cost.
+// Checks one decrypted batch entry by hand (SPEC.md §3): the rules of its zod schema (src/lib/api-contract
+// tracking-entry.ts; entries-schema.test.ts holds them equal), without a schema library's per-event cost.
+import type { z } from 'zod';
 import { TRACKING, TRACKING_ACTIONS, TRACKING_LIMITS } from '../../src/lib/product-rules';
+import type { trackEntry } from '../../src/lib/api-contract/tracking-entry';
+
+type TrackEntry = z.infer<typeof trackEntry>;
 
 /** One valid entry: exactly the §3 fields (anything else the client sent is dropped), and its logmap as JSON text. */
-export interface WireEntry {
-  entryId: string;
-  coldStartId: string;
-  seqId: number;
-  uid: string;
-  time: number;
-  oid: string;
-  action: number;
-  foid: string;
-  ffid: string;
-  logmap: Record<string, unknown>;
+export type WireEntry = TrackEntry & {
   /** JSON.stringify(logmap), computed once by the size check so storing does not serialize it again. */
   logmapJson?: string;
-}
+};
 
 /** The first problem of an entry, as `field: message`, the way a refused field is named everywhere else. */
 export class EntryProblem extends Error {

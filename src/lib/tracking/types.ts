@@ -1,5 +1,7 @@
 // Shapes shared by the tracking stub, the worker engine and the collector: entries, config, answers (SPEC.md §3, §7)
-// and the worker's API.
+// and the worker's API. Type-only imports: the page's tracking stub loads no zod.
+import type { z } from 'zod';
+import type { trackEntry } from '../api-contract/tracking-entry';
 
 /** SPEC.md §4 "Flags track token valid, config valid, appKey valid and request in progress". */
 export interface EngineFlags {
@@ -10,27 +12,7 @@ export interface EngineFlags {
 }
 
 /** One tracking log entry as it travels inside an encrypted batch (SPEC.md §3 plus a unique entryId for dedupe). */
-export interface TrackEntry {
-  /** Unique per entry across tabs and page loads; the collector drops an entry whose id it already holds. */
-  entryId: string;
-  /** Random id of the page load that produced the entry. */
-  coldStartId: string;
-  /** 1…10 000 per page load, then wraps (SPEC.md §9); not unique, hence entryId. */
-  seqId: number;
-  /** Signed-in user id, or '' for a guest. */
-  uid: string;
-  /** Epoch milliseconds when report() was called. */
-  time: number;
-  /** Event id (with the config's logPrefix applied). */
-  oid: string;
-  /** Numeric action code (TRACKING_ACTIONS). */
-  action: number;
-  /** Previous event id of this page load, '' for the first. */
-  foid: string;
-  /** First-screen id: the first event id of this page load. */
-  ffid: string;
-  logmap: Record<string, unknown>;
-}
+export type TrackEntry = z.infer<typeof trackEntry>;
 
 /** An entry in the shared queue: the wire entry plus the tab that reported it (never sent). */
 export interface QueuedEntry extends TrackEntry {
