@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startServer } from './server.mjs';
-import { BATCH, drive, makeBodies, RUN_BATCHES, SENDERS } from './tracking-ingest.mjs';
+import { ingestSideBySide } from './tracking-ingest.mjs';
 
 /** The issue's goal for the collector on PostgreSQL on this machine. */
 const GOAL_EVENTS_PER_S = 20_000;
@@ -81,51 +81,14 @@ export async function collectorIngestPostgres(siteDir) {
       { startTimeoutS: 120 },
     );
     bare = await startBare(bareDb.url, secret);
-    await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
-    await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
-    for (const senders of SENDERS) {
-      const app = await drive(server, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
-      const base = await drive(bare, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
-      rows.push(
-        {
-          figure: `collector ingest on PostgreSQL, ${senders} senders`,
-          value: app.eventsPerS,
-          unit: 'events/s',
-          goal: `≥ ${GOAL_EVENTS_PER_S.toLocaleString('en')}`,
-          met: app.eventsPerS >= GOAL_EVENTS_PER_S ? 'yes' : 'NO',
-        },
-        {
-          figure: `  bare node:http + pg handler (unnest per batch), ${senders} senders`,
-          value: base.eventsPerS,
-          unit: 'events/s',
-        },
-        {
-          figure: `  collector / bare, ${senders} senders`,
-          value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)),
-          unit: '×',
-        },
-        {
-          figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`,
-          value: `${app.cpuUs} | ${base.cpuUs}`,
-          unit: 'µs',
-        },
-        {
-          figure: `  events per server CPU second (Node only, PostgreSQL not counted), collector | bare, ${senders} senders`,
-          value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`,
-          unit: 'events/s',
-        },
-        {
-          figure: `  latency p50 / p99, collector | bare, ${senders} senders`,
-          value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`,
-          unit: 'ms',
-        },
-        {
-          figure: `  failed answers, collector | bare, ${senders} senders`,
-          value: `${app.failed} | ${base.failed}`,
-          unit: 'count',
-        },
-      );
-    }
+    rows.push(
+      ...(await ingestSideBySide(server, bare, {
+        collector: 'collector ingest on PostgreSQL',
+        bare: 'bare node:http + pg handler (unnest per batch)',
+        goal: GOAL_EVENTS_PER_S,
+        cpuNote: ' (Node only, PostgreSQL not counted)',
+      })),
+    );
     // The machine is shared: its load says how far the figures above are from an idle one.
     rows.push({
       figure: '  machine load average (1 min) at the end | cores',

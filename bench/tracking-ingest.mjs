@@ -165,6 +165,58 @@ export async function drive({ url, pid }, bodies, connections) {
 }
 
 /**
+ * The collector and a bare baseline fed the same sealed batches, warmed up, then at each of SENDERS concurrent senders;
+ * `labels` names the rows: `{ collector, bare, goal, cpuNote }` (goal in events/s).
+ */
+export async function ingestSideBySide(server, bare, labels) {
+  // A short warm-up of each, so neither is measured while its code is still being compiled.
+  await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
+  await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
+  const rows = [];
+  for (const senders of SENDERS) {
+    const app = await drive(server, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
+    const base = await drive(bare, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
+    const perCpuSecond = (run) => Math.round((BATCH * 1e6) / run.cpuUs);
+    rows.push(
+      {
+        figure: `${labels.collector}, ${senders} senders`,
+        value: app.eventsPerS,
+        unit: 'events/s',
+        goal: `≥ ${labels.goal.toLocaleString('en')}`,
+        met: app.eventsPerS >= labels.goal ? 'yes' : 'NO',
+      },
+      { figure: `  ${labels.bare}, ${senders} senders`, value: base.eventsPerS, unit: 'events/s' },
+      {
+        figure: `  collector / bare, ${senders} senders`,
+        value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)),
+        unit: '×',
+      },
+      {
+        figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`,
+        value: `${app.cpuUs} | ${base.cpuUs}`,
+        unit: 'µs',
+      },
+      {
+        figure: `  events per server CPU second${labels.cpuNote ?? ''}, collector | bare, ${senders} senders`,
+        value: `${perCpuSecond(app)} | ${perCpuSecond(base)}`,
+        unit: 'events/s',
+      },
+      {
+        figure: `  latency p50 / p99, collector | bare, ${senders} senders`,
+        value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`,
+        unit: 'ms',
+      },
+      {
+        figure: `  failed answers, collector | bare, ${senders} senders`,
+        value: `${app.failed} | ${base.failed}`,
+        unit: 'count',
+      },
+    );
+  }
+  return rows;
+}
+
+/**
  * Collector ingest next to the bare baseline, at 10 and 100 concurrent senders; `siteDir` is the built site the server
  * serves.
  */
@@ -172,55 +224,12 @@ export async function collectorIngest(siteDir) {
   const secret = randomBytes(24).toString('hex');
   const server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret });
   const bare = await startBare(secret);
-  const rows = [];
   try {
-    // A short warm-up of each, so neither is measured while its code is still being compiled.
-    await drive(server, await makeBodies(server.url, 500, 'warm-app'), 10);
-    await drive(bare, await makeBodies(server.url, 500, 'warm-bare'), 10);
-    for (const senders of SENDERS) {
-      const app = await drive(server, await makeBodies(server.url, RUN_BATCHES, `app-${senders}`), senders);
-      const base = await drive(bare, await makeBodies(server.url, RUN_BATCHES, `bare-${senders}`), senders);
-      rows.push(
-        {
-          figure: `collector ingest, ${senders} senders`,
-          value: app.eventsPerS,
-          unit: 'events/s',
-          goal: '≥ 50,000',
-          met: app.eventsPerS >= 50_000 ? 'yes' : 'NO',
-        },
-        {
-          figure: `  bare node:http + better-sqlite3 handler, ${senders} senders`,
-          value: base.eventsPerS,
-          unit: 'events/s',
-        },
-        {
-          figure: `  collector / bare, ${senders} senders`,
-          value: Number((app.eventsPerS / base.eventsPerS).toFixed(2)),
-          unit: '×',
-        },
-        {
-          figure: `  server CPU per batch of ${BATCH}, collector | bare, ${senders} senders`,
-          value: `${app.cpuUs} | ${base.cpuUs}`,
-          unit: 'µs',
-        },
-        {
-          figure: `  events per server CPU second, collector | bare, ${senders} senders`,
-          value: `${Math.round((BATCH * 1e6) / app.cpuUs)} | ${Math.round((BATCH * 1e6) / base.cpuUs)}`,
-          unit: 'events/s',
-        },
-        {
-          figure: `  latency p50 / p99, collector | bare, ${senders} senders`,
-          value: `${app.p50} / ${app.p99} | ${base.p50} / ${base.p99}`,
-          unit: 'ms',
-        },
-        {
-          figure: `  failed answers, collector | bare, ${senders} senders`,
-          value: `${app.failed} | ${base.failed}`,
-          unit: 'count',
-        },
-      );
-    }
-    return rows;
+    return await ingestSideBySide(server, bare, {
+      collector: 'collector ingest',
+      bare: 'bare node:http + better-sqlite3 handler',
+      goal: 50_000,
+    });
   } finally {
     await bare.stop();
     await server.stop();
