@@ -1,5 +1,5 @@
 // Outages under steady load on a cluster of real server processes: S3 stopped, Redis cut off, PostgreSQL cut off, each
-// 60 s, fail no task, lose none and leave no credit drift (issue 29; docs/scaling.md).
+// 60 s, fail no task, lose none and leave no credit drift (docs/scaling.md "Outages").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditState } from '../../server/test-support/tasks';
 import { expectSettledOnce, missingServices, waitFor, type Instance } from './cluster.fixtures';
