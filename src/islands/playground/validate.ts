@@ -1,20 +1,23 @@
-// Input checks of each screen, matching src/lib/api-contract/task-schemas.ts: each answers null or what to fix.
+// Input checks of each screen, matching src/lib/api-contract/task-schemas.ts (validate-agreement.test.ts holds them
+// equal): each answers null or what to fix.
 import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, voiceById } from '../../lib/product-rules';
+
+/** The server's limits count characters (code points, as zod's max does), so an emoji is one, not two. */
+const chars = (text: string) => [...text].length;
 
 export function textProblem(text: string, what = 'Text'): string | null {
   const t = text.trim();
   if (!t) return `${what}: write something to speak.`;
-  // The server's limit counts UTF-16 units (zod max), so this does too.
-  if (t.length > TASK_LIMITS.maxTextChars)
-    return `${what}: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by ${t.length - TASK_LIMITS.maxTextChars}.`;
+  if (chars(t) > TASK_LIMITS.maxTextChars)
+    return `${what}: at most ${TASK_LIMITS.maxTextChars} characters; shorten it by ${chars(t) - TASK_LIMITS.maxTextChars}.`;
   return null;
 }
 
 export function promptProblem(prompt: string): string | null {
   const t = prompt.trim();
   if (!t) return 'Prompt: describe what should happen in the video.';
-  if (t.length > TASK_LIMITS.maxPromptChars)
-    return `Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by ${t.length - TASK_LIMITS.maxPromptChars}.`;
+  if (chars(t) > TASK_LIMITS.maxPromptChars)
+    return `Prompt: at most ${TASK_LIMITS.maxPromptChars} characters; shorten it by ${chars(t) - TASK_LIMITS.maxPromptChars}.`;
   return null;
 }
 
@@ -36,7 +39,7 @@ export function dialogueProblem(lines: readonly DialogueLine[], voices: Record<s
   for (const [i, line] of lines.entries()) {
     const name = line.speaker.trim();
     if (!name) return `Line ${i + 1}: choose a speaker.`;
-    if (name.length > TASK_LIMITS.maxSpeakerNameChars)
+    if (chars(name) > TASK_LIMITS.maxSpeakerNameChars)
       return `Line ${i + 1}: speaker names are at most ${TASK_LIMITS.maxSpeakerNameChars} characters.`;
     const problem = textProblem(line.text, `Line ${i + 1}`);
     if (problem) return problem;
