@@ -1,48 +1,22 @@
 // The cost preview of each screen: priceInputOf() + previewPrice(), priced as the server holds and charges
 // (src/lib/product-rules/pricing/run-price.ts).
-import {
-  FEATURE_MESSAGES,
-  featurePrice,
-  NO_MODEL_PRICE_DEFAULT,
-  previewPrice,
-  priceInputOf,
-  priceItem,
-  runsFree,
-  type Feature,
-  type PriceInput,
-  type RunBilling,
-} from '../../lib/product-rules';
+import { featurePrice, priceInputOf, priceItem, type Feature, type PriceInput } from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
-
-/**
- * What the server will take into account besides the measures: whether an AI model may make the run and NO_MODEL_PRICE,
- * from the features answer. While it is unknown the full price is shown, which is never less than what is held.
- */
-function billingOf(feature: Feature, features: FeatureMap | null): RunBilling {
-  const state = features?.get(feature);
-  return state?.available
-    ? { usesModel: state.usesModel, noModelPrice: state.noModelPrice }
-    : { usesModel: true, noModelPrice: NO_MODEL_PRICE_DEFAULT };
-}
+import { costHere, freeHereNote } from '../../lib/site/run-cost';
 
 /**
  * Credits for a feature, or null while a measure it needs (seconds of an upload) is not known yet; 0 when the run is
  * free here. Without the features answer, the full price.
  */
 export function costOf(feature: Feature, p: PriceInput, features: FeatureMap | null = null): number | null {
-  return previewPrice(feature, p, billingOf(feature, features));
+  return costHere(feature, p, features);
 }
 
 /**
  * What the cost preview says beside a free run, e.g. "Free here: preview engine (no AI model)"; null when the run is
  * charged.
  */
-export function costNote(feature: Feature, features: FeatureMap | null): string | null {
-  const state = features?.get(feature);
-  const billing = billingOf(feature, features);
-  if (!state?.engineLabel || !runsFree(billing)) return null;
-  return FEATURE_MESSAGES.free(state.engineLabel);
-}
+export const costNote = freeHereNote;
 
 /**
  * The unit price a screen states beside its input (e.g. the speech text's "… per 100 characters"): the free note when

@@ -6,10 +6,10 @@ import { TRY_IT } from '../../lib/product-rules';
 import { openModal } from '../../lib/stores/modals';
 import { $offer, loadOffer, type FeatureMap } from '../../lib/stores/offer';
 import { operationFeatures } from '../../lib/site/features';
+import { freeHereNote } from '../../lib/site/run-cost';
 import type { SampleSpec } from '../../lib/reference/samples';
 import { tryItCost, type TryCost } from '../../lib/reference/try-cost';
 import PaidConfirm from '../shared/PaidConfirm';
-import { costNote } from '../playground/pricing';
 import { useApiKey, useApiOrigin } from './useApiKey';
 import styles from './reference.module.css';
 
@@ -41,7 +41,7 @@ function parseBody(text: string): { value?: unknown; problem?: string } {
  * then nothing is asked, as the playground charges nothing for it either. Null while the answer is unknown.
  */
 function freeHere(path: string, features: FeatureMap | null): string | null {
-  const notes = operationFeatures(path).map((feature) => costNote(feature, features));
+  const notes = operationFeatures(path).map((feature) => freeHereNote(feature, features));
   return notes.length > 0 && notes.every(Boolean) ? notes[0]! : null;
 }
 

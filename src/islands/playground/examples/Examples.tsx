@@ -1,6 +1,6 @@
 // Example outputs of a screen before its first run, each with what running it costs here and "Try an example" that
 // fills the form with its inputs (files uploaded as the person's own).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { playgroundApi, type MediaInfo } from '../../../lib/api';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../../../lib/product-rules';
 import { openModal } from '../../../lib/stores/modals';
 import { $loggedIn } from '../../../lib/stores/signed-in';
-import { useFeatures } from '../useFeatures';
+import { $offer, loadOffer } from '../../../lib/stores/offer';
 import { exampleCost } from './example-cost';
 import styles from './examples.module.css';
 
@@ -65,7 +65,11 @@ async function uploadExample(media: ExampleMedia): Promise<MediaInfo> {
 
 export default function Examples({ screen, onTry }: Props) {
   const loggedIn = useStore($loggedIn);
-  const features = useFeatures();
+  // Prices here come with the page's one offer answer (the screen asked for it already).
+  const features = useStore($offer)?.features ?? null;
+  useEffect(() => {
+    loadOffer().catch(() => undefined);
+  }, []);
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const examples = examplesOf(screen);

@@ -1,8 +1,8 @@
-// What running an example costs on this server, priced by the same costOf() as the cost line beside the screen's run
+// What running an example costs on this server, priced by the same costHere() as the cost line beside the screen's run
 // button, so an example never says another price than the form it fills.
 import { priceInputOf, type ExampleScreen, type Feature, type PlaygroundExample } from '../../../lib/product-rules';
-import type { FeatureMap } from '../../../lib/site/features';
-import { costOf, perSecondText } from '../pricing';
+import { costHere } from '../../../lib/site/run-cost';
+import type { FeatureMap } from '../../../lib/stores/offer';
 
 /** The feature a screen's example runs, from the draft fields it fills. */
 const FEATURE_OF: Record<ExampleScreen, (inputs: Record<string, unknown>) => Feature> = {
@@ -32,8 +32,11 @@ export function exampleCost(example: PlaygroundExample, features: FeatureMap | n
   const { inputs } = example;
   // Speech and dialogue drafts name their text as the task does; the video screens hold a clip option.
   const measures = 'option' in inputs ? clipOf(inputs.option) : priceInputOf(feature, inputs);
-  const credits = costOf(feature, measures, features);
+  const credits = costHere(feature, measures, features);
   if (credits === 0) return 'free here';
-  if (credits === null) return `${perSecondText(costOf(feature, { seconds: 1 }, features))} of the upload`;
+  if (credits === null) {
+    const rate = costHere(feature, { seconds: 1 }, features);
+    return `${rate ?? '—'} ${rate === 1 ? 'credit' : 'credits'} per second of the upload`;
+  }
   return `${credits} ${credits === 1 ? 'credit' : 'credits'}`;
 }
