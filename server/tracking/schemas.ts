@@ -1,7 +1,7 @@
 // zod schemas of every collector body (SPEC.md §7; caps from src/lib/product-rules/tracking.ts); a decrypted entry is
 // checked in ./entries.
 import { z } from 'zod';
-import { TRACKING, TRACKING_LIMITS } from '../../src/lib/product-rules';
+import { TRACKING_LIMITS } from '../../src/lib/product-rules';
 
 const text = (max: number = TRACKING_LIMITS.fieldMaxLength) => z.string().max(max, `must be at most ${max} characters`);
 const required = (max: number = TRACKING_LIMITS.fieldMaxLength) => text(max).min(1, 'must not be empty');
@@ -28,21 +28,8 @@ export const accessTokenBody = z
 
 export const trackConfigBody = z.object({ token: required(1024), sign: required(128) });
 
-export const trackInfoBody = z.object({
-  msgEncrypt: required(TRACKING_LIMITS.batchBodyMaxBytes),
-  token: required(1024),
-  produceId: required(),
-  queueId: z
-    .string()
-    .regex(new RegExp(`^[0-9]{${TRACKING.queueIdMinDigits},${TRACKING.queueIdMaxDigits}}$`), 'must be 9 or 10 digits'),
-  sign: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters'),
-  sendTime: z.coerce.number().int().nonnegative(),
-  batchCount: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(TRACKING_LIMITS.batchMaxEntries, `must be at most ${TRACKING_LIMITS.batchMaxEntries}`),
-});
+/** The track_info body is shared with the client that builds it (src/lib/api-contract/tracking-wire.ts). */
+export { trackInfoBody } from '../../src/lib/api-contract/tracking-wire';
 
 export const messageBody = z.object({
   deviceId: text().default(''),

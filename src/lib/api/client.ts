@@ -52,7 +52,8 @@ function encodeForm(data: Record<string, unknown>): string {
  * Not Login'.
  */
 function handleNotLoggedIn(body: Envelope): ApiError {
-  const country = (body.data as { countryCode?: unknown } | null | undefined)?.countryCode;
+  const { data } = body;
+  const country = typeof data === 'object' && data !== null && 'countryCode' in data ? data.countryCode : null;
   const notice: NotLoggedIn = { countryCode: typeof country === 'string' && country ? country : null };
   notifyNotLoggedIn(notice);
   return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);

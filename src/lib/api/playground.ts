@@ -5,7 +5,7 @@ import type { MediaKind } from '../product-rules';
 import type * as C from '../api-contract';
 import { PLAYGROUND_PREFIX as BASE } from '../api-contract/prefixes';
 import type { RequestBody } from '../api-contract/request-body';
-import { apiRequest } from './client';
+import { apiRequest, type RequestOptions } from './client';
 import type { FeatureList, MediaInfo, SampleModelList, TaskPage, TaskView } from './types';
 
 const post = <T>(path: string, body: object) => apiRequest<T>(`${BASE}${path}`, { ...body }, { json: true });
@@ -31,7 +31,7 @@ export const playgroundApi = {
   clothes: submit<typeof C.clothesBody>('/clothes_changer/v1/create_task'),
   poll: (taskId: string) => post<TaskView>('/video_tools/v1/poll', { taskId } satisfies TaskIdBody),
   cancel: (taskId: string) => post<TaskView>('/video_tools/v1/cancel', { taskId } satisfies TaskIdBody),
-  remove: (taskId: string, o: { keepalive?: boolean } = {}) =>
+  remove: (taskId: string, o: Pick<RequestOptions, 'keepalive'> = {}) =>
     apiRequest<null>(`${BASE}/video_tools/v1/delete`, { taskId } satisfies TaskIdBody, { json: true, ...o }),
   list: (b: RequestBody<typeof C.listBody>) => post<TaskPage>('/video_tools/v1/get_list', b),
   /**

@@ -2,6 +2,8 @@
 // and the worker's API. Type-only imports: the page's tracking stub loads no zod.
 import type { z } from 'zod';
 import type { trackEntry } from '../api-contract/tracking-entry';
+import type * as W from '../api-contract/tracking-wire';
+import type { RequestBody } from '../api-contract/request-body';
 
 /** SPEC.md §4 "Flags track token valid, config valid, appKey valid and request in progress". */
 export interface EngineFlags {
@@ -32,14 +34,6 @@ export interface TrackerInit {
   appVersion?: string;
 }
 
-/** SPEC.md §3 app info, sent with the token request and error messages. */
-export interface AppInfo {
-  appVersion: string;
-  deviceId: string;
-  platform: string;
-  platformVersion: string;
-}
-
 /** Every collector answer (SPEC.md §7, §8). */
 export interface Answer<T = unknown> {
   code: number;
@@ -49,29 +43,14 @@ export interface Answer<T = unknown> {
   retryAfterMs?: number;
 }
 
-export interface TokenData {
-  token: string;
-  produceId: string;
-  sign: string;
-  configVersion: string;
-}
-
-export interface ConfigData {
-  ak: string;
-  batchSize: number;
-  bufferS: number;
-}
-
+/** SPEC.md §3 app info, sent with the token request and error messages. */
+export type AppInfo = z.infer<typeof W.appInfo>;
+/** The answer of access_token. */
+export type TokenData = z.infer<typeof W.tokenData>;
+/** The answer of track_config. */
+export type ConfigData = z.infer<typeof W.configData>;
 /** The body of POST track_info, also the text of one beacon (SPEC.md §7). */
-export interface TrackInfoBody {
-  msgEncrypt: string;
-  token: string;
-  produceId: string;
-  queueId: string;
-  sign: string;
-  sendTime: number;
-  batchCount: number;
-}
+export type TrackInfoBody = RequestBody<typeof W.trackInfoBody>;
 
 /** Notices tabs exchange over BroadcastChannel (SPEC.md §4 "other tabs are notified"). */
 export type Notice = { type: 'enqueued'; count: number } | { type: 'sent'; ids: string[] };
