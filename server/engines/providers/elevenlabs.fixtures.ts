@@ -1,6 +1,5 @@
 // Shared set-up of the ElevenLabs adapter tests: a local stand-in for ElevenLabs' API (its speech and dubbing surfaces
-// in elevenlabs-speech.fixtures.ts and elevenlabs-dubbing.fixtures.ts, behind the account's refusals), its media and
-// apps.
+// behind the account's refusals), its media and apps.
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';

@@ -1,6 +1,5 @@
-// The queue surface of the fal.ai fake (fal.fixtures.ts): submit, status, result and cancel of model jobs, each
-// behaving as the fake's mode says. Its rules follow fal's official client, fal-ai/fal-js at commit
-// 381105e138b85502b528fb8f6c16d909e30e462a ("fal-js" below).
+// The queue surface of the fal.ai fake (fal.fixtures.ts, which names the fal-js commit cited): submit, status, result
+// and cancel of model jobs, each behaving as the fake's mode says.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, sendProxyErrorPage } from '../../test-support/provider-fakes';
 import { FAL_MODELS } from '../../../src/lib/product-rules';

@@ -1,6 +1,5 @@
-// The storage surface of the fal.ai fake (fal.fixtures.ts): upload initiation, single PUTs, streamed multipart parts
-// and their completion, and the file URLs it hands out. Its rules follow fal's official client, fal-ai/fal-js at
-// commit 381105e138b85502b528fb8f6c16d909e30e462a ("fal-js" below).
+// The storage surface of the fal.ai fake (fal.fixtures.ts, which names the fal-js commit cited): upload initiation,
+// single PUTs, streamed multipart parts and their completion, and the file URLs it hands out.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendFile, sendJson } from '../../test-support/provider-fakes';

@@ -1,6 +1,5 @@
-// Shared set-up of the fal.ai adapter tests: a local fake of fal's API (its queue and storage surfaces in
-// fal-queue.fixtures.ts and fal-storage.fixtures.ts, behind one key check), its media and apps. Its rules follow fal's
-// official client, fal-ai/fal-js at commit 381105e138b85502b528fb8f6c16d909e30e462a ("fal-js" below).
+// Shared set-up of the fal.ai adapter tests: a local fake of fal's API (its queue and storage surfaces behind one key
+// check), its media and apps.
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
 import {
@@ -43,6 +42,10 @@ export interface Fake extends LocalServer {
   forgetJobs(): void;
 }
 
+/**
+ * The fake's rules follow fal's official client, fal-ai/fal-js at commit 381105e138b85502b528fb8f6c16d909e30e462a
+ * ("fal-js" here and in fal-queue.fixtures.ts and fal-storage.fixtures.ts).
+ */
 async function startFake(media: Record<'clip' | 'longClip' | 'picture', string>): Promise<Fake> {
   const state: QueueState = { mode: 'ok', released: false, rateLimited: 0 };
   const calls: FakeCall[] = [];
