@@ -7,7 +7,7 @@ import { useHydratedStore } from '../shared/useHydratedStore';
 import type { Feature } from '../../lib/product-rules';
 import { costNote } from './pricing';
 import { useFeatures } from './useFeatures';
-import styles from './playground.module.css';
+import styles from './CostBar.module.css';
 
 interface Props {
   /** Credits this submit will hold; null while it depends on a file not chosen yet. */

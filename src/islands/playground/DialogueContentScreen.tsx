@@ -10,6 +10,7 @@ import { trackAction } from './track';
 import { dialogueProblem } from './validate';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
+import own from './DialogueContentScreen.module.css';
 
 const SCREEN = 'dialogueContent';
 
@@ -105,7 +106,7 @@ export default function DialogueContentScreen() {
         </button>
         <InputProblem problem={problem} />
       </div>
-      <aside className={`card ${styles.howItWorks}`} aria-labelledby="script-how">
+      <aside className={`card ${own.howItWorks}`} aria-labelledby="script-how">
         <h2 id="script-how">How it works</h2>
         <ol>
           <li>

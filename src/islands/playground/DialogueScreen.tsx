@@ -15,6 +15,7 @@ import { dialogueProblem } from './validate';
 import VoiceSelect from './VoiceSelect';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
+import dialogue from './dialogue.module.css';
 
 const SCREEN = 'dialogue';
 const FEATURES = ['dialogue'] as const;
@@ -73,7 +74,7 @@ export default function DialogueScreen() {
     >
       <fieldset className={styles.voices}>
         <legend className={styles.label}>Speakers and voices</legend>
-        <div className={styles.speakers}>
+        <div className={dialogue.speakers}>
           {draft.speakers.map((s, i) => (
             <div key={i} className={styles.field}>
               <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>
@@ -104,9 +105,9 @@ export default function DialogueScreen() {
 
       <fieldset className={styles.voices}>
         <legend className={styles.label}>Lines</legend>
-        <ol className={styles.lines}>
+        <ol className={dialogue.lines}>
           {draft.lines.map((l, i) => (
-            <li key={i} className={styles.line}>
+            <li key={i} className={dialogue.line}>
               <select
                 aria-label={`Speaker of line ${i + 1}`}
                 className={styles.input}
@@ -128,7 +129,7 @@ export default function DialogueScreen() {
                 placeholder="What this speaker says"
                 onChange={(e) => setLines(draft.lines.map((x, j) => (j === i ? { ...x, text: e.target.value } : x)))}
               />
-              <div className={styles.lineActions}>
+              <div className={dialogue.lineActions}>
                 <button
                   type="button"
                   className={styles.iconButton}

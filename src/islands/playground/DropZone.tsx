@@ -7,6 +7,7 @@ import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
 import { trackAction } from './track';
 import styles from './playground.module.css';
+import zone from './DropZone.module.css';
 
 interface Props {
   label: string;
@@ -61,7 +62,7 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
         {label}
       </span>
       <div
-        className={`${styles.drop} ${over ? styles.dropOver : ''}`}
+        className={`${zone.drop} ${over ? zone.dropOver : ''}`}
         onDragOver={(e) => {
           e.preventDefault();
           setOver(true);
@@ -70,13 +71,13 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
         onDrop={drop}
       >
         {value ? (
-          <div className={styles.picked}>
+          <div className={zone.picked}>
             {value.kind === 'image' ? (
-              <img src={value.url} alt="" className={styles.thumb} />
+              <img src={value.url} alt="" className={zone.thumb} />
             ) : value.kind === 'audio' ? (
               <audio controls src={value.url} className={styles.player} aria-label={`${label} preview`} />
             ) : (
-              <video controls playsInline src={value.url} className={styles.thumb} aria-label={`${label} preview`} />
+              <video controls playsInline src={value.url} className={zone.thumb} aria-label={`${label} preview`} />
             )}
             <span>
               {value.kind} · {(value.size / 1024).toFixed(0)} KB
@@ -90,7 +91,7 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
           <>
             <p>
               Drop a file here or{' '}
-              <label htmlFor={id} className={styles.browse}>
+              <label htmlFor={id} className={zone.browse}>
                 browse
               </label>
             </p>

@@ -16,6 +16,7 @@ import { textProblem } from './validate';
 import VoicePicker, { CLONE_PREFIX } from './VoicePicker';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
+import costStyles from './CostBar.module.css';
 
 const SCREEN = 'speech';
 const FEATURES = ['tts-common', 'tts-pro', 'tts-clone'] as const;
@@ -81,7 +82,7 @@ export default function SpeechScreen() {
           <>
             <span data-testid="char-count">{characterCount(draft.text)}</span> / {TASK_LIMITS.maxTextChars} characters
             {/* Its own line: the price changes with the features answer; a longer one must not push the form. */}
-            <span className={styles.oneLine}>{unitPriceText(feature, features)}</span>
+            <span className={costStyles.oneLine}>{unitPriceText(feature, features)}</span>
           </>
         }
       >

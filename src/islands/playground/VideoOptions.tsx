@@ -4,7 +4,7 @@ import { TEXT_TO_VIDEO_OPTIONS, type Feature } from '../../lib/product-rules';
 import type { FeatureMap } from '../../lib/site/features';
 import { costOf, priceTag } from './pricing';
 import SegmentedChoice from './SegmentedChoice';
-import styles from './playground.module.css';
+import choice from './SegmentedChoice.module.css';
 
 export const optionKey = (o: { durationS: number; resolution: string }) => `${o.durationS}s-${o.resolution}`;
 
@@ -24,7 +24,7 @@ export default function VideoOptions({
     label: (
       <>
         {o.durationS}s · {o.resolution}{' '}
-        <span className={styles.price}>
+        <span className={choice.price}>
           {priceTag(costOf(feature, { resolution: o.resolution, durationS: o.durationS }, features))}
         </span>
       </>

@@ -1,107 +1,43 @@
 // The video screen shared by five pages (SPEC.md §2): image, text or character to video, video translation, lip sync.
-import { SAMPLE_MODELS, TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS, type Feature } from '../../lib/product-rules';
+import { TEXT_TO_VIDEO_OPTIONS, TASK_LIMITS } from '../../lib/product-rules';
 import type { VideoType } from '../../lib/site/products';
-import type { FeatureMap } from '../../lib/site/features';
-import { playgroundApi, type UploadedMedia } from './api';
+import CharacterInputs from './CharacterInputs';
 import CostBar from './CostBar';
 import { useDraft } from './draft';
 import DropZone from './DropZone';
 import InputProblem from './InputProblem';
-import LanguageOptions from './LanguageOptions';
-import { costOf, perSecondText, priceTag } from './pricing';
+import { costOf, perSecondText } from './pricing';
 import { useFeatures } from './useFeatures';
-import SegmentedChoice from './SegmentedChoice';
 import AdvancedSettings from './AdvancedSettings';
-import { settingsFor, type RunSettings } from './run-settings';
+import { settingsFor } from './run-settings';
 import TaskScreenLayout from './TaskScreenLayout';
+import TranslateInputs from './TranslateInputs';
 import { useTaskForm } from './useTaskForm';
-import { promptProblem } from './validate';
+import {
+  initialVideoDraft,
+  startVideo,
+  usesVideoOptions,
+  VIDEO_HISTORY,
+  VIDEO_TITLES,
+  videoFeature,
+  videoProblem,
+  type VideoDraft,
+} from './video-draft';
 import VideoOptions, { optionKey } from './VideoOptions';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
 
-const LANGUAGES = ['en-US', 'en-GB', 'es', 'fr', 'de', 'it', 'pt', 'zh', 'ja'];
-const HISTORY: Record<VideoType, readonly Feature[]> = {
-  image: ['image-to-video'],
-  text: ['text-to-video'],
-  character: ['character-to-video', 'talking-image'],
-  translate: ['video-translate-lip-sync', 'video-translate-voice-only'],
-  lipSync: ['talking-face'],
-};
-const TITLES: Record<VideoType, string> = {
-  image: 'Image to video',
-  text: 'Text to video',
-  character: 'Character to video',
-  translate: 'Video translation',
-  lipSync: 'Lip sync',
-};
-const DRIVES = [
-  { value: 'script', label: 'A script' },
-  { value: 'audio', label: 'Your audio' },
-] as const;
-/** The two translation modes, each with its rate here (free where this server runs it without a model). */
-const translateModes = (features: FeatureMap | null) =>
-  [true, false].map((lip) => ({
-    value: lip,
-    label: (
-      <>
-        {lip ? 'Lip sync' : 'Voice only'}{' '}
-        <span className={styles.price}>
-          {priceTag(
-            costOf(lip ? 'video-translate-lip-sync' : 'video-translate-voice-only', { seconds: 1 }, features),
-            '/s',
-          )}
-        </span>
-      </>
-    ),
-  }));
-
-interface Draft {
-  prompt: string;
-  option: string;
-  image: UploadedMedia | null;
-  video: UploadedMedia | null;
-  audio: UploadedMedia | null;
-  modelId: string;
-  drive: 'script' | 'audio';
-  source: string;
-  target: string;
-  lipSync: boolean;
-  settings: RunSettings;
-}
-
-const initial: Draft = {
-  prompt: '',
-  option: optionKey(TEXT_TO_VIDEO_OPTIONS[1]),
-  image: null,
-  video: null,
-  audio: null,
-  modelId: SAMPLE_MODELS[0].id,
-  drive: 'script',
-  source: '',
-  target: 'es',
-  lipSync: true,
-  settings: {},
-};
-
-/** The feature a submit runs, from the page's type and its choices. */
-export function videoFeature(type: VideoType, d: Pick<Draft, 'drive' | 'lipSync'>): Feature {
-  if (type === 'image') return 'image-to-video';
-  if (type === 'text') return 'text-to-video';
-  if (type === 'character') return d.drive === 'audio' ? 'talking-image' : 'character-to-video';
-  if (type === 'translate') return d.lipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
-  return 'talking-face';
-}
+export { videoFeature };
 
 export default function VideoScreen({ type }: { type: VideoType }) {
   // Uploaded media (signed URLs valid for a day) are part of the draft, so they survive a sign-in too.
-  const [draft, update] = useDraft<Draft>(`video-${type}`, initial);
+  const [draft, update] = useDraft<VideoDraft>(`video-${type}`, initialVideoDraft);
   const option = TEXT_TO_VIDEO_OPTIONS.find((o) => optionKey(o) === draft.option) ?? TEXT_TO_VIDEO_OPTIONS[1];
   const feature = videoFeature(type, draft);
   const { task, problem, clearProblem, unavailable, runIfValid, options, optionsKnown } = useTaskForm(
     type,
     feature,
-    TITLES[type],
+    VIDEO_TITLES[type],
   );
   const settings = settingsFor(options, draft.settings);
   // Per-second features are held on the upload's length: the video for translation, the audio otherwise.
@@ -112,60 +48,17 @@ export default function VideoScreen({ type }: { type: VideoType }) {
     { resolution: option.resolution, durationS: option.durationS, seconds: seconds ?? undefined },
     features,
   );
-  const usesOptions = type === 'image' || type === 'text' || (type === 'character' && draft.drive === 'script');
+  const usesOptions = usesVideoOptions(type, draft);
   const usesPrompt = usesOptions;
 
-  const findProblem = (): string | null => {
-    if (usesPrompt) {
-      const p = promptProblem(draft.prompt);
-      if (p)
-        return type === 'character'
-          ? p.replace('describe what should happen in the video', 'write what the character says or does')
-          : p;
-    }
-    if (type === 'image' && !draft.image) return 'Image: upload the picture to animate.';
-    if ((type === 'translate' || type === 'lipSync') && !draft.video) return 'Video: upload the video first.';
-    if ((type === 'lipSync' || (type === 'character' && draft.drive === 'audio')) && !draft.audio)
-      return 'Audio: upload the speech to sync to.';
-    if (type === 'translate' && draft.source && draft.source === draft.target)
-      return 'Choose a target language different from the source.';
-    return null;
-  };
-
   const submit = () => {
-    const portrait = draft.image?.url;
-    const model = portrait ? undefined : draft.modelId;
-    runIfValid(
-      findProblem(),
-      () => {
-        if (type === 'translate')
-          return playgroundApi.translate(draft.lipSync, {
-            videoUrl: draft.video!.url,
-            targetLanguage: draft.target,
-            ...(draft.source ? { sourceLanguage: draft.source } : {}),
-          });
-        if (type === 'lipSync')
-          return playgroundApi.talkingFace({ audioUrl: draft.audio!.url, videoUrl: draft.video!.url });
-        if (type === 'character' && draft.drive === 'audio')
-          return playgroundApi.talkingFace({
-            audioUrl: draft.audio!.url,
-            ...(portrait ? { imageUrl: portrait } : { modelId: model }),
-          });
-        return playgroundApi.animate({
-          type,
-          prompt: draft.prompt.trim(),
-          resolution: option.resolution,
-          duration: option.durationS,
-          ...settings,
-          ...(type === 'image' || (type === 'character' && portrait) ? { imageUrl: portrait } : {}),
-          ...(type === 'character' && !portrait ? { modelId: model } : {}),
-        });
-      },
-      { feature, option: draft.option },
-    );
+    runIfValid(videoProblem(type, draft), () => startVideo(type, draft, option, settings), {
+      feature,
+      option: draft.option,
+    });
   };
 
-  const set = (patch: Partial<Draft>) => {
+  const set = (patch: Partial<VideoDraft>) => {
     update(patch);
     clearProblem();
   };
@@ -173,8 +66,8 @@ export default function VideoScreen({ type }: { type: VideoType }) {
   return (
     <TaskScreenLayout
       task={task}
-      resultTitle={TITLES[type]}
-      historyFeatures={HISTORY[type]}
+      resultTitle={VIDEO_TITLES[type]}
+      historyFeatures={VIDEO_HISTORY[type]}
       screen={type}
       code={{
         request: {
@@ -193,44 +86,9 @@ export default function VideoScreen({ type }: { type: VideoType }) {
         cost,
         costHint: 'credits once the file is uploaded (its length sets the price)',
       }}
-      examples={{ screen: type, onTry: (inputs) => set(inputs as Partial<Draft>) }}
+      examples={{ screen: type, onTry: (inputs) => set(inputs as Partial<VideoDraft>) }}
     >
-      {type === 'character' && (
-        <>
-          <fieldset className={styles.voices}>
-            <legend className={styles.label}>Character: a sample model or your portrait</legend>
-            <div className={styles.models} role="radiogroup" aria-label="Sample models">
-              {SAMPLE_MODELS.map((m) => (
-                <label key={m.id} className={styles.model} title={m.desc}>
-                  <input
-                    type="radio"
-                    name="model"
-                    value={m.id}
-                    checked={!draft.image && draft.modelId === m.id}
-                    onChange={() => set({ modelId: m.id, image: null })}
-                  />
-                  <img src={m.src} alt="" width={64} height={64} />
-                  {m.name}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <DropZone
-            label="Or upload a portrait"
-            kinds={['image']}
-            value={draft.image}
-            onChange={(image) => set({ image })}
-            screen={type}
-          />
-          <SegmentedChoice
-            legend="Drive it with"
-            name="drive"
-            choices={DRIVES}
-            value={draft.drive}
-            onChange={(drive) => set({ drive })}
-          />
-        </>
-      )}
+      {type === 'character' && <CharacterInputs draft={draft} set={set} screen={type} />}
       {type === 'image' && (
         <DropZone
           label="Image"
@@ -292,32 +150,7 @@ export default function VideoScreen({ type }: { type: VideoType }) {
           idPrefix={`video-${type}`}
         />
       )}
-      {type === 'translate' && (
-        <>
-          <div className={styles.row}>
-            <label className={styles.inline}>
-              From{' '}
-              <select value={draft.source} onChange={(e) => set({ source: e.target.value })}>
-                <option value="">Detect automatically</option>
-                <LanguageOptions codes={LANGUAGES} />
-              </select>
-            </label>
-            <label className={styles.inline}>
-              To{' '}
-              <select value={draft.target} onChange={(e) => set({ target: e.target.value })}>
-                <LanguageOptions codes={LANGUAGES} />
-              </select>
-            </label>
-          </div>
-          <SegmentedChoice
-            legend="Mode"
-            name="translate-mode"
-            choices={translateModes(features)}
-            value={draft.lipSync}
-            onChange={(lipSync) => set({ lipSync })}
-          />
-        </>
-      )}
+      {type === 'translate' && <TranslateInputs draft={draft} set={set} features={features} />}
       <CostBar
         cost={cost}
         feature={feature}

@@ -6,6 +6,7 @@ import LanguageOptions, { languageName } from './LanguageOptions';
 import { playPreview } from './voice-preview';
 import { trackAction } from './track';
 import styles from './playground.module.css';
+import cards from './VoicePicker.module.css';
 
 /** Cloned voices are told apart from the standard ones by this prefix in the picker's value. */
 export const CLONE_PREFIX = 'clone:';
@@ -44,9 +45,9 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
           <LanguageOptions codes={LANGUAGES} />
         </select>
       </label>
-      <div className={styles.voiceGrid} role="radiogroup" aria-label="Voices">
+      <div className={cards.voiceGrid} role="radiogroup" aria-label="Voices">
         {clones.map((c) => (
-          <label key={c.cloneId} className={styles.voiceCard}>
+          <label key={c.cloneId} className={cards.voiceCard}>
             <input
               type="radio"
               name={`${id}-voice`}
@@ -63,8 +64,8 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
         {shown.map((v) => {
           const offHere = served !== null && !voiceServed(v, served.languages);
           return (
-            <div key={v.id} className={styles.voiceCard}>
-              <label className={styles.voiceLabel}>
+            <div key={v.id} className={cards.voiceCard}>
+              <label className={cards.voiceLabel}>
                 <input
                   type="radio"
                   name={`${id}-voice`}

@@ -6,6 +6,7 @@ import { playPreview } from './voice-preview';
 import { trackAction } from './track';
 import Field from '../shared/Field';
 import styles from './playground.module.css';
+import dialogue from './dialogue.module.css';
 
 const LANGUAGES = [...new Set(VOICES.map((v) => v.language))];
 
@@ -22,7 +23,7 @@ export default function VoiceSelect({
 }) {
   const id = useId();
   return (
-    <div className={styles.speaker}>
+    <div className={dialogue.speaker}>
       <Field id={id} label={label}>
         <select value={value} onChange={(e) => onChange(e.target.value)} className={styles.input}>
           {LANGUAGES.map((l) => (
