@@ -7,6 +7,7 @@ import CreditPacks from '../payments/CreditPacks';
 import { ledgerText } from './ledger-text';
 import Pager from './Pager';
 import styles from './Dashboard.module.css';
+import tables from './tables.module.css';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -47,15 +48,15 @@ export default function BillingTab() {
         ) : (
           // No scroll box: on narrow screens each row stacks into a labelled card, so nothing is hidden or out of
           // reach.
-          <table className={styles.stack} aria-labelledby="credit-history" data-testid="billing-table">
+          <table className={tables.stack} aria-labelledby="credit-history" data-testid="billing-table">
             <thead>
               <tr>
                 <th scope="col">Date</th>
                 <th scope="col">What</th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={tables.num}>
                   Change
                 </th>
-                <th scope="col" className={styles.num}>
+                <th scope="col" className={tables.num}>
                   Balance
                 </th>
               </tr>
@@ -69,18 +70,18 @@ export default function BillingTab() {
                     <td data-label="What">
                       <div>
                         <strong>{text.title}</strong>
-                        {text.detail && <span className={styles.detail}>{text.detail}</span>}
+                        {text.detail && <span className={tables.detail}>{text.detail}</span>}
                         {text.href && (
-                          <a className={styles.taskLink} href={text.href}>
+                          <a className={tables.taskLink} href={text.href}>
                             View task
                           </a>
                         )}
                       </div>
                     </td>
-                    <td data-label="Change" className={`${styles.num} ${entry.delta > 0 ? styles.plus : styles.minus}`}>
+                    <td data-label="Change" className={`${tables.num} ${entry.delta > 0 ? tables.plus : tables.minus}`}>
                       {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
                     </td>
-                    <td data-label="Balance" className={styles.num}>
+                    <td data-label="Balance" className={tables.num}>
                       {entry.balanceAfter}
                     </td>
                   </tr>

@@ -9,6 +9,7 @@ import { $apiKey } from '../../lib/stores/signed-in';
 import { local } from '../../lib/storage';
 import NamedKeys from './NamedKeys';
 import styles from './Dashboard.module.css';
+import keyStyles from './keys.module.css';
 
 export function maskKey(key: string): string {
   return `${key.slice(0, API_KEYS.visibleChars)}${'•'.repeat(16)}${key.slice(-4)}`;
@@ -61,11 +62,11 @@ export default function KeyTab({ userId }: { userId: string }) {
         <p className="muted">
           Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret; regenerate it if it leaks.
         </p>
-        <div className={styles.keyRow}>
-          <code className={styles.key} data-testid="api-key">
+        <div className={keyStyles.keyRow}>
+          <code className={keyStyles.key} data-testid="api-key">
             {key ? (shown ? key : maskKey(key)) : 'Loading…'}
           </code>
-          <div className={styles.keyActions}>
+          <div className={keyStyles.keyActions}>
             <button type="button" className="button button--ghost" onClick={() => setShown((s) => !s)} disabled={!key}>
               {shown ? 'Hide' : 'Reveal'}
             </button>
@@ -80,9 +81,9 @@ export default function KeyTab({ userId }: { userId: string }) {
           </p>
         )}
         {confirming ? (
-          <div className={styles.confirm} role="alertdialog" aria-label="Regenerate the key?">
+          <div className={keyStyles.confirm} role="alertdialog" aria-label="Regenerate the key?">
             <p>The current key stops working at once. Regenerate it?</p>
-            <div className={styles.keyActions}>
+            <div className={keyStyles.keyActions}>
               <button type="button" className="button button--ghost" onClick={() => setConfirming(false)}>
                 Cancel
               </button>
@@ -94,7 +95,7 @@ export default function KeyTab({ userId }: { userId: string }) {
         ) : (
           <button
             type="button"
-            className={`button button--ghost ${styles.regenerate}`}
+            className={`button button--ghost ${keyStyles.regenerate}`}
             onClick={() => setConfirming(true)}
             disabled={!key}
           >

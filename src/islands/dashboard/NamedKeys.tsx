@@ -7,6 +7,7 @@ import { MESSAGES, NAMED_API_KEYS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import { capOf } from './cap-input';
 import styles from './Dashboard.module.css';
+import keyStyles from './keys.module.css';
 
 // Caps are loaded after the list, code and data: the page's first load stays within its budget.
 const KeyCaps = lazy(() => import('./KeyCaps'));
@@ -107,7 +108,7 @@ export default function NamedKeys() {
       )}
       {/* The form and a new key come before the list: the list arrives after the page is shown, and growing below them
           it moves nothing (a layout shift). */}
-      <form className={styles.form} onSubmit={(e) => void create(e)}>
+      <form className={keyStyles.form} onSubmit={(e) => void create(e)}>
         <label>
           New key name
           <input
@@ -147,12 +148,12 @@ export default function NamedKeys() {
         </button>
       </form>
       {created && (
-        <div className={styles.newKey} role="status" ref={newKeyBox}>
+        <div className={keyStyles.newKey} role="status" ref={newKeyBox}>
           <strong>Your new key “{created.name}”. Copy it now: it is not shown again.</strong>
-          <code className={styles.key} data-testid="new-key">
+          <code className={keyStyles.key} data-testid="new-key">
             {created.key}
           </code>
-          <div className={styles.keyActions}>
+          <div className={keyStyles.keyActions}>
             <button type="button" className="button" onClick={() => void copy(created.key)}>
               Copy
             </button>
@@ -164,10 +165,10 @@ export default function NamedKeys() {
       )}
       {!keys && !error && <p className="muted">Loading keys…</p>}
       {keys && (
-        <ul className={styles.keyList} data-testid="key-list">
+        <ul className={keyStyles.keyList} data-testid="key-list">
           {keys.map((k) => (
-            <li key={k.id} className={styles.keyItem} data-key-id={k.id}>
-              <div className={styles.keyFacts}>
+            <li key={k.id} className={keyStyles.keyItem} data-key-id={k.id}>
+              <div className={keyStyles.keyFacts}>
                 <strong>{k.name}</strong>
                 <code className={styles.code}>{k.hint}</code>
                 <span className="muted">
@@ -183,7 +184,7 @@ export default function NamedKeys() {
               {k.isDefault ? (
                 <span className="muted">Default key (regenerate it above)</span>
               ) : confirming === k.id ? (
-                <div className={styles.keyActions} role="group" aria-label={`Revoke ${k.name}?`}>
+                <div className={keyStyles.keyActions} role="group" aria-label={`Revoke ${k.name}?`}>
                   <span>Calls with it stop at once.</span>
                   <button type="button" className="button button--ghost" onClick={() => setConfirming(null)}>
                     Cancel

@@ -3,7 +3,7 @@
 import type { UserInfo } from '../../lib/api';
 import { maskUserId } from '../../lib/product-rules';
 import UsageChart from './UsageChart';
-import styles from './Dashboard.module.css';
+import styles from './OverviewTab.module.css';
 
 export default function OverviewTab({ user }: { user: UserInfo }) {
   return (

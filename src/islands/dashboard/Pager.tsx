@@ -1,5 +1,5 @@
 // Previous / Page n of m / Next for the dashboard's paged lists; nothing when everything fits on one page.
-import styles from './Dashboard.module.css';
+import styles from './tables.module.css';
 
 export default function Pager({
   label,

@@ -6,6 +6,7 @@ import { MESSAGES, REQUEST_LOG } from '../../lib/product-rules';
 import { wrapPieces } from '../../lib/site/wrap-points';
 import Pager from './Pager';
 import styles from './Dashboard.module.css';
+import tables from './tables.module.css';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -51,13 +52,13 @@ export default function RequestsTab() {
         <p className="muted">No API calls yet. Try one from the API reference, or with curl and your key.</p>
       )}
       {data && data.list.length > 0 && (
-        <table className={styles.stack} aria-labelledby="requests-heading" data-testid="requests-table">
+        <table className={tables.stack} aria-labelledby="requests-heading" data-testid="requests-table">
           <thead>
             <tr>
               <th scope="col">Time</th>
               <th scope="col">Tool</th>
               <th scope="col">Status</th>
-              <th scope="col" className={styles.num}>
+              <th scope="col" className={tables.num}>
                 Credits
               </th>
               <th scope="col">Task</th>
@@ -78,12 +79,12 @@ export default function RequestsTab() {
                   ))}
                 </td>
                 <td data-label="Status">
-                  <span className={r.status < 400 ? styles.ok : styles.bad}>
+                  <span className={r.status < 400 ? tables.ok : tables.bad}>
                     {r.status}
                     {r.code !== 0 && <span className="muted"> · code {r.code}</span>}
                   </span>
                 </td>
-                <td data-label="Credits" className={styles.num}>
+                <td data-label="Credits" className={tables.num}>
                   {r.credits}
                 </td>
                 <td data-label="Task" className={styles.code}>

@@ -3,7 +3,9 @@
 import { useEffect, useState } from 'react';
 import { dashboardApi, type UsageReport } from '../../lib/api';
 import { featureLabel, MESSAGES, USAGE } from '../../lib/product-rules';
-import styles from './Dashboard.module.css';
+import dashboard from './Dashboard.module.css';
+import tables from './tables.module.css';
+import styles from './UsageChart.module.css';
 
 const W = 600;
 const H = 180;
@@ -121,14 +123,14 @@ export function UsageBars({ report, metric = 'credits' }: { report: UsageReport;
           ))}
         </ul>
       </figcaption>
-      <details className={styles.section}>
+      <details className={dashboard.section}>
         <summary>Show the figures as a table</summary>
-        <table className={styles.stack}>
+        <table className={tables.stack}>
           <thead>
             <tr>
               <th scope="col">Day</th>
               {series.map((s) => (
-                <th scope="col" key={s.key} className={styles.num}>
+                <th scope="col" key={s.key} className={tables.num}>
                   {s.label}
                 </th>
               ))}
@@ -140,7 +142,7 @@ export function UsageBars({ report, metric = 'credits' }: { report: UsageReport;
                 <tr key={day}>
                   <td data-label="Day">{dayLabel(day)}</td>
                   {series.map((s) => (
-                    <td key={s.key} data-label={s.label} className={styles.num}>
+                    <td key={s.key} data-label={s.label} className={tables.num}>
                       {s.values[i] ?? 0}
                     </td>
                   ))}
@@ -172,8 +174,8 @@ export default function UsageChart() {
   const metric: UsageMetric = chosen ?? (report && report.total === 0 ? 'runs' : 'credits');
   const used = report !== null && (report.total > 0 || report.totalRuns > 0);
   return (
-    <section className={`card ${styles.section}`} aria-labelledby="usage-heading">
-      <div className={styles.sectionHead}>
+    <section className={`card ${dashboard.section}`} aria-labelledby="usage-heading">
+      <div className={dashboard.sectionHead}>
         <h2 id="usage-heading">Usage, last {USAGE.days} days</h2>
         {report && (
           <span className="muted" data-testid="usage-total">
@@ -182,7 +184,7 @@ export default function UsageChart() {
         )}
       </div>
       {error && (
-        <p className={styles.error} role="alert">
+        <p className={dashboard.error} role="alert">
           {error}
         </p>
       )}

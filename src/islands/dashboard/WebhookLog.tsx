@@ -5,6 +5,7 @@ import { developerToolsApi, type WebhookAttemptView } from '../../lib/api/develo
 import { MESSAGES, WEBHOOK_LOG, WEBHOOK_LOG_MESSAGES } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import dashboard from './Dashboard.module.css';
+import tables from './tables.module.css';
 import styles from './DeveloperTools.module.css';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
@@ -12,9 +13,9 @@ const message = (e: unknown) => (e instanceof Error ? e.message : MESSAGES.faile
 
 function Outcome({ a }: { a: WebhookAttemptView }) {
   return (
-    <span className={a.ok ? dashboard.ok : dashboard.bad}>
+    <span className={a.ok ? tables.ok : tables.bad}>
       {a.statusCode ?? 'No answer'}
-      {a.error && a.statusCode === null && <span className={dashboard.detail}>{a.error}</span>}
+      {a.error && a.statusCode === null && <span className={tables.detail}>{a.error}</span>}
     </span>
   );
 }
@@ -112,14 +113,14 @@ export default function WebhookLog() {
         <p className="muted">{failedOnly ? WEBHOOK_LOG_MESSAGES.emptyFailed : WEBHOOK_LOG_MESSAGES.empty}</p>
       )}
       {list && list.length > 0 && (
-        <table className={dashboard.stack} aria-labelledby="webhooks-heading" data-testid="webhook-log">
+        <table className={tables.stack} aria-labelledby="webhooks-heading" data-testid="webhook-log">
           <thead>
             <tr>
               <th scope="col">Time</th>
               <th scope="col">Event</th>
               <th scope="col">URL</th>
               <th scope="col">Status</th>
-              <th scope="col" className={dashboard.num}>
+              <th scope="col" className={tables.num}>
                 Latency
               </th>
               <th scope="col">Answer</th>
@@ -134,14 +135,14 @@ export default function WebhookLog() {
               <tr key={a.id} data-attempt-id={a.id}>
                 <td data-label="Time">
                   {timeFormat.format(a.createdAt)}
-                  <span className={dashboard.detail}>
+                  <span className={tables.detail}>
                     Attempt {a.attempt}
                     {a.trigger === 'redeliver' ? ' · redelivery' : ''}
                   </span>
                 </td>
                 <td data-label="Event">
                   {a.eventType}
-                  <span className={`${dashboard.detail} ${dashboard.code}`}>{a.taskId}</span>
+                  <span className={`${tables.detail} ${dashboard.code}`}>{a.taskId}</span>
                 </td>
                 <td data-label="URL" className={styles.url}>
                   {a.url}
@@ -149,7 +150,7 @@ export default function WebhookLog() {
                 <td data-label="Status">
                   <Outcome a={a} />
                 </td>
-                <td data-label="Latency" className={dashboard.num}>
+                <td data-label="Latency" className={tables.num}>
                   {a.latencyMs} ms
                 </td>
                 <td data-label="Answer">
