@@ -1,5 +1,5 @@
 // Entry of the API contract (browser-safe, zod and src/lib/product-rules only): request and answer schemas, operations,
-// error catalogue, OpenAPI document.
+// error catalogue, OpenAPI document. The account, task view and tracking schemas only types use are imported by path.
 export {
   buildOpenApiDocument,
   requestSchema,
@@ -21,6 +21,4 @@ export { signedText, messageSignedText, type SignedBatchFields } from './trackin
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';
 export * from './developer-tools';
 export { PLAYGROUND_PREFIX } from './prefixes';
-export * from './accounts';
-export * from './task-views';
 export type { RequestBody } from './request-body';
