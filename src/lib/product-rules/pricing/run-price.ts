@@ -1,6 +1,6 @@
 // What one run costs, computed here and nowhere else: the cost preview, the hold at submit and the charge at settlement
 // (the SPEC.md §9 price of its measures, or 0 for a run no AI model makes while NO_MODEL_PRICE is free).
-import { featurePrice, INPUT_LENGTH_FEATURES, PER_SECOND_FEATURES, type Feature } from './features';
+import { featurePrice, type Feature } from './features';
 import type { PriceInput } from './price-measures';
 import type { PriceItemId } from './prices';
 import { quote } from './quote';
@@ -91,7 +91,8 @@ export function chargePrice(
  * yet) and the run is charged, else the credits the submit would hold.
  */
 export function previewPrice(feature: Feature, measures: PriceInput, billing: RunBilling): number | null {
-  const price = runPrice(feature, measures, billing);
-  const byLength = PER_SECOND_FEATURES.includes(feature) || INPUT_LENGTH_FEATURES.includes(feature);
-  return byLength && measures.seconds === undefined && !price.free ? null : price.credits;
+  if (runsFree(billing)) return 0;
+  const { params } = featurePrice(feature, measures);
+  if (measures.seconds === undefined && ('seconds' in params || 'minutes' in params)) return null;
+  return listPrice(feature, measures).credits;
 }
