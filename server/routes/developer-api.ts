@@ -4,8 +4,7 @@ import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
 import type { AuthEnv } from '../accounts';
 import { apiKeyIdOf } from '../accounts/api-keys';
-import { AppError } from '../http/errors';
-import { describeIssue, readBody, validate } from '../http/input';
+import { readBody } from '../http/input';
 import {
   keyCapViews,
   listWebhookAttempts,
@@ -15,24 +14,13 @@ import {
   usageJson,
   usagePages,
 } from '../tasks';
-import { PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { keyCapsBody, redeliverBody, usageExportBody, webhookDeliveriesBody } from '../../src/lib/api-contract';
 import type { AppDeps } from './deps';
+import { body as checkedBody, success } from './public-api-envelope';
 
-const success = (data: unknown) => ({ code: 0, message: 'success', msg: 'success', data });
-
-/** As the other public calls: a bad field is 10192 "Illegal parameter" naming it. */
-async function body<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const raw = await readBody(c);
-  const result = validate(schema, raw);
-  if (!result.success)
-    throw new AppError(
-      400,
-      PUBLIC_API_CODES.illegalParameter,
-      `Illegal parameter: ${describeIssue(result.error, raw)}`,
-    );
-  return result.data;
-}
+/** As the other public calls: the same envelope, and a bad field is 10192 "Illegal parameter" naming it. */
+const body = async <S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> =>
+  checkedBody(schema, await readBody(c));
 
 /** The read-only calls here, which a suspended account may still make (public-api.ts READS). */
 export const DEVELOPER_API_READS = ['/keys/caps', '/webhooks/deliveries', '/usage/export'];
