@@ -82,7 +82,7 @@ function markLost(taskId: string, error: unknown): void {
 function follow(taskId: string): void {
   if (following.has(taskId) || typeof window === 'undefined') return;
   // Held until the follower starts, so a second put does not start another.
-  let stop = () => void following.delete(taskId);
+  let stop: () => void = () => following.delete(taskId);
   following.set(taskId, () => stop());
   import('./runs-follow').then(
     (m) => {
