@@ -52,8 +52,8 @@ function encodeForm(data: Record<string, unknown>): string {
  * Not Login'.
  */
 function handleNotLoggedIn(body: Envelope): ApiError {
-  const { data } = body;
-  const country = typeof data === 'object' && data !== null && 'countryCode' in data ? data.countryCode : null;
+  // Unchecked data: the country is taken only when it is text.
+  const country: unknown = (body.data as Partial<NotLoggedIn> | null | undefined)?.countryCode;
   const notice: NotLoggedIn = { countryCode: typeof country === 'string' && country ? country : null };
   notifyNotLoggedIn(notice);
   return new ApiError(MESSAGES.notLoggedIn, API_CODES.notLoggedIn);

@@ -8,7 +8,8 @@ import type { RequestBody } from '../api-contract/request-body';
 import { apiRequest, type RequestOptions } from './client';
 import type { FeatureList, MediaInfo, SampleModelList, TaskPage, TaskView } from './types';
 
-const post = <T>(path: string, body: object) => apiRequest<T>(`${BASE}${path}`, { ...body }, { json: true });
+const post = <T>(path: string, body: object) =>
+  apiRequest<T>(`${BASE}${path}`, body as Record<string, unknown>, { json: true });
 const get = <T>(path: string) => apiRequest<T>(`${BASE}${path}`, {}, { method: 'GET' });
 /** A task submit: its body typed from the schema the route validates it with, answered with the task. */
 const submit =
