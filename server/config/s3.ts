@@ -1,6 +1,7 @@
 // Environment variables of the S3-compatible media store (S3_*; merged into the server configuration in index.ts).
 import { z } from 'zod';
 import { OBJECT_STORAGE } from '../../src/lib/product-rules';
+import type { S3StoreSettings } from '../media/s3-store';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
@@ -32,18 +33,8 @@ export const s3EnvShape = {
     .optional(),
 };
 
-/** The bucket media lives in; null keeps media on local disk (MEDIA_DIR). */
-export type S3Config = {
-  bucket: string;
-  /** null: the provider's AWS endpoint for the region. */
-  endpoint: string | null;
-  region: string;
-  /** null: the SDK's default credential chain (environment, profile, instance role). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-  forcePathStyle: boolean;
-  /** Put in front of every key; empty or ending in "/". */
-  prefix: string;
-} | null;
+/** The bucket media lives in, as the media store takes it; null keeps media on local disk (MEDIA_DIR). */
+export type S3Config = S3StoreSettings | null;
 
 type S3Env = z.infer<z.ZodObject<typeof s3EnvShape>>;
 

@@ -13,15 +13,24 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { createReadStream } from 'node:fs';
 import { AppError } from '../http/errors';
-import type { S3Config } from '../config/s3';
 import type { Logger } from '../log';
 import { ERROR_CODES, OBJECT_STORAGE, OBJECT_STORAGE_MESSAGES } from '../../src/lib/product-rules';
 import { collectedWhileRead } from './collected-stream';
 import { s3Incoming } from './s3-incoming';
 import { SAFE_KEY, type IncomingUploads, type MediaStore } from './store';
 
-/** Where the bucket is and how to reach it: the S3_* settings server/config/s3.ts reads, when a bucket is set. */
-export type S3StoreSettings = NonNullable<S3Config>;
+/** Where the bucket is and how to reach it (S3_* settings, read in server/config/s3.ts, whose S3Config is this). */
+export interface S3StoreSettings {
+  bucket: string;
+  /** null: the provider's AWS endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** null: the SDK's default credential chain (environment, profile, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+  /** Put in front of every key; empty or ending in "/". */
+  prefix: string;
+}
 
 export interface S3MediaStoreOptions {
   s3: S3StoreSettings;
