@@ -90,7 +90,11 @@ export function dialogueSpeakers(
 }
 
 export const modelIds = SAMPLE_MODELS.map((m) => m.id) as [string, ...string[]];
-export const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [string, ...string[]];
+type ClipResolution = (typeof TEXT_TO_VIDEO_OPTIONS)[number]['resolution'];
+export const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [
+  ClipResolution,
+  ...ClipResolution[],
+];
 export const duration = z.coerce
   .number()
   .int()
