@@ -33,3 +33,13 @@ function withEntry(run: Run, entry: RunEntry | undefined): Run {
 
 export const viewOf = (runs: Run[], all: Record<string, RunEntry>): Run[] =>
   runs.map((r) => withEntry(r, r.task ? all[r.task.taskId] : undefined));
+
+/** The runs that ended since `told` was last asked (each is told once): the screen counts them as they end. */
+export function newlyEnded(runs: Run[], all: Record<string, RunEntry>, told: Set<string>): Run[] {
+  return viewOf(runs, all).filter((run) => {
+    const id = run.task?.taskId;
+    if (!id || told.has(id) || (run.phase !== 'succeeded' && run.phase !== 'failed')) return false;
+    told.add(id);
+    return true;
+  });
+}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { $loggedIn } from '../../lib/stores/signed-in';
 import { openModal } from '../../lib/stores/modals';
 import type { RunEntry } from '../../lib/stores/runs';
+import type { newlyEnded } from './run-view';
 import { RUN_MESSAGES, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { isInsufficientCredits, isNotLoggedIn, type TaskView } from './api';
 import { bumpHistory } from './history-store';
@@ -54,15 +55,12 @@ export function useTask(screen: string) {
   // A run of this screen that ends is counted once, as it ends (the store tells it, whichever way it heard).
   const told = useRef(new Set<string>());
   const ended = useCallback(
-    (entries: Record<string, RunEntry>, viewOf: (runs: Run[], all: Record<string, RunEntry>) => Run[]) => {
-      for (const run of viewOf(current.current, entries)) {
-        const task = run.task;
-        if (!task || told.current.has(task.taskId) || (run.phase !== 'succeeded' && run.phase !== 'failed')) continue;
-        told.current.add(task.taskId);
+    (entries: Record<string, RunEntry>, runs: { newlyEnded: typeof newlyEnded }) => {
+      for (const { phase, task } of runs.newlyEnded(current.current, entries, told.current)) {
         bumpHistory();
-        if (run.phase === 'succeeded')
-          trackAction(screen, 'succeeded', 'show', { taskId: task.taskId, credits: task.credits });
-        else trackAction(screen, 'failed', 'show', { taskId: task.taskId });
+        if (phase === 'succeeded')
+          trackAction(screen, 'succeeded', 'show', { taskId: task!.taskId, credits: task!.credits });
+        else trackAction(screen, 'failed', 'show', { taskId: task!.taskId });
       }
     },
     [screen],

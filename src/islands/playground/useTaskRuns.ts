@@ -6,7 +6,7 @@ import type { RunEntry } from '../../lib/stores/runs';
 import type { Run } from './run';
 import type * as RunView from './run-view';
 
-type Loaded = typeof RunsStore & Pick<typeof RunView, 'viewOf'>;
+type Loaded = typeof RunsStore & Pick<typeof RunView, 'viewOf' | 'newlyEnded'>;
 type Entries = Record<string, RunEntry>;
 type ViewOf = (runs: Run[], all: Entries) => Run[];
 
@@ -16,6 +16,7 @@ const load = () =>
   (loading ??= Promise.all([import('../../lib/stores/runs'), import('./run-view')]).then(([store, view]) => ({
     ...store,
     viewOf: view.viewOf,
+    newlyEnded: view.newlyEnded,
   })));
 
 /** Before the store loads, a screen's runs are as submitted (none has a task to follow yet). */
@@ -25,7 +26,7 @@ const asSubmitted: ViewOf = (runs) => runs;
  * `all` is the store's entries (none before the first run); `runs()` loads the store and starts listening; `peek()`
  * reads it between renders; `viewOf` shows a screen's runs as the store has them. `onChange` hears every change.
  */
-export function useTaskRuns(onChange: (entries: Entries, viewOf: ViewOf) => void) {
+export function useTaskRuns(onChange: (entries: Entries, loaded: Loaded) => void) {
   const [all, setAll] = useState<Entries>(NO_RUNS);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const store = useRef<Loaded | null>(null);
@@ -41,7 +42,7 @@ export function useTaskRuns(onChange: (entries: Entries, viewOf: ViewOf) => void
       setLoaded(m);
       leave.current = m.$runs.listen((entries) => {
         setAll(entries);
-        heard.current(entries, m.viewOf);
+        heard.current(entries, m);
       });
     }
     return m;

@@ -13,8 +13,6 @@ export const RUN_MESSAGES = {
     seconds < 60 ? `about ${Math.max(1, Math.round(seconds))} s left` : `about ${Math.round(seconds / 60)} min left`,
   elapsed: (seconds: number) =>
     seconds < 60 ? `${Math.floor(seconds)} s` : `${Math.floor(seconds / 60)} min ${Math.floor(seconds % 60)} s`,
-  /** A run whose state could no longer be read (polls kept failing); it goes on on the server. */
-  lost: (why: string) => `${why}. The task keeps running; find it in the history below.`,
 } as const;
 
 /**
@@ -25,4 +23,6 @@ export const RUN_MESSAGES = {
 export const RUN_FOLLOW = {
   pollMs: 1000,
   maxPollFailures: 5,
+  /** What the card says of a run whose state could no longer be read (polls kept failing); it goes on on the server. */
+  lost: (why: string) => `${why}. The task keeps running; find it in the history below.`,
 } as const;

@@ -3,7 +3,7 @@
 // ends or is canceled.
 import { atom } from 'nanostores';
 import { playgroundApi, type TaskView } from '../api';
-import { RUN_MESSAGES, type TaskStatus } from '../product-rules';
+import { RUN_FOLLOW, type TaskStatus } from '../product-rules';
 import { $user, refreshUser } from './signed-in';
 
 export interface RunEntry {
@@ -75,7 +75,7 @@ function markLost(taskId: string, error: unknown): void {
   const entry = $runs.get()[taskId];
   if (!entry) return;
   const why = error instanceof Error ? error.message : 'Network error';
-  setEntry(taskId, { ...entry, lost: RUN_MESSAGES.lost(why) });
+  setEntry(taskId, { ...entry, lost: RUN_FOLLOW.lost(why) });
 }
 
 /** Follows an unfinished run until it ends; the code that does it loads with the first run, not with the page. */
