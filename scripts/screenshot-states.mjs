@@ -1,4 +1,4 @@
-// The states issue 30 asks to see, shot by scripts/screenshots.mjs at 390 and 1440 px into screenshots/states/: the
+// The first-time user's states, shot by scripts/screenshots.mjs at 390 and 1440 px into screenshots/states/: the
 // open login modal (only the sign-in methods this server has), Buy disabled with its reason, the pricing page, the
 // usage panel with runs, Run again's price question and Try it's, and the examples' costs. The `free` server runs on
 // embedded defaults (no-model runs free, no payments, no OAuth); the `paid` one charges no-model runs in full, so a

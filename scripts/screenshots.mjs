@@ -1,5 +1,5 @@
 // `npm run screenshots [-- word …]`: every route of the built site at 390, 820 and 1440 px, signed out and signed in,
-// as PNGs in screenshots/, then the states issue 30 asks for (scripts/screenshot-states.mjs) at 390 and 1440 px in
+// as PNGs in screenshots/, then the first-time user's states (scripts/screenshot-states.mjs) at 390 and 1440 px in
 // screenshots/states/. It starts the real server on embedded defaults (and one that charges no-model runs, for the
 // price questions) in temporary data folders, signs a user in through the real email-code flow (a local SMTP server
 // receives the code), and prints the console errors any page logged. Words narrow the routes and states to those
@@ -161,7 +161,7 @@ async function main() {
     console.log(
       `Wrote ${views * WIDTHS.length * 2} screenshots of ${routes.length} routes (and their opened panels) to ${path.relative(root, outDir)}/`,
     );
-    // The states of issue 30 (narrowed by the same words, matched against their names).
+    // The first-time user's states (narrowed by the same words, matched against their names).
     const statesDir = path.join(outDir, 'states');
     mkdirSync(statesDir, { recursive: true });
     const states = STATES.filter(

@@ -1,4 +1,4 @@
-// Issue 30 item 1 at 390 and 1440 px: Run again states its price and asks first; the header balance, the cost line's
+// At 390 and 1440 px: Run again states its price and asks first; the header balance, the cost line's
 // balance and the account agree after the run, after the re-run, without a reload; run card and history tell one
 // state; an example says what running it costs, as the form it fills then does. (This run's server charges no-model
 // runs in full, so every run here is paid.)
