@@ -55,6 +55,8 @@ function printer(checker) {
     const members = checker.getIndexInfosOfType(type).map((i) => `${pad}[key: string]: ${print(i.type, depth + 1)};`);
     for (const prop of checker.getPropertiesOfType(type)) {
       const optional = (prop.flags & ts.SymbolFlags.Optional) !== 0;
+      const doc = describedAs(prop);
+      if (doc) members.push(`${pad}/** ${doc.replaceAll('*/', '*\\/')} */`);
       members.push(
         `${pad}${key(prop.name)}${optional ? '?' : ''}: ${print(checker.getTypeOfSymbol(prop), depth + 1, optional)};`,
       );
@@ -62,6 +64,29 @@ function printer(checker) {
     return members.length === 0 ? '{}' : `{\n${members.join('\n')}\n${'  '.repeat(depth)}}`;
   }
   return (type) => print(type, 0);
+}
+
+/** What the schema says of a field: its `.describe('…')` text where the field is written as a zod schema call. */
+function describedAs(prop) {
+  for (const declaration of prop.declarations ?? []) {
+    if (!ts.isPropertyAssignment(declaration)) continue;
+    let found = null;
+    const visit = (node) => {
+      if (
+        ts.isCallExpression(node) &&
+        ts.isPropertyAccessExpression(node.expression) &&
+        node.expression.name.text === 'describe' &&
+        node.arguments.length === 1 &&
+        ts.isStringLiteralLike(node.arguments[0])
+      )
+        found = node.arguments[0].text;
+      // The outermost .describe() wins: it is the last one applied.
+      if (found === null) ts.forEachChild(node, visit);
+    };
+    visit(declaration.initializer);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** The leading /** … *\/ comment of a declaration, to keep its words in the written-out file. */
