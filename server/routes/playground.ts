@@ -3,6 +3,7 @@
 import {
   ERROR_CODES,
   MESSAGES,
+  PLAYGROUND_PREFIX,
   RUN_OPTION_NAMES,
   SAMPLE_MODELS,
   TASK_MESSAGES,
@@ -32,7 +33,6 @@ import {
   ttsCloneBody,
   uploadSceneBody,
   voiceCloneBody,
-  PLAYGROUND_PREFIX,
 } from '../../src/lib/api-contract';
 import { bodyCap } from './body-cap';
 import { FEATURES_CACHE_CONTROL, offerAnswer } from './features';

@@ -11,7 +11,13 @@ import { rateLimit } from '../http/rate-limit';
 import { statusStreamDuration, statusStreamEvents } from '../metrics';
 import type { TaskRow } from '../db';
 import { dreamView, isFinished, mediaByTask, taskView, type TaskSystem } from '../tasks';
-import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
+import {
+  ERROR_CODES,
+  LIVE_STATUS,
+  LIVE_STATUS_MESSAGES,
+  PLAYGROUND_PREFIX,
+  PUBLIC_API_CODES,
+} from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { refusal } from './public-api';
 import { taskEventsQuery } from '../../src/lib/api-contract';
@@ -138,7 +144,7 @@ async function openStream(
 export function playgroundTaskEvents(deps: AppDeps): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.onError(errorResponder(deps.log));
-  const path = LIVE_STATUS.playgroundPath.slice('/api-playground'.length);
+  const path = LIVE_STATUS.playgroundPath.slice(PLAYGROUND_PREFIX.length);
   const view = viewWith(deps.tasks, 'playground');
   app.get(path, requireUser(deps.database.db, { refuseSuspended: { reads: () => true } }), (c) =>
     openStream(c, deps, view, { kind: 'playground', illegal: ERROR_CODES.invalidInput }),

@@ -1,15 +1,10 @@
 // The playground's calls through the product API client (src/lib/api: 10 s timeout, §8 envelope, 40001 signs out),
-// error tests, live status follow.
+// error tests.
 import { ApiError, playgroundApi, type MediaInfo } from '../../lib/api';
 import { API_CODES, TASK_ERROR_CODES, type MediaKind } from '../../lib/product-rules';
 
 export { playgroundApi };
 
-/**
- * The live status client (src/lib/api/task-stream.ts), loaded with the first run so the screens' first load does not
- * carry it.
- */
-export const liveStatus = () => import('../../lib/api/task-stream');
 export type { FeatureState, SampleModel, TaskView, TaskOutputView as TaskOutput } from '../../lib/api';
 
 /** What an upload answers (the same shape the server's media service returns). */

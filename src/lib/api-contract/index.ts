@@ -20,5 +20,4 @@ export { taskEventsQuery, type TaskEventsQuery } from './live-status';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';
 export { WEBHOOK_VERIFY_SAMPLE } from './webhook-sample';
 export * from './developer-tools';
-export { PLAYGROUND_PREFIX } from './prefixes';
 export type { RequestBody } from './request-body';

@@ -1,7 +1,7 @@
 // Typed dashboard and history calls: named API keys, the request log, usage, share links and re-run
 // (server/routes/keys.ts, share.ts, playground.ts).
 import { SHARE_LINKS } from '../product-rules';
-import { PLAYGROUND_PREFIX } from '../api-contract/prefixes';
+import { PLAYGROUND_PREFIX } from '../product-rules';
 import { apiRequest } from './client';
 import type {
   ApiKeyList,

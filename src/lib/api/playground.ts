@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { MediaKind } from '../product-rules';
 import type * as C from '../api-contract';
-import { PLAYGROUND_PREFIX as BASE } from '../api-contract/prefixes';
+import { PLAYGROUND_PREFIX as BASE } from '../product-rules';
 import type { RequestBody } from '../api-contract/request-body';
 import { apiRequest, type RequestOptions } from './client';
 import type { FeatureList, MediaInfo, SampleModelList, TaskPage, TaskView } from './types';

@@ -38,3 +38,4 @@ export * from './live-status';
 export * from './developer-tools';
 export * from './offer-copy';
 export * from './payments-off';
+export * from './api-prefixes';

@@ -1,6 +1,8 @@
 // Live task status over Server-Sent Events (docs/public-api.md "Live status"): paths, stream caps, heartbeats, listener
 // keepalive and backoff.
 
+import { PLAYGROUND_PREFIX } from './api-prefixes';
+
 const SECOND_MS = 1000;
 
 export const LIVE_STATUS = {
@@ -10,7 +12,7 @@ export const LIVE_STATUS = {
    */
   publicPath: '/api/getAsyncResult/stream',
   /** The playground's stream (session token), under the playground API prefix. */
-  playgroundPath: '/api-playground/video_tools/v1/stream',
+  playgroundPath: `${PLAYGROUND_PREFIX}/video_tools/v1/stream`,
   /** SSE event name of a task view; every event carries an id, so a reconnect sends Last-Event-ID. */
   event: 'task',
   /** Open streams one account may hold on one API instance; one more is refused with 429. */

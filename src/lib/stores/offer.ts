@@ -1,11 +1,11 @@
 // What this server offers (features, payments, sign-in methods), fetched once per page: every page part that says so
 // reads it here.
 import { atom, type ReadableAtom } from 'nanostores';
-import { REQUEST, type Feature } from '../product-rules';
+import { PLAYGROUND_PREFIX, REQUEST, type Feature } from '../product-rules';
 import type { FeatureState, OfferAnswer, PaymentsOffer, SignInOffer } from '../api/types';
 
 /** GET, public and cacheable (server/routes/features.ts). */
-export const FEATURES_PATH = '/api-playground/task/v1/features';
+export const FEATURES_PATH = `${PLAYGROUND_PREFIX}/task/v1/features`;
 
 export type FeatureMap = ReadonlyMap<Feature, FeatureState>;
 
