@@ -6,6 +6,7 @@ import { KEY_CAP_MESSAGES, KEY_CAPS, MESSAGES } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import { capOf } from './cap-input';
 import styles from './DeveloperTools.module.css';
+import inline from './inline-form.module.css';
 import dashboard from './Dashboard.module.css';
 
 const resetFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -87,7 +88,11 @@ export default function KeyCaps({
       <CapLine label="Today" used={caps.usedToday} cap={caps.dailyCap} resetsAt={caps.dayResetsAt} />
       <CapLine label="This month" used={caps.usedThisMonth} cap={caps.monthlyCap} resetsAt={caps.monthResetsAt} />
       {editing ? (
-        <form className={styles.capForm} onSubmit={(e) => void save(e)} aria-label={`Credit caps of ${name}`}>
+        <form
+          className={`${inline.inlineForm} ${styles.capForm}`}
+          onSubmit={(e) => void save(e)}
+          aria-label={`Credit caps of ${name}`}
+        >
           <label>
             Daily cap (UTC day)
             <input

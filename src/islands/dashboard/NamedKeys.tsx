@@ -7,6 +7,7 @@ import { MESSAGES, NAMED_API_KEYS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
 import { capOf } from './cap-input';
 import styles from './Dashboard.module.css';
+import inline from './inline-form.module.css';
 import keyStyles from './keys.module.css';
 
 // Caps are loaded after the list, code and data: the page's first load stays within its budget.
@@ -108,7 +109,7 @@ export default function NamedKeys() {
       )}
       {/* The form and a new key come before the list: the list arrives after the page is shown, and growing below them
           it moves nothing (a layout shift). */}
-      <form className={keyStyles.form} onSubmit={(e) => void create(e)}>
+      <form className={`${inline.inlineForm} ${keyStyles.form}`} onSubmit={(e) => void create(e)}>
         <label>
           New key name
           <input

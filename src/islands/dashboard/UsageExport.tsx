@@ -5,6 +5,7 @@ import { developerToolsApi } from '../../lib/api/developer-tools';
 import { MESSAGES, USAGE_EXPORT, USAGE_EXPORT_MESSAGES } from '../../lib/product-rules';
 import dashboard from './Dashboard.module.css';
 import styles from './DeveloperTools.module.css';
+import inline from './inline-form.module.css';
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const monthStart = () => `${day(Date.now()).slice(0, 8)}01`;
@@ -44,7 +45,7 @@ export default function UsageExport() {
         and refunded, status and the request id of API calls. Days are UTC; up to {USAGE_EXPORT.maxRangeDays} days at
         once. The API gives the same as JSON (POST /api/usage/export).
       </p>
-      <form className={styles.range} onSubmit={(e) => void download(e)}>
+      <form className={`${inline.inlineForm} ${styles.range}`} onSubmit={(e) => void download(e)}>
         <label>
           From
           <input type="date" required value={from} max={to} onChange={(e) => setFrom(e.target.value)} />
