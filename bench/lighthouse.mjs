@@ -3,6 +3,7 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer } from './server.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/e2e/support/chromium.ts';
 
 /** The static pages: the playground's home, the price list, the docs and references, contact and payment result. */
 const PAGES = ['/playground', '/pricing', '/docs', '/reference', '/api-reference/ttsCommon', '/contact-us', '/payment'];
@@ -17,15 +18,6 @@ const median = (values) => {
   const finite = values.filter(Number.isFinite).sort((a, b) => a - b);
   return finite.length ? finite[Math.floor(finite.length / 2)] : NaN;
 };
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 function scriptBytes(lhr) {
   const items = lhr.audits['network-requests']?.details?.items ?? [];
@@ -70,8 +62,8 @@ export function meetsGoals(row, performanceGoal) {
 export async function lighthouseScores(pages = PAGES, performanceGoal = GOALS.staticPerformance) {
   const server = await startServer();
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    chromeFlags: FLAGS,
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_FLAGS,
   });
   const rows = [];
   try {

@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { startServer as startAppServer } from './server.mjs';
 import { collectorIngest as ingest } from './tracking-ingest.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/e2e/support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The built site: SITE_DIR as the build script and the server read it, so parallel runs can build apart.
@@ -107,8 +108,8 @@ const REPORT_BLOCK = 250;
 export async function browserFigures() {
   const server = await startServer();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox'],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
   });
   try {
     const page = await browser.newPage();
@@ -182,8 +183,8 @@ const OUTAGE_MS = 5000;
 export async function outageDrain(runs = 3) {
   const server = await startAppServer({ SITE_DIR: dist });
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox'],
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
   });
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   try {

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { shootStates, STATE_WIDTHS, STATES } from './screenshot-states.mjs';
 import { signIn, startMailbox, startServer } from './screenshot-server.mjs';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/e2e/support/chromium.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const siteDir = path.resolve(root, process.env.SITE_DIR || 'dist');
 const outDir = path.resolve(root, process.env.SCREENSHOTS_DIR || 'screenshots');
-const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const WIDTHS = [390, 820, 1440];
 /** A phone is taller than it is wide; the others get a laptop-ish height. Full-page shots show the rest. */
 const heightOf = (width) => (width < 600 ? 844 : 900);
@@ -142,16 +142,8 @@ async function main() {
   try {
     const [freeStored, paidStored] = [await signIn(free, mailbox), await signIn(paid, mailbox)];
     browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_FLAGS,
     });
     const errors = [
       ...(await shoot(browser, free.base, routes, 'signed-out', {})),

@@ -6,8 +6,9 @@ import { defineConfig, devices } from '@playwright/test';
 import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
 import { paymentsServerEnv } from './support/payments-env';
 import { billingServerEnv } from './support/billing-env';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from './support/chromium';
 
-const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const chromium = CHROMIUM_PATH;
 if (!existsSync(chromium)) {
   // Never skip silently: the end-to-end suite is part of `npm test`.
   throw new Error(
@@ -54,15 +55,7 @@ export default defineConfig({
     trace: 'off',
     launchOptions: {
       executablePath: chromium,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_FLAGS,
     },
   },
   projects: [
