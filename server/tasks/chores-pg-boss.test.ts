@@ -1,29 +1,20 @@
 // Chores with QUEUE=pg-boss on PostgreSQL: workers (not api processes) run the scheduler, two workers register each
 // schedule once, and a chore's job runs on one worker only, in pages.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
+import { describe, expect, it } from 'vitest';
+import type { AppDatabase } from '../db';
 import { trackingEventRow as event } from '../test-support/tracking-events';
 import type { Logger } from '../log';
 import { CHORES, TASK_QUEUE } from '../../src/lib/product-rules';
-import { createTaskSystem, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
-import { TASKS_TEST_SECRET } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
-import { freshPostgresDatabase } from '../db/test-support/engines';
+import { pgBossSystems } from '../test-support/pg-boss-systems';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`pg-boss chore tests skipped: ${skipReason}`);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const dir = mkdtempSync(path.join(tmpdir(), 'chores-pg-boss-'));
-let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
-const open: { system: TaskSystem; database: AppDatabase }[] = [];
 
 /** A logger that keeps the messages of one worker, so the test can tell which worker ran a chore. */
 function recordingLog(lines: string[]): Logger {
@@ -31,43 +22,13 @@ function recordingLog(lines: string[]): Logger {
   return { debug: keep, info: keep, warn: keep, error: keep };
 }
 
-async function instance(role: 'api' | 'worker', lines: string[]) {
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dir,
-    SECRET_KEY: TASKS_TEST_SECRET,
-    PUBLIC_URL: 'http://localhost:8787',
-    DATABASE_URL: fresh!.url,
-    ROLE: role,
-    QUEUE: 'pg-boss',
-    QUEUE_LEASE_S: '10',
-    QUEUE_CHECK_S: '1',
-    QUEUE_RETRY_DELAY_S: '1',
-    TASK_POLL_MS: '200',
-    TRACKING_RETENTION_DAYS: '30',
-  });
-  const database = await openDatabase(fresh!.url);
-  const system = createTaskSystem({ config, database, log: recordingLog(lines) });
-  await system.start();
-  open.push({ system, database });
-  return { system, database, boss: (system.queue as ReturnType<typeof pgBossQueue>).boss };
-}
-
 describe.skipIf(skipReason !== null)('chores as pg-boss schedules (PostgreSQL)', () => {
-  beforeAll(async () => {
-    fresh = await freshPostgresDatabase(adminUrl!, 'chores');
-    const database = await openDatabase(fresh.url);
-    await migrateToLatest(database);
-    await database.close();
-  });
-  afterAll(async () => {
-    for (const { system, database } of open.splice(0).reverse()) {
-      await system.stop();
-      await database.close();
-    }
-    await fresh?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const systems = pgBossSystems(adminUrl ?? '', 'chores');
+  async function instance(role: 'api' | 'worker', lines: string[]) {
+    const env = { QUEUE_RETRY_DELAY_S: '1', TRACKING_RETENTION_DAYS: '30' };
+    const { system, database } = await systems.start(role, { env, log: recordingLog(lines) });
+    return { system, database, boss: (system.queue as ReturnType<typeof pgBossQueue>).boss };
+  }
 
   it('workers run the scheduler, api processes do not; two workers: one schedule per chore; a chore job runs once, on one worker, deleting a backlog larger than a page', async () => {
     const linesA: string[] = [];

@@ -1,28 +1,20 @@
 // Cancels are never lost: a worker whose LISTEN connection is cut still stops a task canceled meanwhile, and the
 // listener comes back.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
-import { migrateToLatest, openDatabase, type AppDatabase } from '../db';
-import { freshPostgresDatabase } from '../db/test-support/engines';
+import { describe, expect, it } from 'vitest';
+import { pgBossSystems } from '../test-support/pg-boss-systems';
 import type { Engine } from '../engines';
-import { createLogger } from '../log';
 import { postgresSkipReason } from '../test-support/instances';
-import { createUser, TASKS_TEST_SECRET, waitForTask } from '../test-support/tasks';
+import { createUser, waitForTask } from '../test-support/tasks';
 import { TASK_QUEUE } from '../../src/lib/product-rules';
-import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
+import { LEDGER_REASONS } from '.';
 import { LISTENER_APPLICATION_NAME } from './queue-listener';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const skipReason = await postgresSkipReason(adminUrl);
 if (skipReason) console.warn(`queue listener tests skipped: ${skipReason}`);
 
-const dir = mkdtempSync(path.join(tmpdir(), 'queue-listener-'));
-let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
-const open: { system: TaskSystem; database: AppDatabase }[] = [];
+let systems: ReturnType<typeof pgBossSystems>;
 /** Task id → why its engine run was stopped. */
 const stopped = new Map<string, string>();
 
@@ -41,29 +33,11 @@ const waitingEngine: Engine = {
     }),
 };
 
-async function instance(role: 'api' | 'worker') {
-  const config = loadConfig({
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dir,
-    SECRET_KEY: TASKS_TEST_SECRET,
-    PUBLIC_URL: 'http://localhost:8787',
-    DATABASE_URL: fresh!.url,
-    ROLE: role,
-    QUEUE: 'pg-boss',
-    QUEUE_LEASE_S: '10',
-    QUEUE_CHECK_S: '1',
-    TASK_POLL_MS: '200',
-    ENGINES: 'tts-common=test',
-  });
-  const database = await openDatabase(fresh!.url);
-  const system = createTaskSystem({ config, database, log: createLogger('silent'), extraEngines: [waitingEngine] });
-  await system.start();
-  open.push({ system, database });
-  return { system, database, config };
-}
+const instance = (role: 'api' | 'worker') =>
+  systems.start(role, { env: { ENGINES: 'tts-common=test' }, extraEngines: [waitingEngine] });
 
 async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: fresh!.url });
+  const client = new pg.Client({ connectionString: systems.url() });
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -89,20 +63,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 }
 
 describe.skipIf(skipReason !== null)('the worker listener (PostgreSQL)', () => {
-  beforeAll(async () => {
-    fresh = await freshPostgresDatabase(adminUrl!, 'listener');
-    const database = await openDatabase(fresh.url);
-    await migrateToLatest(database);
-    await database.close();
-  });
-  afterAll(async () => {
-    for (const { system, database } of open.splice(0).reverse()) {
-      await system.stop();
-      await database.close();
-    }
-    await fresh?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  systems = pgBossSystems(adminUrl ?? '', 'listener');
 
   it('a cancel broadcast while the listener is cut still stops the run; the listener reconnects and hears the next cancel', async () => {
     const api = await instance('api');
