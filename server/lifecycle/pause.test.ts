@@ -21,27 +21,32 @@ afterEach(async () => {
   t = s3 = stopPause = undefined;
 });
 
+/** The app on a fresh bucket, a pause that checks only when the test says (check()), and the queue calls it made. */
+async function pausedWorker(bucket: string) {
+  s3 = await startTestS3(bucket);
+  const app = (t = await createTestApp(s3.env()));
+  const lifecycle = createLifecycle();
+  const calls: string[] = [];
+  const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
+  const pause = startWorkPause({
+    lifecycle,
+    queue,
+    log: createLogger('silent'),
+    intervalMs: 3_600_000,
+    checks: readinessChecks({ ...app, queue: app.tasks.queue }),
+  });
+  stopPause = () => pause.stop();
+  return { app, store: s3, lifecycle, calls, pause };
+}
+
 describe('work pause', () => {
   it('pauses job fetching while S3 is down, names it in /readyz, and resumes once it answers', async () => {
-    s3 = await startTestS3('pause-bucket');
-    t = await createTestApp(s3.env());
-    const lifecycle = createLifecycle();
-    const calls: string[] = [];
-    const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
-    // Checked only when told (check()), so the test decides when.
-    const pause = startWorkPause({
-      lifecycle,
-      queue,
-      log: createLogger('silent'),
-      intervalMs: 3_600_000,
-      checks: readinessChecks({ ...t, queue: t.tasks.queue }),
-    });
-    stopPause = () => pause.stop();
+    const { app: worker, store, lifecycle, calls, pause } = await pausedWorker('pause-bucket');
     const app = createApp({
-      config: t.config,
-      database: t.database,
+      config: worker.config,
+      database: worker.database,
       log: createLogger('silent'),
-      tasks: t.tasks,
+      tasks: worker.tasks,
       lifecycle,
     });
     const readyz = async () => {
@@ -60,7 +65,7 @@ describe('work pause', () => {
     expect(calls).toEqual([]);
     expect((await readyz()).status).toBe(200);
 
-    await s3.stop();
+    await store.stop();
     await pause.check();
     await pause.check();
     // Paused once, however many checks find the store away.
@@ -72,7 +77,7 @@ describe('work pause', () => {
     expect(paused.body.data.status).toBe('paused');
     expect(paused.body.msg).toMatch(/^Not taking jobs: s3: /);
 
-    await s3.start();
+    await store.start();
     await pause.check();
     expect(calls).toEqual(['pause', 'resume']);
     expect(lifecycle.paused).toBeNull();
@@ -80,21 +85,9 @@ describe('work pause', () => {
   }, 30_000);
 
   it('changes nothing once the process drains', async () => {
-    s3 = await startTestS3('pause-drain-bucket');
-    t = await createTestApp(s3.env());
-    const lifecycle = createLifecycle();
-    const calls: string[] = [];
-    const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
-    const pause = startWorkPause({
-      lifecycle,
-      queue,
-      log: createLogger('silent'),
-      intervalMs: 3_600_000,
-      checks: readinessChecks({ ...t, queue: t.tasks.queue }),
-    });
-    stopPause = () => pause.stop();
+    const { store, lifecycle, calls, pause } = await pausedWorker('pause-drain-bucket');
     lifecycle.draining = true;
-    await s3.stop();
+    await store.stop();
     await pause.check();
     expect(calls).toEqual([]);
     expect(lifecycle.paused).toBeNull();
