@@ -41,6 +41,28 @@ export interface EngineRegistry {
 }
 
 /**
+ * The registry with every engine it hands out passed through `wrap` once (the same wrapper for the same engine), so
+ * a layer (metrics, live status) sees each call without the registry knowing.
+ */
+export function wrapEngines<R extends EngineRegistry>(registry: R, wrapEngine: (engine: Engine) => Engine): R {
+  const wrapped = new WeakMap<Engine, Engine>();
+  const wrap = (engine: Engine) => {
+    let w = wrapped.get(engine);
+    if (!w) wrapped.set(engine, (w = wrapEngine(engine)));
+    return w;
+  };
+  return {
+    ...registry,
+    forFeature: (feature) => wrap(registry.forFeature(feature)),
+    chain: (feature) => registry.chain(feature).map(wrap),
+    byName: (name) => {
+      const engine = registry.byName(name);
+      return engine && wrap(engine);
+    },
+  };
+}
+
+/**
  * No engine serves the feature here: HTTP 503 with its own code and a message for developers. What an operator would
  * change (ENGINES, a provider key, ffmpeg) is `hint`, for the log and /healthz, never for the person calling.
  */

@@ -2,7 +2,7 @@
 // hand-backs right after.
 import type { Kysely } from 'kysely';
 import type { Schema, TaskRow } from '../db';
-import type { Engine, EngineRegistry } from '../engines';
+import { wrapEngines, type Engine, type EngineRegistry } from '../engines';
 import type { Logger } from '../log';
 import { createStatusFeed, type StatusFeed } from './status-feed';
 import { statusStreams } from './status-streams';
@@ -64,23 +64,7 @@ export function liveStatus(o: LiveStatusOptions) {
     watch: (w: Omit<WatchOptions, 'db' | 'feed'>) => watchTasks({ ...w, db: o.db, feed }),
     /** For hooks that run inside a task's transaction (submit's onStored, finish's onFinished). */
     publish: feed.publish,
-    engines<R extends EngineRegistry>(registry: R): R {
-      const wrapped = new WeakMap<Engine, Engine>();
-      const wrap = (engine: Engine) => {
-        let w = wrapped.get(engine);
-        if (!w) wrapped.set(engine, (w = wrapEngine(engine)));
-        return w;
-      };
-      return {
-        ...registry,
-        forFeature: (feature) => wrap(registry.forFeature(feature)),
-        chain: (feature) => registry.chain(feature).map(wrap),
-        byName: (name) => {
-          const engine = registry.byName(name);
-          return engine && wrap(engine);
-        },
-      };
-    },
+    engines: <R extends EngineRegistry>(registry: R): R => wrapEngines(registry, wrapEngine),
     runs<S extends Runs>(service: S): S {
       return {
         ...service,

@@ -6,6 +6,7 @@ import {
   EngineInputError,
   EngineUnavailableError,
   EngineUnsupportedError,
+  wrapEngines,
   type Engine,
   type EngineRegistry,
 } from '../engines';
@@ -84,21 +85,7 @@ function instrumentEngine(engine: Engine): Engine {
 
 /** The registry with every engine it hands out timed, counted and traced (each engine wrapped once). */
 export function instrumentEngines<R extends EngineRegistry>(registry: R): R {
-  const wrapped = new WeakMap<Engine, Engine>();
-  const wrap = (engine: Engine) => {
-    let w = wrapped.get(engine);
-    if (!w) wrapped.set(engine, (w = instrumentEngine(engine)));
-    return w;
-  };
-  return {
-    ...registry,
-    forFeature: (feature) => wrap(registry.forFeature(feature)),
-    chain: (feature) => registry.chain(feature).map(wrap),
-    byName: (name) => {
-      const engine = registry.byName(name);
-      return engine && wrap(engine);
-    },
-  };
+  return wrapEngines(registry, instrumentEngine);
 }
 
 /** The task service with each run timed from its submit (first attempts) and traced under the submitting request. */
