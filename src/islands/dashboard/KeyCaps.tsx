@@ -2,9 +2,9 @@
 // them.
 import { useState, type FormEvent } from 'react';
 import { developerToolsApi, type KeyCapView } from '../../lib/api/developer-tools';
-import { KEY_CAP_MESSAGES, KEY_CAPS, MESSAGES } from '../../lib/product-rules';
+import { KEY_CAP_MESSAGES, MESSAGES } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
-import { capOf } from './cap-input';
+import { CapField, capOf } from './cap-input';
 import styles from './DeveloperTools.module.css';
 import inline from './inline-form.module.css';
 import dashboard from './Dashboard.module.css';
@@ -93,32 +93,8 @@ export default function KeyCaps({
           onSubmit={(e) => void save(e)}
           aria-label={`Credit caps of ${name}`}
         >
-          <label>
-            Daily cap (UTC day)
-            <input
-              type="number"
-              min={1}
-              max={KEY_CAPS.maxCredits}
-              step={1}
-              inputMode="numeric"
-              value={daily}
-              onChange={(e) => setDaily(e.target.value)}
-              placeholder="No cap"
-            />
-          </label>
-          <label>
-            Monthly cap
-            <input
-              type="number"
-              min={1}
-              max={KEY_CAPS.maxCredits}
-              step={1}
-              inputMode="numeric"
-              value={monthly}
-              onChange={(e) => setMonthly(e.target.value)}
-              placeholder="No cap"
-            />
-          </label>
+          <CapField label="Daily cap (UTC day)" value={daily} onChange={setDaily} />
+          <CapField label="Monthly cap" value={monthly} onChange={setMonthly} />
           <button type="submit" className="button">
             Save caps
           </button>

@@ -5,7 +5,7 @@ import { dashboardApi, type ApiKeyView } from '../../lib/api';
 import type { KeyCapView } from '../../lib/api/developer-tools';
 import { MESSAGES, NAMED_API_KEYS } from '../../lib/product-rules';
 import { showToast } from '../../lib/stores/modals';
-import { capOf } from './cap-input';
+import { CapField, capOf } from './cap-input';
 import styles from './Dashboard.module.css';
 import inline from './inline-form.module.css';
 import keyStyles from './keys.module.css';
@@ -120,30 +120,8 @@ export default function NamedKeys() {
             placeholder="e.g. Production server"
           />
         </label>
-        <label>
-          Daily credit cap
-          <input
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={dailyCap}
-            onChange={(e) => setDailyCap(e.target.value)}
-            placeholder="No cap"
-          />
-        </label>
-        <label>
-          Monthly credit cap
-          <input
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            value={monthlyCap}
-            onChange={(e) => setMonthlyCap(e.target.value)}
-            placeholder="No cap"
-          />
-        </label>
+        <CapField label="Daily credit cap" value={dailyCap} onChange={setDailyCap} />
+        <CapField label="Monthly credit cap" value={monthlyCap} onChange={setMonthlyCap} />
         <button type="submit" className="button" disabled={keys !== null && keys.length >= NAMED_API_KEYS.maxPerUser}>
           Create key
         </button>
