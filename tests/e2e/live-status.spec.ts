@@ -24,14 +24,17 @@ test('a run follows its status over the stream: the card finishes with no poll r
   await signIn(page, 'live-status');
   const paths: string[] = [];
   page.on('request', (req) => paths.push(new URL(req.url()).pathname));
-  await page.goto('/playground/speech');
+  // A video clip, not speech: its render outlasts loading the code that follows runs, so the run is still going
+  // when that code opens the stream (a speech run can end first, and the history's own fetch then shows it ended).
+  await page.goto('/playground/textToVideo');
   await hydrated(page);
+  await page.getByRole('radio', { name: /4s · 512p/ }).check();
 
-  await page.getByLabel('Text', { exact: true }).fill('Status pushed to the page.');
-  await page.getByRole('button', { name: 'Generate speech' }).click();
+  await page.getByLabel('Prompt').fill('Status pushed to the page');
+  await page.getByRole('button', { name: 'Generate video' }).click();
   const card = page.getByTestId('run-card').first();
-  await expect(card).toHaveAttribute('data-phase', 'succeeded', { timeout: 30_000 });
-  await expect(card.getByTestId('result-audio')).toBeVisible();
+  await expect(card).toHaveAttribute('data-phase', 'succeeded', { timeout: 90_000 });
+  await expect(card.getByTestId('result-video')).toBeVisible();
   expect(paths).toContain(LIVE_STATUS.playgroundPath);
   expect(paths.filter((p) => p === POLL)).toEqual([]);
 
@@ -40,8 +43,8 @@ test('a run follows its status over the stream: the card finishes with no poll r
   await page.route(`**${LIVE_STATUS.playgroundPath}*`, (route) =>
     route.fulfill({ status: 429, contentType: 'application/json', body: '{"code":40029,"msg":"busy"}' }),
   );
-  await page.getByLabel('Text', { exact: true }).fill('Status polled instead.');
-  await page.getByRole('button', { name: 'Generate speech' }).click();
-  await expect(page.getByTestId('run-card').first()).toHaveAttribute('data-phase', 'succeeded', { timeout: 30_000 });
+  await page.getByLabel('Prompt').fill('Status polled instead');
+  await page.getByRole('button', { name: 'Generate video' }).click();
+  await expect(page.getByTestId('run-card').first()).toHaveAttribute('data-phase', 'succeeded', { timeout: 90_000 });
   expect(paths.filter((p) => p === POLL).length).toBeGreaterThan(0);
 });
