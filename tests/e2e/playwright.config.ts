@@ -82,6 +82,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       SITE_DIR: siteDir,
       LOG_LEVEL: 'warn',
+      // Loopback is the proxy, so a spec may name its client's address (support/test-network.ts).
+      TRUST_PROXY: 'loopback',
       PUBLIC_URL: baseURL,
       // Short tracking batches (handed out by track_config) so tracking specs need not wait the 20 s default.
       TRACKING_BUFFER_S: '1',

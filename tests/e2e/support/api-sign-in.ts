@@ -3,10 +3,17 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { STORAGE_KEYS } from '../../../src/lib/product-rules';
 import { admin } from './admin';
 import type { Mailbox } from './mailbox';
+import { testNetwork } from './test-network';
 
 /** A product API call (form-encoded, SPEC.md §7) returning its data. */
-export async function callApi(request: APIRequestContext, route: string, form: Record<string, string>, token?: string) {
-  const res = await request.post(route, { form, headers: token ? { token } : {} });
+export async function callApi(
+  request: APIRequestContext,
+  route: string,
+  form: Record<string, string>,
+  token?: string,
+  headers: Record<string, string> = {},
+) {
+  const res = await request.post(route, { form, headers: { ...headers, ...(token ? { token } : {}) } });
   const body = (await res.json()) as { code: number; msg: string; data: Record<string, string> };
   expect(body.code, `${route}: ${body.msg}`).toBe(0);
   return body.data;
@@ -24,7 +31,7 @@ export async function signInThroughApi(
   credits = 100,
 ): Promise<string> {
   const email = `${name}-${Date.now()}@first-user.test`;
-  const { attemptId } = await callApi(request, '/user/code', { email, type: 'login' });
+  const { attemptId } = await callApi(request, '/user/code', { email, type: 'login' }, undefined, testNetwork());
   const { token, userId } = await callApi(request, '/user/email/login', {
     email,
     code: await mailbox.nextCode(email),
