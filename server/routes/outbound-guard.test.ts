@@ -3,17 +3,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOUND_MESSAGES } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
 import { webhookDispatcher } from '../tasks/webhooks';
-import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { servePublicApi, type PublicApiServer } from '../test-support/public-api-server';
+import { creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
+let served: PublicApiServer;
 let t: TasksTestApp;
-let base: string;
-let server: ReturnType<typeof serve>;
 let user: TestUser;
 /** A listener on 127.0.0.1 that must never be reached; it would serve a valid file if it were. */
 let trap: Server;
@@ -27,43 +26,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
   trapPort = (trap.address() as AddressInfo).port;
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  base = `http://127.0.0.1:${port}`;
   // The test support allows private targets for its local fakes; these tests run with the production default.
-  t = await createTasksTestApp({
-    env: { PUBLIC_URL: base, OUTBOUND_ALLOW_PRIVATE: 'false', RATE_LIMIT_PER_MINUTE: '1000' },
-  });
-  server = serve({ fetch: t.app.fetch, port, hostname: '127.0.0.1' });
-  await t.system.start();
-  user = await createUser(t, 1000);
+  served = await servePublicApi({ OUTBOUND_ALLOW_PRIVATE: 'false' }, 1000);
+  ({ t, user } = served);
 });
 afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await t.close();
+  await served.close();
   await new Promise((r) => trap.close(r));
 });
 
-async function api(path: string, body: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
-    body: JSON.stringify(body),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
-}
-
-async function poll(taskId: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api('/api/getAsyncResult', { taskId });
-    if (r.body.data.task.status >= 3) return r.body.data;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error('task did not finish');
-}
+const api = (path: string, body: unknown) => served.api(path, body);
+const poll = (taskId: string) => served.poll(taskId);
 
 describe('private targets refused by default', () => {
   it('answers 400 to a callbackUrl on this machine in any spelling', async () => {

@@ -3,59 +3,26 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quote } from '../../src/lib/product-rules';
 import { wavDuration } from '../media';
-import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { servePublicApi, type PublicApiServer } from '../test-support/public-api-server';
+import { creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 
+let served: PublicApiServer;
 let t: TasksTestApp;
 let base: string;
-let server: ReturnType<typeof serve>;
 let user: TestUser;
 
 beforeAll(async () => {
-  // Listen first on a free port, then build the app with that PUBLIC_URL so signed URLs point at it.
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise((r) => probe.close(r));
-  base = `http://127.0.0.1:${port}`;
-  t = await createTasksTestApp({
-    env: { PUBLIC_URL: base, WEBHOOK_RETRY_BASE_MS: '100', RATE_LIMIT_PER_MINUTE: '1000' },
-  });
-  server = serve({ fetch: t.app.fetch, port, hostname: '127.0.0.1' });
-  await t.system.start();
-  user = await createUser(t, 100);
+  served = await servePublicApi({ WEBHOOK_RETRY_BASE_MS: '100' }, 100);
+  ({ t, base, user } = served);
 });
-afterAll(async () => {
-  await new Promise((r) => server.close(r));
-  await t.close();
-});
+afterAll(() => served.close());
 
-async function api(path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}`, ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  return {
-    status: res.status,
-    headers: res.headers,
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    body: (await res.json()) as { code: number; message: string; data: any },
-  };
-}
-
-async function poll(taskId: string) {
-  for (let i = 0; i < 400; i++) {
-    const r = await api('/api/getAsyncResult', { taskId });
-    if (r.body.data.task.status >= 3) return r.body.data;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error('task did not finish');
-}
+const api: PublicApiServer['api'] = (path, body, headers) => served.api(path, body, headers);
+const poll = (taskId: string) => served.poll(taskId);
 
 describe('TTS through the public API', () => {
   it('returns a playable WAV whose length matches the text, charged by the price table', async () => {
