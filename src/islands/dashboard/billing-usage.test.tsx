@@ -1,37 +1,19 @@
 // Dashboard on the real server: readable billing rows with task links, and the chart of runs and credits used per day
 // and feature.
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RoutedBrowser } from '../../../server/test-support/browser';
-import {
-  createOkBadTestApp,
-  createUser,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
-import { postJson } from '../../../server/test-support/post-json';
+import { describe, expect, it } from 'vitest';
+import { waitForTask } from '../../../server/test-support/tasks';
 import { USAGE } from '../../lib/product-rules';
 import BillingTab from './BillingTab';
 import UsageChart from './UsageChart';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { postData, signedInPageEachTest } from '../shared/page.fixtures';
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
+const page = signedInPageEachTest(500);
 
-beforeEach(async () => {
-  t = await createOkBadTestApp();
-  user = await createUser(t, 500);
-  net = await signInPage(t, user);
-});
-afterEach(() => resetPage(t));
-
-const post = async (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
-  (await postJson(t.app, path, body, headers)).body.data;
+const post = (path: string, body: unknown, headers?: Record<string, string>) => postData(page, path, body, headers);
 async function run(path: string, body: unknown): Promise<string> {
   const id = (await post(`/api-playground${path}`, body)).taskId as string;
-  await waitForTask(t, id);
+  await waitForTask(page.t, id);
   return id;
 }
 const speak = (text: string, quality: 'common' | 'pro' = 'common') =>
@@ -86,7 +68,7 @@ describe('UsageChart', () => {
     expect(screen.getByText('Speech · Common: 2')).toBeTruthy();
     expect(screen.getByText('Speech · Pro: 1')).toBeTruthy();
     expect(screen.getByTestId('usage-total').textContent).toBe('3 runs · 3 credits');
-    expect(net.bodiesTo('/apply/usage')).toEqual([{ tzOffset: new Date().getTimezoneOffset() }]);
+    expect(page.net.bodiesTo('/apply/usage')).toEqual([{ tzOffset: new Date().getTimezoneOffset() }]);
 
     // Runs count the refunded dialogue too.
     fireEvent.click(screen.getByRole('button', { name: 'Runs' }));

@@ -1,31 +1,19 @@
 // Dashboard on the real server: the request log of API calls with paging, and named API keys shown once, listed and
 // revoked.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RoutedBrowser } from '../../../server/test-support/browser';
-import { createOkBadTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
-import { postJson } from '../../../server/test-support/post-json';
+import { describe, expect, it, vi } from 'vitest';
 import { NAMED_API_KEYS } from '../../lib/product-rules';
 import NamedKeys from './NamedKeys';
 import RequestsTab from './RequestsTab';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { postData, signedInPageEachTest } from '../shared/page.fixtures';
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
+const page = signedInPageEachTest(500);
 
-beforeEach(async () => {
-  t = await createOkBadTestApp();
-  user = await createUser(t, 500);
-  net = await signInPage(t, user);
-});
-afterEach(() => resetPage(t));
-
-const post = async (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
-  (await postJson(t.app, path, body, headers)).body.data;
+const post = (path: string, body: unknown, headers?: Record<string, string>) => postData(page, path, body, headers);
 describe('RequestsTab', () => {
   it('lists API calls with tool, status, credits, task id and key, and pages through them', async () => {
-    const api = (path: string, body: unknown) => post(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
+    const api = (path: string, body: unknown) =>
+      post(`/api${path}`, body, { authorization: `Bearer ${page.user.apiKey}` });
     const { taskId } = await api('/async/do_tts_common', { text: 'From the API', audioId: 'en-us-male-1' });
     for (let i = 0; i < 20; i++) await api('/remaining_credits', {});
     await new Promise((r) => setTimeout(r, 30));
@@ -38,7 +26,7 @@ describe('RequestsTab', () => {
     expect(row.textContent).toContain('async/do_tts_common');
     expect(row.textContent).toContain(taskId);
     expect(row.textContent).toContain('Default key');
-    expect(net.bodiesTo('/apply/requests')).toEqual([
+    expect(page.net.bodiesTo('/apply/requests')).toEqual([
       { page: 1, pageSize: 20 },
       { page: 2, pageSize: 20 },
     ]);

@@ -1,47 +1,32 @@
 // The history panel on the real server: summary, named downloads, server-side filter and search, delete with undo,
 // re-run, ?task=, errors.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { routeBrowserTo } from '../../../server/test-support/browser';
 import { postJson } from '../../../server/test-support/post-json';
-import {
-  createOkBadTestApp,
-  createUser,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { waitForTask } from '../../../server/test-support/tasks';
 import { HISTORY, TASK_LIMITS, type Feature } from '../../lib/product-rules';
 import { $user, refreshUser } from '../../lib/stores/signed-in';
 import History from './History';
 import { bumpHistory } from './history-store';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { signedInPageEachTest } from '../shared/page.fixtures';
 
 const LIST = '/api-playground/video_tools/v1/get_list';
 const SPEECH: readonly Feature[] = ['tts-common', 'tts-pro', 'tts-clone'];
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
-
-beforeEach(async () => {
-  // Speech succeeds on one test engine; dialogue fails on another, so both kinds of item exist.
-  t = await createOkBadTestApp();
-  user = await createUser(t, 500);
-  net = await signInPage(t, user);
-});
-afterEach(async () => {
+// Speech succeeds on one test engine; dialogue fails on another, so both kinds of item exist.
+const page = signedInPageEachTest(500);
+afterEach(() => {
   vi.useRealTimers();
   history.replaceState(null, '', '/');
-  await resetPage(t);
 });
 
 /** Submits through the API (not the browser) and waits until the task is finished. */
 async function task(path: string, body: unknown): Promise<string> {
   const id = (
-    await postJson<{ data: { taskId: string } }>(t.app, `/api-playground${path}`, body, { token: user.token })
+    await postJson<{ data: { taskId: string } }>(page.t.app, `/api-playground${path}`, body, { token: page.user.token })
   ).body.data.taskId;
-  await waitForTask(t, id);
+  await waitForTask(page.t, id);
   return id;
 }
 const speak = (text: string, quality: 'common' | 'pro' = 'common', voiceId = 'en-us-female-1') =>
@@ -70,7 +55,7 @@ describe('History', () => {
     expect(download.getAttribute('href')).toContain(`&download=${download.getAttribute('download')}`);
     expect(download.getAttribute('download')).not.toContain(pro);
     // The screen's features are filtered on the server.
-    expect(net.bodiesTo(LIST)).toEqual([{ page: 1, pageSize: TASK_LIMITS.defaultPageSize, features: SPEECH }]);
+    expect(page.net.bodiesTo(LIST)).toEqual([{ page: 1, pageSize: TASK_LIMITS.defaultPageSize, features: SPEECH }]);
   });
 
   it('filters by one feature or all, and searches on the server', async () => {
@@ -85,7 +70,7 @@ describe('History', () => {
     await waitFor(() => expect(ids(container)).toEqual([dialogue, pro, common]));
     fireEvent.change(screen.getByLabelText('Search history'), { target: { value: 'DOG' } });
     await waitFor(() => expect(ids(container)).toEqual([pro]));
-    expect(net.bodiesTo(LIST).at(-1)).toEqual({ page: 1, pageSize: TASK_LIMITS.defaultPageSize, q: 'DOG' });
+    expect(page.net.bodiesTo(LIST).at(-1)).toEqual({ page: 1, pageSize: TASK_LIMITS.defaultPageSize, q: 'DOG' });
     fireEvent.change(screen.getByLabelText('Search history'), { target: { value: 'nothing like it' } });
     expect(await screen.findByText('Nothing matches.')).toBeTruthy();
   });
@@ -115,12 +100,12 @@ describe('History', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fireEvent.click(within(items(container)[0]!).getByRole('button', { name: /^Delete Speech · Common from / }));
     expect(screen.getByRole('status').textContent).toContain('Deleted: Speech · Common');
-    expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([]);
+    expect(page.net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([]);
     act(() => vi.advanceTimersByTime(HISTORY.undoMs));
     vi.useRealTimers();
-    await waitFor(() => expect(net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([{ taskId: drop }]));
+    await waitFor(() => expect(page.net.bodiesTo('/api-playground/video_tools/v1/delete')).toEqual([{ taskId: drop }]));
     await waitFor(async () =>
-      expect(await t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]),
+      expect(await page.t.database.db.selectFrom('tasks').select('id').where('id', '=', drop).execute()).toEqual([]),
     );
     expect(ids(container)).toEqual([keep]);
   });
@@ -131,7 +116,11 @@ describe('History', () => {
     await waitFor(() => expect(ids(container)).toEqual([first]));
     const item = items(container)[0]!;
     const held = (
-      await t.database.db.selectFrom('tasks').select('credits_held').where('id', '=', first).executeTakeFirstOrThrow()
+      await page.t.database.db
+        .selectFrom('tasks')
+        .select('credits_held')
+        .where('id', '=', first)
+        .executeTakeFirstOrThrow()
     ).credits_held;
     expect(held).toBeGreaterThan(0);
     fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
@@ -142,7 +131,7 @@ describe('History', () => {
     expect(document.activeElement).toBe(within(ask).getByRole('button', { name: 'Yes, run again' }));
     // Cancel runs nothing.
     fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
-    expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([]);
+    expect(page.net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([]);
     fireEvent.click(within(item).getByRole('button', { name: 'Run again…' }));
     const before = (await refreshUser())!.userPoints;
     fireEvent.click(within(item).getByRole('button', { name: 'Yes, run again' }));
@@ -151,7 +140,7 @@ describe('History', () => {
     await waitFor(() => expect($user.get()!.userPoints).toBe(before - held));
     const again = ids(container)[0]!;
     expect(again).not.toBe(first);
-    expect(net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([{ taskId: first }]);
+    expect(page.net.bodiesTo('/api-playground/video_tools/v1/rerun')).toEqual([{ taskId: first }]);
     await waitFor(() => expect(items(container)[0]!.dataset.status).toBe('succeeded'), { timeout: 5000 });
     expect(within(items(container)[0]!).getByTestId('history-summary').textContent).toBe('once more · Ava (en-US)');
   });
@@ -183,7 +172,7 @@ describe('History', () => {
     vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
     const { container } = render(<History features={SPEECH} screen="speech" />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to fetch. Use Refresh to try again.');
-    routeBrowserTo(t.app);
+    routeBrowserTo(page.t.app);
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(items(container)).toHaveLength(1));
     expect(screen.queryByRole('alert')).toBeNull();
@@ -192,10 +181,10 @@ describe('History', () => {
   it('shows nothing to a guest and asks the server nothing', async () => {
     $user.set(null);
     // Signing the page in asked /user/info; from here on nothing is asked.
-    const asked = net.sent.length;
+    const asked = page.net.sent.length;
     const { container } = render(<History features={SPEECH} screen="speech" />);
     await act(() => Promise.resolve());
     expect(container.innerHTML).toBe('');
-    expect(net.sent.slice(asked)).toEqual([]);
+    expect(page.net.sent.slice(asked)).toEqual([]);
   });
 });

@@ -1,43 +1,29 @@
 // Sharing from the history on the real server: opt in per result, pick a lifetime, copy the public link, revoke it.
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RoutedBrowser } from '../../../server/test-support/browser';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { describe, expect, it, vi } from 'vitest';
+import { createTasksTestApp, testEngine, waitForTask } from '../../../server/test-support/tasks';
 import { SHARE_LINKS } from '../../lib/product-rules';
 import History from './History';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { signedInPageEachTest } from '../shared/page.fixtures';
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
-
-beforeEach(async () => {
-  t = await createTasksTestApp({
+const page = signedInPageEachTest(50, async () => {
+  const app = await createTasksTestApp({
     engines: [testEngine({ name: 'ok', features: ['tts-common'] })],
     env: { ENGINES: 'tts-common=ok', SITE_URL: 'https://site.example' },
   });
-  await t.system.queue.start();
-  user = await createUser(t, 50);
-  net = await signInPage(t, user);
+  await app.system.queue.start();
+  return app;
 });
-afterEach(() => resetPage(t));
 
 describe('ShareLinks', () => {
   it('creates a public link with the chosen lifetime, copies it and revokes it', async () => {
-    const res = await t.app.request('/api-playground/speech/v1/tts', {
+    const res = await page.t.app.request('/api-playground/speech/v1/tts', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', token: user.token },
+      headers: { 'content-type': 'application/json', token: page.user.token },
       body: JSON.stringify({ text: 'Share me', voiceId: 'en-us-female-1' }),
     });
     const taskId = ((await res.json()) as { data: { taskId: string } }).data.taskId;
-    await waitForTask(t, taskId);
+    await waitForTask(page.t, taskId);
     const writeText = vi.fn(() => Promise.resolve());
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
 
@@ -49,15 +35,15 @@ describe('ShareLinks', () => {
     fireEvent.click(within(panel).getByRole('button', { name: 'Create link' }));
     const link = (await within(panel).findByLabelText('Share link')) as HTMLInputElement;
     expect(link.value).toMatch(new RegExp(`^https://site\\.example${SHARE_LINKS.pagePath}\\?t=`));
-    expect(net.bodiesTo('/share/v1/create')).toEqual([{ taskId, days: 7 }]);
+    expect(page.net.bodiesTo('/share/v1/create')).toEqual([{ taskId, days: 7 }]);
 
     fireEvent.click(within(panel).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(link.value));
 
     const token = new URL(link.value).searchParams.get('t')!;
-    expect((await t.app.request(`/share/v1/view?t=${token}`)).status).toBe(200);
+    expect((await page.t.app.request(`/share/v1/view?t=${token}`)).status).toBe(200);
     fireEvent.click(within(panel).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(within(panel).queryByLabelText('Share link')).toBeNull());
-    expect((await t.app.request(`/share/v1/view?t=${token}`)).status).toBe(404);
+    expect((await page.t.app.request(`/share/v1/view?t=${token}`)).status).toBe(404);
   });
 });
