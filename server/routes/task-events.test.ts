@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
 import { collect, dataOf, type OpenedStream } from '../test-support/sse.fixtures';
+import { APP_DATABASES } from '../test-support/app-databases';
 import {
   createTasksTestApp,
   createUser,
@@ -12,11 +13,6 @@ import {
   type TasksTestApp,
   type TestUser,
 } from '../test-support/tasks';
-
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
 
 let t: TasksTestApp | undefined;
 const open: OpenedStream[] = [];
@@ -57,7 +53,7 @@ async function submitTts(user: TestUser, text = 'hello there') {
   return body.data.taskId;
 }
 
-describe.each(targets)('live status streams on $label', ({ postgres }) => {
+describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => {
   async function app(gate?: Promise<void>) {
     // On PostgreSQL the feed listens on a session of its own, which needs the database's URL.
     const env = { ENGINES: 'tts-common=test', ...(postgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {}) };

@@ -13,14 +13,10 @@ import {
 import { createEngineRegistry, type Engine } from '../engines';
 import { createLogger } from '../log';
 import { featureStates } from '../routes/features';
+import { APP_DATABASES } from '../test-support/app-databases';
 import { createTasksTestApp, createUser, creditState, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { silentWav } from '../test-support/wav';
 import { createTaskService } from './service';
-
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
 
 /** The length every input file measures, at submit as in the playground (an upload's durationS). */
 const SECONDS = 61.5;
@@ -61,7 +57,7 @@ const SETUPS: Array<{ label: string; chain: Engine[]; madeBy: string }> = [
   },
 ];
 
-describe.each(targets)('preview, hold and charge on $label', ({ postgres }) => {
+describe.each(APP_DATABASES)('preview, hold and charge on $label', ({ postgres }) => {
   let t: TasksTestApp;
   let user: TestUser;
   beforeAll(async () => {

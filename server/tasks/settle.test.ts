@@ -3,13 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { endedTaskMessage, TASK_MESSAGES, type TaskStatus } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
+import { APP_DATABASES } from '../test-support/app-databases';
 import { createTasksTestApp, createUser, creditState, testEngine, type TasksTestApp } from '../test-support/tasks';
 import { LEDGER_REASONS, taskSettlement, type TaskSettlementOptions } from './settle';
-
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -19,7 +15,7 @@ afterEach(async () => {
 
 const output = { media: ['m1'] };
 
-describe.each(targets)('settling a task on $label', ({ postgres }) => {
+describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
   /** A queued task of `characters` characters of speech on `engine`, held by a real submit; no queue runs it. */
   async function held(o: { characters: number; engine?: string; noModelPrice?: 'free' | 'full'; credits?: number }) {
     const engine = o.engine ?? 'model';

@@ -1,12 +1,8 @@
 // A run that was taken over (its worker lost the lease but kept going) neither settles the task nor removes the
 // newer attempt's result: only the current attempt settles, once, and keeps its files.
 import { afterEach, describe, expect, it } from 'vitest';
+import { APP_DATABASES } from '../test-support/app-databases';
 import { createTasksTestApp, createUser, creditState, testEngine, type TasksTestApp } from '../test-support/tasks';
-
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -14,17 +10,24 @@ afterEach(async () => {
   t = undefined;
 });
 
-describe.each(targets)('a taken-over run on $label', ({ postgres }) => {
-  it('finishes after the newer attempt and changes nothing: one settle, the newer result kept', async () => {
-    t = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-    const user = await createUser(t, 10);
-    const { tasks } = t.system;
+describe.each(APP_DATABASES)('a taken-over run on $label', ({ postgres }) => {
+  /** A speech task submitted (credits held) on a fresh app, not yet claimed by any worker. */
+  async function submitted() {
+    const app = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
+    t = app;
+    const user = await createUser(app, 10);
+    const { tasks } = app.system;
     const { task } = await tasks.submit({
       userId: user.id,
       feature: 'tts-common',
       input: { text: 'hello there', voice: 'en-us-female-1' },
       source: 'api',
     });
+    return { app, user, tasks, task };
+  }
+
+  it('finishes after the newer attempt and changes nothing: one settle, the newer result kept', async () => {
+    const { app, user, tasks, task } = await submitted();
     const first = await tasks.claimNext();
     expect(first?.attempts).toBe(1);
     // Another worker takes the task over while the first one is still alive.
@@ -38,32 +41,24 @@ describe.each(targets)('a taken-over run on $label', ({ postgres }) => {
     await tasks.run(first!, new AbortController().signal);
     const after = await tasks.byId(task.id);
     expect(after?.output).toBe(settled!.output);
-    const media = await t.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute();
+    const media = await app.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute();
     expect(media.map((m) => m.id)).toEqual(kept.media);
-    const state = await creditState(t, user.id);
+    const state = await creditState(app, user.id);
     expect(state.ledger.filter((r) => r.reference === task.id).map((r) => r.reason)).toEqual(['task-hold']);
     expect(state.ledgerSum).toBe(state.balance);
   });
 
   it("finishes before the newer attempt and is refused: the newer attempt settles and its result is the task's", async () => {
-    t = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-    const user = await createUser(t, 10);
-    const { tasks } = t.system;
-    const { task } = await tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'hello there', voice: 'en-us-female-1' },
-      source: 'api',
-    });
+    const { app, tasks, task } = await submitted();
     const first = await tasks.claimNext();
     const second = await tasks.claim(task.id);
     await tasks.run(first!, new AbortController().signal);
     expect((await tasks.byId(task.id))?.status).toBe('running');
-    expect(await t.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute()).toEqual([]);
+    expect(await app.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute()).toEqual([]);
     await tasks.run(second!.task, new AbortController().signal);
     const done = await tasks.byId(task.id);
     expect(done?.status).toBe('succeeded');
-    const media = await t.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute();
+    const media = await app.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute();
     expect(media.map((m) => m.id)).toEqual((JSON.parse(done!.output!) as { media: string[] }).media);
     expect(media).toHaveLength(1);
   });

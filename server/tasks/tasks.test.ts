@@ -2,6 +2,7 @@
 // recovery.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES, FEATURE_MESSAGES, quote, TASK_ERROR_CODES } from '../../src/lib/product-rules';
+import { APP_DATABASES } from '../test-support/app-databases';
 import {
   createTasksTestApp,
   createUser,
@@ -10,11 +11,6 @@ import {
   waitForTask,
   type TasksTestApp,
 } from '../test-support/tasks';
-
-const targets = [
-  { label: 'sqlite', postgres: false },
-  ...(process.env.TEST_DATABASE_URL ? [{ label: 'postgres', postgres: true }] : []),
-];
 
 let t: TasksTestApp | undefined;
 afterEach(async () => {
@@ -36,7 +32,7 @@ async function submitTts(app: TasksTestApp['app'], token: string, text: string, 
   };
 }
 
-describe.each(targets)('task credits on $label', ({ postgres }) => {
+describe.each(APP_DATABASES)('task credits on $label', ({ postgres }) => {
   it('200 parallel submits with credits for exactly 37: 37 accepted, the rest refused, balance 0, ledger = balance', async () => {
     t = await createTasksTestApp({ postgres, env: { TASK_USER_CONCURRENCY: '1000' } });
     const user = await createUser(t, 37);
