@@ -2,7 +2,7 @@
 // voice only, lip sync, failures, timeouts, deletes, malformed answers.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createUser, waitForTask, type TestUser } from '../../test-support/tasks';
+import { createUser, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
 import {
   expectCharged,
   expectFailedAndRefunded,
@@ -18,6 +18,18 @@ import { capturedLog, KEY, price, TEXT, useElevenLabsFake } from './elevenlabs.f
 
 const el = useElevenLabsFake();
 const { media, app, openApp, posts } = el;
+
+/** A new user with 100 credits submits a voice-only translation of the fixture video; answers the user and task id. */
+async function translateAsNewUser(t: TasksTestApp, targetLanguage: string) {
+  const user = await createUser(t, 100);
+  const videoUrl = await uploadMedia(t, user, media.source);
+  const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
+    videoUrl,
+    targetLanguage,
+    enableLipSync: false,
+  });
+  return { user, id };
+}
 
 describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
   it('video translate (voice only) uploads the video with its languages, waits through queued, preparing and dubbing with progress, stores the dubbed MP4 and charges per real second', async () => {
@@ -125,12 +137,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
   it('a dubbing job that ends failed fails the task with ElevenLabs reason, refunded', async () => {
     el.fake.mode = 'fail';
     const t = await app();
-    const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
-      videoUrl: await uploadMedia(t, user, media.source),
-      targetLanguage: 'de',
-      enableLipSync: false,
-    });
+    const { user, id } = await translateAsNewUser(t, 'de');
     await expectFailedAndRefunded(t, user, id, 'ElevenLabs could not dub the video: No speech was found in the video');
     expect(el.fake.statuses('dub1')).toEqual(['queued', 'failed']);
     await expect
@@ -143,15 +150,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     const log = capturedLog();
     const engine = elevenLabsEngine({ key: KEY, baseUrl: el.fake.url, lipSync: null, log });
     const t = await openApp({ engines: [engine], env: { ENGINES: 'video-translate-voice-only=elevenlabs' } });
-    const user = await createUser(t, 100);
-    const task = await waitForTask(
-      t,
-      await submitTool(t, user.apiKey, 'video_translate/2.0', {
-        videoUrl: await uploadMedia(t, user, media.source),
-        targetLanguage: 'es',
-        enableLipSync: false,
-      }),
-    );
+    const task = await waitForTask(t, (await translateAsNewUser(t, 'es')).id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(el.fake.statuses('dub1')).toEqual(['rendering', 'rendering', 'dubbed']);
     expect(log.lines.filter((l) => l.fields?.status === 'rendering')).toHaveLength(1);
@@ -160,12 +159,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
 
   it("a target language ElevenLabs refuses (422) fails as the input's fault naming the field, refunded, with nothing to delete", async () => {
     const t = await app();
-    const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
-      videoUrl: await uploadMedia(t, user, media.source),
-      targetLanguage: 'Klingon',
-      enableLipSync: false,
-    });
+    const { user, id } = await translateAsNewUser(t, 'Klingon');
     const task = await expectFailedAndRefunded(
       t,
       user,
@@ -180,12 +174,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
   it('a dubbing past the engine timeout is deleted at ElevenLabs, failed and refunded', async () => {
     el.fake.mode = 'hang';
     const t = await app({ ENGINE_TIMEOUTS_MS: 'elevenlabs=1500' });
-    const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
-      videoUrl: await uploadMedia(t, user, media.source),
-      targetLanguage: 'de',
-      enableLipSync: false,
-    });
+    const { user, id } = await translateAsNewUser(t, 'de');
     await expectFailedAndRefunded(t, user, id, 'timed out');
     await expect
       .poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'))
@@ -195,12 +184,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
   it('a translation its owner deletes while dubbing is deleted at ElevenLabs and refunded', async () => {
     el.fake.mode = 'hang';
     const t = await app();
-    const user = await createUser(t, 100);
-    const id = await submitTool(t, user.apiKey, 'video_translate/2.0', {
-      videoUrl: await uploadMedia(t, user, media.source),
-      targetLanguage: 'de',
-      enableLipSync: false,
-    });
+    const { user, id } = await translateAsNewUser(t, 'de');
     await expect
       .poll(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 })
       .toBe(true);
