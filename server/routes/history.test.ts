@@ -1,6 +1,5 @@
 // The playground history on the server: several-feature filter, search over what tasks were made from, re-run, poster
 // frames, download names.
-import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,27 +16,13 @@ import {
   type TasksTestApp,
   type TestUser,
 } from '../test-support/tasks';
+import { writeTestPatternMp4 } from '../test-support/lavfi-media';
 import { silentWav } from '../test-support/wav';
 
 /** A 2-second MP4 test pattern made with the ffmpeg the server ships with. */
 function clip(): Uint8Array {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'history-test-')), 'clip.mp4');
-  execFileSync(ffmpegTools()!.ffmpeg, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x240:rate=15',
-    '-t',
-    '2',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    file,
-  ]);
+  writeTestPatternMp4(ffmpegTools()!.ffmpeg, file);
   return new Uint8Array(readFileSync(file));
 }
 

@@ -1,0 +1,22 @@
+// Test-only: short real media files made from ffmpeg's test sources, for tests whose server must probe or play them.
+import { execFileSync } from 'node:child_process';
+
+/** Writes a 2-second 320×240 H.264 MP4 of the test pattern to `file`, with the given ffmpeg. */
+export function writeTestPatternMp4(ffmpeg: string, file: string): void {
+  execFileSync(ffmpeg, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=320x240:rate=15',
+    '-t',
+    '2',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:v',
+    'libx264',
+    file,
+  ]);
+}
