@@ -10,6 +10,7 @@ import { PRODUCTS } from '../../src/lib/site/products';
 import { useMailbox } from './support/mailbox';
 import { enterMailedCode, hydrated, signInByMail, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
+import { writeTestPatternMp4 } from '../../server/test-support/lavfi-media';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const shots = path.join(root, 'test-results/screenshots');
@@ -62,22 +63,7 @@ function videoAndAudio(): { video: string; audio: string } {
   const ffmpeg = process.env.FFMPEG_PATH ?? 'ffmpeg';
   const video = path.join(fixtures, 'clip.mp4');
   const audio = path.join(fixtures, 'voice.wav');
-  execFileSync(ffmpeg, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=size=320x240:rate=15',
-    '-t',
-    '2',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:v',
-    'libx264',
-    video,
-  ]);
+  writeTestPatternMp4(ffmpeg, video);
   execFileSync(ffmpeg, [
     '-y',
     '-loglevel',
