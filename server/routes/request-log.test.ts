@@ -34,6 +34,17 @@ function countingInserts() {
 }
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
+/** A free remaining_credits call by the test's user, as the log records it (without its time). */
+const creditsCall = () => ({
+  user_id: user.id,
+  key_id: null,
+  tool: 'remaining_credits',
+  status: 200,
+  code: 0,
+  credits: 0,
+  task_id: null,
+});
+
 describe('request log', () => {
   it('records each public API call with tool, status, code, credits held and task id, newest first', async () => {
     const submitted = await api('/async/do_tts_common', { text: 'Hello there', audioId: 'en-us-female-1' });
@@ -86,16 +97,7 @@ describe('request log', () => {
   it('writes calls answered over many turns in one insert, REQUEST_LOG.writeEveryMs after the first, or at once when a batch is full', async () => {
     const { db, inserts } = countingInserts();
     const log = createRequestLog(db, createLogger('silent'));
-    const call = {
-      user_id: user.id,
-      key_id: null,
-      tool: 'remaining_credits',
-      status: 200,
-      code: 0,
-      credits: 0,
-      task_id: null,
-      created_at: Date.now(),
-    };
+    const call = { ...creditsCall(), created_at: Date.now() };
     for (let i = 0; i < 5; i++) {
       log.record(call);
       await nextTurn();
@@ -118,15 +120,7 @@ describe('request log', () => {
     let now = Date.UTC(2025, 0, 1);
     const { db, inserts } = countingInserts();
     const log = createRequestLog(db, createLogger('silent'), () => now);
-    const call = {
-      user_id: user.id,
-      key_id: null,
-      tool: 'remaining_credits',
-      status: 200,
-      code: 0,
-      credits: 0,
-      task_id: null,
-    };
+    const call = creditsCall();
     for (let i = 0; i < 3; i++) log.record({ ...call, created_at: now });
     await log.flush();
     expect(inserts).toEqual([3]);
