@@ -14,6 +14,24 @@ import {
 } from '../../src/lib/product-rules';
 import { batch, entry, KEY, useProxiedCollector } from './tracking.fixtures';
 
+/**
+ * Sends as one device a window at a time (Date faked), each within the per-window budget, until it has sent past its
+ * daily one; `window` counts from 1.
+ */
+async function sendPastTheDay(
+  limits: { windowMs: number; perDevicePerWindow: number; perDevicePerDay: number },
+  sendOne: (sent: number, window: number) => Promise<unknown>,
+) {
+  const start = Date.now();
+  let sent = 0;
+  let minute = 0;
+  while (sent < limits.perDevicePerDay + limits.perDevicePerWindow) {
+    vi.setSystemTime(start + minute++ * limits.windowMs);
+    for (let i = 0; i < limits.perDevicePerWindow; i++, sent++) await sendOne(sent, minute);
+  }
+  return { start, minute, sent };
+}
+
 describe('message limits (docs/tracking-protocol.md "message")', () => {
   const LIMITS = TRACKING_MESSAGE_LIMITS;
   /** About 3.9 KB, under the 4,000-character message cap. */
@@ -67,14 +85,9 @@ describe('message limits (docs/tracking-protocol.md "message")', () => {
 
   it('a device is held to its daily budget even when it keeps under the per-minute one; a new day window lets it in again', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const start = Date.now();
-    let sent = 0;
-    let minute = 0;
-    while (sent < LIMITS.perDevicePerDay + LIMITS.perDevicePerWindow) {
-      vi.setSystemTime(start + minute++ * LIMITS.windowMs);
-      for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++)
-        await send(`192.0.2.${minute % 200}`, 'steady', text(sent));
-    }
+    const { start, minute } = await sendPastTheDay(LIMITS, (sent, minute) =>
+      send(`192.0.2.${minute % 200}`, 'steady', text(sent)),
+    );
     expect(await stored()).toBe(LIMITS.perDevicePerDay);
     // A fresh minute: the device is under its per-minute budget and refused for the day, until its day window ends.
     vi.setSystemTime(start + minute * LIMITS.windowMs);
@@ -151,14 +164,9 @@ describe('budgets of the other collector calls (docs/tracking-protocol.md "Limit
 
     it('a device is held to its daily budget while keeping under the per-minute one; the next day it is heard again', async () => {
       vi.useFakeTimers({ toFake: ['Date'] });
-      const start = Date.now();
-      let sent = 0;
-      let minute = 0;
-      while (sent < LIMITS.perDevicePerDay + LIMITS.perDevicePerWindow) {
-        vi.setSystemTime(start + minute++ * LIMITS.windowMs);
-        for (let i = 0; i < LIMITS.perDevicePerWindow; i++, sent++)
-          await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent));
-      }
+      const { start, minute, sent } = await sendPastTheDay(LIMITS, (sent) =>
+        call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent)),
+      );
       expect(await count('tracking_monitor')).toBe(LIMITS.perDevicePerDay);
       vi.setSystemTime(start + minute * LIMITS.windowMs);
       const late = await call(TRACKING_PATHS.monitor, '192.0.2.1', report('steady', sent));
