@@ -1,15 +1,13 @@
 // Dashboard end to end at 1440 and 390 px: credits used per day and feature, named API keys with last use and revoke,
 // the request log with paging, and billing rows that say what happened and link to the task (readable at 390 px, axe
 // clean).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { startServer, type ServerProcess } from '../../server/test-support/server-process';
-import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { useChargedServer } from './support/charged-server';
+import { openTab } from './support/dashboard-tab';
 import { useMailbox } from './support/mailbox';
-import { axeViolations, declineCookies } from './support/page-checks';
+import { axeViolations, declineCookies, noSidewaysScroll } from './support/page-checks';
 import { hydrated, signInByMail } from './support/sign-in';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -17,39 +15,11 @@ const shots = path.join(root, 'test-results/screenshots');
 const mailbox = useMailbox();
 
 // Out of the box every engine here runs without an AI model, and such runs are free (NO_MODEL_PRICE), so the shared
-// e2e server charges nothing. Billing and usage need charged runs: this spec starts its own server, on the same site
-// and mail server, that charges them the full price.
-const port = E2E_APP_PORT + 50;
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dashboard-e2e-'));
-let server: ServerProcess;
+// e2e server charges nothing. Billing and usage need charged runs: this spec starts its own server that charges them.
+const { base, grant } = useChargedServer('dashboard', 50);
 
-test.beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startServer({
-    ...accountsServerEnv(E2E_APP_PORT),
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    SITE_DIR: process.env.SITE_DIR || path.join(root, 'dist'),
-    NO_MODEL_PRICE: 'full',
-    SIGNUP_CREDITS: '0',
-  });
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.beforeAll(() => mkdirSync(shots, { recursive: true }));
 test.beforeEach(({ page }) => declineCookies(page));
-
-/** The operator CLI against this spec's server's database. */
-function grant(email: string, credits: number): void {
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)],
-    { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } },
-  );
-}
 
 const api = (request: APIRequestContext, key: string, tool: string, body: unknown) =>
   request.post(`${base}/api/${tool}`, { headers: { authorization: `Bearer ${key}` }, data: body });
@@ -67,13 +37,6 @@ async function waitForTask(request: APIRequestContext, key: string, taskId: stri
     )
     .toBeGreaterThanOrEqual(3);
 }
-
-async function openTab(page: Page, name: string) {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {

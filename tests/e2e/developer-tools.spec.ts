@@ -1,17 +1,15 @@
 // Developer tools end to end at 1440 and 390 px: a key's credit cap set in the dashboard and holding at submit, the
 // webhook delivery log with the failed-only filter and Redeliver against a local receiver, and the usage CSV download.
-import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { startServer, type ServerProcess } from '../../server/test-support/server-process';
 import { DEVELOPER_TOOL_CODES, STORAGE_KEYS, USAGE_EXPORT } from '../../src/lib/product-rules';
-import { accountsServerEnv, E2E_APP_PORT } from './support/accounts-env';
+import { useChargedServer } from './support/charged-server';
+import { openTab } from './support/dashboard-tab';
 import { useMailbox } from './support/mailbox';
-import { axeViolations, declineCookies } from './support/page-checks';
+import { axeViolations, declineCookies, noSidewaysScroll } from './support/page-checks';
 import { hydrated } from './support/sign-in';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,11 +17,12 @@ const shots = path.join(root, 'test-results/screenshots');
 const mailbox = useMailbox();
 
 // Charged runs (NO_MODEL_PRICE=full) so caps have something to count, webhooks to a receiver on this machine, and
-// quick retries: this spec starts its own server, on the same site and mail server as the run.
-const port = E2E_APP_PORT + 60;
-const base = `http://127.0.0.1:${port}`;
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'developer-tools-e2e-'));
-let server: ServerProcess;
+// quick retries: this spec starts its own server.
+const { base, grant } = useChargedServer('developer-tools', 60, {
+  OUTBOUND_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_BASE_MS: '200',
+  WEBHOOK_MAX_ATTEMPTS: '2',
+});
 
 /** The webhook receiver: answers 500 until told otherwise, and keeps what it got. */
 const received: Array<{ headers: IncomingHttpHeaders }> = [];
@@ -40,29 +39,11 @@ const receiver = createServer((req, res) => {
 let hookUrl: string;
 
 test.beforeAll(async () => {
-  // A busy machine may take a while to start the server.
-  test.setTimeout(120_000);
   mkdirSync(shots, { recursive: true });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/dreamapi`;
-  server = await startServer({
-    ...accountsServerEnv(E2E_APP_PORT),
-    PORT: String(port),
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    SITE_DIR: process.env.SITE_DIR || path.join(root, 'dist'),
-    NO_MODEL_PRICE: 'full',
-    SIGNUP_CREDITS: '0',
-    OUTBOUND_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_BASE_MS: '200',
-    WEBHOOK_MAX_ATTEMPTS: '2',
-  });
 });
-test.afterAll(async () => {
-  await server?.stop();
-  await new Promise((r) => receiver.close(r));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => new Promise((r) => receiver.close(r)));
 test.beforeEach(({ page }) => declineCookies(page));
 
 async function call(request: APIRequestContext, route: string, form: Record<string, string>, token?: string) {
@@ -88,14 +69,7 @@ async function signIn(page: Page, name: string, credits: number) {
     attemptId: attemptId!,
   });
   await call(page.request, '/user/infoUpdate', { company: 'Developer Tools Ltd', channel: '' }, token);
-  execFileSync(
-    process.execPath,
-    [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/admin/cli.ts', 'grant', email, String(credits)],
-    {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    },
-  );
+  grant(email, credits);
   const stored = {
     [STORAGE_KEYS.userToken]: token!,
     [STORAGE_KEYS.userId]: userId!,
@@ -122,12 +96,6 @@ const api = async (
     message: string;
     data: Record<string, unknown>;
   };
-
-async function openTab(page: Page, name: string) {
-  await page.getByRole('tab', { name }).click();
-  await expect(page.getByRole('tab', { name })).toHaveAttribute('aria-selected', 'true');
-}
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {

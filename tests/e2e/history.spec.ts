@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { admin } from './support/admin';
 import { useMailbox } from './support/mailbox';
-import { declineCookies } from './support/page-checks';
+import { declineCookies, noSidewaysScroll } from './support/page-checks';
 import { hydrated, signInByMail } from './support/sign-in';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -30,8 +30,6 @@ async function available(page: Page, feature: string): Promise<boolean> {
   const body = (await res.json()) as { data: { list: Array<{ feature: string; available: boolean }> } };
   return body.data.list.some((f) => f.feature === feature && f.available);
 }
-
-const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 for (const width of [1440, 390]) {
   test.describe(`at ${width} px`, () => {

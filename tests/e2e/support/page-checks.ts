@@ -73,6 +73,10 @@ async function rendersCleanly(
   expect(errors).toEqual([]);
 }
 
+/** Whether the page as it is now fits the viewport's width (does not scroll sideways). */
+export const noSidewaysScroll = (page: Page): Promise<boolean> =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
 /** Each route fits the viewport's width: the page never scrolls sideways. */
 export async function expectNoSidewaysScroll(page: Page, routes: string[]): Promise<void> {
   for (const route of routes) {
