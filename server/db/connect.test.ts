@@ -4,20 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from './index.ts';
-import { databaseTargets, newUser, tempRoot, type Fixture } from './test-support/targets.ts';
+import { databaseEachTest, databaseTargets, newUser, tempRoot } from './test-support/targets.ts';
 
 const targets = databaseTargets();
 
 describe.each(targets)('database on $label', (target) => {
-  let fixture: Fixture;
-  beforeEach(async () => {
-    fixture = await target.create();
-  });
-  afterEach(async () => {
-    await fixture.dispose();
-  });
+  const fixture = databaseEachTest(target);
 
   it('round-trips users and credit_ledger rows with integer columns read back as numbers', async () => {
     const app = await fixture.open();

@@ -2,7 +2,7 @@
 // refusing, rolling back, racing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrateToLatest, migrations, openDatabase, SchemaTooNewError } from './index.ts';
 import type { Migration, MigrationResult, OpenDatabaseOptions } from './index.ts';
 import { migrationsWithSlowOne } from './test-support/slow-migration.ts';
@@ -15,7 +15,7 @@ import {
   LATEST,
   tableNames,
   versionRows,
-  type Fixture,
+  databaseEachTest,
 } from './test-support/targets.ts';
 
 const targets = databaseTargets();
@@ -43,13 +43,7 @@ async function migrateInChildProcess(url: string, options: OpenDatabaseOptions):
 }
 
 describe.each(targets)('database on $label', (target) => {
-  let fixture: Fixture;
-  beforeEach(async () => {
-    fixture = await target.create();
-  });
-  afterEach(async () => {
-    await fixture.dispose();
-  });
+  const fixture = databaseEachTest(target);
 
   it('applies the migrations to a fresh database and creates every table and index', async () => {
     const app = await fixture.open();

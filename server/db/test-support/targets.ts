@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
 import { migrations, openDatabase } from '../index.ts';
 import type { AppDatabase, OpenDatabaseOptions } from '../index.ts';
 
@@ -139,6 +139,24 @@ export function databaseTargets(): Target[] {
   const engines = [...new Set(targets.map((t) => t.label.split(' ')[0]))];
   console.log(`[db tests] engines: ${engines.join(', ')}`);
   return targets;
+}
+
+/** A fresh database of `target` for each test of the calling block, disposed after it; reads the current one. */
+export function databaseEachTest(target: Target): Pick<Fixture, 'open' | 'shared'> {
+  let fixture: Fixture | undefined;
+  beforeEach(async () => {
+    fixture = await target.create();
+  });
+  afterEach(async () => {
+    await fixture?.dispose();
+    fixture = undefined;
+  });
+  return {
+    get shared() {
+      return fixture!.shared;
+    },
+    open: () => fixture!.open(),
+  };
 }
 
 // Kysely's introspection lists every schema on PostgreSQL; only the test's own schema matters here.
