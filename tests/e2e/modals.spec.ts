@@ -1,7 +1,7 @@
 // Modals and the account menu in real Chromium: native dialogs keep focus inside and give it back, the code
 // step focuses the first digit, the menu answers its keys, and after sign-in the suspension notice comes first and the
 // information form is offered once per account.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { admin } from './support/admin';
 import { useMailbox } from './support/mailbox';
 import { declineCookies } from './support/page-checks';
@@ -10,6 +10,26 @@ import { openLogin, signInByMail } from './support/sign-in';
 const mailbox = useMailbox();
 
 test.beforeEach(async ({ page }) => declineCookies(page));
+
+/** Signs `email` in through the code calls and answers its session, stored nowhere yet. */
+async function apiSession(request: APIRequestContext, email: string): Promise<{ token: string; userId: string }> {
+  const mailed = mailbox.nextCode(email);
+  const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
+  const login = await (
+    await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })
+  ).json();
+  return login.data;
+}
+
+/** The page holds `session` with the after-login steps still to run, as a sign-in link or an OAuth return leaves it. */
+async function holdPendingSession(page: Page, session: { token: string; userId: string }): Promise<void> {
+  await page.addInitScript(({ token, userId }) => {
+    if (localStorage.getItem('userToken')) return;
+    localStorage.setItem('userToken', token);
+    localStorage.setItem('userId', userId);
+    sessionStorage.setItem('afterLoginPending', '1');
+  }, session);
+}
 
 /**
  * The accessible name of the focused element and where it is: inside the open dialog, or on the page behind it. Past
@@ -111,18 +131,9 @@ test('after sign-in a suspended account sees the suspension notice first, then t
   const email = `order-${Date.now()}@example.com`;
   // The account signs up through the API and is suspended; this browser then holds its fresh session with the
   // after-login steps still to run, as a sign-in link or an OAuth return leaves it on the next page.
-  const mailed = mailbox.nextCode(email);
-  const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
-  const login = await (
-    await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })
-  ).json();
+  const session = await apiSession(request, email);
   admin('suspend', email);
-  await page.addInitScript(({ token, userId }) => {
-    if (localStorage.getItem('userToken')) return;
-    localStorage.setItem('userToken', token);
-    localStorage.setItem('userId', userId);
-    sessionStorage.setItem('afterLoginPending', '1');
-  }, login.data);
+  await holdPendingSession(page, session);
 
   await page.goto('/docs');
   const suspension = page.getByRole('dialog', { name: 'Account suspended' });
@@ -137,22 +148,13 @@ test('the information form is offered once per account: another browser of the s
   request,
 }) => {
   const email = `once-${Date.now()}@example.com`;
-  const mailed = mailbox.nextCode(email);
-  const sent = await (await request.post('/user/code', { form: { email, type: 'login' } })).json();
-  const login = await (
-    await request.post('/user/email/login', { form: { email, code: await mailed, attemptId: sent.data.attemptId } })
-  ).json();
+  const session = await apiSession(request, email);
   /** A fresh browser holding the account's session with the after-login steps to run, as after a sign-in link. */
   const signedInBrowser = async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.addInitScript(({ token, userId }) => {
-      localStorage.setItem('cookie-accpet', 'declined');
-      if (localStorage.getItem('userToken')) return;
-      localStorage.setItem('userToken', token);
-      localStorage.setItem('userId', userId);
-      sessionStorage.setItem('afterLoginPending', '1');
-    }, login.data);
+    await declineCookies(page);
+    await holdPendingSession(page, session);
     await page.goto('/docs');
     await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
     return { context, page };
