@@ -1,6 +1,5 @@
 // Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult,
 // three-step upload), its media and apps.
-import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import {
   listenLocal,
@@ -11,12 +10,11 @@ import {
   sineAudio,
   stillImage,
   submitTool,
-  useTestApps,
-  useTestMedia,
   videoClip,
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
+import { useProviderFake } from '../../test-support/provider-fake-file';
 import { listPrice } from '../../../src/lib/product-rules';
 
 /** How the fake's next job behaves. */
@@ -223,37 +221,37 @@ async function startFake({
 
 /** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
 export function useDreamApiFake() {
-  const media = useTestMedia('dreamapi-test-', {
-    clip: videoClip('clip.mp4', 1),
-    result2s: videoClip('result-2s.mp4', 2),
-    voice: sineAudio('voice.wav', 1),
-    picture: stillImage('picture.png', 'color=c=teal:s=64x64'),
-  });
-  let fake!: Fake;
-  beforeAll(async () => {
-    fake = await startFake(media);
-  });
-  afterAll(() => fake.close());
-  const openApp = useTestApps(() => {
-    fake.calls.length = 0;
-    fake.uploads.length = 0;
-    fake.jobs.clear();
-    fake.mode = 'ok';
-  });
+  const provider = useProviderFake(
+    'dreamapi-test-',
+    {
+      clip: videoClip('clip.mp4', 1),
+      result2s: videoClip('result-2s.mp4', 2),
+      voice: sineAudio('voice.wav', 1),
+      picture: stillImage('picture.png', 'color=c=teal:s=64x64'),
+    },
+    startFake,
+    (fake) => {
+      fake.calls.length = 0;
+      fake.uploads.length = 0;
+      fake.jobs.clear();
+      fake.mode = 'ok';
+    },
+  );
+  const { media, openApp } = provider;
   return {
     media,
     openApp,
     get fake() {
-      return fake;
+      return provider.fake;
     },
     /** An app whose DreamAPI engine talks to the fake and serves every feature it offers. */
     app: (extra: Record<string, string> = {}) =>
-      openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: fake.url, ENGINES: ALL, ...extra } }),
+      openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: provider.fake.url, ENGINES: ALL, ...extra } }),
     submitWan: (t: TasksTestApp, user: TestUser) =>
       submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' }),
     /** The submits the fake received for `tool`. */
-    submits: (tool: string) => fake.calls.filter((c) => c.path === `/api/async/${tool}`),
+    submits: (tool: string) => provider.fake.calls.filter((c) => c.path === `/api/async/${tool}`),
     /** How often the fake's job was polled. */
-    pollsOf: (upstreamId: string) => fake.jobs.get(upstreamId)?.polls ?? 0,
+    pollsOf: (upstreamId: string) => provider.fake.jobs.get(upstreamId)?.polls ?? 0,
   };
 }

@@ -1,19 +1,17 @@
 // Shared set-up of the ElevenLabs adapter tests: a local stand-in for ElevenLabs' API (its speech and dubbing surfaces
 // behind the account's refusals), its media and apps.
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import {
   listenLocal,
   postPlayground,
   readBody,
   sineAudio,
-  useTestApps,
-  useTestMedia,
   videoClip,
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
+import { useProviderFake } from '../../test-support/provider-fake-file';
 import { listPrice } from '../../../src/lib/product-rules';
 import type { Feature } from '../../../src/lib/product-rules';
 import { answers, parseBody, type Call, type Mode } from './elevenlabs-calls.fixtures';
@@ -143,32 +141,32 @@ export async function view(t: TasksTestApp, user: TestUser, taskId: string) {
  * The calling test file's media, fake (started before its tests, reset to 'ok' after each) and apps wired to the fake.
  */
 export function useElevenLabsFake() {
-  const media = useTestMedia('elevenlabs-test-', {
-    tone: sineAudio('tone.mp3', 1),
-    speech: sineAudio('speech.wav', 61, { sampleRate: 8000 }),
-    source: videoClip('source.mp4', 1, { audio: true }),
-    dubbed: videoClip('dubbed.mp4', 3, { audio: true }),
-    synced: videoClip('synced.mp4', 2, { audio: true }),
-  });
-  let fake!: Fake;
-  beforeAll(async () => {
-    fake = await startFake(media);
-  });
-  afterAll(() => fake.close());
-  const openApp = useTestApps(() => {
-    fake.reset();
-    fake.mode = 'ok';
-  });
+  const provider = useProviderFake(
+    'elevenlabs-test-',
+    {
+      tone: sineAudio('tone.mp3', 1),
+      speech: sineAudio('speech.wav', 61, { sampleRate: 8000 }),
+      source: videoClip('source.mp4', 1, { audio: true }),
+      dubbed: videoClip('dubbed.mp4', 3, { audio: true }),
+      synced: videoClip('synced.mp4', 2, { audio: true }),
+    },
+    startFake,
+    (fake) => {
+      fake.reset();
+      fake.mode = 'ok';
+    },
+  );
+  const { media, openApp } = provider;
   return {
     media,
     openApp,
     get fake() {
-      return fake;
+      return provider.fake;
     },
     /** An app whose ElevenLabs engine talks to the fake and serves every feature it offers without a lip-sync model. */
     app: (extra: Record<string, string> = {}) =>
-      openApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: fake.url, ENGINES: SERVED, ...extra } }),
+      openApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: provider.fake.url, ENGINES: SERVED, ...extra } }),
     /** The POSTs the fake received to paths starting with `prefix`. */
-    posts: (prefix: string) => fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith(prefix)),
+    posts: (prefix: string) => provider.fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith(prefix)),
   };
 }

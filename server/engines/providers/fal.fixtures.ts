@@ -1,6 +1,6 @@
 // Shared set-up of the fal.ai adapter tests: a local fake of fal's API (its queue and storage surfaces behind one key
 // check), its media and apps.
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
 import {
   listenLocal,
@@ -9,12 +9,11 @@ import {
   sineAudio,
   stillImage,
   submitTool,
-  useTestApps,
-  useTestMedia,
   videoClip,
   withMode,
   type LocalServer,
 } from '../../test-support/provider-fakes';
+import { useProviderFake } from '../../test-support/provider-fake-file';
 import { listPrice } from '../../../src/lib/product-rules';
 import type { FalConfig } from './fal';
 import { falQueueFake, type Mode, type QueueState } from './fal-queue.fixtures';
@@ -98,52 +97,52 @@ export const PRICE = listPrice('text-to-video', {}).credits;
 
 /** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
 export function useFalFake() {
-  const media = useTestMedia('fal-test-', {
-    clip: videoClip('clip.mp4', 1),
-    longClip: videoClip('long.mp4', 2),
-    voice: sineAudio('voice.wav', 1),
-    picture: stillImage('picture.png'),
-    mask: stillImage('mask.png', 'color=c=white:s=64x64'),
-  });
-  let fake!: Fake;
-  beforeAll(async () => {
-    fake = await startFake(media);
-  });
-  afterAll(() => fake.close());
-  const openApp = useTestApps(() => {
-    fake.calls.length = 0;
-    fake.forgetJobs();
-    fake.uploads.clear();
-    fake.multipart.clear();
-    fake.released = false;
-    fake.mode = 'ok';
-  });
+  const provider = useProviderFake(
+    'fal-test-',
+    {
+      clip: videoClip('clip.mp4', 1),
+      longClip: videoClip('long.mp4', 2),
+      voice: sineAudio('voice.wav', 1),
+      picture: stillImage('picture.png'),
+      mask: stillImage('mask.png', 'color=c=white:s=64x64'),
+    },
+    startFake,
+    (fake) => {
+      fake.calls.length = 0;
+      fake.forgetJobs();
+      fake.uploads.clear();
+      fake.multipart.clear();
+      fake.released = false;
+      fake.mode = 'ok';
+    },
+  );
+  const { media, openApp } = provider;
 
   /** The JSON body the model was submitted with. */
   function submitted(model: string): Record<string, unknown> {
-    const call = fake.calls.find((c) => c.method === 'POST' && c.path === `/${model}`);
+    const call = provider.fake.calls.find((c) => c.method === 'POST' && c.path === `/${model}`);
     expect(call, `no submit to ${model}`).toBeDefined();
     return JSON.parse(call!.body) as Record<string, unknown>;
   }
 
   /** The bytes behind a fal storage file URL we sent (so a field is checked to carry the right upload). */
   function uploaded(fileUrl: unknown): Buffer | undefined {
-    return fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
+    return provider.fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
   }
 
   return {
     media,
     openApp,
     get fake() {
-      return fake;
+      return provider.fake;
     },
     /** An app whose fal engine talks to the fake and serves every feature fal offers. */
     app: (extra: Record<string, string> = {}) =>
       openApp({
         env: {
           FAL_KEY: 'test-key',
-          FAL_QUEUE_URL: fake.url,
-          FAL_STORAGE_URL: fake.url,
+          FAL_QUEUE_URL: provider.fake.url,
+          FAL_STORAGE_URL: provider.fake.url,
           ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','),
           ...extra,
         },
@@ -151,8 +150,8 @@ export function useFalFake() {
     /** An engine configuration that talks to the fake. */
     falConfig: (extra: Partial<FalConfig> = {}): FalConfig => ({
       key: 'test-key',
-      queueUrl: fake.url,
-      storageUrl: fake.url,
+      queueUrl: provider.fake.url,
+      storageUrl: provider.fake.url,
       webhookBaseUrl: null,
       ...extra,
     }),

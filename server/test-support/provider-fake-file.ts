@@ -1,0 +1,27 @@
+// Test-only: one test file's provider fake: its media made once, the fake started before the file's tests and reset
+// after each, and apps closed after each test.
+import { afterAll, beforeAll } from 'vitest';
+import { useTestApps, useTestMedia, type LocalServer, type MediaSpec } from './provider-fakes';
+
+export function useProviderFake<K extends string, F extends LocalServer>(
+  mediaPrefix: string,
+  specs: Record<K, MediaSpec>,
+  start: (media: NoInfer<Record<K, string> & { dir: string }>) => Promise<F>,
+  reset: (fake: F) => void,
+) {
+  const media = useTestMedia(mediaPrefix, specs);
+  let fake!: F;
+  beforeAll(async () => {
+    fake = await start(media);
+  });
+  afterAll(() => fake.close());
+  const openApp = useTestApps(() => reset(fake));
+  return {
+    media,
+    openApp,
+    /** The running fake (read it inside tests and hooks: it starts in beforeAll). */
+    get fake() {
+      return fake;
+    },
+  };
+}
