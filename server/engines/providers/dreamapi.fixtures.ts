@@ -237,13 +237,9 @@ export function useDreamApiFake() {
       fake.mode = 'ok';
     },
   );
-  const { media, openApp } = provider;
-  return {
-    media,
-    openApp,
-    get fake() {
-      return provider.fake;
-    },
+  const { openApp } = provider;
+  // Added onto the provider object, so its `fake` getter still reads the running fake.
+  return Object.assign(provider, {
     /** An app whose DreamAPI engine talks to the fake and serves every feature it offers. */
     app: (extra: Record<string, string> = {}) =>
       openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: provider.fake.url, ENGINES: ALL, ...extra } }),
@@ -253,5 +249,5 @@ export function useDreamApiFake() {
     submits: (tool: string) => provider.fake.calls.filter((c) => c.path === `/api/async/${tool}`),
     /** How often the fake's job was polled. */
     pollsOf: (upstreamId: string) => provider.fake.jobs.get(upstreamId)?.polls ?? 0,
-  };
+  });
 }

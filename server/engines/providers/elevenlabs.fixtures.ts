@@ -156,17 +156,13 @@ export function useElevenLabsFake() {
       fake.mode = 'ok';
     },
   );
-  const { media, openApp } = provider;
-  return {
-    media,
-    openApp,
-    get fake() {
-      return provider.fake;
-    },
+  const { openApp } = provider;
+  // Added onto the provider object, so its `fake` getter still reads the running fake.
+  return Object.assign(provider, {
     /** An app whose ElevenLabs engine talks to the fake and serves every feature it offers without a lip-sync model. */
     app: (extra: Record<string, string> = {}) =>
       openApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: provider.fake.url, ENGINES: SERVED, ...extra } }),
     /** The POSTs the fake received to paths starting with `prefix`. */
     posts: (prefix: string) => provider.fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith(prefix)),
-  };
+  });
 }

@@ -116,7 +116,7 @@ export function useFalFake() {
       fake.mode = 'ok';
     },
   );
-  const { media, openApp } = provider;
+  const { openApp } = provider;
 
   /** The JSON body the model was submitted with. */
   function submitted(model: string): Record<string, unknown> {
@@ -130,12 +130,8 @@ export function useFalFake() {
     return provider.fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
   }
 
-  return {
-    media,
-    openApp,
-    get fake() {
-      return provider.fake;
-    },
+  // Added onto the provider object, so its `fake` getter still reads the running fake.
+  return Object.assign(provider, {
     /** An app whose fal engine talks to the fake and serves every feature fal offers. */
     app: (extra: Record<string, string> = {}) =>
       openApp({
@@ -159,5 +155,5 @@ export function useFalFake() {
       submitTool(t, apiKey, 'text2video', { prompt }),
     submitted,
     uploaded,
-  };
+  });
 }
