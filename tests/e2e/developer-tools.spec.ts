@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEVELOPER_TOOL_CODES, STORAGE_KEYS, USAGE_EXPORT } from '../../src/lib/product-rules';
+import { DEVELOPER_TOOL_CODES, USAGE_EXPORT } from '../../src/lib/product-rules';
+import { callApi, storeSession } from './support/api-sign-in';
 import { useChargedServer } from './support/charged-server';
 import { openTab } from './support/dashboard-tab';
 import { useMailbox } from './support/mailbox';
@@ -46,15 +47,9 @@ test.beforeAll(async () => {
 test.afterAll(() => new Promise((r) => receiver.close(r)));
 test.beforeEach(({ page }) => declineCookies(page));
 
-async function call(request: APIRequestContext, route: string, form: Record<string, string>, token?: string) {
-  const body = (await (await request.post(`${base}${route}`, { form, headers: token ? { token } : {} })).json()) as {
-    code: number;
-    msg: string;
-    data: Record<string, string>;
-  };
-  expect(body.code, `${route}: ${body.msg}`).toBe(0);
-  return body.data;
-}
+/** A product API call to this spec's server, returning its data. */
+const call = (request: APIRequestContext, route: string, form: Record<string, string>, token?: string) =>
+  callApi(request, `${base}${route}`, form, token);
 
 /**
  * Signs a new user in through the email-code calls, grants credits with the operator CLI and stores the session in the
@@ -70,14 +65,7 @@ async function signIn(page: Page, name: string, credits: number) {
   });
   await call(page.request, '/user/infoUpdate', { company: 'Developer Tools Ltd', channel: '' }, token);
   grant(email, credits);
-  const stored = {
-    [STORAGE_KEYS.userToken]: token!,
-    [STORAGE_KEYS.userId]: userId!,
-    [STORAGE_KEYS.hasRead]: JSON.stringify([userId]),
-  };
-  await page.addInitScript((items) => {
-    for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-  }, stored);
+  await storeSession(page, token!, userId!);
   const { key } = await call(page.request, '/apply/playground', { userId: userId! }, token);
   return { token: token!, key: key! };
 }

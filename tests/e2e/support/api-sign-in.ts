@@ -39,13 +39,18 @@ export async function signInThroughApi(
   });
   await callApi(request, '/user/infoUpdate', { company: 'First User Ltd', channel: '' }, token);
   admin('grant', email, String(credits));
+  await storeSession(page, token!, userId!);
+  return token!;
+}
+
+/** Stores a signed-in session in the page before its scripts run, as the site does after sign-in. */
+export async function storeSession(page: Page, token: string, userId: string): Promise<void> {
   const stored = {
-    [STORAGE_KEYS.userToken]: token!,
-    [STORAGE_KEYS.userId]: userId!,
+    [STORAGE_KEYS.userToken]: token,
+    [STORAGE_KEYS.userId]: userId,
     [STORAGE_KEYS.hasRead]: JSON.stringify([userId]),
   };
   await page.addInitScript((items) => {
     for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
   }, stored);
-  return token!;
 }
