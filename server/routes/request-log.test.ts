@@ -1,28 +1,20 @@
 // The request log: public API calls with tool, status, credits, task id and key, paging, batching and pruning
 // (usage.test.ts has the usage report).
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { REQUEST_LOG } from '../../src/lib/product-rules';
 import { createRequestLog } from '../accounts/request-log';
 import { createLogger } from '../log';
-import { createOkBadTestApp, createUser, waitForTask, type TasksTestApp, type TestUser } from '../test-support/tasks';
-import { postJson } from '../test-support/post-json';
+import { createUser, waitForTask } from '../test-support/tasks';
+import { appAndUserEachTest } from '../test-support/user-app';
 
-let t: TasksTestApp;
-let user: TestUser;
-
-beforeEach(async () => {
-  t = await createOkBadTestApp();
-  user = await createUser(t, 100);
-});
-afterEach(() => t.close());
-
-const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
-  postJson(t.app, path, body, headers);
-const api = (path: string, body: unknown) => call(`/api${path}`, body, { authorization: `Bearer ${user.apiKey}` });
+const fresh = appAndUserEachTest(100);
+const call = fresh.post;
+const api = (path: string, body: unknown) =>
+  call(`/api${path}`, body, { authorization: `Bearer ${fresh.user.apiKey}` });
 /** A database handle that counts the rows of each insert it runs. */
 function countingInserts() {
   const inserts: number[] = [];
-  const db = t.database.db.withPlugin({
+  const db = fresh.t.database.db.withPlugin({
     transformQuery: (args) => {
       if (args.node.kind === 'InsertQueryNode')
         inserts.push((args.node.values as unknown as { values: unknown[] }).values.length);
@@ -36,7 +28,7 @@ const nextTurn = () => new Promise((r) => setImmediate(r));
 
 /** A free remaining_credits call by the test's user, as the log records it (without its time). */
 const creditsCall = () => ({
-  user_id: user.id,
+  user_id: fresh.user.id,
   key_id: null,
   tool: 'remaining_credits',
   status: 200,
@@ -49,7 +41,7 @@ describe('request log', () => {
   it('records each public API call with tool, status, code, credits held and task id, newest first', async () => {
     const submitted = await api('/async/do_tts_common', { text: 'Hello there', audioId: 'en-us-female-1' });
     const taskId = submitted.body.data.taskId as string;
-    await waitForTask(t, taskId);
+    await waitForTask(fresh.t, taskId);
     await api('/getAsyncResult', { taskId });
     await api('/getAsyncResult', { taskId: 'no-such-task' });
     await api('/async/do_tts_common', { text: '' });
@@ -82,7 +74,7 @@ describe('request log', () => {
 
   it('pages, keeps users apart, and validates the page', async () => {
     for (let i = 0; i < 5; i++) await api('/remaining_credits', {});
-    const other = await createUser(t, 0);
+    const other = await createUser(fresh.t, 0);
     await call('/api/remaining_credits', {}, { authorization: `Bearer ${other.apiKey}` });
     const page2 = (await call('/apply/requests', { page: 2, pageSize: 2 })).body.data;
     expect(page2).toMatchObject({ total: 5, page: 2, pageSize: 2 });
@@ -112,7 +104,8 @@ describe('request log', () => {
     expect(inserts).toEqual([5, REQUEST_LOG.maxBatchRows]);
     await log.flush();
     expect(
-      (await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length,
+      (await fresh.t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', fresh.user.id).execute())
+        .length,
     ).toBe(5 + REQUEST_LOG.maxBatchRows);
   });
 
@@ -130,15 +123,16 @@ describe('request log', () => {
     await log.flush();
     expect(inserts).toEqual([REQUEST_LOG.maxBatchRows, REQUEST_LOG.maxBatchRows, 1]);
     expect(
-      (await t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', user.id).execute()).length,
+      (await fresh.t.database.db.selectFrom('api_requests').select('id').where('user_id', '=', fresh.user.id).execute())
+        .length,
     ).toBe(REQUEST_LOG.maxBatchRows * 2 + 4);
     now += REQUEST_LOG.retentionMs + REQUEST_LOG.pruneEveryMs;
     log.record({ ...call, created_at: now });
     await log.flush();
-    const left = await t.database.db
+    const left = await fresh.t.database.db
       .selectFrom('api_requests')
       .select('created_at')
-      .where('user_id', '=', user.id)
+      .where('user_id', '=', fresh.user.id)
       .execute();
     expect(left.map((r) => Number(r.created_at))).toEqual([now]);
   });

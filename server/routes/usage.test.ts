@@ -1,27 +1,11 @@
 // The per-day, per-feature usage report (runs and credits) and billing rows that say which task they are about.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { USAGE } from '../../src/lib/product-rules';
-import {
-  createOkBadTestApp,
-  createTasksTestApp,
-  createUser,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
-import { postJson } from '../test-support/post-json';
+import { createTasksTestApp, createUser, waitForTask } from '../test-support/tasks';
+import { appAndUserEachTest } from '../test-support/user-app';
 
-let t: TasksTestApp;
-let user: TestUser;
-
-beforeEach(async () => {
-  t = await createOkBadTestApp();
-  user = await createUser(t, 100);
-});
-afterEach(() => t.close());
-
-const call = (path: string, body: unknown, headers: Record<string, string> = { token: user.token }) =>
-  postJson(t.app, path, body, headers);
+const fresh = appAndUserEachTest(100);
+const call = fresh.post;
 
 const zeros = () => new Array<number>(USAGE.days - 1).fill(0);
 
@@ -39,7 +23,7 @@ describe('usage report', () => {
         })
       ).body.data.taskId,
     ];
-    for (const id of ids) await waitForTask(t, id);
+    for (const id of ids) await waitForTask(fresh.t, id);
 
     const tz = -120; // UTC+2
     const report = (await call('/apply/usage', { tzOffset: tz })).body.data;
@@ -116,8 +100,8 @@ describe('billing history', () => {
         voices: { A: 'en-us-female-1' },
       })
     ).body.data.taskId;
-    await waitForTask(t, done);
-    await waitForTask(t, failed);
+    await waitForTask(fresh.t, done);
+    await waitForTask(fresh.t, failed);
     const rows = (await call('/user/credits/history', {})).body.data.list as Array<{
       reason: string;
       reference: string;
