@@ -1,7 +1,7 @@
 // ElevenLabs account and capacity trouble against the local stand-in: a spent quota, a refused key, a provider busy for
 // good make the engine unavailable, told plainly to people and in full to the operator.
 import { describe, expect, it } from 'vitest';
-import { createUser, waitForTask } from '../../test-support/tasks';
+import { createUser, waitForTask, type TasksTestApp } from '../../test-support/tasks';
 import { expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
 import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { elevenLabsEngine } from './elevenlabs';
@@ -21,18 +21,24 @@ async function appWith(key: string) {
   return { t, log, engine };
 }
 
+/** A new user's speech task fails as the engine unavailable, refunded, naming nothing of the configuration. */
+async function speechFailsAsUnavailable(t: TasksTestApp) {
+  const user = await createUser(t, 100);
+  const task = await expectFailedAndRefunded(
+    t,
+    user,
+    await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }),
+    PROVIDER_UNAVAILABLE.message('ElevenLabs'),
+  );
+  expect(task.error).not.toMatch(OPERATOR_WORDS);
+  return user;
+}
+
 describe('ElevenLabs outages against a local stand-in', () => {
   it('a spent quota (401 quota_exceeded) fails the task as engine unavailable, names no configuration, logs the detail, and takes the engine out so the next submit gets 503', async () => {
     el.fake.mode = 'quota';
     const { t, log, engine } = await appWith(KEY);
-    const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(
-      t,
-      user,
-      await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }),
-      PROVIDER_UNAVAILABLE.message('ElevenLabs'),
-    );
-    expect(task.error).not.toMatch(OPERATOR_WORDS);
+    const user = await speechFailsAsUnavailable(t);
     // Not retried: ElevenLabs' own client sends a 401 once.
     expect(posts('/v1/text-to-speech/')).toHaveLength(1);
     expect(log.lines).toHaveLength(1);
@@ -52,14 +58,7 @@ describe('ElevenLabs outages against a local stand-in', () => {
 
   it('a refused API key (401 invalid_api_key) tells people the engine is unavailable and the operator which key problem', async () => {
     const { t, log } = await appWith('wrong-key');
-    const user = await createUser(t, 100);
-    const task = await expectFailedAndRefunded(
-      t,
-      user,
-      await submitTool(t, user.apiKey, 'do_tts_common', { text: TEXT }),
-      PROVIDER_UNAVAILABLE.message('ElevenLabs'),
-    );
-    expect(task.error).not.toMatch(OPERATOR_WORDS);
+    await speechFailsAsUnavailable(t);
     expect(String(log.lines[0]!.fields!.detail)).toBe('ElevenLabs answered 401 invalid_api_key: Invalid API key');
   });
 
