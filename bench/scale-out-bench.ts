@@ -240,7 +240,9 @@ async function postgresRow(): Promise<Record<string, string | number>> {
 try {
   const rows: Array<Record<string, string | number>> = [await postgresRow(), await sqliteRow()];
   rows.push({
-    setup: `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure`,
+    setup:
+      `engine: fixed ${ENGINE_DELAY_MS} ms per task, ${SLOTS} slots per worker (ceiling ` +
+      `${(SLOTS * 1000) / ENGINE_DELAY_MS} tasks/s per worker); ${TASKS} tasks per figure`,
   });
   process.stdout.write(`${JSON.stringify(rows)}\n`);
 } finally {

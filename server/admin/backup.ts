@@ -12,7 +12,8 @@ export function sqliteFileOf(databaseUrl: string): string {
   const url = databaseUrl.trim();
   if (/^postgres(ql)?:\/\//i.test(url)) {
     throw new UsageError(
-      'DATABASE_URL is PostgreSQL: back it up with pg_dump or continuous archiving (docs/operations.md "Backups"); this command copies the embedded SQLite database',
+      'DATABASE_URL is PostgreSQL: back it up with pg_dump or continuous archiving (docs/operations.md ' +
+        '"Backups"); this command copies the embedded SQLite database',
     );
   }
   let file = url.replace(/^sqlite:/i, '');

@@ -65,7 +65,8 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
   print(`restored ${described(restored)}`);
   if (!config.secretKey && !existsSync(path.join(config.dataDir, SECRET_FILE))) {
     print(
-      `no server secret here: copy secret.key from the server the backup came from into ${config.dataDir} (or set SECRET_KEY) before starting, or API keys will not verify`,
+      `no server secret here: copy secret.key from the server the backup came from into ${config.dataDir} (or ` +
+        `set SECRET_KEY) before starting, or API keys will not verify`,
     );
   }
 }

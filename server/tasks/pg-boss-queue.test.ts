@@ -189,7 +189,8 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     await instance('worker');
     const done = await waitForTask(api, task.id, 60_000);
     console.info(
-      `pg-boss takeover after kill -9: task finished ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill (lease ${queueEnv.QUEUE_LEASE_S} s, check ${queueEnv.QUEUE_CHECK_S} s)`,
+      `pg-boss takeover after kill -9: task finished ${((Date.now() - killedAt) / 1000).toFixed(1)} s after ` +
+        `the kill (lease ${queueEnv.QUEUE_LEASE_S} s, check ${queueEnv.QUEUE_CHECK_S} s)`,
     );
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(2);

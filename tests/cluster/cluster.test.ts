@@ -123,7 +123,10 @@ describe.skipIf(skipReason !== null)(
       );
       const count = (s: string) => rows.filter((t) => t.status === s).length;
       console.info(
-        `cluster: ${rows.length} tasks: ${count('succeeded')} succeeded, ${count('failed')} failed, ${count('canceled')} canceled; at the kill ${runningAtKill.length} running and ${waitingAtKill} unfinished; ${retried.length} run again, the last done ${takeoverS.toFixed(1)} s after the kill; all done ${drainS.toFixed(1)} s after it; at most ${overlap} at once`,
+        `cluster: ${rows.length} tasks: ${count('succeeded')} succeeded, ${count('failed')} failed, ` +
+          `${count('canceled')} canceled; at the kill ${runningAtKill.length} running and ${waitingAtKill} ` +
+          `unfinished; ${retried.length} run again, the last done ${takeoverS.toFixed(1)} s after the kill; ` +
+          `all done ${drainS.toFixed(1)} s after it; at most ${overlap} at once`,
       );
       for (const task of rows) expect(TERMINAL).toContain(task.status);
       await expectSettledOnce(db(), rows);

@@ -28,46 +28,51 @@ describe.skipIf(skipReason !== null)('outages of a cluster of api and worker pro
 
   afterAll(() => cluster?.close());
 
-  it(`under steady load, S3 down ${OUTAGE_MS / 1000} s, Redis down ${OUTAGE_MS / 1000} s and PostgreSQL cut off ${POSTGRES_CUT_MS / 1000} s fail no task, lose none and leave no drift`, async () => {
-    const c = cluster!;
-    const db = c.database.db;
-    const load = steadyLoad({ api: () => api, keys: c.users.map((u) => u.apiKey), everyMs: LOAD_EVERY_MS });
-    try {
-      await outagesInTurn({
-        load,
-        s3: c.s3,
-        redis: c.redisProxy,
-        postgres: c.pgProxy,
-        worker: workers[0]!,
-        api: api[0]!,
-        apiKey: c.users[0]!.apiKey,
-        outageMs: OUTAGE_MS,
-        postgresCutMs: POSTGRES_CUT_MS,
-      });
-    } finally {
-      await load.stop();
-    }
-    await waitFor(
-      async () => (await c.tasksNotTerminal()) === 0,
-      120_000,
-      'every task reaching a final status',
-      c.statusCounts,
-    );
+  it(
+    `under steady load, S3 down ${OUTAGE_MS / 1000} s, Redis down ${OUTAGE_MS / 1000} s and PostgreSQL cut ` +
+      `off ${POSTGRES_CUT_MS / 1000} s fail no task, lose none and leave no drift`,
+    async () => {
+      const c = cluster!;
+      const db = c.database.db;
+      const load = steadyLoad({ api: () => api, keys: c.users.map((u) => u.apiKey), everyMs: LOAD_EVERY_MS });
+      try {
+        await outagesInTurn({
+          load,
+          s3: c.s3,
+          redis: c.redisProxy,
+          postgres: c.pgProxy,
+          worker: workers[0]!,
+          api: api[0]!,
+          apiKey: c.users[0]!.apiKey,
+          outageMs: OUTAGE_MS,
+          postgresCutMs: POSTGRES_CUT_MS,
+        });
+      } finally {
+        await load.stop();
+      }
+      await waitFor(
+        async () => (await c.tasksNotTerminal()) === 0,
+        120_000,
+        'every task reaching a final status',
+        c.statusCounts,
+      );
 
-    const rows = await db.selectFrom('tasks').selectAll().where('id', 'in', load.accepted).execute();
-    console.info(outcome(load, rows));
-    expect(rows).toHaveLength(load.accepted.length);
-    // Tasks were accepted while S3 and while Redis were away (none can be while PostgreSQL is), and no task of any
-    // phase failed.
-    for (const phase of ['s3-down', 'redis-down']) expect([...load.phaseOf.values()], phase).toContain(phase);
-    expect(unsucceededByPhase(load, rows)).toEqual(Object.fromEntries(PHASES.map((p) => [p, []])));
-    // Refused submits were told why: the per-user cap (429) or the database being away (503); never a 500 or a
-    // dropped connection.
-    for (const answer of load.answers.keys()) expect(['200', '429', '503']).toContain(answer);
-    await expectSettledOnce(db, rows);
-    for (const user of c.users) {
-      const state = await creditState({ database: c.database }, user.id);
-      expect(state.balance).toBe(state.ledgerSum);
-    }
-  }, 360_000);
+      const rows = await db.selectFrom('tasks').selectAll().where('id', 'in', load.accepted).execute();
+      console.info(outcome(load, rows));
+      expect(rows).toHaveLength(load.accepted.length);
+      // Tasks were accepted while S3 and while Redis were away (none can be while PostgreSQL is), and no task of any
+      // phase failed.
+      for (const phase of ['s3-down', 'redis-down']) expect([...load.phaseOf.values()], phase).toContain(phase);
+      expect(unsucceededByPhase(load, rows)).toEqual(Object.fromEntries(PHASES.map((p) => [p, []])));
+      // Refused submits were told why: the per-user cap (429) or the database being away (503); never a 500 or a
+      // dropped connection.
+      for (const answer of load.answers.keys()) expect(['200', '429', '503']).toContain(answer);
+      await expectSettledOnce(db, rows);
+      for (const user of c.users) {
+        const state = await creditState({ database: c.database }, user.id);
+        expect(state.balance).toBe(state.ledgerSum);
+      }
+    },
+    360_000,
+  );
 });

@@ -17,8 +17,10 @@ function layoutShifts(page: Page): Promise<string[]> {
           value: number;
           sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
         };
-        const describe = (e: Shift) =>
-          `${e.value}: ${e.sources.map((s) => `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`).join('; ')}`;
+        const source = (s: Shift['sources'][number]) =>
+          `${(s.node as Element | undefined)?.outerHTML?.slice(0, 80)} ` +
+          `${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`;
+        const describe = (e: Shift) => `${e.value}: ${e.sources.map(source).join('; ')}`;
         new PerformanceObserver((list) =>
           resolve(list.getEntries().map((e) => describe(e as unknown as Shift))),
         ).observe({ type: 'layout-shift', buffered: true });

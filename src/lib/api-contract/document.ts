@@ -212,7 +212,8 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
       title: 'DreamAPI',
       version: API_VERSION,
       description:
-        'Generate speech, images and video with AI, billed in credits. Compatible with DreamAPI: submit a task, poll it or receive a signed webhook, download the result.',
+        'Generate speech, images and video with AI, billed in credits. Compatible with DreamAPI: submit a ' +
+        'task, poll it or receive a signed webhook, download the result.',
     },
     servers: [{ url: options.serverUrl || '/' }],
     tags: TAGS,
@@ -222,7 +223,9 @@ export function buildOpenApiDocument(options: DocumentOptions = {}): OpenApiDocu
         post: {
           operationId: 'taskFinished',
           summary: 'A task finished',
-          description: `Sent to the callbackUrl of a submit when its task succeeds, fails or is canceled. Signed the Standard Webhooks way; answer 2xx, anything else is retried up to ${WEBHOOKS.maxAttempts} attempts with the same webhook-id.`,
+          description:
+            `Sent to the callbackUrl of a submit when its task succeeds, fails or is canceled. ` +
+            `Signed the Standard Webhooks way; answer 2xx, anything else is retried up to ${WEBHOOKS.maxAttempts} attempts with the same webhook-id.`,
           parameters: [
             {
               name: 'webhook-id',

@@ -38,7 +38,9 @@ export const ERROR_CATALOGUE = {
     code: DEVELOPER_TOOL_CODES.keyCapReached,
     http: 429,
     title: 'Key credit cap reached',
-    when: "The task's hold would pass the daily or monthly credit cap of the key (keys/set_caps); the message names the cap and when it resets (UTC), Retry-After the seconds until then. No task is created.",
+    when:
+      "The task's hold would pass the daily or monthly credit cap of the key (keys/set_caps); the message " +
+      'names the cap and when it resets (UTC), Retry-After the seconds until then. No task is created.',
   },
   forbidden: {
     code: ERROR_CODES.forbidden,
@@ -98,7 +100,9 @@ export const ERROR_CATALOGUE = {
     code: ERROR_CODES.featureUnavailable,
     http: 503,
     title: 'Feature not available',
-    when: 'This server runs no engine for the tool ("This feature is not available on this server"); retrying will not help. GET /api-playground/task/v1/features lists what it serves.',
+    when:
+      'This server runs no engine for the tool ("This feature is not available on this server"); retrying ' +
+      'will not help. GET /api-playground/task/v1/features lists what it serves.',
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -111,7 +111,10 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/file/v1/get_policy',
     tag: 'Uploads',
     summary: 'Upload step 1: get a policy',
-    description: `A one-use upload policy, valid for ${MEDIA_LIMITS.uploadPolicyTtlMs / 60_000} minutes: POST the file to host with its fields (step 2), then call policy_upload_finish (step 3). When the server keeps media in an S3 bucket, host is the bucket and fields its presigned POST, valid for ${DIRECT_UPLOADS.formTtlS / 60} minutes.`,
+    description:
+      `A one-use upload policy, valid for ${MEDIA_LIMITS.uploadPolicyTtlMs / 60_000} minutes: POST ` +
+      `the file to host with its fields (step 2), then call policy_upload_finish (step 3). When the server ` +
+      `keeps media in an S3 bucket, host is the bucket and fields its presigned POST, valid for ${DIRECT_UPLOADS.formTtlS / 60} minutes.`,
     auth: 'bearer',
     request: {
       schema: uploadSceneBody,
@@ -138,7 +141,8 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Uploads',
     summary: 'Upload step 2: send the file',
     description:
-      "Step 2 of an upload, sent to the policy's host: multipart/form-data with the policy's fields, then the file last in \"file\"; the fields authorise it, no API key needed. A bucket host answers S3's 204 instead of this envelope.",
+      "Step 2 of an upload, sent to the policy's host: multipart/form-data with the policy's fields, then the " +
+      'file last in "file"; the fields authorise it, no API key needed. A bucket host answers S3\'s 204 instead of this envelope.',
     auth: 'signature',
     request: {
       schema: uploadForm,
@@ -199,7 +203,9 @@ export const OPERATIONS: readonly Operation[] = [
 /** Header of idempotent submits (IDEMPOTENCY in src/lib/product-rules). */
 export const IDEMPOTENCY_HEADER = {
   name: 'Idempotency-Key',
-  description: `1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters. The same key and body within ${IDEMPOTENCY.ttlMs / 3_600_000} hours answers with the same task (header Idempotent-Replayed: true) and is charged once; another body answers 409.`,
+  description:
+    `1 to ${IDEMPOTENCY.maxKeyLength} visible ASCII characters. The same key and body within ` +
+    `${IDEMPOTENCY.ttlMs / 3_600_000} hours answers with the same task (header Idempotent-Replayed: true) and is charged once; another body answers 409.`,
 };
 
 export function operationById(id: string): Operation | undefined {

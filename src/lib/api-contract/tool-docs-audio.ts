@@ -9,7 +9,9 @@ const speechFields = {
   audioId: `A voice id: ${voiceIds}`,
   lan: 'A language (e.g. en-US, fr); picks its default voice when audioId is not given',
   speed: `Words per minute, ${RUN_OPTIONS.speed.min} to ${RUN_OPTIONS.speed.max}`,
-  pitch: `Pitch, ${RUN_OPTIONS.pitch.min} (low) to ${RUN_OPTIONS.pitch.max} (high); ${RUN_OPTIONS.pitch.default} is the voice's own (only where the serving engine supports it)`,
+  pitch:
+    `Pitch, ${RUN_OPTIONS.pitch.min} (low) to ${RUN_OPTIONS.pitch.max} (high); ` +
+    `${RUN_OPTIONS.pitch.default} is the voice's own (only where the serving engine supports it)`,
 };
 const lipsyncFields = {
   srcVideoUrl: 'The video whose lips move (an uploaded file URL is best: its length sets the estimate)',
@@ -59,7 +61,9 @@ export const AUDIO_TOOL_DOCS = {
     id: 'dialogue',
     tag: 'Speech',
     summary: 'Dialogue',
-    description: `A conversation of up to ${TASK_LIMITS.maxDialogueSpeakers} speakers in one audio file, each line spoken in its speaker's voice. Charged as Text to speech on the characters of every line.`,
+    description:
+      `A conversation of up to ${TASK_LIMITS.maxDialogueSpeakers} speakers in one audio file, each ` +
+      `line spoken in its speaker's voice. Charged as Text to speech on the characters of every line.`,
     example: {
       lines: [
         { speaker: 'Alex', text: 'Hi Sam!' },

@@ -13,9 +13,9 @@ import type { ToolDoc } from './operation-shape';
 const clipFields = {
   resolution: `${TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution)
     .filter((r, i, all) => all.indexOf(r) === i)
-    .join(
-      ', ',
-    )} (default 720p); with duration, one of ${TEXT_TO_VIDEO_OPTIONS.map((o) => `${o.durationS}s ${o.resolution}`).join(', ')}, each priced as its text-to-video row`,
+    .join(', ')} (default 720p); with duration, one of ${TEXT_TO_VIDEO_OPTIONS.map(
+    (o) => `${o.durationS}s ` + `${o.resolution}`,
+  ).join(', ')}, each priced as its text-to-video row`,
   duration: 'Seconds, 4 (default) or 8',
   aspectRatio: `${VIDEO_ASPECT_RATIOS.join(', ')} (only where the serving engine supports it)`,
   seed: 'A seed for repeatable results (only where the serving engine supports it)',

@@ -141,7 +141,8 @@ export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
     screen: 'translate',
     title: 'A welcome, dubbed into Spanish',
     madeBy:
-      'An illustration made by eSpeak NG and the preview engine for this page: the Spanish text was written by hand; the feature itself runs on the engine this server configures.',
+      'An illustration made by eSpeak NG and the preview engine for this page: the Spanish text was written by ' +
+      'hand; the feature itself runs on the engine this server configures.',
     output: '/examples/talk-es.mp4',
     inputs: { source: 'en-US', target: 'es', lipSync: false },
     files: [{ field: 'video', src: '/examples/talk-en.mp4' }],
