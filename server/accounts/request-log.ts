@@ -2,7 +2,7 @@
 // REQUEST_LOG.writeEveryMs), keys' last use to the minute, old calls pruned.
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
-import type { Schema } from '../db';
+import { pageOf, type Schema } from '../db';
 import { AppError } from '../http/errors';
 import type { Logger } from '../log';
 import { ERROR_CODES, REQUEST_LOG } from '../../src/lib/product-rules';
@@ -160,33 +160,20 @@ export async function apiRequestPage(
   page: number,
   pageSize: number,
 ): Promise<ApiRequestPage> {
-  const rows = await db
+  const rows = db
     .selectFrom('api_requests as r')
     .leftJoin('api_keys as k', 'k.id', 'r.key_id')
     .select(['r.id', 'r.tool', 'r.status', 'r.code', 'r.credits', 'r.task_id', 'r.created_at', 'k.name as key_name'])
     .where('r.user_id', '=', userId)
-    .orderBy('r.id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  const { total } = await db
-    .selectFrom('api_requests')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return {
-    list: rows.map((r) => ({
-      id: Number(r.id),
-      tool: r.tool,
-      status: r.status,
-      code: r.code,
-      credits: r.credits,
-      taskId: r.task_id,
-      keyName: r.key_name,
-      createdAt: Number(r.created_at),
-    })),
-    total: Number(total),
-    page,
-    pageSize,
-  };
+    .orderBy('r.id', 'desc');
+  return pageOf(rows, page, pageSize, (r) => ({
+    id: Number(r.id),
+    tool: r.tool,
+    status: r.status,
+    code: r.code,
+    credits: r.credits,
+    taskId: r.task_id,
+    keyName: r.key_name,
+    createdAt: Number(r.created_at),
+  }));
 }

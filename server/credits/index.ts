@@ -1,6 +1,6 @@
 // The credits ledger: every balance change is one ledger row, made inside the caller's transaction, never below zero.
 import type { Kysely, Transaction } from 'kysely';
-import type { Schema } from '../db';
+import { pageOf, type Schema } from '../db';
 import { auditCreditChange, causedByTask, type CreditAudit } from '../audit';
 import { ACCOUNT_MESSAGES, CREDIT_HISTORY } from '../../src/lib/product-rules';
 import type { LedgerPage } from '../../src/lib/api/types';
@@ -85,41 +85,28 @@ export async function creditHistory(
   page = 1,
   pageSize: number = CREDIT_HISTORY.defaultPageSize,
 ): Promise<LedgerPage> {
-  const rows = await db
+  const rows = db
     .selectFrom('credit_ledger as l')
     // Task rows reference the task id; the task is gone when it was deleted from the history.
     .leftJoin('tasks as t', 't.id', 'l.reference')
     .selectAll('l')
     .select(['t.feature', 't.status', 't.credits_held', 't.credits_charged'])
     .where('l.user_id', '=', userId)
-    .orderBy('l.id', 'desc')
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  const { total } = await db
-    .selectFrom('credit_ledger')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return {
-    list: rows.map((r) => ({
-      id: Number(r.id),
-      delta: r.delta,
-      balanceAfter: r.balance_after,
-      reason: r.reason,
-      reference: r.reference,
-      createdAt: r.created_at,
-      task: r.feature
-        ? {
-            feature: r.feature,
-            status: r.status as TaskStatus,
-            creditsHeld: r.credits_held!,
-            creditsCharged: r.credits_charged,
-          }
-        : null,
-    })),
-    total: Number(total),
-    page,
-    pageSize,
-  };
+    .orderBy('l.id', 'desc');
+  return pageOf(rows, page, pageSize, (r) => ({
+    id: Number(r.id),
+    delta: r.delta,
+    balanceAfter: r.balance_after,
+    reason: r.reason,
+    reference: r.reference,
+    createdAt: r.created_at,
+    task: r.feature
+      ? {
+          feature: r.feature,
+          status: r.status as TaskStatus,
+          creditsHeld: r.credits_held!,
+          creditsCharged: r.credits_charged,
+        }
+      : null,
+  }));
 }
