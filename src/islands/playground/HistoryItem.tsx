@@ -2,41 +2,13 @@
 // compact actions.
 import { useState } from 'react';
 import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rules';
-import type { TaskOutput, TaskView } from './api';
+import type { TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
+import MediaView from './MediaView';
 import PaidConfirm from '../shared/PaidConfirm';
 import ShareLinks from './ShareLinks';
 import styles from './History.module.css';
-
-function Result({ output, label }: { output: TaskOutput; label: string }) {
-  // Videos load nothing until played and show their poster frame meanwhile; audio reads only its length.
-  if (output.kind === 'audio')
-    return (
-      <audio
-        className={styles.player}
-        controls
-        preload="metadata"
-        src={output.url}
-        aria-label={label}
-        data-testid="result-audio"
-      />
-    );
-  if (output.kind === 'video')
-    return (
-      <video
-        className={styles.player}
-        controls
-        playsInline
-        preload="none"
-        poster={output.posterUrl ?? undefined}
-        src={output.url}
-        aria-label={label}
-        data-testid="result-video"
-      />
-    );
-  return <img className={styles.player} src={output.url} alt={label} loading="lazy" data-testid="result-image" />;
-}
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -99,8 +71,19 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
         </p>
       )}
       {task.text && <p className={styles.transcript}>{task.text}</p>}
+      {/* Videos load nothing until played and show their poster frame meanwhile; audio reads only its length. */}
       {task.outputs.map((o) => (
-        <Result key={o.url} output={o} label={`${name} result`} />
+        <MediaView
+          key={o.url}
+          kind={o.kind}
+          src={o.url}
+          label={`${name} result`}
+          className={styles.player}
+          testId="result"
+          audio={{ preload: 'metadata' }}
+          video={{ preload: 'none', poster: o.posterUrl ?? undefined }}
+          img={{ loading: 'lazy' }}
+        />
       ))}
       <div className={styles.actions} role="group" aria-label={`${name} from ${when}`}>
         {task.outputs.map((o, i) => {

@@ -2,29 +2,13 @@
 // its error with retry.
 import { useEffect, useState } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/product-rules';
-import type { TaskOutput, TaskView } from './api';
+import type { TaskView } from './api';
 import type { Run } from './run';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
+import MediaView from './MediaView';
 import styles from './playground.module.css';
 import runStyles from './runs.module.css';
-
-export function MediaPlayer({ output, label }: { output: TaskOutput; label: string }) {
-  if (output.kind === 'audio')
-    return <audio className={styles.player} controls src={output.url} aria-label={label} data-testid="result-audio" />;
-  if (output.kind === 'video')
-    return (
-      <video
-        className={styles.player}
-        controls
-        playsInline
-        src={output.url}
-        aria-label={label}
-        data-testid="result-video"
-      />
-    );
-  return <img className={styles.player} src={output.url} alt={label} data-testid="result-image" />;
-}
 
 /** In place of the player once retention removed the results (their links would answer 403). */
 export function ExpiredOutputs({ task }: { task: Pick<TaskView, 'outputsExpired' | 'outputsExpiredAt'> }) {
@@ -149,7 +133,7 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
           <ExpiredOutputs task={view} />
           {view.outputs.map((o, i) => (
             <div key={o.url} className={styles.output}>
-              <MediaPlayer output={o} label={title} />
+              <MediaView kind={o.kind} src={o.url} label={title} className={styles.player} testId="result" />
               {/* Saved as <feature>-<date>.<ext>, not under the task id (download-name.ts). */}
               <a
                 className="button button--ghost"
