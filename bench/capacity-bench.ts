@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
-import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase } from '../server/db';
+import { freshPostgresDatabase } from '../server/db/test-support/engines';
 import { createUser, type TestUser } from '../server/test-support/tasks';
+import { clearRedisPrefix, PG_ADMIN_URL, postgresProblem, REDIS_URL, redisProblem } from '../tests/cluster/services';
 import { startCluster } from './capacity-cluster';
 import { FIGURES_PATH, type FalFigures } from './capacity-fal';
 import type { Services } from './capacity-services';
@@ -33,53 +33,8 @@ const ACCOUNTS = Number(process.env.CAPACITY_ACCOUNTS ?? 8);
  * The baseline's length: one process with the in-process queue on SQLite, the same load and engine, after the cluster.
  */
 const BASELINE_SECONDS = Number(process.env.CAPACITY_BASELINE_SECONDS ?? Math.min(60, SECONDS));
-const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const SECRET = 'capacity-bench-secret-capacity-bench-secret';
 type Row = Record<string, string | number>;
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Redis when it answers (budgets shared across the API instances, as in production), else none. */
-async function redisAnswers(): Promise<boolean> {
-  const redis = new Redis(redisUrl, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-async function clearRedis(prefix: string) {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
 
 /** Accounts with credits enough for any run, in the database at `url` (migrated here first). */
 async function accounts(url: string): Promise<TestUser[]> {
@@ -144,19 +99,14 @@ async function inProcessBaseline(
 }
 
 async function run(): Promise<Row[]> {
-  try {
-    await admin('select 1');
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    console.error(`capacity bench skipped: PostgreSQL at ${adminUrl} does not answer (${why})`);
-    return [{ figure: 'skipped', value: `PostgreSQL does not answer (${why})` }];
+  const noPostgres = await postgresProblem();
+  if (noPostgres) {
+    console.error(`capacity bench skipped: ${noPostgres}`);
+    return [{ figure: 'skipped', value: noPostgres }];
   }
-  const name = `capacity_${randomBytes(5).toString('hex')}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dbUrl = url.toString();
   const prefix = `capacity-${randomBytes(5).toString('hex')}:`;
-  const withRedis = await redisAnswers();
+  // Redis when it answers (budgets shared across the API instances, as in production), else none.
+  const withRedis = (await redisProblem()) === null;
   const scratch = mkdtempSync(path.join(tmpdir(), 'capacity-'));
   const services = await startServices();
   const { fal } = services;
@@ -164,20 +114,22 @@ async function run(): Promise<Row[]> {
   const single = startCluster();
   // Once, whether the run ends or a signal stops it first (both wait for the same clean-up).
   let cleaning: Promise<void> | undefined;
+  let database: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
   const cleanUp = () =>
     (cleaning ??= (async () => {
       await cluster.stop();
       await single.stop();
-      await admin(`drop database if exists ${name} with (force)`);
+      await database?.drop();
       await services.stop();
-      if (withRedis) await clearRedis(prefix).catch(() => undefined);
+      if (withRedis) await clearRedisPrefix(prefix).catch(() => undefined);
       rmSync(scratch, { recursive: true, force: true });
     })());
   // Stopped from outside (a timeout, Ctrl-C): the processes, the database and the Redis keys go all the same.
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => void cleanUp().finally(() => process.exit(1)));
   try {
-    await admin(`create database ${name}`);
+    database = await freshPostgresDatabase(PG_ADMIN_URL, 'capacity');
+    const dbUrl = database.url;
     const common = {
       SECRET_KEY: SECRET,
       SITE_DIR: scratch,
@@ -196,7 +148,7 @@ async function run(): Promise<Row[]> {
       ...common,
       DATABASE_URL: dbUrl,
       QUEUE: 'pg-boss',
-      ...(withRedis ? { REDIS_URL: redisUrl, REDIS_PREFIX: prefix } : {}),
+      ...(withRedis ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
       ...services.s3,
       TASK_WORKERS: String(SLOTS),
     };
@@ -208,7 +160,7 @@ async function run(): Promise<Row[]> {
       workers,
       keys,
       databaseUrl: dbUrl,
-      postgres: { adminUrl, database: name },
+      postgres: { adminUrl: PG_ADMIN_URL, database: new URL(dbUrl).pathname.slice(1) },
       rate: RATE,
       seconds: SECONDS,
       falUrl: fal.url,

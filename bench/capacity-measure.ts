@@ -1,7 +1,7 @@
 // One measured setup of the capacity bench: the load offered to its API processes, its tasks read back, its processes
 // sampled; answers one column of figures.
 import { openDatabase } from '../server/db';
-import type { Instance } from './capacity-cluster';
+import type { MeasuredInstance } from './capacity-cluster';
 import { FIGURES_PATH, type FalFigures } from './capacity-fal';
 import { offerLoad, taskFigures } from './capacity-load';
 import { cpuSeconds, startMaxEnd, startSampler } from './capacity-sampler';
@@ -13,9 +13,9 @@ const IDLE_S = 15;
 
 export interface Setup {
   /** Processes that take submits (the load goes to each in turn). */
-  apis: Instance[];
+  apis: MeasuredInstance[];
   /** Processes that run tasks (may be the same as apis). */
-  workers: Instance[];
+  workers: MeasuredInstance[];
   keys: string[];
   databaseUrl: string;
   /** PostgreSQL: where pg_stat_activity is read and which database to count; null on SQLite. */
@@ -51,11 +51,11 @@ export async function measure(s: Setup): Promise<Column> {
   const tasks = await taskFigures(reader, load, DRAIN_LIMIT_MS).finally(() => reader.close());
   const cpu = (await Promise.all(processes.map((i) => cpuSeconds(i.pid)))).map((after, n) => after - cpuBefore[n]!);
   const sampled = await sampler.stop();
-  const idle = (group: Instance[]) =>
+  const idle = (group: MeasuredInstance[]) =>
     processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpuBefore[n]! - cpuIdle[n]! : 0), 0) / IDLE_S;
   const engine = (await engineTimes(s.falUrl)).slice(engineFrom);
   const perTask = (seconds: number) => ((seconds * 1000) / Math.max(1, tasks.succeeded)).toFixed(1);
-  const cpuOf = (group: Instance[]) =>
+  const cpuOf = (group: MeasuredInstance[]) =>
     perTask(processes.reduce((sum, p, n) => sum + (group.includes(p) ? cpu[n]! : 0), 0));
   const postgresS = sampled.postgresCpuS() - postgresIdleS;
   const split = s.apis.some((a) => !s.workers.includes(a));

@@ -9,15 +9,10 @@ import { migrateToLatest, openDatabase, type AppDatabase } from '../../server/db
 import { startTestS3, type TestS3 } from '../../server/test-support/s3';
 import type { TcpProxy } from '../../server/test-support/tcp-proxy';
 import { createUser, type TestUser } from '../../server/test-support/tasks';
-import {
-  clearRedisPrefix,
-  freshDatabase,
-  killAll,
-  startInstance,
-  type Instance,
-  PG_ADMIN_URL,
-  REDIS_URL,
-} from './cluster.fixtures';
+import { freshPostgresDatabase } from '../../server/db/test-support/engines';
+import { startInstance } from './cluster.fixtures';
+import { killAll, type Instance } from './server-processes';
+import { clearRedisPrefix, PG_ADMIN_URL, REDIS_URL } from './services';
 import { proxyTo } from './steady-load';
 
 export const CLUSTER_SECRET = 'cluster-test-secret-cluster-test-secret-01';
@@ -50,13 +45,12 @@ export async function startCluster(o: { name: string; balances: number[] }): Pro
   const close = async () => {
     await killAll(instances);
     for (const step of undo.reverse()) await step().catch(() => undefined);
-    for (const i of instances) rmSync(i.dataDir, { recursive: true, force: true });
   };
   try {
     const siteDir = mkdtempSync(path.join(tmpdir(), `${o.name}-site-`));
     undo.push(async () => rmSync(siteDir, { recursive: true, force: true }));
     undo.push(() => clearRedisPrefix(prefix));
-    const fresh = await freshDatabase();
+    const fresh = await freshPostgresDatabase(PG_ADMIN_URL, 'cluster');
     undo.push(fresh.drop);
     const s3 = await startTestS3(o.name);
     undo.push(() => s3.close());

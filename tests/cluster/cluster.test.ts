@@ -6,7 +6,8 @@ import { LEDGER_REASONS } from '../../server/tasks';
 import { creditState } from '../../server/test-support/tasks';
 import { silentWav } from '../../server/test-support/wav';
 import { TASK_ERROR_CODES, TASK_MESSAGES } from '../../src/lib/product-rules';
-import { call, expectSettledOnce, missingServices, waitFor, webhookListener, type Instance } from './cluster.fixtures';
+import { call, expectSettledOnce, missingServices, waitFor, webhookListener } from './cluster.fixtures';
+import type { Instance } from './server-processes';
 import {
   CLUSTER_CAP as CAP,
   CLUSTER_RATE_LIMIT as RATE_LIMIT,

@@ -13,17 +13,10 @@ import { collect, type OpenedStream } from '../../server/test-support/sse.fixtur
 import { createUser, type TestUser } from '../../server/test-support/tasks';
 import { createDreamApiClient } from '../../src/lib/sdk/index';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
-import {
-  call,
-  clearRedisPrefix,
-  freshDatabase,
-  killAll,
-  missingServices,
-  startInstance,
-  waitFor,
-  type Instance,
-  REDIS_URL,
-} from './cluster.fixtures';
+import { freshPostgresDatabase } from '../../server/db/test-support/engines';
+import { call, missingServices, startInstance, waitFor } from './cluster.fixtures';
+import { killAll, type Instance } from './server-processes';
+import { clearRedisPrefix, PG_ADMIN_URL, REDIS_URL } from './services';
 
 const skipReason = await missingServices();
 if (skipReason) console.warn(`live status cluster test skipped: ${skipReason}`);
@@ -50,7 +43,7 @@ describe.skipIf(skipReason !== null).each([
   const streams: OpenedStream[] = [];
 
   beforeAll(async () => {
-    const fresh = await freshDatabase();
+    const fresh = await freshPostgresDatabase(PG_ADMIN_URL, 'cluster');
     drop = fresh.drop;
     dbName = new URL(fresh.url).pathname.slice(1);
     database = await openDatabase(fresh.url);
@@ -84,7 +77,6 @@ describe.skipIf(skipReason !== null).each([
     await drop?.();
     if (redis) await clearRedisPrefix(prefix).catch(() => undefined);
     rmSync(siteDir, { recursive: true, force: true });
-    for (const i of instances) rmSync(i.dataDir, { recursive: true, force: true });
   });
 
   async function accountStream(on: Instance) {

@@ -2,7 +2,8 @@
 // 60 s, fail no task, lose none and leave no credit drift (docs/scaling.md "Outages").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditState } from '../../server/test-support/tasks';
-import { expectSettledOnce, missingServices, waitFor, type Instance } from './cluster.fixtures';
+import { expectSettledOnce, missingServices, waitFor } from './cluster.fixtures';
+import type { Instance } from './server-processes';
 import { startCluster, type Cluster } from './cluster-setup';
 import { outagesInTurn, outcome, steadyLoad, unsucceededByPhase, PHASES } from './steady-load';
 

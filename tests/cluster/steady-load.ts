@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 import type { TestS3 } from '../../server/test-support/s3';
 import { startTcpProxy, type TcpProxy } from '../../server/test-support/tcp-proxy';
 import type { TaskRow } from '../../server/db';
-import { call, waitFor, type Instance } from './cluster.fixtures';
+import { call, waitFor } from './cluster.fixtures';
+import type { Instance } from './server-processes';
 
 export interface SteadyLoad {
   /** Ids of the tasks the cluster accepted (200). */
