@@ -1,35 +1,16 @@
 // Collector ingest on PostgreSQL: the real server on a fresh database (tracking_events partitioned by day, unnest
 // inserts) beside a bare node:http + pg handler (bench/tracking-bare-pg.mjs) on another, the same sealed batches over
 // loopback.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
+import { freshPostgresDatabase } from '../server/db/test-support/engines.ts';
 import { startServer } from './server.mjs';
-import { ingestSideBySide } from './tracking-ingest.mjs';
+import { ingestSideBySide, startBare } from './tracking-ingest.mjs';
 
 /** The issue's goal for the collector on PostgreSQL on this machine. */
 const GOAL_EVENTS_PER_S = 20_000;
 const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-
-/** A new database on the admin URL's server; drop() removes it. */
-async function freshDatabase(prefix) {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
-}
 
 /** Stored rows and partitions of the collector's database: proof the events went where the row says. */
 async function tableFacts(url) {
@@ -47,31 +28,11 @@ async function tableFacts(url) {
   }
 }
 
-async function startBare(url, secret) {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(
-    process.execPath,
-    [path.join(import.meta.dirname, 'tracking-bare-pg.mjs'), url, String(port), secret],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise((resolve, reject) => {
-    child.stdout.once('data', resolve);
-    child.once('exit', (code) => reject(new Error(`the bare collector stopped (exit code ${code})`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    stop: () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))),
-  };
-}
-
 /** Collector ingest on PostgreSQL next to the bare pg baseline, at 10 and 100 concurrent senders. */
 export async function collectorIngestPostgres(siteDir) {
   const secret = randomBytes(24).toString('hex');
-  const appDb = await freshDatabase('bench_trk_app');
-  const bareDb = await freshDatabase('bench_trk_bare');
+  const appDb = await freshPostgresDatabase(adminUrl, 'bench_trk_app');
+  const bareDb = await freshPostgresDatabase(adminUrl, 'bench_trk_bare');
   const rows = [];
   let server;
   let bare;
@@ -80,7 +41,7 @@ export async function collectorIngestPostgres(siteDir) {
       { SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret, DATABASE_URL: appDb.url },
       { startTimeoutS: 120 },
     );
-    bare = await startBare(bareDb.url, secret);
+    bare = await startBare('tracking-bare-pg.mjs', bareDb.url, secret);
     rows.push(
       ...(await ingestSideBySide(server, bare, {
         collector: 'collector ingest on PostgreSQL',

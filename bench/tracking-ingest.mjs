@@ -59,15 +59,15 @@ export function cpuSeconds(pid) {
   return seconds;
 }
 
-/** The bare handler on its own SQLite file, checking tokens with the real server's tracking secret. */
-async function startBare(secret) {
+/**
+ * A bare baseline collector (`script`: tracking-bare.mjs or tracking-bare-pg.mjs, beside this file) on a random port,
+ * storing into `store` (its SQLite file or PostgreSQL URL) and checking tokens with the real server's tracking secret.
+ */
+export async function startBare(script, store, secret) {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.db');
-  const child = spawn(
-    process.execPath,
-    [path.join(import.meta.dirname, 'tracking-bare.mjs'), file, String(port), secret],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, script), store, String(port), secret], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise((resolve, reject) => {
     child.stdout.once('data', resolve);
     child.once('exit', (code) => reject(new Error(`the bare collector stopped (exit code ${code})`)));
@@ -223,7 +223,8 @@ export async function ingestSideBySide(server, bare, labels) {
 export async function collectorIngest(siteDir) {
   const secret = randomBytes(24).toString('hex');
   const server = await startServer({ SITE_DIR: siteDir, TRACKING_BUFFER_S: '1', TRACKING_SECRET: secret });
-  const bare = await startBare(secret);
+  const bareFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.db');
+  const bare = await startBare('tracking-bare.mjs', bareFile, secret);
   try {
     return await ingestSideBySide(server, bare, {
       collector: 'collector ingest',
