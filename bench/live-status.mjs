@@ -1,17 +1,7 @@
 // Live status benchmark: runs bench/live-status-bench.ts under tsx (the server is TypeScript) and returns its rows.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { runTsxBench } from './tsx-bench.mjs';
 
-export function liveStatusLatency() {
-  const root = path.resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/live-status-bench.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-  if (run.stderr) process.stderr.write(run.stderr);
-  if (run.status !== 0) throw new Error(`live status benchmark failed (${run.status ?? run.signal})`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1));
-}
+export const liveStatusLatency = () =>
+  runTsxBench('live-status-bench.ts', 'live status benchmark', { showStderr: true, timeoutMs: 300_000 });
 
 if (import.meta.url === `file://${process.argv[1]}`) console.table(liveStatusLatency());

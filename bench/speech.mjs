@@ -1,15 +1,6 @@
 // Speech benchmark: runs bench/speech-bench.ts under tsx (the engine is TypeScript) and returns its rows.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { runTsxBench } from './tsx-bench.mjs';
 
-export function speechBenchmarks() {
-  const root = path.resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/speech-bench.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`speech benchmark failed:\n${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1));
-}
+export const speechBenchmarks = () => runTsxBench('speech-bench.ts', 'speech benchmark');
 
 if (import.meta.url === `file://${process.argv[1]}`) console.table(speechBenchmarks());

@@ -1,13 +1,4 @@
 // Task benchmarks: runs bench/tasks-bench.ts under tsx (the server is TypeScript) and returns its rows.
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
+import { runTsxBench } from './tsx-bench.mjs';
 
-export function taskBenchmarks() {
-  const root = path.resolve(import.meta.dirname, '..');
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/tasks-bench.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (run.status !== 0) throw new Error(`task benchmark failed:\n${run.stderr}`);
-  return JSON.parse(run.stdout.trim().split('\n').at(-1));
-}
+export const taskBenchmarks = () => runTsxBench('tasks-bench.ts', 'task benchmark');
