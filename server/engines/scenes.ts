@@ -35,6 +35,12 @@ export function wrapText(text: string, width = 42, maxLines = 4): string {
     : lines.join('\n');
 }
 
+/** ffmpeg writes only its errors, which runTool's error message quotes. */
+const quiet = ['-hide_banner', '-loglevel', 'error'];
+/** An input made by ffmpeg itself (lavfi): the colour field a scene paints on. */
+const generated = (source: string) => ['-f', 'lavfi', '-i', source];
+/** Filter the first input's video through `graph` and take the second input's audio. */
+const filteredVideoWithAudio = (graph: string) => ['-filter_complex', `[0:v]${graph}[v]`, '-map', '[v]', '-map', '1:a'];
 const encodeVideo = [
   '-c:v',
   'libx264',
@@ -77,13 +83,8 @@ export function promptClipArgs(o: {
   // made.
   const graph = `format=rgb24,${plasma},scale=${o.size.width}:${o.size.height}:flags=bicubic,setsar=1${drawText(o.textFile, o.font, o.size, 'center')},format=yuv420p`;
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=black:s=96x54:r=${PREVIEW.fps}:d=${o.durationS}`,
+    ...quiet,
+    ...generated(`color=c=black:s=96x54:r=${PREVIEW.fps}:d=${o.durationS}`),
     '-vf',
     graph,
     '-t',
@@ -104,21 +105,7 @@ export function portraitArgs(o: { modelId: string; out: string }): string[] {
   const body = `lt(hypot((X-160)/82,(Y-185)/62),1)`;
   const channel = (skin: number, bg: number, p: number) => `'if(${head},${skin},if(${body},${shirt(p)},${bg}))'`;
   const graph = `format=rgb24,geq=r=${channel(236, 230, a)}:g=${channel(196, 234, b)}:b=${channel(164, 242, c)}`;
-  return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=black:s=320x180:d=1',
-    '-vf',
-    graph,
-    '-frames:v',
-    '1',
-    '-y',
-    o.out,
-  ];
+  return [...quiet, ...generated('color=c=black:s=320x180:d=1'), '-vf', graph, '-frames:v', '1', '-y', o.out];
 }
 
 /**
@@ -144,9 +131,7 @@ export function panZoomArgs(o: {
   const graph = `${cover},${zoom}${drawText(o.textFile, o.font, o.size, 'bottom')},format=yuv420p`;
   const sound = o.audio ? ['-map', '0:v', '-map', '1:a', ...encodeAudio] : ['-an'];
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
+    ...quiet,
     '-i',
     o.image,
     ...(o.audio ? ['-i', o.audio] : []),
@@ -175,19 +160,12 @@ export function stillWithAudioArgs(o: {
   const frames = Math.max(1, Math.round(o.durationS * PREVIEW.fps));
   const graph = `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1,zoompan=z='1+0.06*on/${frames}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${frames}:s=${w}x${h}:fps=${PREVIEW.fps},format=yuv420p`;
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
+    ...quiet,
     '-i',
     o.image,
     '-i',
     o.audio,
-    '-filter_complex',
-    `[0:v]${graph}[v]`,
-    '-map',
-    '[v]',
-    '-map',
-    '1:a',
+    ...filteredVideoWithAudio(graph),
     '-frames:v',
     String(frames),
     '-t',
@@ -211,21 +189,14 @@ export function audioOverVideoArgs(o: {
     ? `scale=${o.size.width}:${o.size.height}:force_original_aspect_ratio=decrease,pad=${o.size.width}:${o.size.height}:(ow-iw)/2:(oh-ih)/2`
     : `scale='trunc(min(iw,${PREVIEW.maxSide})/2)*2':-2`;
   return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
+    ...quiet,
     '-stream_loop',
     '-1',
     '-i',
     o.video,
     '-i',
     o.audio,
-    '-filter_complex',
-    `[0:v]${scale},setsar=1,format=yuv420p[v]`,
-    '-map',
-    '[v]',
-    '-map',
-    '1:a',
+    ...filteredVideoWithAudio(`${scale},setsar=1,format=yuv420p`),
     '-t',
     String(o.durationS),
     ...encodeVideo,
