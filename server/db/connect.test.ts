@@ -42,19 +42,11 @@ describe.each(targets)('database on $label', (target) => {
       info_asked_at: null,
     });
 
+    const grant = { user_id: 'u_round', delta: 500, balance_after: 500, reason: 'invitation', created_at: now };
+    const spend = { user_id: 'u_round', delta: -2, balance_after: 498, reason: 'image', created_at: now + 5 };
     const inserted = await app.db
       .insertInto('credit_ledger')
-      .values([
-        {
-          user_id: 'u_round',
-          delta: 500,
-          balance_after: 500,
-          reason: 'invitation',
-          reference: 'WELCOME',
-          created_at: now,
-        },
-        { user_id: 'u_round', delta: -2, balance_after: 498, reason: 'image', created_at: now + 5 },
-      ])
+      .values([{ ...grant, reference: 'WELCOME' }, spend])
       .returning('id')
       .execute();
     const ledger = await app.db
@@ -69,25 +61,10 @@ describe.each(targets)('database on $label', (target) => {
       .executeTakeFirstOrThrow();
 
     expect(inserted.map((r) => typeof r.id)).toEqual(['number', 'number']);
+    // A row inserted without a reference reads back with it null.
     expect(ledger).toEqual([
-      {
-        id: inserted[0]?.id,
-        user_id: 'u_round',
-        delta: 500,
-        balance_after: 500,
-        reason: 'invitation',
-        reference: 'WELCOME',
-        created_at: now,
-      },
-      {
-        id: inserted[1]?.id,
-        user_id: 'u_round',
-        delta: -2,
-        balance_after: 498,
-        reason: 'image',
-        reference: null,
-        created_at: now + 5,
-      },
+      { id: inserted[0]?.id, ...grant, reference: 'WELCOME' },
+      { id: inserted[1]?.id, ...spend, reference: null },
     ]);
     expect(ledger[1]!.id).toBeGreaterThan(ledger[0]!.id);
     // count(*) is bigint on PostgreSQL: it must come back as a number too.
