@@ -13,8 +13,10 @@ import { NO_FFPROBE_MESSAGE, probeMedia } from './probe';
 const tools = ffmpegTools();
 const dir = mkdtempSync(path.join(tmpdir(), 'probe-test-'));
 const LENGTH_S = 5.96;
-const sine = ['-f', 'lavfi', '-i', `sine=frequency=440:duration=${LENGTH_S}`];
-const picture = ['-f', 'lavfi', '-i', `testsrc=s=64x48:r=24:d=${LENGTH_S}`];
+/** An input ffmpeg makes itself (lavfi). */
+const lavfi = (source: string) => ['-f', 'lavfi', '-i', source];
+const sine = lavfi(`sine=frequency=440:duration=${LENGTH_S}`);
+const picture = lavfi(`testsrc=s=64x48:r=24:d=${LENGTH_S}`);
 
 /**
  * One file per accepted kind. `header`: ffprobe's own format duration is a statement of the file (not an estimate
@@ -135,21 +137,9 @@ async function make(name: string, args: string[], pipe = false) {
 beforeAll(async () => {
   expect(tools?.ffprobe, 'ffmpeg and ffprobe must be found after npm ci').toBeTruthy();
   for (const f of FILES) await make(f.name, f.args, f.pipe);
-  await runTool(tools!.ffmpeg, [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc=s=64x64',
-    '-frames:v',
-    '1',
-    '-y',
-    file('cover.png'),
-  ]);
-  await runTool(tools!.ffmpeg, [
-    '-v',
-    'error',
+  await make('cover.png', [...lavfi('testsrc=s=64x64'), '-frames:v', '1']);
+  // The AAC tone with the still attached as its cover art.
+  await make('cover-art.m4a', [
     '-i',
     file('aac.m4a'),
     '-i',
@@ -162,26 +152,9 @@ beforeAll(async () => {
     'copy',
     '-disposition:v',
     'attached_pic',
-    '-y',
-    file('cover-art.m4a'),
   ]);
   // 301 s of speech-rate audio, 8 kbit/s: under the size cap, over the 300 s length cap.
-  await runTool(tools!.ffmpeg, [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=d=301',
-    '-ar',
-    '8000',
-    '-ac',
-    '1',
-    '-b:a',
-    '8k',
-    '-y',
-    file('long.mp3'),
-  ]);
+  await make('long.mp3', [...lavfi('sine=d=301'), '-ar', '8000', '-ac', '1', '-b:a', '8k']);
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
