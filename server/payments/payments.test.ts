@@ -57,6 +57,23 @@ async function paidSession() {
   return { ...session, payment_status: 'paid', status: 'complete', payment_intent: `pi_${session.id}` };
 }
 
+/** A paid session whose pack has been granted (its checkout.session.completed delivered). */
+async function grantedSession() {
+  const session = await paidSession();
+  await deliver('checkout.session.completed', session);
+  return session;
+}
+
+/** Stripe's charge.refunded for the session's payment: `amountRefunded` is the total refunded so far. */
+function refunded(session: { payment_intent: string }, chargeId: string, amountRefunded: number) {
+  return deliver('charge.refunded', {
+    id: chargeId,
+    object: 'charge',
+    payment_intent: session.payment_intent,
+    amount_refunded: amountRefunded,
+  });
+}
+
 describe('POST /payment/checkout', () => {
   it('creates a Checkout Session for the pack and returns its URL; no credits yet', async () => {
     const res = await checkout();
@@ -141,17 +158,18 @@ describe('POST /payment/webhook', () => {
     expect(await balance()).toBe(0);
   });
 
+  // Timestamps are taken when the case runs, not when the file loads: a slow run would otherwise age them.
   it.each([
-    ['a forged signature', { secret: 'whsec_somebody_else' }],
-    ['a stale timestamp (older than the 5-minute tolerance)', { timestamp: Math.floor(Date.now() / 1000) - 3600 }],
-    ['a timestamp an hour in the future', { timestamp: Math.floor(Date.now() / 1000) + 3600 }],
+    ['a forged signature', () => ({ secret: 'whsec_somebody_else' })],
+    ['a stale timestamp (older than the 5-minute tolerance)', (nowS: number) => ({ timestamp: nowS - 3600 })],
+    ['a timestamp an hour in the future', (nowS: number) => ({ timestamp: nowS + 3600 })],
     [
       'a timestamp just past the tolerance in the future',
-      { timestamp: Math.floor(Date.now() / 1000) + STRIPE_WEBHOOK_TOLERANCE_S + 5 },
+      (nowS: number) => ({ timestamp: nowS + STRIPE_WEBHOOK_TOLERANCE_S + 5 }),
     ],
-  ])('refuses %s and grants nothing', async (_name, options) => {
+  ])('refuses %s and grants nothing', async (_name, signing) => {
     const session = await paidSession();
-    const res = await deliver('checkout.session.completed', session, options);
+    const res = await deliver('checkout.session.completed', session, signing(Math.floor(Date.now() / 1000)));
     expect(res.status).toBe(400);
     expect(res.body.msg).toBe(PAYMENT_MESSAGES.badSignature);
     expect(await balance()).toBe(0);
@@ -188,45 +206,30 @@ describe('POST /payment/webhook', () => {
   });
 
   it('a full refund deducts the pack and says so in the history', async () => {
-    const session = await paidSession();
-    await deliver('checkout.session.completed', session);
-    await deliver('charge.refunded', {
-      id: 'ch_1',
-      object: 'charge',
-      payment_intent: session.payment_intent,
-      amount_refunded: pack.priceMinor,
-    });
+    const session = await grantedSession();
+    await refunded(session, 'ch_1', pack.priceMinor);
     expect(await balance()).toBe(0);
     expect((await ledger()).at(-1)).toMatchObject({ delta: -pack.credits, reason: 'refund', reference: session.id });
   });
 
   it('a partial refund deducts in proportion, and a later full refund only the rest', async () => {
-    const session = await paidSession();
-    await deliver('checkout.session.completed', session);
-    const charge = { id: 'ch_2', object: 'charge', payment_intent: session.payment_intent };
-    await deliver('charge.refunded', { ...charge, amount_refunded: pack.priceMinor / 2 });
+    const session = await grantedSession();
+    await refunded(session, 'ch_2', pack.priceMinor / 2);
     expect(await balance()).toBe(pack.credits / 2);
-    await deliver('charge.refunded', { ...charge, amount_refunded: pack.priceMinor });
+    await refunded(session, 'ch_2', pack.priceMinor);
     expect(await balance()).toBe(0);
   });
 
   it('a refund after the credits were spent deducts only down to zero, never below', async () => {
-    const session = await paidSession();
-    await deliver('checkout.session.completed', session);
+    const session = await grantedSession();
     await t.database.db.updateTable('users').set({ credits: 100 }).where('id', '=', user.userId).execute();
-    await deliver('charge.refunded', {
-      id: 'ch_3',
-      object: 'charge',
-      payment_intent: session.payment_intent,
-      amount_refunded: pack.priceMinor,
-    });
+    await refunded(session, 'ch_3', pack.priceMinor);
     expect(await balance()).toBe(0);
     expect((await ledger()).at(-1)).toMatchObject({ delta: -100, reason: 'refund' });
   });
 
   it('a dispute deducts what is left of the pack', async () => {
-    const session = await paidSession();
-    await deliver('checkout.session.completed', session);
+    const session = await grantedSession();
     await deliver('charge.dispute.created', { id: 'dp_1', object: 'dispute', payment_intent: session.payment_intent });
     expect(await balance()).toBe(0);
     expect((await ledger()).at(-1)).toMatchObject({ reason: 'dispute', delta: -pack.credits });
