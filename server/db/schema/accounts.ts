@@ -1,5 +1,5 @@
 // Table types of accounts and sign-in: users, sessions, login codes and guesses, API keys.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 import type { EpochMs, Flag } from './common.ts';
 
 export interface UsersTable {
@@ -97,11 +97,4 @@ export interface RetiredApiKeysTable {
 }
 
 export type User = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type Session = Selectable<SessionsTable>;
-export type NewSession = Insertable<SessionsTable>;
-export type LoginCode = Selectable<LoginCodesTable>;
-export type NewLoginCode = Insertable<LoginCodesTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
-export type NewApiKey = Insertable<ApiKeysTable>;

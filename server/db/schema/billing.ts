@@ -1,5 +1,5 @@
 // Table types of credits and payments: the ledger, invitations and their redemptions, card payments and Stripe events.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated } from 'kysely';
 import type { EpochMs } from './common.ts';
 
 export interface CreditLedgerTable {
@@ -50,10 +50,3 @@ export interface StripeEventsTable {
   type: string;
   received_at: EpochMs;
 }
-
-export type CreditLedgerEntry = Selectable<CreditLedgerTable>;
-export type NewCreditLedgerEntry = Insertable<CreditLedgerTable>;
-export type Invitation = Selectable<InvitationsTable>;
-export type NewInvitation = Insertable<InvitationsTable>;
-export type InvitationRedemption = Selectable<InvitationRedemptionsTable>;
-export type NewInvitationRedemption = Insertable<InvitationRedemptionsTable>;

@@ -1,5 +1,5 @@
 // Table types of the developer tools (migration 017): every webhook delivery attempt, for the delivery log.
-import type { Generated, Selectable } from 'kysely';
+import type { Generated } from 'kysely';
 import type { EpochMs, Flag } from './common.ts';
 
 export interface WebhookAttemptsTable {
@@ -25,5 +25,3 @@ export interface WebhookAttemptsTable {
   next_retry_at: EpochMs | null;
   created_at: EpochMs;
 }
-
-export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

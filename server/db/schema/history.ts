@@ -28,5 +28,4 @@ export interface ShareLinksTable {
   revoked_at: EpochMs | null;
 }
 
-export type ApiRequestRow = Selectable<ApiRequestsTable>;
 export type ShareLinkRow = Selectable<ShareLinksTable>;

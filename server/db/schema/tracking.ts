@@ -1,5 +1,5 @@
 // Table types of the tracking collector: registered app keys, entries, client error messages, monitoring samples.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated } from 'kysely';
 import type { EpochMs } from './common.ts';
 
 /** Tracking app keys registered by the CLI (migration 002); keys from configuration are not stored. */
@@ -56,6 +56,3 @@ export interface TrackingMonitorTable {
   message: string | null;
   received_at: EpochMs;
 }
-
-export type TrackingEvent = Selectable<TrackingEventsTable>;
-export type NewTrackingEvent = Insertable<TrackingEventsTable>;
