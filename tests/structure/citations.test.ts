@@ -1,14 +1,12 @@
 // Comments and test names cite only what is in the repository: SPEC.md §N and DESIGN.md sections (docs/), docs/*.md
 // pages.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, ROOT, SOURCE_DIRS } from './source-tree';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCANNED = ['src', 'server', 'tests', 'bench', 'scripts'];
 const ROOT_FILES = ['astro.config.mjs', 'vitest.config.ts', 'eslint.config.js'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'data', 'out', 'test-results', 'playwright-report', '.astro']);
 const EXTENSIONS = /\.(ts|tsx|mts|cts|astro|mjs|cjs|js|css|md)$/;
 const SELF = relative(ROOT, fileURLToPath(import.meta.url));
 
@@ -21,16 +19,7 @@ const OUTSIDE = [
 ];
 
 function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(path);
-      } else if (EXTENSIONS.test(entry.name) && path !== SELF) files.push(path);
-    }
-  };
-  for (const dir of SCANNED) if (existsSync(join(ROOT, dir))) walk(dir);
+  const files = filesUnder(SOURCE_DIRS, EXTENSIONS).filter((path) => path !== SELF);
   return [...files, ...ROOT_FILES.filter((file) => existsSync(join(ROOT, file)))];
 }
 

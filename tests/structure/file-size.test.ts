@@ -1,10 +1,10 @@
 // Every source file is laid out by the formatter (Prettier, .prettierrc.json) and stays at or under MAX_LINES lines as
 // formatted, so each module keeps one job (DESIGN.md "Layout"); the test names each file over it or not formatted.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, ROOT, SOURCE_DIRS } from './source-tree';
 
 /**
  * Past about 300 lines a module has usually taken on a second job and is hard to read in one sitting; a file that
@@ -15,27 +15,9 @@ const MAX_LINES = 300;
 /** Files allowed over the limit for now, each with the reason; a file that comes back under it must leave the list. */
 const ALLOWED: Record<string, string> = {};
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCANNED = ['src', 'server', 'bench', 'scripts', 'tests'];
-/** Installed, built, run-time and report output, never written by hand. */
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'data', 'out', 'test-results', 'playwright-report', '.astro']);
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs|astro|css)$/;
 /** A generated file says so in its first lines; it is rewritten by its generator, not split by hand. */
 const GENERATED = /@generated|do not edit/i;
-
-function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIRS.has(entry.name)) walk(path);
-      } else if (SOURCE.test(entry.name)) files.push(path);
-    }
-  };
-  for (const dir of SCANNED) if (existsSync(join(ROOT, dir))) walk(dir);
-  return files;
-}
 
 /** Lines as `wc -l` counts them, plus a last line without its newline. */
 function lineCount(text: string): number {
@@ -53,7 +35,7 @@ async function formatted(path: string, text: string): Promise<string> {
 }
 
 const sizes = await Promise.all(
-  sourceFiles()
+  filesUnder(SOURCE_DIRS, SOURCE)
     .map((path) => ({ path, text: readFileSync(join(ROOT, path), 'utf8') }))
     .filter(({ text }) => !GENERATED.test(text.split('\n', 5).join('\n')))
     .map(async ({ path, text }) => {

@@ -1,14 +1,11 @@
 // No two folders, and no two files, of src/ and server/ import each other, directly or round a longer chain (DESIGN.md
 // "Layout": areas depend one way, and so do the modules in one); the test names every loop it finds, one import a step.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { filesUnder, ROOT } from './source-tree';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCANNED = ['src', 'server'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'data', '.astro']);
 const SOURCE = /\.(ts|tsx|mts|mjs|astro)$/;
 /** Resolution order for a specifier written without its extension, then as a folder with an index module. */
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.mjs', '.js', '.astro'];
@@ -19,14 +16,6 @@ const EXTENSIONS = ['.ts', '.tsx', '.mts', '.mjs', '.js', '.astro'];
  * imported a harness importing it back would be a loop here too.
  */
 const isTestOnly = (path: string) => /\.(test|fixtures)\.[a-z]+$/.test(path);
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return SKIP_DIRS.has(entry.name) ? [] : sourceFiles(path);
-    return SOURCE.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The script of a file: the whole of a TypeScript module, the frontmatter and <script> blocks of an .astro file. */
 function scriptOf(path: string, text: string): string {
@@ -158,7 +147,7 @@ function describeLoop(graph: Map<string, Map<string, Edge>>, component: string[]
   return [`loop among ${component.join(', ')}:`, ...steps].join('\n');
 }
 
-const files = SCANNED.flatMap(sourceFiles).filter((path) => !isTestOnly(path));
+const files = filesUnder(['src', 'server'], SOURCE).filter((path) => !path.endsWith('.d.ts') && !isTestOnly(path));
 const graph = folderGraph(files);
 const modules = fileGraph(files);
 

@@ -1,12 +1,11 @@
 // The import boundaries of eslint.config.js fire: each forbidden import below is reported, each allowed one is not,
 // and the .astro files (which ESLint does not parse) keep the same boundaries through their imports.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { filesUnder, ROOT } from './source-tree';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RULE = '@typescript-eslint/no-restricted-imports';
 
 let eslint: ESLint;
@@ -82,14 +81,6 @@ describe('import boundaries', () => {
   });
 });
 
-function astroFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return astroFiles(path);
-    return entry.name.endsWith('.astro') ? [path] : [];
-  });
-}
-
 /** The import and export-from statements of an .astro file's frontmatter and <script> blocks. */
 function astroImports(text: string): string[] {
   const code = [
@@ -102,7 +93,7 @@ function astroImports(text: string): string[] {
 }
 
 describe('.astro files', () => {
-  const files = astroFiles('src');
+  const files = filesUnder(['src'], /\.astro$/);
 
   it('are found, with their imports', () => {
     expect(files.length).toBeGreaterThan(10);
