@@ -20,10 +20,10 @@ import { usePreviewMedia } from './preview.fixtures';
 
 const { inputs, probeBytes } = usePreviewMedia();
 
-let t: TasksTestApp | undefined;
+let opened: TasksTestApp | undefined;
 afterEach(async () => {
-  await t?.close();
-  t = undefined;
+  await opened?.close();
+  opened = undefined;
 });
 
 const post = (app: TasksTestApp['app'], url: string, token: string, body: unknown) =>
@@ -35,33 +35,39 @@ async function upload(t: TasksTestApp, user: TestUser, key: keyof typeof inputs)
   return (await uploadAs(t, user, readFileSync(file), path.basename(file), mime)).url;
 }
 
-async function fetchOutput(app: TasksTestApp['app'], url: string): Promise<Buffer> {
-  const res = await app.request(url.replace(/^https?:\/\/[^/]+/, ''));
+/** A test app (closed after the test), its task system started unless `start` is false, and a user with 100 credits. */
+async function appAndUser(options: Parameters<typeof createTasksTestApp>[0] = {}, start = true) {
+  const t = (opened = await createTasksTestApp(options));
+  if (start) await t.system.start();
+  return { t, user: await createUser(t, 100) };
+}
+
+/** Asks the playground for a 4 s, 512p clip of `prompt`. */
+const animateText = (t: TasksTestApp, user: TestUser, prompt: string) =>
+  post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, {
+    type: 'text',
+    prompt,
+    resolution: '512p',
+    duration: 4,
+  });
+
+/** A finished task as the playground's poll shows it, and ffprobe's reading of its first output. */
+async function polled(t: TasksTestApp, user: TestUser, taskId: string) {
+  const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId });
+  const res = await t.app.request(poll.body.data.outputs[0].url.replace(/^https?:\/\/[^/]+/, ''));
   expect(res.status).toBe(200);
-  return Buffer.from(await res.arrayBuffer());
+  return { data: poll.body.data, info: await probeBytes(Buffer.from(await res.arrayBuffer())) };
 }
 
 describe('preview engine behind the playground (default ENGINES)', () => {
   it('animate_video (text) runs on the preview engine, is labelled as no AI model, and charges the §9 price once', async () => {
-    t = await createTasksTestApp();
-    await t.system.start();
-    const user = await createUser(t, 100);
-    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, {
-      type: 'text',
-      prompt: 'a lighthouse at night',
-      resolution: '512p',
-      duration: 4,
-    });
+    const { t, user } = await appAndUser();
+    const r = await animateText(t, user, 'a lighthouse at night');
     expect(r.status).toBe(200);
     const task = await waitForTask(t, r.body.data.taskId);
     expect(task.status).toBe('succeeded');
-    const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
-    expect(poll.body.data).toMatchObject({
-      engine: 'preview',
-      engineLabel: 'preview engine (no AI model)',
-      credits: 20,
-    });
-    const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
+    const { data, info } = await polled(t, user, task.id);
+    expect(data).toMatchObject({ engine: 'preview', engineLabel: 'preview engine (no AI model)', credits: 20 });
     expect(info.video).toMatchObject({ codec: 'h264', width: 912, height: 512 });
     expect(Math.abs(info.durationS - 4)).toBeLessThan(0.1);
     const credits = await creditState(t, user.id);
@@ -70,18 +76,15 @@ describe('preview engine behind the playground (default ENGINES)', () => {
   });
 
   it('talking_face with a photo is settled per second on the real length of the video made', async () => {
-    t = await createTasksTestApp();
-    await t.system.start();
-    const user = await createUser(t, 100);
+    const { t, user } = await appAndUser();
     const [imageUrl, audioUrl] = [await upload(t, user, 'image'), await upload(t, user, 'audio')];
     const r = await post(t.app, '/api-playground/talking_face/v1/create_task', user.token, { imageUrl, audioUrl });
     expect(r.status).toBe(200);
     const task = await waitForTask(t, r.body.data.taskId);
     expect(task.status, task.error ?? '').toBe('succeeded');
-    const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
-    const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
+    const { data, info } = await polled(t, user, task.id);
     expect(info.audio).toEqual({ codec: 'aac' });
-    const seconds = poll.body.data.outputs[0].durationS;
+    const seconds = data.outputs[0].durationS;
     const expected = chargePrice('talking-image', { seconds }, 'preview', t.config.tasks.noModelPrice);
     expect(expected).toBeGreaterThan(0);
     expect(task.credits_charged).toBe(expected);
@@ -91,9 +94,7 @@ describe('preview engine behind the playground (default ENGINES)', () => {
   });
 
   it('talking face with a sample character and a 5.96 s LAME MP3 lasts as long as the sound and charges 12 credits', async () => {
-    t = await createTasksTestApp();
-    await t.system.start();
-    const user = await createUser(t, 100);
+    const { t, user } = await appAndUser();
     const audioUrl = await upload(t, user, 'lame');
     const inputS = (await probeMedia(readFileSync(inputs.lame!.file)))!.durationS!;
     expect(Math.abs(inputS - 5.96)).toBeLessThan(0.05);
@@ -104,8 +105,7 @@ describe('preview engine behind the playground (default ENGINES)', () => {
     expect(r.status, r.body.msg).toBe(200);
     const task = await waitForTask(t, r.body.data.taskId, 60_000);
     expect(task.status, task.error ?? '').toBe('succeeded');
-    const poll = await post(t.app, '/api-playground/video_tools/v1/poll', user.token, { taskId: task.id });
-    const info = await probeBytes(await fetchOutput(t.app, poll.body.data.outputs[0].url));
+    const { info } = await polled(t, user, task.id);
     // An output is never shorter than its input audio.
     expect(info.durationS).toBeGreaterThanOrEqual(inputS - 0.05);
     expect(task.credits_charged).toBe(12);
@@ -115,14 +115,8 @@ describe('preview engine behind the playground (default ENGINES)', () => {
   }, 90_000);
 
   it('without ffmpeg the video features are refused at submit with a clear message, nothing charged; /healthz says why', async () => {
-    t = await createTasksTestApp({ engines: [{ ...previewEngine({ tools: () => null }) }] });
-    const user = await createUser(t, 100);
-    const r = await post(t.app, '/api-playground/video_tools/v1/animate_video', user.token, {
-      type: 'text',
-      prompt: 'a cat',
-      resolution: '512p',
-      duration: 4,
-    });
+    const { t, user } = await appAndUser({ engines: [{ ...previewEngine({ tools: () => null }) }] }, false);
+    const r = await animateText(t, user, 'a cat');
     // People and API callers are told the feature is not available here; what to install is for the operator (log,
     // /healthz).
     expect(r.status).toBe(503);

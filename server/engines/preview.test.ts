@@ -13,65 +13,30 @@ import { tools, usePreviewMedia } from './preview.fixtures';
 const { dir, localContext, probeBytes } = usePreviewMedia();
 
 describe('preview engine output (ffprobe)', () => {
-  const cases: Array<{
-    feature: Feature;
-    input: Record<string, unknown>;
-    width: number;
-    height: number;
-    durationS: number;
-    audio: boolean;
-  }> = [
-    {
-      feature: 'text-to-video',
-      input: { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 },
-      ...VIDEO_SIZES['512p']!,
-      durationS: 2,
-      audio: false,
-    },
-    {
-      feature: 'image-to-video',
-      input: { prompt: 'slow push in', imageUrl: 'image', resolution: '720p', durationS: 1 },
-      ...VIDEO_SIZES['720p']!,
-      durationS: 1,
-      audio: false,
-    },
-    {
-      feature: 'character-to-video',
-      input: { prompt: 'Hi!', modelId: 'model-emma', resolution: '512p', durationS: 2 },
-      ...VIDEO_SIZES['512p']!,
-      durationS: 2,
-      audio: true,
-    },
-    {
-      feature: 'character-to-video',
-      input: { prompt: ' ', modelId: 'model-james', resolution: '512p', durationS: 1 },
-      ...VIDEO_SIZES['512p']!,
-      durationS: 1,
-      audio: false,
-    },
-    {
-      feature: 'talking-image',
-      input: { audioUrl: 'audio', photoUrl: 'image' },
-      ...VIDEO_SIZES['720p']!,
-      durationS: 1.5,
-      audio: true,
-    },
-    {
-      feature: 'lipsync',
-      input: { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 0, video_height: 0 } },
-      width: 320,
-      height: 240,
-      durationS: 1.5,
-      audio: true,
-    },
-    {
-      feature: 'talking-face',
-      input: { videoUrl: 'video', audioUrl: 'audio', videoParams: { video_width: 640, video_height: 360 } },
-      width: 640,
-      height: 360,
-      durationS: 1.5,
-      audio: true,
-    },
+  // A prompt's clip has the resolution and length asked for; only a sample model's spoken script gives it sound.
+  const asked: Array<[Feature, { resolution: string; durationS: number } & Record<string, unknown>, boolean]> = [
+    ['text-to-video', { prompt: 'A red fox runs through 100% fresh snow', resolution: '512p', durationS: 2 }, false],
+    ['image-to-video', { prompt: 'slow push in', imageUrl: 'image', resolution: '720p', durationS: 1 }, false],
+    ['character-to-video', { prompt: 'Hi!', modelId: 'model-emma', resolution: '512p', durationS: 2 }, true],
+    ['character-to-video', { prompt: ' ', modelId: 'model-james', resolution: '512p', durationS: 1 }, false],
+  ];
+  // A clip over the 1.5 s voice lasts as long as it and keeps it: a photo's at 720p, a video's at the size its
+  // videoParams ask for (0×0: the source's own, 320×240).
+  const ask = (video_width: number, video_height: number) => ({ video_width, video_height });
+  const overVoice: Array<[Feature, Record<string, unknown>, { width: number; height: number }]> = [
+    ['talking-image', { audioUrl: 'audio', photoUrl: 'image' }, VIDEO_SIZES['720p']!],
+    ['lipsync', { srcVideoUrl: 'video', audioUrl: 'audio', videoParams: ask(0, 0) }, { width: 320, height: 240 }],
+    ['talking-face', { videoUrl: 'video', audioUrl: 'audio', videoParams: ask(640, 360) }, { width: 640, height: 360 }],
+  ];
+  const cases = [
+    ...asked.map(([feature, input, audio]) => ({
+      feature,
+      input,
+      ...VIDEO_SIZES[input.resolution]!,
+      durationS: input.durationS,
+      audio,
+    })),
+    ...overVoice.map(([feature, input, size]) => ({ feature, input, ...size, durationS: 1.5, audio: true })),
   ];
   it.each(cases)('$feature makes an H.264 MP4 at $width×$height lasting $durationS s', async (c) => {
     const result = await previewEngine().run(c.feature, c.input, localContext());
