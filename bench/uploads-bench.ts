@@ -87,23 +87,40 @@ async function bare(count: number) {
   }
 }
 
-const rows: Array<Record<string, string | number>> = [];
-for (const count of COUNTS) {
-  // A fresh server per row, so each starts from the size a new process has, as a server under attack would.
-  const data = path.join(dir, `data-${count}`);
+/** A fresh server on a database and data folder of its own (`name` tells them apart), and one funded account on it. */
+async function freshServer(name: string, settings: Record<string, string>) {
   const env = {
-    DATA_DIR: data,
-    DATABASE_URL: `sqlite:${path.join(dir, `app-${count}.db`)}`,
+    DATA_DIR: path.join(dir, `data-${name}`),
+    DATABASE_URL: `sqlite:${path.join(dir, `app-${name}.db`)}`,
     SECRET_KEY: 'uploads-bench-secret-uploads-bench-secret',
-    // The caps would refuse most of 12 uploads from one account and one address: lifted here to measure memory.
-    UPLOADS_PER_ACCOUNT: String(count),
-    UPLOADS_PER_CLIENT: String(count),
+    ...settings,
   };
   const database = await openDatabase(env.DATABASE_URL);
   await migrateToLatest(database);
   const user = await createUser({ database, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, 100);
   await database.close();
-  const server = await startServer(env);
+  return { user, server: await startServer(env) };
+}
+
+const mb = (bytes: number, digits = 1) => +(bytes / MB).toFixed(digits);
+
+/** The columns of every row from the file to the server's growth per upload, for `count` uploads measured at once. */
+const memoryColumns = (figures: Awaited<ReturnType<typeof measure>>, count: number) => ({
+  'file MB': mb(FILE_BYTES),
+  'RSS before MB': mb(figures.before, 0),
+  'peak RSS MB': mb(figures.peak, 0),
+  'growth MB': mb(figures.growth),
+  'growth per upload MB': mb(figures.growth / count),
+});
+
+const rows: Array<Record<string, string | number>> = [];
+for (const count of COUNTS) {
+  // A fresh server per row, so each starts from the size a new process has, as a server under attack would.
+  const { user, server } = await freshServer(String(count), {
+    // The caps would refuse most of 12 uploads from one account and one address: lifted here to measure memory.
+    UPLOADS_PER_ACCOUNT: String(count),
+    UPLOADS_PER_CLIENT: String(count),
+  });
   try {
     const ours = await measure(server.child.pid!, count, () => upload(server.url, user));
     const baseline = await bare(count);
@@ -111,13 +128,9 @@ for (const count of COUNTS) {
     rows.push({
       'uploads at once': count,
       storage: 'disk (DATA_DIR)',
-      'file MB': +(FILE_BYTES / MB).toFixed(1),
-      'RSS before MB': +(ours.before / MB).toFixed(0),
-      'peak RSS MB': +(ours.peak / MB).toFixed(0),
-      'growth MB': +(ours.growth / MB).toFixed(1),
-      'growth per upload MB': +(ours.growth / count / MB).toFixed(1),
+      ...memoryColumns(ours, count),
       answers: `${ok} × 200${ok < count ? `, ${ours.statuses.filter((s) => s !== 200).join(' ')}` : ''}`,
-      'bare node:http growth MB': +(baseline.growth / MB).toFixed(1),
+      'bare node:http growth MB': mb(baseline.growth),
       goal: 'growth < 30 MB per upload, < 150 MB in all',
     });
   } finally {
@@ -130,18 +143,7 @@ for (const count of COUNTS) {
 // on finish. One upload each, on a fresh server.
 {
   const s3 = await startTestS3('uploads-bench');
-  const data = path.join(dir, 'data-s3');
-  const env = {
-    DATA_DIR: data,
-    DATABASE_URL: `sqlite:${path.join(dir, 'app-s3.db')}`,
-    SECRET_KEY: 'uploads-bench-secret-uploads-bench-secret',
-    ...s3.env('bench/'),
-  };
-  const database = await openDatabase(env.DATABASE_URL);
-  await migrateToLatest(database);
-  const user = await createUser({ database, config: loadConfig({ ...env, LOG_LEVEL: 'silent' }) }, 100);
-  await database.close();
-  const server = await startServer(env);
+  const { user, server } = await freshServer('s3', s3.env('bench/'));
   try {
     const baseline = await bare(1);
     const through = await measure(server.child.pid!, 1, () => upload(server.url, user));
@@ -153,13 +155,9 @@ for (const count of COUNTS) {
       rows.push({
         'uploads at once': 1,
         storage: `S3: ${route}`,
-        'file MB': +(FILE_BYTES / MB).toFixed(1),
-        'RSS before MB': +(figures.before / MB).toFixed(0),
-        'peak RSS MB': +(figures.peak / MB).toFixed(0),
-        'growth MB': +(figures.growth / MB).toFixed(1),
-        'growth per upload MB': +(figures.growth / MB).toFixed(1),
+        ...memoryColumns(figures, 1),
         answers: figures.statuses.join(' '),
-        'bare node:http growth MB': +(baseline.growth / MB).toFixed(1),
+        'bare node:http growth MB': mb(baseline.growth),
         goal: 'growth < 30 MB',
       });
     }
