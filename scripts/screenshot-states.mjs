@@ -4,6 +4,7 @@
 // embedded defaults (no-model runs free, no payments, no OAuth); the `paid` one charges no-model runs in full, so a
 // run there has a price to ask about.
 import path from 'node:path';
+import { screenshotContext } from './screenshot-context.mjs';
 
 export const STATE_WIDTHS = [390, 1440];
 
@@ -114,18 +115,7 @@ export async function shootStates(browser, servers, outDir, names = null) {
   for (const width of STATE_WIDTHS) {
     for (const state of STATES.filter((s) => !names || names.some((n) => s.name.includes(n)))) {
       const { base, stored } = servers[state.server];
-      const context = await browser.newContext({
-        viewport: { width, height: width < 600 ? 844 : 900 },
-        deviceScaleFactor: 1,
-        isMobile: width < 600,
-        hasTouch: width < 600,
-      });
-      await context.addInitScript(
-        (items) => {
-          for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-        },
-        { 'cookie-accpet': 'declined', ...(state.signedIn ? stored : {}) },
-      );
+      const context = await screenshotContext(browser, width, state.signedIn ? stored : {});
       const page = await context.newPage();
       const file = path.join(outDir, `${state.name}--${width}.png`);
       try {

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { screenshotContext } from './screenshot-context.mjs';
 import { shootStates, STATE_WIDTHS, STATES } from './screenshot-states.mjs';
 import { signIn, startMailbox, startServer } from './screenshot-server.mjs';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../tests/e2e/support/chromium.ts';
@@ -16,8 +17,6 @@ const root = path.resolve(import.meta.dirname, '..');
 const siteDir = path.resolve(root, process.env.SITE_DIR || 'dist');
 const outDir = path.resolve(root, process.env.SCREENSHOTS_DIR || 'screenshots');
 const WIDTHS = [390, 820, 1440];
-/** A phone is taller than it is wide; the others get a laptop-ish height. Full-page shots show the rest. */
-const heightOf = (width) => (width < 600 ? 844 : 900);
 /** Routes that differ by query only, or that exist to show a redirect, beside those the build wrote. */
 const NOT_FOUND_ROUTES = ['/playground/bogus?x=1'];
 const EXTRA_ROUTES = [
@@ -60,19 +59,7 @@ const slug = (route) => route.replace(/^\//, '').replace(/[/?&]/g, '_').replace(
 async function shoot(browser, base, routes, state, stored) {
   const errors = [];
   for (const width of WIDTHS) {
-    const context = await browser.newContext({
-      viewport: { width, height: heightOf(width) },
-      deviceScaleFactor: 1,
-      isMobile: width < 600,
-      hasTouch: width < 600,
-    });
-    // Storage as the site keeps it (SPEC.md §3 keys): cookies declined so the banner does not cover the page.
-    await context.addInitScript(
-      (items) => {
-        for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v);
-      },
-      { 'cookie-accpet': 'declined', ...stored },
-    );
+    const context = await screenshotContext(browser, width, stored);
     const page = await context.newPage();
     let current = '';
     page.on('console', (m) => {
