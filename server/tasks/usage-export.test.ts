@@ -5,7 +5,7 @@ import { applyCreditChange } from '../credits';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../test-support/tasks';
 import { csvCell, csvLine, usagePages } from './usage-export';
 import { PUBLIC_API_CODES, USAGE_EXPORT } from '../../src/lib/product-rules';
-import type { UsageRow } from '../../src/lib/api-contract';
+import { usageLedgerRow, type UsageRow } from '../../src/lib/api-contract';
 import { APP_DATABASES } from '../test-support/app-databases';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -32,24 +32,14 @@ describe('CSV cells', () => {
   });
 
   it('writes a row in the column order, ending with CRLF', () => {
-    const row: UsageRow = {
-      kind: 'ledger',
+    const row = usageLedgerRow({
       id: '7',
       time: '2026-01-02T03:04:05.000Z',
-      feature: null,
-      engine: null,
-      status: null,
-      source: null,
-      creditsHeld: null,
-      creditsCharged: null,
-      creditsRefunded: null,
       delta: -3,
       balanceAfter: 97,
       reason: 'task-hold',
       reference: 'a,b',
-      requestId: null,
-      keyName: null,
-    };
+    });
     expect(csvLine(row)).toBe('ledger,7,2026-01-02T03:04:05.000Z,,,,,,,,-3,97,task-hold,"a,b",,\r\n');
     expect(USAGE_EXPORT.columns).toHaveLength(16);
   });

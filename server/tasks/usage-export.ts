@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../db';
 import { USAGE_EXPORT } from '../../src/lib/product-rules';
-import type { UsageRange, UsageRow } from '../../src/lib/api-contract';
+import { usageLedgerRow, usageTaskRow, type UsageRange, type UsageRow } from '../../src/lib/api-contract';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -14,14 +14,17 @@ export function rangeBounds(range: UsageRange): { from: number; until: number } 
 
 const iso = (ms: number) => new Date(Number(ms)).toISOString();
 
+/** What both tables are read for: one user's rows created in [from, until), `pageRows` at a time. */
+interface ExportScope {
+  db: Kysely<Schema>;
+  userId: string;
+  from: number;
+  until: number;
+  pageRows: number;
+}
+
 /** The user's tasks submitted in the range, oldest first: pages of USAGE_EXPORT.pageRows by (created_at, id). */
-async function* taskRows(
-  db: Kysely<Schema>,
-  userId: string,
-  from: number,
-  until: number,
-  pageRows: number,
-): AsyncGenerator<UsageRow[]> {
+async function* taskRows({ db, userId, from, until, pageRows }: ExportScope): AsyncGenerator<UsageRow[]> {
   let after: { at: number; id: string } | undefined;
   for (;;) {
     let q = db
@@ -50,24 +53,21 @@ async function* taskRows(
     }
     const rows = await q.orderBy('t.created_at').orderBy('t.id').limit(pageRows).execute();
     if (rows.length === 0) return;
-    yield rows.map((r) => ({
-      kind: 'task' as const,
-      id: r.id,
-      time: iso(r.created_at),
-      feature: r.feature,
-      engine: r.engine,
-      status: r.status,
-      source: r.source,
-      creditsHeld: r.credits_held,
-      creditsCharged: r.credits_charged,
-      creditsRefunded: r.credits_charged === null ? null : r.credits_held - r.credits_charged,
-      delta: null,
-      balanceAfter: null,
-      reason: null,
-      reference: null,
-      requestId: r.request_id,
-      keyName: r.key_name,
-    }));
+    yield rows.map((r) =>
+      usageTaskRow({
+        id: r.id,
+        time: iso(r.created_at),
+        feature: r.feature,
+        engine: r.engine,
+        status: r.status,
+        source: r.source,
+        creditsHeld: r.credits_held,
+        creditsCharged: r.credits_charged,
+        creditsRefunded: r.credits_charged === null ? null : r.credits_held - r.credits_charged,
+        requestId: r.request_id,
+        keyName: r.key_name,
+      }),
+    );
     const last = rows.at(-1)!;
     after = { at: Number(last.created_at), id: last.id };
     if (rows.length < pageRows) return;
@@ -78,13 +78,7 @@ async function* taskRows(
  * The user's credit movements in the range, oldest first: pages by ledger id (the ledger is append-only, ids grow with
  * time).
  */
-async function* ledgerRows(
-  db: Kysely<Schema>,
-  userId: string,
-  from: number,
-  until: number,
-  pageRows: number,
-): AsyncGenerator<UsageRow[]> {
+async function* ledgerRows({ db, userId, from, until, pageRows }: ExportScope): AsyncGenerator<UsageRow[]> {
   let after = 0;
   for (;;) {
     const rows = await db
@@ -98,24 +92,16 @@ async function* ledgerRows(
       .limit(pageRows)
       .execute();
     if (rows.length === 0) return;
-    yield rows.map((r) => ({
-      kind: 'ledger' as const,
-      id: String(r.id),
-      time: iso(r.created_at),
-      feature: null,
-      engine: null,
-      status: null,
-      source: null,
-      creditsHeld: null,
-      creditsCharged: null,
-      creditsRefunded: null,
-      delta: r.delta,
-      balanceAfter: r.balance_after,
-      reason: r.reason,
-      reference: r.reference,
-      requestId: null,
-      keyName: null,
-    }));
+    yield rows.map((r) =>
+      usageLedgerRow({
+        id: String(r.id),
+        time: iso(r.created_at),
+        delta: r.delta,
+        balanceAfter: r.balance_after,
+        reason: r.reason,
+        reference: r.reference,
+      }),
+    );
     after = Number(rows.at(-1)!.id);
     if (rows.length < pageRows) return;
   }
@@ -128,9 +114,9 @@ export async function* usagePages(
   range: UsageRange,
   pageRows: number = USAGE_EXPORT.pageRows,
 ): AsyncGenerator<UsageRow[]> {
-  const { from, until } = rangeBounds(range);
-  yield* taskRows(db, userId, from, until, pageRows);
-  yield* ledgerRows(db, userId, from, until, pageRows);
+  const scope: ExportScope = { db, userId, ...rangeBounds(range), pageRows };
+  yield* taskRows(scope);
+  yield* ledgerRows(scope);
 }
 
 /**

@@ -127,6 +127,35 @@ export const usageRow = z.object({
   keyName: z.string().nullable().describe('The API key the task was submitted with'),
 });
 export type UsageRow = z.infer<typeof usageRow>;
+
+/** The columns a task or a ledger row leaves empty, in the schema's order (the JSON rows keep it). */
+const NO_USAGE_COLUMNS = {
+  feature: null,
+  engine: null,
+  status: null,
+  source: null,
+  creditsHeld: null,
+  creditsCharged: null,
+  creditsRefunded: null,
+  delta: null,
+  balanceAfter: null,
+  reason: null,
+  reference: null,
+  requestId: null,
+  keyName: null,
+};
+type UsageTaskColumns = Omit<UsageRow, 'kind' | 'delta' | 'balanceAfter' | 'reason' | 'reference'>;
+type UsageLedgerColumns = Pick<UsageRow, 'id' | 'time' | 'delta' | 'balanceAfter' | 'reason' | 'reference'>;
+
+/** A task's row of the export: the ledger columns empty. */
+export function usageTaskRow({ id, time, ...task }: UsageTaskColumns): UsageRow {
+  return { kind: 'task', id, time, ...NO_USAGE_COLUMNS, ...task };
+}
+
+/** A credit movement's row of the export: the task columns empty. */
+export function usageLedgerRow({ id, time, ...entry }: UsageLedgerColumns): UsageRow {
+  return { kind: 'ledger', id, time, ...NO_USAGE_COLUMNS, ...entry };
+}
 export const usageExportData = z.object({
   from: z.string().describe('As asked'),
   to: z.string().describe('As asked'),
