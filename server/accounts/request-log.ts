@@ -163,17 +163,10 @@ export async function apiRequestPage(
   const rows = db
     .selectFrom('api_requests as r')
     .leftJoin('api_keys as k', 'k.id', 'r.key_id')
-    .select(['r.id', 'r.tool', 'r.status', 'r.code', 'r.credits', 'r.task_id', 'r.created_at', 'k.name as key_name'])
+    // Named as the answer names them; ids and times are numbers on both engines (connect.ts).
+    .select(['r.id', 'r.tool', 'r.status', 'r.code', 'r.credits', 'r.task_id as taskId', 'k.name as keyName'])
+    .select('r.created_at as createdAt')
     .where('r.user_id', '=', userId)
     .orderBy('r.id', 'desc');
-  return pageOf(rows, page, pageSize, (r) => ({
-    id: Number(r.id),
-    tool: r.tool,
-    status: r.status,
-    code: r.code,
-    credits: r.credits,
-    taskId: r.task_id,
-    keyName: r.key_name,
-    createdAt: Number(r.created_at),
-  }));
+  return pageOf(rows, page, pageSize, (call) => call);
 }

@@ -1,19 +1,18 @@
 // Offset paging on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL: a page of rows in order, and the count of
 // every row the query matches, joins included.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, pageOf, type AppDatabase } from './index.ts';
-import { databaseTargets, newUser, type Fixture } from './test-support/targets.ts';
+import { databaseEachTest, databaseTargets, newUser } from './test-support/targets.ts';
 
 describe.each(databaseTargets())('pageOf on $label', (target) => {
-  let fixture: Fixture;
+  const database = databaseEachTest(target);
   let app: AppDatabase;
   beforeEach(async () => {
-    fixture = await target.create();
-    app = await fixture.open();
+    app = await database.open();
     await migrateToLatest(app);
     await app.db
       .insertInto('users')
-      .values([newUser('u_a', 'a@example.com'), newUser('u_b', 'b@example.com')])
+      .values([newUser('u_a', 'a@example.com'), newUser('u_b', null)])
       .execute();
     const entry = (user_id: string, delta: number) => ({
       user_id,
@@ -28,7 +27,6 @@ describe.each(databaseTargets())('pageOf on $label', (target) => {
       .values([1, 2, 3, 4, 5].map((delta) => entry('u_a', delta)).concat(entry('u_b', 9)))
       .execute();
   });
-  afterEach(() => fixture.dispose());
 
   const ledgerOf = (userId: string) =>
     app.db
