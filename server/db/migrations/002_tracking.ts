@@ -2,6 +2,7 @@
 // performance samples.
 import type { CreateTableBuilder, Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
+import { createTrackingEventsReceivedIndex, trackingEventsColumns } from './tracking-events-columns.ts';
 
 export const name = '002_tracking';
 
@@ -26,27 +27,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     // The client's unique entry id is the key: a second delivery of the same entry (retry, beacon, takeover) is
     // ignored.
     .addColumn('entry_id', 'text', (c) => c.primaryKey())
-    .addColumn('app_key', 'text', (c) => c.notNull())
-    .addColumn('produce_id', 'text', (c) => c.notNull())
-    .addColumn('device_id', 'text', (c) => c.notNull())
-    .addColumn('cold_start_id', 'text', (c) => c.notNull())
-    .addColumn('seq_id', 'integer', (c) => c.notNull())
-    .addColumn('uid', 'text', (c) => c.notNull())
-    .addColumn('time', epochMs, (c) => c.notNull())
-    .addColumn('oid', 'text', (c) => c.notNull())
-    .addColumn('action', 'integer', (c) => c.notNull())
-    .addColumn('foid', 'text', (c) => c.notNull())
-    .addColumn('ffid', 'text', (c) => c.notNull())
-    .addColumn('logmap', 'text', (c) => c.notNull())
-    .addColumn('queue_id', 'text', (c) => c.notNull())
-    .addColumn('received_at', epochMs, (c) => c.notNull())
+    .$call(trackingEventsColumns)
     .execute();
-  // Exports read in arrival order, optionally from a point in time.
-  await db.schema
-    .createIndex('tracking_events_received_idx')
-    .on('tracking_events')
-    .columns(['received_at', 'entry_id'])
-    .execute();
+  await createTrackingEventsReceivedIndex(db);
 
   await db.schema
     .createTable('tracking_messages')

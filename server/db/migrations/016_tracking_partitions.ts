@@ -2,6 +2,7 @@
 // index on event time for the paged prune.
 import { sql, type Kysely } from 'kysely';
 import type { Engine } from './migration.ts';
+import { createTrackingEventsReceivedIndex, trackingEventsColumns } from './tracking-events-columns.ts';
 
 export const name = '016_tracking_partitions';
 
@@ -37,28 +38,11 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('tracking_events')
     .addColumn('entry_id', 'text', (c) => c.notNull())
-    .addColumn('app_key', 'text', (c) => c.notNull())
-    .addColumn('produce_id', 'text', (c) => c.notNull())
-    .addColumn('device_id', 'text', (c) => c.notNull())
-    .addColumn('cold_start_id', 'text', (c) => c.notNull())
-    .addColumn('seq_id', 'integer', (c) => c.notNull())
-    .addColumn('uid', 'text', (c) => c.notNull())
-    .addColumn('time', 'bigint', (c) => c.notNull())
-    .addColumn('oid', 'text', (c) => c.notNull())
-    .addColumn('action', 'integer', (c) => c.notNull())
-    .addColumn('foid', 'text', (c) => c.notNull())
-    .addColumn('ffid', 'text', (c) => c.notNull())
-    .addColumn('logmap', 'text', (c) => c.notNull())
-    .addColumn('queue_id', 'text', (c) => c.notNull())
-    .addColumn('received_at', 'bigint', (c) => c.notNull())
+    .$call(trackingEventsColumns)
     .addPrimaryKeyConstraint('tracking_events_pkey', ['entry_id', 'time'])
     .modifyEnd(sql`partition by range ("time")`)
     .execute();
-  await db.schema
-    .createIndex('tracking_events_received_idx')
-    .on('tracking_events')
-    .columns(['received_at', 'entry_id'])
-    .execute();
+  await createTrackingEventsReceivedIndex(db);
   // Events whose time no daily partition covers (a client clock far off, days before the partitions) land here; the
   // chore empties the range of a day out of it before making that day's partition, and prunes it in pages.
   await sql`create table tracking_events_default partition of tracking_events default`.execute(db);
