@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../server/db';
+import { freshPostgresDatabase } from '../server/db/test-support/engines';
 import type { Engine } from '../server/engines';
 import { createLogger } from '../server/log';
 import { createTaskSystem, type TaskSystem } from '../server/tasks';
@@ -16,6 +16,7 @@ import { createUser, TASKS_TEST_SECRET, type TestUser } from '../server/test-sup
 import { silentWav } from '../server/test-support/wav';
 import { readEvents } from '../src/lib/sdk/sse';
 import { LIVE_STATUS } from '../src/lib/product-rules';
+import { clearRedisPrefix, PG_ADMIN_URL, REDIS_URL } from '../tests/cluster/services';
 
 /** Tasks submitted one every SUBMIT_GAP_MS; each reports STEPS progress changes STEP_MS apart, then succeeds. */
 const TASKS = 30;
@@ -23,8 +24,6 @@ const SUBMIT_GAP_MS = 300;
 const STEPS = [20, 40, 60, 80];
 const STEP_MS = 250;
 const POLL_MS = LIVE_STATUS.pollFallbackMs;
-const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
 const log = createLogger('silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) =>
@@ -90,23 +89,19 @@ function learner(label: string) {
 
 async function run(transport: 'postgres' | 'redis') {
   changedAt.clear();
-  const name = `live_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshPostgresDatabase(PG_ADMIN_URL, 'live_bench');
+  const prefix = `live-bench-${randomBytes(4).toString('hex')}:`;
   const dir = mkdtempSync(path.join(tmpdir(), 'live-status-bench-'));
   const env = {
     LOG_LEVEL: 'silent',
     DATA_DIR: dir,
     SECRET_KEY: TASKS_TEST_SECRET,
-    DATABASE_URL: url.toString(),
+    DATABASE_URL: fresh.url,
     ENGINES: 'tts-common=steps',
     TASK_POLL_MS: '50',
     TASK_USER_CONCURRENCY: '1000',
     RATE_LIMIT_PER_MINUTE: '10000000',
-    ...(transport === 'redis' ? { REDIS_URL: redisUrl, REDIS_PREFIX: `${name}:` } : {}),
+    ...(transport === 'redis' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
   };
   const instances: Instance[] = [];
   try {
@@ -167,8 +162,8 @@ async function run(transport: 'postgres' | 'redis') {
       await i.system.stop();
       await i.database.close();
     }
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await fresh.drop();
+    if (transport === 'redis') await clearRedisPrefix(prefix);
     rmSync(dir, { recursive: true, force: true });
   }
 }

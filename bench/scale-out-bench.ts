@@ -1,17 +1,17 @@
 // Scale-out benchmark (run by bench/scale-out.mjs under tsx): tasks/s through 1 and 2 workers and submit → start
 // latency, pg-boss on PostgreSQL next to the in-process queue on SQLite; prints JSON rows.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { migrateToLatest, openDatabase, type AppDatabase } from '../server/db';
+import { freshPostgresDatabase } from '../server/db/test-support/engines';
 import { createLogger } from '../server/log';
 import { createTaskSystem, type TaskSystem } from '../server/tasks';
 import { createUser, TASKS_TEST_SECRET, testEngine, type TestUser } from '../server/test-support/tasks';
+import { PG_ADMIN_URL, postgresProblem } from '../tests/cluster/services';
 
 /**
  * A fixed-time engine (a provider call that waits, not a CPU-bound one), so the figures measure the queue and the
@@ -27,7 +27,6 @@ const LATENCY_TASKS = 100;
  * delay, not a backlog.
  */
 const LATENCY_GAP_MS = 40;
-const adminUrl = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const root = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'scale-out-bench-'));
 const log = createLogger('silent');
@@ -149,27 +148,6 @@ async function sqliteRow() {
   };
 }
 
-async function reachable(): Promise<string | null> {
-  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A ROLE=worker process on the queue, with the fixed-time engine; resolves when it is working. */
 function startWorker(dbUrl: string, children: ChildProcess[]): Promise<void> {
   const env = {
@@ -196,17 +174,14 @@ function startWorker(dbUrl: string, children: ChildProcess[]): Promise<void> {
 /** pg-boss on a fresh PostgreSQL database: this process is the ROLE=api instance, workers are separate processes. */
 async function postgresRow(): Promise<Record<string, string | number>> {
   const setup = 'pg-boss queue, PostgreSQL (ROLE=api here, ROLE=worker processes)';
-  const problem = await reachable();
+  const problem = await postgresProblem();
   if (problem) {
-    console.error(`scale-out bench: pg-boss rows skipped, PostgreSQL at ${adminUrl} does not answer (${problem})`);
-    return { setup, skipped: `PostgreSQL does not answer (${problem})` };
+    console.error(`scale-out bench: pg-boss rows skipped, ${problem}`);
+    return { setup, skipped: problem };
   }
-  const name = `scale_bench_${randomBytes(5).toString('hex')}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dbUrl = url.toString();
+  const fresh = await freshPostgresDatabase(PG_ADMIN_URL, 'scale_bench');
+  const dbUrl = fresh.url;
   const children: ChildProcess[] = [];
-  await admin(`create database ${name}`);
   try {
     const config = loadConfig({ ...baseEnv, DATABASE_URL: dbUrl, QUEUE: 'pg-boss', ROLE: 'api' });
     const database = await openDatabase(dbUrl);
@@ -233,7 +208,7 @@ async function postgresRow(): Promise<Record<string, string | number>> {
     };
   } finally {
     for (const child of children) child.kill('SIGKILL');
-    await admin(`drop database if exists ${name} with (force)`);
+    await fresh.drop();
   }
 }
 

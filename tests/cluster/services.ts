@@ -1,5 +1,5 @@
-// Where the cluster tests and the capacity bench find PostgreSQL and Redis, whether each answers, and the removal of a
-// run's Redis keys.
+// Where the cluster tests and the benches find PostgreSQL and Redis, whether each answers, and the removal of a run's
+// Redis keys.
 import { Redis } from 'ioredis';
 import pg from 'pg';
 
