@@ -5,7 +5,7 @@ import { TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/product-rules';
 import type { TrackEntry } from '../../src/lib/tracking/types';
 import { trackingStore } from '../tracking/store';
 import { appInstances, postgresSkipReason, postJson, type Instance, type Instances } from '../test-support/instances';
-import { batch, entry, KEY } from './tracking.fixtures';
+import { batch, DEVICE_1, entry, KEY } from './tracking.fixtures';
 
 const skipReason = await postgresSkipReason();
 if (skipReason) console.warn(`tracking across instances skipped: ${skipReason}`);
@@ -27,14 +27,7 @@ describe.skipIf(skipReason !== null)(
 
     /** A token issued by instance A; B must accept it too, since both share the secrets. */
     async function session() {
-      const token = await postJson(a, TRACKING_PATHS.accessToken, {
-        app_key: KEY,
-        device_id: 'dev-1',
-        app_version: '1',
-        platform: 'pc-web',
-        platform_version: 'x',
-        log_version: '1',
-      });
+      const token = await postJson(a, TRACKING_PATHS.accessToken, DEVICE_1);
       const data = token.body.data as { token: string; produceId: string; sign: string };
       const config = await postJson(b, TRACKING_PATHS.trackConfig, { token: data.token, sign: data.sign });
       expect(config.body.code).toBe(0);

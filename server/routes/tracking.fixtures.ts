@@ -6,8 +6,19 @@ import { sealEntries, signBatch } from '../../src/lib/tracking/cipher';
 import type { TrackEntry, TrackInfoBody } from '../../src/lib/tracking/types';
 import { TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createTestApp, type TestApp } from '../test-support/app';
+import { TRACK_ENTRY } from '../test-support/tracking-events';
 
 export const KEY = 'test-app';
+
+/** The accessToken request of device dev-1 of app KEY, as the browser sends it. */
+export const DEVICE_1 = {
+  app_key: KEY,
+  device_id: 'dev-1',
+  app_version: '1',
+  platform: 'pc-web',
+  platform_version: 'x',
+  log_version: '1',
+};
 
 /** A collector app for each test of the calling file (batchSize 7, bufferS 3), with calls to it. */
 export function useCollector() {
@@ -37,14 +48,7 @@ export function useCollector() {
     post,
     /** A token and its config (ak) for device dev-1. */
     async session() {
-      const token = await post(TRACKING_PATHS.accessToken, {
-        app_key: KEY,
-        device_id: 'dev-1',
-        app_version: '1',
-        platform: 'pc-web',
-        platform_version: 'x',
-        log_version: '1',
-      });
+      const token = await post(TRACKING_PATHS.accessToken, DEVICE_1);
       const data = token.data as { token: string; produceId: string; sign: string };
       const config = await post(TRACKING_PATHS.trackConfig, { token: data.token, sign: data.sign });
       return { ...data, ak: (config.data as { ak: string }).ak };
@@ -86,21 +90,10 @@ export function useProxiedCollector() {
 }
 
 let n = 0;
+/** A valid entry of its own: a new entryId, seqId and logmap each call. */
 export function entry(overrides: Partial<TrackEntry> = {}): TrackEntry {
   n++;
-  return {
-    entryId: `e-${n}-${Math.random()}`,
-    coldStartId: 'cs',
-    seqId: n,
-    uid: '',
-    time: 1_700_000_000_000,
-    oid: 'web_home_btn',
-    action: 1,
-    foid: '',
-    ffid: 'web_home_btn',
-    logmap: { n },
-    ...overrides,
-  };
+  return { ...TRACK_ENTRY, entryId: `e-${n}-${Math.random()}`, seqId: n, logmap: { n }, ...overrides };
 }
 
 /**

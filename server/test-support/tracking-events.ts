@@ -1,5 +1,20 @@
-// Test-only: one stored tracking event row, the same fields everywhere a test writes tracking_events directly.
+// Test-only: one tracking entry as the browser sends it, and one stored tracking event row (the same fields everywhere
+// a test writes tracking_events directly).
 import type { TrackingEventsTable } from '../db';
+
+/** A valid entry: every §3 field, a click on the home page's button. */
+export const TRACK_ENTRY = {
+  entryId: 'e-1',
+  coldStartId: 'cs',
+  seqId: 1,
+  uid: '',
+  time: 1_700_000_000_000,
+  oid: 'web_home_btn',
+  action: 1,
+  foid: '',
+  ffid: 'web_home_btn',
+  logmap: { n: 1 },
+};
 
 /** An event of entry `id` at `time` (received then too, unless `o` says otherwise). */
 export function trackingEventRow(id: string, time: number, o: Partial<TrackingEventsTable> = {}): TrackingEventsTable {
