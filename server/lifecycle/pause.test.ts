@@ -4,39 +4,24 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
 import { createLogger } from '../log';
 import { createTestApp, type TestApp } from '../test-support/app';
-import { startTestS3, type TestS3 } from '../test-support/s3';
+import { useManualWorkPause } from '../test-support/work-pause';
 import { ERROR_CODES } from '../../src/lib/product-rules';
-import { startWorkPause } from './pause';
-import { readinessChecks } from './readiness';
-import { createLifecycle } from './state';
 
+const outage = useManualWorkPause();
 let t: TestApp | undefined;
-let s3: TestS3 | undefined;
-let stopPause: (() => Promise<void>) | undefined;
-
 afterEach(async () => {
-  await stopPause?.();
   await t?.close();
-  await s3?.close();
-  t = s3 = stopPause = undefined;
+  t = undefined;
 });
 
 /** The app on a fresh bucket, a pause that checks only when the test says (check()), and the queue calls it made. */
 async function pausedWorker(bucket: string) {
-  s3 = await startTestS3(bucket);
-  const app = (t = await createTestApp(s3.env()));
-  const lifecycle = createLifecycle();
+  const store = await outage.s3(bucket);
+  const app = (t = await createTestApp(store.env()));
   const calls: string[] = [];
   const queue = { pause: async () => void calls.push('pause'), resume: async () => void calls.push('resume') };
-  const pause = startWorkPause({
-    lifecycle,
-    queue,
-    log: createLogger('silent'),
-    intervalMs: 3_600_000,
-    checks: readinessChecks({ ...app, queue: app.tasks.queue }),
-  });
-  stopPause = () => pause.stop();
-  return { app, store: s3, lifecycle, calls, pause };
+  const { lifecycle, pause } = outage.pause(queue, { ...app, queue: app.tasks.queue });
+  return { app, store, lifecycle, calls, pause };
 }
 
 describe('work pause', () => {

@@ -1,17 +1,10 @@
 // /metrics scraped after real traffic: requests by route pattern, tasks, queue, credits, engines, collector and process
 // metrics move by the right amounts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TRACKING_PATHS } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
-import { batch, entry, KEY, useCollector } from '../routes/tracking.fixtures';
-import {
-  createTasksTestApp,
-  createUser,
-  creditState,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-} from '../test-support/tasks';
+import { batch, DEVICE_1, entry, KEY, useCollector } from '../routes/tracking.fixtures';
+import { testEngine, testApps, type TestTaskApp } from '../test-support/task-apps';
 import { metricsApp } from '.';
 import { EngineUnavailableError } from '../engines';
 
@@ -38,10 +31,17 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return 0;
 }
 
+const HTTP_COUNT = 'dreamapi_http_request_duration_seconds_count';
 const delta = (before: string, after: string, name: string, labels: Record<string, string> = {}) =>
   sample(after, name, labels) - sample(before, name, labels);
 
-async function speak(t: TasksTestApp, token: string): Promise<string> {
+/** Each series (a metric and labels its samples include) moved by its amount from one scrape to the next. */
+function expectMoved(before: string, after: string, moves: Array<[string, Record<string, string>, number]>) {
+  for (const [name, labels, by] of moves)
+    expect(delta(before, after, name, labels), `${name} ${JSON.stringify(labels)}`).toBe(by);
+}
+
+async function speak(t: TestTaskApp, token: string): Promise<string> {
   const res = await t.app.request('/api-playground/speech/v1/tts', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
@@ -51,18 +51,14 @@ async function speak(t: TasksTestApp, token: string): Promise<string> {
   return ((await res.json()) as { data: { taskId: string } }).data.taskId;
 }
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
 
 describe('/metrics on PORT with METRICS_TOKEN', () => {
   it('is not served without METRICS_TOKEN, refuses a wrong token, and serves the Prometheus text with the right one', async () => {
-    t = await createTasksTestApp();
-    expect((await t.app.request('/metrics')).status).toBe(404);
-    await t.close();
-    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    const unset = await openApp();
+    expect((await unset.app.request('/metrics')).status).toBe(404);
+    await unset.close();
+    const t = await openApp({ env: { METRICS_TOKEN: TOKEN } });
     for (const headers of [
       {},
       { authorization: 'Bearer wrong-token-wrong-token-0' },
@@ -90,35 +86,29 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
           ),
         ),
     };
-    t = await createTasksTestApp({
+    const t = await openApp({
       env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=spent|steady' },
       engines: [outOfQuota, testEngine({ name: 'steady' })],
     });
-    const user = await createUser(t, 1000);
+    const user = await t.createUser(1000);
     const before = await scrape(t.app);
     const id = await speak(t, user.token);
     await t.system.start();
-    expect((await waitForTask(t, id)).status).toBe('succeeded');
+    expect((await t.waitForTask(id)).status).toBe('succeeded');
     const after = await scrape(t.app);
-    expect(
-      delta(before, after, 'dreamapi_engine_failures_total', {
-        engine: 'spent',
-        feature: 'tts-common',
-        kind: 'unavailable',
-      }),
-    ).toBe(1);
-    expect(
-      delta(before, after, 'dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'error' }),
-    ).toBe(0);
+    expectMoved(before, after, [
+      ['dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'unavailable' }, 1],
+      ['dreamapi_engine_failures_total', { engine: 'spent', feature: 'tts-common', kind: 'error' }, 0],
+    ]);
   });
 
   it('counts requests by route pattern, tasks by feature, engine and outcome, credits, queue wait, engine failures and fallbacks', async () => {
     // Every task's first engine fails, so each one falls back to the second.
-    t = await createTasksTestApp({
+    const t = await openApp({
       env: { METRICS_TOKEN: TOKEN, ENGINES: 'tts-common=flaky|steady' },
       engines: [testEngine({ name: 'flaky', fail: 'provider down' }), testEngine({ name: 'steady' })],
     });
-    const user = await createUser(t, 1000);
+    const user = await t.createUser(1000);
     const before = await scrape(t.app);
 
     const ids = [await speak(t, user.token), await speak(t, user.token), await speak(t, user.token)];
@@ -132,68 +122,28 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
     for (let i = 0; i < 4; i++)
       expect((await t.app.request(`/media/no-such-file-${i}.wav`)).status).toBeGreaterThanOrEqual(400);
     await t.system.start();
-    const done = [await waitForTask(t, ids[0]!), await waitForTask(t, ids[1]!), await waitForTask(t, ids[2]!)];
+    const done = [await t.waitForTask(ids[0]!), await t.waitForTask(ids[1]!), await t.waitForTask(ids[2]!)];
     expect(done.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'canceled']);
     const after = await scrape(t.app);
 
-    expect(
-      delta(before, after, 'dreamapi_http_request_duration_seconds_count', {
-        method: 'POST',
-        route: '/api-playground/speech/v1/tts',
-        status: '200',
-      }),
-    ).toBe(3);
-    expect(
-      delta(before, after, 'dreamapi_http_request_duration_seconds_count', {
-        method: 'POST',
-        route: '/api-playground/video_tools/v1/cancel',
-        status: '200',
-      }),
-    ).toBe(1);
-    expect(
-      delta(before, after, 'dreamapi_http_request_duration_seconds_count', { method: 'GET', route: '/media/:file' }),
-    ).toBe(4);
+    const tts = { feature: 'tts-common' };
+    expectMoved(before, after, [
+      [HTTP_COUNT, { method: 'POST', route: '/api-playground/speech/v1/tts', status: '200' }, 3],
+      [HTTP_COUNT, { method: 'POST', route: '/api-playground/video_tools/v1/cancel', status: '200' }, 1],
+      [HTTP_COUNT, { method: 'GET', route: '/media/:file' }, 4],
+      ['dreamapi_tasks_submitted_total', { ...tts, engine: 'flaky' }, 3],
+      ['dreamapi_tasks_finished_total', { ...tts, engine: 'steady', outcome: 'succeeded' }, 2],
+      ['dreamapi_tasks_finished_total', { ...tts, engine: 'flaky', outcome: 'canceled' }, 1],
+      ['dreamapi_task_queue_wait_seconds_count', tts, 2],
+      ['dreamapi_task_run_duration_seconds_count', { ...tts, engine: 'steady', outcome: 'succeeded' }, 2],
+      ['dreamapi_engine_failures_total', { ...tts, engine: 'flaky', kind: 'error' }, 2],
+      ['dreamapi_engine_fallbacks_total', { ...tts, from: 'flaky', to: 'steady' }, 2],
+      ['dreamapi_engine_call_duration_seconds_count', { ...tts, engine: 'steady', outcome: 'ok' }, 2],
+    ]);
     expect(after).not.toContain('no-such-file');
 
-    expect(delta(before, after, 'dreamapi_tasks_submitted_total', { feature: 'tts-common', engine: 'flaky' })).toBe(3);
-    expect(
-      delta(before, after, 'dreamapi_tasks_finished_total', {
-        feature: 'tts-common',
-        engine: 'steady',
-        outcome: 'succeeded',
-      }),
-    ).toBe(2);
-    expect(
-      delta(before, after, 'dreamapi_tasks_finished_total', {
-        feature: 'tts-common',
-        engine: 'flaky',
-        outcome: 'canceled',
-      }),
-    ).toBe(1);
-    expect(delta(before, after, 'dreamapi_task_queue_wait_seconds_count', { feature: 'tts-common' })).toBe(2);
-    expect(
-      delta(before, after, 'dreamapi_task_run_duration_seconds_count', {
-        feature: 'tts-common',
-        engine: 'steady',
-        outcome: 'succeeded',
-      }),
-    ).toBe(2);
-    expect(
-      delta(before, after, 'dreamapi_engine_failures_total', { engine: 'flaky', feature: 'tts-common', kind: 'error' }),
-    ).toBe(2);
-    expect(
-      delta(before, after, 'dreamapi_engine_fallbacks_total', { feature: 'tts-common', from: 'flaky', to: 'steady' }),
-    ).toBe(2);
-    expect(
-      delta(before, after, 'dreamapi_engine_call_duration_seconds_count', {
-        engine: 'steady',
-        feature: 'tts-common',
-        outcome: 'ok',
-      }),
-    ).toBe(2);
-
     // Credits: the counters agree with the ledger, movement by movement.
-    const { ledger } = await creditState(t, user.id);
+    const { ledger } = await t.creditState(user.id);
     const sum = (reason: string, sign: 1 | -1) =>
       ledger
         .filter((r) => r.reason === reason && Math.sign(r.delta) === sign)
@@ -210,8 +160,8 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
   });
 
   it('reads queue depth, the oldest wait and the credits held from the database at each scrape', async () => {
-    t = await createTasksTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    const user = await createUser(t, 1000);
+    const t = await openApp({ env: { METRICS_TOKEN: TOKEN } });
+    const user = await t.createUser(1000);
     const ids = [await speak(t, user.token), await speak(t, user.token)];
     const rows = await t.database.db.selectFrom('tasks').select('credits_held').where('id', 'in', ids).execute();
     const text = await scrape(t.app);
@@ -236,29 +186,18 @@ describe('collector counters on METRICS_PORT', () => {
     expect(tampered.status).toBe(403);
     const stale = await c.post(TRACKING_PATHS.trackConfig, { token: 'not-a-token', sign: 'x' });
     expect(stale.status).toBe(401);
-    const unknownKey = await c.post(TRACKING_PATHS.accessToken, {
-      app_key: `${KEY}-unknown`,
-      device_id: 'dev-1',
-      app_version: '1',
-      platform: 'pc-web',
-      platform_version: 'x',
-      log_version: '1',
-    });
+    const unknownKey = await c.post(TRACKING_PATHS.accessToken, { ...DEVICE_1, app_key: `${KEY}-unknown` });
     expect(unknownKey.status).toBe(403);
     const after = await scrape(port, null);
 
-    expect(delta(before, after, 'dreamapi_tracking_batches_total', { result: 'accepted' })).toBe(2);
-    expect(delta(before, after, 'dreamapi_tracking_batches_total', { result: 'refused' })).toBe(1);
-    expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'accepted' })).toBe(3);
-    expect(delta(before, after, 'dreamapi_tracking_events_total', { result: 'duplicate' })).toBe(3);
-    expect(
-      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackInfo', reason: 'signMismatch' }),
-    ).toBe(1);
-    expect(
-      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'trackConfig', reason: 'tokenFailure' }),
-    ).toBe(1);
-    expect(
-      delta(before, after, 'dreamapi_tracking_refusals_total', { call: 'accessToken', reason: 'appKeyError' }),
-    ).toBe(1);
+    expectMoved(before, after, [
+      ['dreamapi_tracking_batches_total', { result: 'accepted' }, 2],
+      ['dreamapi_tracking_batches_total', { result: 'refused' }, 1],
+      ['dreamapi_tracking_events_total', { result: 'accepted' }, 3],
+      ['dreamapi_tracking_events_total', { result: 'duplicate' }, 3],
+      ['dreamapi_tracking_refusals_total', { call: 'trackInfo', reason: 'signMismatch' }, 1],
+      ['dreamapi_tracking_refusals_total', { call: 'trackConfig', reason: 'tokenFailure' }, 1],
+      ['dreamapi_tracking_refusals_total', { call: 'accessToken', reason: 'appKeyError' }, 1],
+    ]);
   });
 });

@@ -1,21 +1,14 @@
 // After retention a task says its results expired and when (getAsyncResult, poll, history), and keeps the rest of its
 // record.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TASK_MESSAGES } from '../../src/lib/product-rules';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 import { postJson } from '../test-support/post-json';
 import { APP_DATABASES } from '../test-support/app-databases';
 
 const targets = APP_DATABASES;
 
-let t: TasksTestApp;
+let t: TestTaskApp;
 let user: TestUser;
 
 const call = async (path: string, body: unknown, headers: Record<string, string>) =>
@@ -31,21 +24,17 @@ const history = () =>
 
 async function finishedTask(text: string): Promise<string> {
   const r = await call('/api/async/do_tts_common', { text }, { authorization: `Bearer ${user.apiKey}` });
-  await waitForTask(t, r.data.taskId);
+  await t.waitForTask(r.data.taskId);
   return r.data.taskId;
 }
 
 describe.each(targets)('expired results on $label', ({ postgres }) => {
+  const openApp = testApps({ per: 'block' });
   beforeAll(async () => {
-    t = await createTasksTestApp({
-      postgres,
-      engines: [testEngine()],
-      env: { ENGINES: 'tts-common=test', MEDIA_RETENTION_DAYS: '7' },
-    });
-    await t.system.queue.start();
-    user = await createUser(t, 10);
+    const env = { ENGINES: 'tts-common=test', MEDIA_RETENTION_DAYS: '7' };
+    t = await openApp({ postgres, engines: [testEngine()], env, start: 'queue' });
+    user = await t.createUser(10);
   });
-  afterAll(() => t.close());
 
   it('a task with its results kept says nothing expired', async () => {
     const id = await finishedTask('kept');

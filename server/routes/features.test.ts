@@ -1,6 +1,6 @@
 // The public features answer, the 503 for features no engine serves, and what runs without an AI model cost
 // (NO_MODEL_PRICE).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ENGINE_LABELS,
   ERROR_CODES,
@@ -11,32 +11,20 @@ import {
 } from '../../src/lib/product-rules';
 import type { FeatureState } from '../../src/lib/api/types';
 import { offerSchema } from '../../src/lib/api-contract';
-import {
-  createTasksTestApp,
-  createUser,
-  creditState,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { testEngine, testApps, type TestTaskApp, type TestUser } from '../test-support/task-apps';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
 
 /** NO_MODEL_PRICE left unset (an empty value is "unset"), so the production default applies. */
 const DEFAULT_PRICE = { NO_MODEL_PRICE: '' };
 
-async function features(app: TasksTestApp['app']) {
+async function features(app: TestTaskApp['app']) {
   const res = await app.request('/api-playground/task/v1/features');
   const body = (await res.json()) as { code: number; data: { list: FeatureState[] } };
   return { res, body, byFeature: (f: Feature) => body.data.list.find((s) => s.feature === f)! };
 }
 
-async function tts(app: TasksTestApp['app'], user: TestUser, text: string) {
+async function tts(app: TestTaskApp['app'], user: TestUser, text: string) {
   const res = await app.request('/api/async/do_tts_common', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
@@ -55,7 +43,7 @@ async function tts(app: TasksTestApp['app'], user: TestUser, text: string) {
 
 describe('GET /api-playground/task/v1/features', () => {
   it('answers guests: every feature, served or not, its engine and label, whether an AI model makes it, and a price note', async () => {
-    t = await createTasksTestApp({ env: DEFAULT_PRICE });
+    const t = await openApp({ env: DEFAULT_PRICE });
     const { res, body, byFeature } = await features(t.app);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=60');
@@ -87,7 +75,7 @@ describe('GET /api-playground/task/v1/features', () => {
   });
 
   it('gives the §9 price in the note when no-model runs are charged in full, and says an AI model is used when one is', async () => {
-    t = await createTasksTestApp({
+    const t = await openApp({
       engines: [testEngine({ name: 'model' })],
       env: { NO_MODEL_PRICE: 'full', ENGINES: 'tts-pro=model|espeak' },
     });
@@ -118,7 +106,7 @@ describe('payments and sign-in methods beside the features', () => {
   };
 
   it('say payments are off and only email codes sign in when no Stripe keys or OAuth clients are set; the answer fits its schema', async () => {
-    t = await createTasksTestApp({ env: OFF });
+    const t = await openApp({ env: OFF });
     const { body } = await features(t.app);
     expect(offerSchema.parse(body.data)).toMatchObject({
       payments: { enabled: false },
@@ -130,7 +118,7 @@ describe('payments and sign-in methods beside the features', () => {
   });
 
   it('say payments work and which OAuth providers sign in when they are set', async () => {
-    t = await createTasksTestApp({
+    const t = await openApp({
       env: {
         ...OFF,
         STRIPE_SECRET_KEY: 'sk_test_x',
@@ -149,8 +137,8 @@ describe('payments and sign-in methods beside the features', () => {
 
 describe('a feature no engine serves', () => {
   it('answers 503 with code 50301 and a message for developers on the public API; the setting to change is not named', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 100);
+    const t = await openApp();
+    const user = await t.createUser(100);
     const res = await t.app.request('/api/async/tryon_clothes', {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${user.apiKey}` },
@@ -164,7 +152,7 @@ describe('a feature no engine serves', () => {
       data: null,
     });
     expect(JSON.stringify(body)).not.toMatch(/ENGINES|docs\//);
-    const state = await creditState(t, user.id);
+    const state = await t.creditState(user.id);
     expect(state.balance).toBe(100);
     expect(state.ledger.filter((r) => r.reason !== 'grant')).toEqual([]);
   });
@@ -172,13 +160,12 @@ describe('a feature no engine serves', () => {
 
 describe('runs with no AI model (NO_MODEL_PRICE)', () => {
   it('are free by default: an eSpeak run holds and charges 0 credits and writes no ledger row; the result says which engine made it', async () => {
-    t = await createTasksTestApp({ env: DEFAULT_PRICE });
-    await t.system.start();
-    const user = await createUser(t, 5);
+    const t = await openApp({ env: DEFAULT_PRICE, start: 'system' });
+    const user = await t.createUser(5);
     const submitted = await tts(t.app, user, 'Hello from the offline voice.');
     expect(submitted.status).toBe(200);
     expect(submitted.body.data!.credits).toBe(0);
-    const task = await waitForTask(t, submitted.body.data!.taskId);
+    const task = await t.waitForTask(submitted.body.data!.taskId);
     expect(task).toMatchObject({ status: 'succeeded', engine: 'espeak', credits_held: 0, credits_charged: 0 });
     const result = await t.app.request('/api/getAsyncResult', {
       method: 'POST',
@@ -190,44 +177,43 @@ describe('runs with no AI model (NO_MODEL_PRICE)', () => {
       engineLabel: ENGINE_LABELS.espeak,
       credits: 0,
     });
-    const state = await creditState(t, user.id);
+    const state = await t.creditState(user.id);
     expect(state.balance).toBe(5);
     expect(state.ledger.filter((r) => r.reference === task.id)).toEqual([]);
   });
 
   it('a free run needs no balance at all', async () => {
-    t = await createTasksTestApp({ env: DEFAULT_PRICE });
-    const user = await createUser(t, 0);
+    const t = await openApp({ env: DEFAULT_PRICE });
+    const user = await t.createUser(0);
     expect((await tts(t.app, user, 'Nothing in the account, and still it speaks.')).status).toBe(200);
   });
 
   it('are charged the §9 price with NO_MODEL_PRICE=full', async () => {
-    t = await createTasksTestApp({ env: { NO_MODEL_PRICE: 'full' } });
-    await t.system.start();
-    const user = await createUser(t, 5);
+    const t = await openApp({ env: { NO_MODEL_PRICE: 'full' }, start: 'system' });
+    const user = await t.createUser(5);
     const text = 'Charged like any other run.';
     const submitted = await tts(t.app, user, text);
-    const task = await waitForTask(t, submitted.body.data!.taskId);
+    const task = await t.waitForTask(submitted.body.data!.taskId);
     expect(task).toMatchObject({
       status: 'succeeded',
       engine: 'espeak',
       credits_charged: quote('tts-common', { characters: text.length }),
     });
-    expect((await creditState(t, user.id)).balance).toBe(5 - task.credits_charged!);
+    expect((await t.creditState(user.id)).balance).toBe(5 - task.credits_charged!);
   });
 
   it('a run held at the AI price that falls back to a no-model engine is settled at 0 and the hold comes back', async () => {
-    t = await createTasksTestApp({
+    const t = await openApp({
       engines: [testEngine({ name: 'model', fail: 'provider down' })],
       env: { ...DEFAULT_PRICE, ENGINES: 'tts-common=model|espeak' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 5);
+    const user = await t.createUser(5);
     const submitted = await tts(t.app, user, 'The model is down today.');
     expect(submitted.body.data!.credits).toBe(1);
-    const task = await waitForTask(t, submitted.body.data!.taskId);
+    const task = await t.waitForTask(submitted.body.data!.taskId);
     expect(task).toMatchObject({ status: 'succeeded', engine: 'espeak', credits_held: 1, credits_charged: 0 });
-    const state = await creditState(t, user.id);
+    const state = await t.creditState(user.id);
     expect(state.balance).toBe(5);
     expect(state.ledger.filter((r) => r.reference === task.id).map((r) => [r.reason, r.delta])).toEqual([
       ['task-hold', -1],

@@ -3,19 +3,12 @@
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { HISTORY_MESSAGES } from '../../src/lib/product-rules';
 import type { Engine } from '../engines';
 import { ffmpegTools } from '../tools';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  uploadAs,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { uploadAs } from '../test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 import { writeTestPatternMp4 } from '../test-support/lavfi-media';
 import { silentWav } from '../test-support/wav';
 
@@ -35,18 +28,18 @@ function videoEngine(video: Uint8Array): Engine {
   };
 }
 
-let t: TasksTestApp;
+const openApp = testApps();
+let t: TestTaskApp;
 let user: TestUser;
 
 beforeEach(async () => {
-  t = await createTasksTestApp({
+  t = await openApp({
     engines: [testEngine({ name: 'ok', features: ['tts-common', 'tts-pro', 'talking-image'] }), videoEngine(clip())],
     env: { ENGINES: 'tts-common=ok,tts-pro=ok,talking-image=ok,text-to-video=clip' },
+    start: 'queue',
   });
-  await t.system.queue.start();
-  user = await createUser(t, 500);
+  user = await t.createUser(500);
 });
-afterEach(() => t.close());
 
 async function call(path: string, body: unknown) {
   const res = await t.app.request(`/api-playground${path}`, {
@@ -59,7 +52,7 @@ async function call(path: string, body: unknown) {
 }
 async function speak(text: string, voiceId = 'en-us-female-1', quality: 'common' | 'pro' = 'common') {
   const id = (await call('/speech/v1/tts', { text, voiceId, quality })).body.data.taskId as string;
-  await waitForTask(t, id);
+  await t.waitForTask(id);
   return id;
 }
 const ids = async (body: unknown) =>
@@ -77,7 +70,7 @@ describe('history list', () => {
         duration: 4,
       })
     ).body.data.taskId;
-    await waitForTask(t, video);
+    await t.waitForTask(video);
 
     expect(await ids({ features: ['tts-common', 'tts-pro'] })).toEqual([dog, cat]);
     expect(await ids({ q: 'CAT' })).toEqual([video, cat]);
@@ -105,7 +98,7 @@ describe('re-run', () => {
       credits: 1,
     });
     expect(again.body.data.taskId).not.toBe(first);
-    expect((await waitForTask(t, again.body.data.taskId)).status).toBe('succeeded');
+    expect((await t.waitForTask(again.body.data.taskId)).status).toBe('succeeded');
     expect((await call('/video_tools/v1/rerun', { taskId: 'someone-elses' })).status).toBe(404);
   });
 
@@ -113,13 +106,13 @@ describe('re-run', () => {
     const audio = await uploadAs(t, user, silentWav(2, 16000), 'voice.wav', 'audio/wav');
     const first = (await call('/talking_face/v1/create_task', { audioUrl: audio.url, modelId: 'model-emma' })).body.data
       .taskId as string;
-    await waitForTask(t, first);
+    await t.waitForTask(first);
     const again = await call('/video_tools/v1/rerun', { taskId: first });
     expect(again.status).toBe(200);
     const url = again.body.data.input.audioUrl as string;
     expect(url.split('?')[0]).toBe(audio.url.split('?')[0]);
     expect(again.body.data.input.seconds).toBe(2);
-    await waitForTask(t, again.body.data.taskId);
+    await t.waitForTask(again.body.data.taskId);
 
     await t.database.db
       .updateTable('media')
@@ -143,7 +136,7 @@ describe('poster frames and download names', () => {
         duration: 4,
       })
     ).body.data.taskId as string;
-    await waitForTask(t, id);
+    await t.waitForTask(id);
     const task = (await call('/video_tools/v1/poll', { taskId: id })).body.data;
     expect(task.outputs).toHaveLength(1);
     expect(task.outputs[0]).toMatchObject({

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
-import { loadConfig } from '../config';
 import { createLogger } from '../log';
 import { signedLinkParams } from '../media';
 import { createTaskSystem } from '../tasks';
@@ -16,20 +15,13 @@ import { inputReader } from '../tasks/input-media';
 import { ERROR_CODES, MEDIA_LIMITS, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { startTestS3, type TestS3 } from '../test-support/s3';
-import {
-  TASKS_TEST_SECRET,
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  uploadAs,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { tasksTestConfig, uploadAs } from '../test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 import { silentWav } from '../test-support/wav';
 
+const openApp = testApps({ per: 'block' });
 let s3: TestS3;
-let t: TasksTestApp;
+let t: TestTaskApp;
 let user: TestUser;
 let bucket: S3Client;
 const prefix = `run-${randomBytes(4).toString('hex')}/`;
@@ -54,8 +46,8 @@ async function storageKey(id: string) {
 
 beforeAll(async () => {
   s3 = await startTestS3();
-  t = await createTasksTestApp({ engines: [testEngine()], env: { ...s3.env(prefix), ENGINES: 'tts-common=test' } });
-  user = await createUser(t, 10);
+  t = await openApp({ engines: [testEngine()], env: { ...s3.env(prefix), ENGINES: 'tts-common=test' } });
+  user = await t.createUser(10);
   bucket = new S3Client({
     endpoint: s3.endpoint,
     region: 'us-east-1',
@@ -64,7 +56,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await t.close();
   bucket.destroy();
   await s3.close();
 });
@@ -136,7 +127,7 @@ describe('media on S3-compatible storage', () => {
       body: JSON.stringify({ text: 'stored remotely' }),
     });
     const { taskId } = ((await res.json()) as { data: { taskId: string } }).data;
-    expect((await waitForTask(t, taskId)).status).toBe('succeeded');
+    expect((await t.waitForTask(taskId)).status).toBe('succeeded');
     const outputs = await t.database.db
       .selectFrom('media')
       .select(['id', 'storage_key'])
@@ -161,14 +152,7 @@ describe('media on S3-compatible storage', () => {
   it('serves from a second instance (same database, same bucket, its own disk) what the first stored', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'second-instance-'));
     try {
-      const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        SITE_DIR: './dist',
-        DATA_DIR: dataDir,
-        SECRET_KEY: TASKS_TEST_SECRET,
-        PUBLIC_URL: 'http://localhost:8787',
-        ...s3.env(prefix),
-      });
+      const config = tasksTestConfig(dataDir, s3.env(prefix));
       const log = createLogger(config.logLevel);
       const system = createTaskSystem({ config, database: t.database, log });
       const second = createApp({ config, database: t.database, log, tasks: system });
@@ -204,25 +188,21 @@ describe('media on S3-compatible storage', () => {
 describe('media storage unreachable', () => {
   it('refuses an upload with 503 and a message to retry, and keeps no record of it', async () => {
     const gone = await startTestS3('gone-bucket');
-    const app = await createTasksTestApp({ env: gone.env() });
+    const app = await openApp({ env: gone.env() });
     await gone.close();
-    try {
-      const someone = await createUser(app, 0);
-      const form = new FormData();
-      form.append('file', new Blob([wav], { type: 'audio/wav' }), 'voice.wav');
-      const res = await app.app.request('/api-playground/file/v1/upload', {
-        method: 'POST',
-        headers: { token: someone.token },
-        body: form,
-      });
-      expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({
-        code: ERROR_CODES.unavailable,
-        msg: OBJECT_STORAGE_MESSAGES.unavailable,
-      });
-      expect(await app.database.db.selectFrom('media').select('id').execute()).toEqual([]);
-    } finally {
-      await app.close();
-    }
+    const someone = await app.createUser(0);
+    const form = new FormData();
+    form.append('file', new Blob([wav], { type: 'audio/wav' }), 'voice.wav');
+    const res = await app.app.request('/api-playground/file/v1/upload', {
+      method: 'POST',
+      headers: { token: someone.token },
+      body: form,
+    });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      code: ERROR_CODES.unavailable,
+      msg: OBJECT_STORAGE_MESSAGES.unavailable,
+    });
+    expect(await app.database.db.selectFrom('media').select('id').execute()).toEqual([]);
   });
 });

@@ -4,25 +4,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 import { synthesize } from '../engines';
 import { ffmpegTools, probe } from '../tools';
 import { RUN_OPTIONS } from '../../src/lib/product-rules';
 
-let t: TasksTestApp | undefined;
+const openApp = testApps();
+let t: TestTaskApp;
 const dir = mkdtempSync(path.join(tmpdir(), 'run-options-'));
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -37,13 +27,13 @@ async function playground(user: TestUser, route: string, body?: unknown): Promis
           headers: { token: user.token, 'content-type': 'application/json' },
           body: JSON.stringify(body),
         };
-  const res = await t!.app.request(`/api-playground/${route}`, init);
+  const res = await t.app.request(`/api-playground/${route}`, init);
   const json = (await res.json()) as { code: number; msg: string; data: unknown };
   return { status: res.status, ...json };
 }
 
 async function publicApi(user: TestUser, tool: string, body: unknown): Promise<Answer> {
-  const res = await t!.app.request(`/api/async/${tool}`, {
+  const res = await t.app.request(`/api/async/${tool}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${user.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -53,17 +43,17 @@ async function publicApi(user: TestUser, tool: string, body: unknown): Promise<A
 }
 
 const priceItem = async (id: string) =>
-  (await t!.database.db.selectFrom('tasks').select('price_item').where('id', '=', id).executeTakeFirstOrThrow())
+  (await t.database.db.selectFrom('tasks').select('price_item').where('id', '=', id).executeTakeFirstOrThrow())
     .price_item;
 const storedInput = async (id: string) =>
   JSON.parse(
-    (await t!.database.db.selectFrom('tasks').select('input').where('id', '=', id).executeTakeFirstOrThrow()).input,
+    (await t.database.db.selectFrom('tasks').select('input').where('id', '=', id).executeTakeFirstOrThrow()).input,
   ) as Record<string, unknown>;
 
 describe('advanced settings', () => {
   it('the features answer lists the settings of each serving engine: eSpeak speed and pitch, preview aspect ratio and seed', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 0);
+    t = await openApp();
+    const user = await t.createUser(0);
     const r = await playground(user, 'task/v1/features');
     const options = Object.fromEntries(
       (r.data.list as Array<{ feature: string; options: string[] }>).map((f) => [f.feature, f.options]),
@@ -77,11 +67,11 @@ describe('advanced settings', () => {
   });
 
   it('the playground stores speed and pitch for eSpeak, and refuses pitch when the serving engine does not honour it', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [testEngine({ features: ['tts-pro'] })],
       env: { ENGINES: 'tts-pro=test' },
     });
-    const user = await createUser(t, 10);
+    const user = await t.createUser(10);
     const ok = await playground(user, 'speech/v1/tts', {
       text: 'Hello',
       voiceId: 'en-us-male-1',
@@ -113,8 +103,8 @@ describe('advanced settings', () => {
   });
 
   it('the public API takes pitch on TTS and refuses a negative prompt the preview engine cannot honour', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 500);
+    t = await openApp();
+    const user = await t.createUser(500);
     const tts = await publicApi(user, 'do_tts_common', { text: 'Hello', audioId: 'en-gb-male-1', pitch: 20 });
     expect(tts.code).toBe(0);
     expect(await storedInput(tts.data.taskId)).toMatchObject({ voice: 'en-gb-male-1', pitch: 20 });
@@ -138,8 +128,8 @@ describe('advanced settings', () => {
 
 describe('the playground clip calls in the public API', () => {
   it('text2video takes length and resolution (priced as that row) and character2video a sample model', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 1000);
+    t = await openApp();
+    const user = await t.createUser(1000);
     const long = await publicApi(user, 'text2video', {
       prompt: 'a lighthouse',
       duration: 8,
@@ -173,8 +163,8 @@ describe('the playground clip calls in the public API', () => {
   });
 
   it('dialogue is a public tool with the playground fields', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 10);
+    t = await openApp();
+    const user = await t.createUser(10);
     const r = await publicApi(user, 'dialogue', {
       lines: [
         { speaker: 'A', text: 'Hi' },
@@ -195,9 +185,9 @@ describe('the playground clip calls in the public API', () => {
   it('the preview engine makes the asked frame shape, and a seed changes the clip while the same seed repeats it', async () => {
     const tools = ffmpegTools();
     expect(tools, 'ffmpeg must be found after npm ci').not.toBeNull();
-    t = await createTasksTestApp();
+    t = await openApp();
     await t.system.queue.start();
-    const user = await createUser(t, 1000);
+    const user = await t.createUser(1000);
     const clip = async (body: Record<string, unknown>) => {
       const r = await playground(user, 'video_tools/v1/animate_video', {
         type: 'text',
@@ -207,11 +197,11 @@ describe('the playground clip calls in the public API', () => {
         ...body,
       });
       expect(r.code, r.msg).toBe(0);
-      const task = await waitForTask(t!, r.data.taskId, 60_000);
+      const task = await t.waitForTask(r.data.taskId, 60_000);
       expect(task.status, task.error ?? '').toBe('succeeded');
       const polled = await playground(user, 'video_tools/v1/poll', { taskId: r.data.taskId });
       const url = new URL(polled.data.outputs[0].url);
-      const bytes = Buffer.from(await (await t!.app.request(url.pathname + url.search)).arrayBuffer());
+      const bytes = Buffer.from(await (await t.app.request(url.pathname + url.search)).arrayBuffer());
       const file = path.join(dir, `${r.data.taskId}.mp4`);
       writeFileSync(file, bytes);
       return { bytes, info: await probe(tools!.ffprobe!, file) };

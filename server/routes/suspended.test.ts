@@ -5,37 +5,27 @@ import { createInvitation } from '../accounts';
 import { runAdmin } from '../admin/commands';
 import { ERROR_CODES, ERROR_MESSAGES } from '../../src/lib/product-rules';
 import { fakeStripeEnv, startFakeStripe, type FakeStripe } from '../test-support/fake-stripe';
-import {
-  createTasksTestApp,
-  createUser,
-  creditState,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 import { silentWav } from '../test-support/wav';
 
-let t: TasksTestApp;
+const openApp = testApps({ per: 'block' });
+let t: TestTaskApp;
 let stripe: FakeStripe;
 let user: TestUser;
 let email: string;
 
 beforeAll(async () => {
   stripe = await startFakeStripe();
-  t = await createTasksTestApp({
+  t = await openApp({
     engines: [testEngine()],
     env: { ...fakeStripeEnv(stripe), ENGINES: 'tts-common=test' },
+    start: 'system',
   });
-  await t.system.start();
-  user = await createUser(t, 10);
+  user = await t.createUser(10);
   email = (await t.database.db.selectFrom('users').select('email').where('id', '=', user.id).executeTakeFirstOrThrow())
     .email!;
 });
-afterAll(async () => {
-  await t.close();
-  await stripe.close();
-});
+afterAll(() => stripe.close());
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Answer = { status: number; body: { code: number; msg: string; message?: string; data: any } };
@@ -100,12 +90,12 @@ describe('a suspended account', () => {
   it('is refused every call that charges, pays, redeems or uploads with one code and message, still reads, and generates again once restored', async () => {
     const earlier = await key('/api/async/do_tts_common', { text: 'before the suspension' });
     const earlierTask = earlier.body.data.taskId as string;
-    await waitForTask(t, earlierTask);
+    await t.waitForTask(earlierTask);
     const policy = (await key('/api/file/v1/get_policy', { scene: 'audio' })).body.data.fields as Record<
       string,
       string
     >;
-    const before = await creditState(t, user.id);
+    const before = await t.creditState(user.id);
     expect(before.balance).toBe(9);
 
     await admin('suspend');
@@ -117,7 +107,7 @@ describe('a suspended account', () => {
       });
       expect(answer.body.msg).toBe(ERROR_MESSAGES.suspended);
     }
-    const after = await creditState(t, user.id);
+    const after = await t.creditState(user.id);
     expect(after.balance).toBe(9);
     expect(after.ledger).toEqual(before.ledger);
     expect(await t.database.db.selectFrom('tasks').select('id').where('user_id', '=', user.id).execute()).toHaveLength(

@@ -1,34 +1,30 @@
 // Live status streams in the request log and the server's log: written when a stream ends, with how long it was open,
 // the events it sent and how it ended.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIVE_STATUS } from '../../src/lib/product-rules';
 import { createRequestLog, type RequestLog } from '../accounts/request-log';
 import { createApp } from '../app';
 import type { Logger } from '../log';
 import { statusStreamDuration, statusStreamEvents } from '../metrics';
-import { collect, type OpenedStream } from '../test-support/sse.fixtures';
-import { createTasksTestApp, createUser, testEngine, type TasksTestApp, type TestUser } from '../test-support/tasks';
+import { useStreams } from '../test-support/sse.fixtures';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 
 type Line = { msg: string } & Record<string, unknown>;
 
-let t: TasksTestApp | undefined;
-const open: OpenedStream[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) s.close();
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
+// Streams are closed before their app, after each test.
+const openStream = useStreams();
 
 /** The tasks app with its streams on an app whose log lines are kept, and its request log at hand. */
 async function setUp() {
-  t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-  await t.system.start();
+  t = await openApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' }, start: 'system' });
   const lines: Line[] = [];
   const keep = (msg: string, fields?: Record<string, unknown>) => void lines.push({ ...fields, msg });
   const log: Logger = { debug: keep, info: keep, warn: keep, error: keep };
   const requestLog: RequestLog = createRequestLog(t.database.db, log);
   const app = createApp({ config: t.config, database: t.database, log, tasks: t.system, requestLog });
-  const user = await createUser(t, 10);
+  const user = await t.createUser(10);
   return { app, lines, requestLog, user };
 }
 
@@ -42,7 +38,7 @@ async function until(check: () => boolean) {
 
 const closedLines = (lines: Line[]) => lines.filter((l) => l.msg === 'status stream closed');
 const streamRows = async (user: TestUser) =>
-  t!.database.db
+  t.database.db
     .selectFrom('api_requests')
     .select(['tool', 'status', 'code', 'task_id'])
     .where('user_id', '=', user.id)
@@ -65,12 +61,11 @@ describe('live status streams in the logs', () => {
       body: JSON.stringify({ text: 'Logged stream.', lan: 'en-US' }),
     });
     const taskId = ((await submitted.json()) as { data: { taskId: string } }).data.taskId;
-    const s = collect(
+    const s = openStream(
       await app.request(`${LIVE_STATUS.publicPath}?taskId=${taskId}`, {
         headers: { authorization: `Bearer ${user.apiKey}` },
       }),
     );
-    open.push(s);
     expect(s.status).toBe(200);
     // A one-task stream ends by itself after the final status.
     await s.ended;
@@ -90,8 +85,7 @@ describe('live status streams in the logs', () => {
   it('an account stream is written to the request log only once it closes; a refused one at once', async () => {
     const { app, lines, requestLog, user } = await setUp();
     const headers = { authorization: `Bearer ${user.apiKey}` };
-    const s = collect(await app.request(LIVE_STATUS.publicPath, { headers }));
-    open.push(s);
+    const s = openStream(await app.request(LIVE_STATUS.publicPath, { headers }));
     expect(s.status).toBe(200);
     await requestLog.flush();
     expect(await streamRows(user)).toEqual([]);
@@ -113,10 +107,9 @@ describe('live status streams in the logs', () => {
 
   it('a playground stream ended by the drain logs how it ended (no request log: it is no public call)', async () => {
     const { app, lines, requestLog, user } = await setUp();
-    const s = collect(await app.request(LIVE_STATUS.playgroundPath, { headers: { token: user.token } }));
-    open.push(s);
+    const s = openStream(await app.request(LIVE_STATUS.playgroundPath, { headers: { token: user.token } }));
     expect(s.status).toBe(200);
-    t!.system.live.streams.close();
+    t.system.live.streams.close();
     await s.ended;
     await until(() => closedLines(lines).length === 1);
     expect(closedLines(lines)[0]).toMatchObject({ stream: 'playground', userId: user.id, end: 'drain', events: 0 });

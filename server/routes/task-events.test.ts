@@ -1,26 +1,16 @@
 // Live status streams (SSE) through the app: account and task streams, view shapes, ids and resume, the cap, the drain,
 // refusals.
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, LIVE_STATUS, LIVE_STATUS_MESSAGES, PUBLIC_API_CODES } from '../../src/lib/product-rules';
-import { collect, dataOf, type OpenedStream } from '../test-support/sse.fixtures';
+import { dataOf, useStreams } from '../test-support/sse.fixtures';
 import { APP_DATABASES } from '../test-support/app-databases';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../test-support/task-apps';
 
-let t: TasksTestApp | undefined;
-const open: OpenedStream[] = [];
-afterEach(async () => {
-  for (const s of open.splice(0)) s.close();
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
+// Streams are closed before their app, after each test.
+const openStream = useStreams();
 
 function gated() {
   let release!: () => void;
@@ -37,13 +27,11 @@ async function until(check: () => boolean, timeoutMs = 10_000) {
 }
 
 async function stream(path: string, headers: Record<string, string>) {
-  const s = collect(await t!.app.request(path, { headers }));
-  open.push(s);
-  return s;
+  return openStream(await t.app.request(path, { headers }));
 }
 
 async function submitTts(user: TestUser, text = 'hello there') {
-  const res = await t!.app.request('/api-playground/speech/v1/tts', {
+  const res = await t.app.request('/api-playground/speech/v1/tts', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token: user.token },
     body: JSON.stringify({ text, voiceId: 'en-us-female-1' }),
@@ -57,15 +45,14 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
   async function app(gate?: Promise<void>) {
     // On PostgreSQL the feed listens on a session of its own, which needs the database's URL.
     const env = { ENGINES: 'tts-common=test', ...(postgres ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {}) };
-    t = await createTasksTestApp({ postgres, engines: [testEngine({ name: 'test', progress: 40, gate })], env });
-    await t.system.start();
+    t = await openApp({ postgres, engines: [testEngine({ name: 'test', progress: 40, gate })], env, start: 'system' });
     return t;
   }
 
   it('the playground account stream carries a run from queued through its progress to succeeded, each event with an id', async () => {
     const { gate, release } = gated();
     await app(gate);
-    const user = await createUser(t!, 10);
+    const user = await t.createUser(10);
     const s = await stream(LIVE_STATUS.playgroundPath, { token: user.token, 'accept-encoding': 'gzip, br' });
     expect(s.status).toBe(200);
     expect(s.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -79,7 +66,7 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
     expect(mine.every((e) => e.event === LIVE_STATUS.event && /^\d+$/.test(e.id ?? ''))).toBe(true);
     expect(mine.map((e) => dataOf(e).status)).toContain('running');
     // The same view the poll answers.
-    const poll = await t!.app.request('/api-playground/video_tools/v1/poll', {
+    const poll = await t.app.request('/api-playground/video_tools/v1/poll', {
       method: 'POST',
       headers: { 'content-type': 'application/json', token: user.token },
       body: JSON.stringify({ taskId }),
@@ -92,7 +79,7 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
   it('the public task stream sends the getAsyncResult view, ends after the final status, and resumes with its current state', async () => {
     const { gate, release } = gated();
     await app(gate);
-    const user = await createUser(t!, 10);
+    const user = await t.createUser(10);
     const taskId = await submitTts(user);
     const auth = { authorization: `Bearer ${user.apiKey}` };
     const s = await stream(`${LIVE_STATUS.publicPath}?taskId=${taskId}`, auth);
@@ -115,14 +102,14 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
 
   it('an account stream resumed with Last-Event-ID sends what changed while it was away', async () => {
     await app();
-    const user = await createUser(t!, 10);
+    const user = await t.createUser(10);
     const s = await stream(LIVE_STATUS.playgroundPath, { token: user.token });
     const first = await submitTts(user, 'first one');
     await s.until((events) => events.some((e) => dataOf(e).taskId === first && dataOf(e).status === 'succeeded'));
     s.close();
     const lastId = s.events.at(-1)!.id!;
     const second = await submitTts(user, 'second one');
-    await waitForTask(t!, second);
+    await t.waitForTask(second);
     const resumed = await stream(LIVE_STATUS.playgroundPath, { token: user.token, 'last-event-id': lastId });
     await resumed.until((events) =>
       events.some((e) => dataOf(e).taskId === second && dataOf(e).status === 'succeeded'),
@@ -131,25 +118,25 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
 
   it(`refuses the stream over ${LIVE_STATUS.maxStreamsPerAccount} per account with 429, and ends them all on drain`, async () => {
     await app();
-    const user = await createUser(t!, 10);
+    const user = await t.createUser(10);
     const streams = await Promise.all(
       Array.from({ length: LIVE_STATUS.maxStreamsPerAccount }, () =>
         stream(LIVE_STATUS.playgroundPath, { token: user.token }),
       ),
     );
     expect(streams.map((s) => s.status)).toEqual(streams.map(() => 200));
-    const refused = await t!.app.request(LIVE_STATUS.publicPath, {
+    const refused = await t.app.request(LIVE_STATUS.publicPath, {
       headers: { authorization: `Bearer ${user.apiKey}` },
     });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBeTruthy();
     expect(((await refused.json()) as { message: string }).message).toBe(LIVE_STATUS_MESSAGES.tooManyStreams);
     // Another account is not held to this one's streams.
-    const other = await createUser(t!, 10);
+    const other = await t.createUser(10);
     expect((await stream(LIVE_STATUS.playgroundPath, { token: other.token })).status).toBe(200);
-    t!.system.live.streams.close();
+    t.system.live.streams.close();
     await Promise.all(streams.map((s) => s.ended));
-    const late = await t!.app.request(LIVE_STATUS.playgroundPath, { headers: { token: user.token } });
+    const late = await t.app.request(LIVE_STATUS.playgroundPath, { headers: { token: user.token } });
     expect(late.status).toBe(503);
   });
 
@@ -158,39 +145,39 @@ describe.each(APP_DATABASES)('live status streams on $label', ({ postgres }) => 
     it('hears NOTIFY on a listener of its own, and after that session is cut it reconnects and re-reads', async () => {
       const { gate, release } = gated();
       await app(gate);
-      expect(t!.system.live.feed.kind).toBe('postgres');
-      const user = await createUser(t!, 10);
+      expect(t.system.live.feed.kind).toBe('postgres');
+      const user = await t.createUser(10);
       const s = await stream(LIVE_STATUS.playgroundPath, { token: user.token });
       const taskId = await submitTts(user);
       await s.until((events) => events.some((e) => dataOf(e).progress === 40));
-      await until(() => t!.system.live.feed.connected());
+      await until(() => t.system.live.feed.connected());
       const cut = await sql<{ n: number }>`select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
-        where application_name = 'dreamapi-status-feed' and pid <> pg_backend_pid()`.execute(t!.database.db);
+        where application_name = 'dreamapi-status-feed' and pid <> pg_backend_pid()`.execute(t.database.db);
       expect(cut.rows[0]!.n).toBeGreaterThan(0);
       // Finished while the listener is away: its notice is lost, the re-read after the reconnect brings it.
       release();
-      await waitForTask(t!, taskId);
+      await t.waitForTask(taskId);
       await s.until((events) => events.some((e) => dataOf(e).taskId === taskId && dataOf(e).status === 'succeeded'));
-      await until(() => t!.system.live.feed.connected());
+      await until(() => t.system.live.feed.connected());
     });
   }
 
   it('refuses a bad taskId, a task of another account and a caller without credentials', async () => {
     await app();
-    const user = await createUser(t!, 10);
-    const other = await createUser(t!, 10);
+    const user = await t.createUser(10);
+    const other = await t.createUser(10);
     const taskId = await submitTts(other);
-    const bad = await t!.app.request(`${LIVE_STATUS.publicPath}?taskId=${'x'.repeat(65)}`, {
+    const bad = await t.app.request(`${LIVE_STATUS.publicPath}?taskId=${'x'.repeat(65)}`, {
       headers: { authorization: `Bearer ${user.apiKey}` },
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: number; message: string }).code).toBe(PUBLIC_API_CODES.illegalParameter);
-    const foreign = await t!.app.request(`${LIVE_STATUS.playgroundPath}?taskId=${taskId}`, {
+    const foreign = await t.app.request(`${LIVE_STATUS.playgroundPath}?taskId=${taskId}`, {
       headers: { token: user.token },
     });
     expect(foreign.status).toBe(404);
     expect(((await foreign.json()) as { code: number }).code).toBe(ERROR_CODES.notFound);
-    expect((await t!.app.request(LIVE_STATUS.publicPath)).status).toBe(401);
-    expect((await t!.app.request(LIVE_STATUS.playgroundPath)).status).toBe(401);
+    expect((await t.app.request(LIVE_STATUS.publicPath)).status).toBe(401);
+    expect((await t.app.request(LIVE_STATUS.playgroundPath)).status).toBe(401);
   });
 });

@@ -1,7 +1,8 @@
 // Test-only: one test file's provider fake: its media made once, the fake started before the file's tests and reset
 // after each, and apps closed after each test.
 import { afterAll, beforeAll } from 'vitest';
-import { useTestApps, useTestMedia, type LocalServer, type MediaSpec } from './provider-fakes';
+import { useTestMedia, type LocalServer, type MediaSpec } from './provider-fakes';
+import { testApps, type TestAppOptions } from './task-apps';
 
 export function useProviderFake<K extends string, F extends LocalServer>(
   mediaPrefix: string,
@@ -15,10 +16,11 @@ export function useProviderFake<K extends string, F extends LocalServer>(
     fake = await start(media);
   });
   afterAll(() => fake.close());
-  const openApp = useTestApps(() => reset(fake));
+  const openTestApp = testApps({ reset: () => reset(fake) });
   return {
     media,
-    openApp,
+    /** An app for the test, its task system started unless `o.start` says otherwise. */
+    openApp: (o: TestAppOptions = {}) => openTestApp({ start: 'system', ...o }),
     /** The running fake (read it inside tests and hooks: it starts in beforeAll). */
     get fake() {
       return fake;

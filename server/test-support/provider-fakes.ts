@@ -4,16 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ffmpegTools, runTool } from '../tools';
-import {
-  createTasksTestApp,
-  creditState,
-  waitForTask,
-  type TasksTestApp,
-  type TasksTestOptions,
-  type TestUser,
-} from './tasks';
+import { creditState, waitForTask, type TasksTestApp, type TestUser } from './tasks';
 
 /** The whole body of a request. */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -147,29 +140,6 @@ export function useTestMedia<K extends string>(
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return { ...paths, dir };
-}
-
-/**
- * Apps for a test file's tests: the answered function creates one and starts its task system. After each test
- * every app it made and the test did not close is closed, then `reset` runs (a fake forgets the test).
- */
-export function useTestApps(reset: () => void = () => {}): (o?: TasksTestOptions) => Promise<TasksTestApp> {
-  const open = new Set<TasksTestApp>();
-  afterEach(async () => {
-    for (const t of open) await t.close();
-    reset();
-  });
-  return async (o) => {
-    const t = await createTasksTestApp(o);
-    const close = t.close;
-    t.close = () => {
-      open.delete(t);
-      return close();
-    };
-    open.add(t);
-    await t.system.start();
-    return t;
-  };
 }
 
 /** Uploads a file through the playground, as a user would; answers our own (private) media URL for it. */

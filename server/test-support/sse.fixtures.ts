@@ -1,4 +1,5 @@
 // Test-only: opens a status stream through app.request() (or fetch) and collects its events as they arrive.
+import { afterEach } from 'vitest';
 import { readEvents, type SseEvent } from '../../src/lib/sdk/sse';
 
 export interface OpenedStream {
@@ -53,6 +54,19 @@ export function collect(res: Response): OpenedStream {
       });
     },
     close: () => controller.abort(),
+  };
+}
+
+/** `collect` for the calling block's tests: every stream it opened and the test left open is closed after the test. */
+export function useStreams(): (res: Response) => OpenedStream {
+  const open: OpenedStream[] = [];
+  afterEach(() => {
+    for (const s of open.splice(0)) s.close();
+  });
+  return (res) => {
+    const s = collect(res);
+    open.push(s);
+    return s;
   };
 }
 

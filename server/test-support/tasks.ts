@@ -16,7 +16,7 @@ import type { Engine } from '../engines';
 import type { Feature } from '../../src/lib/product-rules';
 import type { MediaInfo } from '../../src/lib/api/types';
 import { createLogger } from '../log';
-import { createTaskSystem, type TaskSystem } from '../tasks';
+import { createTaskSystem, type SubmitRequest, type TaskSystem } from '../tasks';
 import { silentWav } from './wav';
 import { BILLING_TEST_ENV } from './app';
 
@@ -58,9 +58,9 @@ async function openTestDatabase(postgres: boolean): Promise<{ database: AppDatab
   };
 }
 
-export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<TasksTestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tasks-test-'));
-  const config = loadConfig({
+/** The settings of a test app keeping its files in `dataDir`; another instance of it needs only its own dir. */
+export function tasksTestConfig(dataDir: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     LOG_LEVEL: 'silent',
     SITE_DIR: './dist',
     DATA_DIR: dataDir,
@@ -69,8 +69,13 @@ export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<Task
     TASK_POLL_MS: '50',
     OUTBOUND_ALLOW_PRIVATE: 'true',
     ...BILLING_TEST_ENV,
-    ...o.env,
+    ...env,
   });
+}
+
+export async function createTasksTestApp(o: TasksTestOptions = {}): Promise<TasksTestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tasks-test-'));
+  const config = tasksTestConfig(dataDir, o.env);
   const { database, dispose } = await openTestDatabase(o.postgres ?? false);
   await migrateToLatest(database);
   const log = createLogger(config.logLevel);
@@ -146,6 +151,16 @@ export async function waitForTask(t: Pick<TasksTestApp, 'database'>, id: string,
     if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** A tts-common task in the voice en-us-male-1, submitted to the task service itself (no route, no queue notice). */
+export function submitSpeech(
+  system: Pick<TaskSystem, 'tasks'>,
+  userId: string,
+  text: string,
+  source: SubmitRequest['source'] = 'api',
+) {
+  return system.tasks.submit({ userId, feature: 'tts-common', input: { text, voice: 'en-us-male-1' }, source });
 }
 
 /**

@@ -1,18 +1,11 @@
 // Voice cloning on the real server: what to fix before submitting, the clone request, and the named clone in the speech
 // voice picker.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RoutedBrowser } from '../../../server/test-support/browser';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { describe, expect, it } from 'vitest';
+import { testEngine, testApps } from '../../../server/test-support/task-apps';
+import { waitForTask } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { signedInPageEachTest } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { speechCost } from './pricing';
@@ -21,24 +14,18 @@ import VoiceCloneScreen from './VoiceCloneScreen';
 
 const CLONE = '/api-playground/speech/v1/voice_clone';
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
-
-beforeEach(async () => {
-  // Cloning answers a clone id; speech with a cloned voice runs on another test engine.
-  t = await createTasksTestApp({
+const openApp = testApps();
+// Cloning answers a clone id; speech with a cloned voice runs on another test engine.
+const page = signedInPageEachTest(50, () =>
+  openApp({
     engines: [
       testEngine({ name: 'cloner', features: ['voice-clone'], cloneId: 'clone-abc' }),
       testEngine({ name: 'speaker', features: ['tts-clone'] }),
     ],
     env: { ENGINES: 'voice-clone=cloner,tts-clone=speaker' },
-  });
-  await t.system.queue.start();
-  user = await createUser(t, 50);
-  net = await signInPage(t, user);
-});
-afterEach(() => resetPage(t));
+    start: 'queue',
+  }),
+);
 
 const flush = () => act(() => Promise.resolve());
 
@@ -47,9 +34,9 @@ async function uploadSample(): Promise<UploadedMedia> {
   const form = new FormData();
   form.append('scene', 'audio');
   form.append('file', new Blob([silentWav(3, 16_000)], { type: 'audio/wav' }), 'sample.wav');
-  const res = await t.app.request('/api-playground/file/v1/upload', {
+  const res = await page.t.app.request('/api-playground/file/v1/upload', {
     method: 'POST',
-    headers: { token: user.token },
+    headers: { token: page.user.token },
     body: form,
   });
   return ((await res.json()) as { data: UploadedMedia }).data;
@@ -81,7 +68,7 @@ describe('VoiceCloneScreen', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'Consent: confirm that this is your voice or that you have permission to clone it.',
     );
-    expect(net.bodiesTo(CLONE)).toEqual([]);
+    expect(page.net.bodiesTo(CLONE)).toEqual([]);
   });
 
   it('clones the uploaded sample for free, remembers the name, and the speech picker then offers and uses the clone', async () => {
@@ -91,12 +78,16 @@ describe('VoiceCloneScreen', () => {
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: '  My narrator ' } });
     fireEvent.click(screen.getByRole('checkbox'));
     submit();
-    await waitFor(() => expect(net.bodiesTo(CLONE)).toEqual([{ voiceUrl: sample.url }]));
+    await waitFor(() => expect(page.net.bodiesTo(CLONE)).toEqual([{ voiceUrl: sample.url }]));
     expect(
       await screen.findByText('Voice ready. It now appears in the voice pickers.', {}, { timeout: 5000 }),
     ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Text to Speech' }).getAttribute('href')).toBe('/playground/speech');
-    const [row] = await t.database.db.selectFrom('tasks').select('id').where('feature', '=', 'voice-clone').execute();
+    const [row] = await page.t.database.db
+      .selectFrom('tasks')
+      .select('id')
+      .where('feature', '=', 'voice-clone')
+      .execute();
     expect(JSON.parse(localStorage.getItem('playgroundCloneNames')!)).toEqual({ [row!.id]: 'My narrator' });
 
     cleanup();
@@ -109,18 +100,18 @@ describe('VoiceCloneScreen', () => {
     expect(screen.getByTestId('cost').textContent).toBe(String(speechCost(text, 'common', true)));
     fireEvent.click(screen.getByRole('button', { name: 'Generate speech' }));
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/speech/v1/tts_clone')).toEqual([{ cloneId: 'clone-abc', text }]),
+      expect(page.net.bodiesTo('/api-playground/speech/v1/tts_clone')).toEqual([{ cloneId: 'clone-abc', text }]),
     );
   });
 
   it('lists a clone named on another device as "My voice N"', async () => {
     const sample = await uploadSample();
-    const res = await t.app.request(CLONE, {
+    const res = await page.t.app.request(CLONE, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', token: user.token },
+      headers: { 'content-type': 'application/json', token: page.user.token },
       body: JSON.stringify({ voiceUrl: sample.url }),
     });
-    await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
+    await waitForTask(page.t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
     render(<SpeechScreen />);
     const picker = within(screen.getByRole('radiogroup', { name: 'Voices' }));
     expect(await picker.findByRole('radio', { name: /My voice 1/ })).toBeTruthy();

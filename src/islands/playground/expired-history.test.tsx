@@ -2,27 +2,20 @@
 // dead link.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  waitForTask,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { testEngine, type TestTaskApp, type TestUser, testApps } from '../../../server/test-support/task-apps';
 import type { UserInfo } from '../../lib/api';
 import { STORAGE_KEYS, TASK_MESSAGES } from '../../lib/product-rules';
 import { $user } from '../../lib/stores/signed-in';
 import History from './History';
 
-let t: TasksTestApp;
+const openApp = testApps();
+let t: TestTaskApp;
 let user: TestUser;
 
 beforeEach(async () => {
   // The real server with its task system answers the history call.
-  t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-  await t.system.queue.start();
-  user = await createUser(t, 10);
+  t = await openApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' }, start: 'queue' });
+  user = await t.createUser(10);
   vi.stubGlobal('fetch', (input: string | URL | Request, init?: RequestInit) => t.app.request(String(input), init));
   localStorage.setItem(STORAGE_KEYS.userToken, user.token);
   $user.set({ userId: user.id } as UserInfo);
@@ -32,7 +25,6 @@ afterEach(async () => {
   $user.set(undefined);
   localStorage.clear();
   vi.unstubAllGlobals();
-  await t.close();
 });
 
 async function speak(text: string): Promise<string> {
@@ -42,7 +34,7 @@ async function speak(text: string): Promise<string> {
     body: JSON.stringify({ text, voiceId: 'en-us-male-1' }),
   });
   const id = ((await res.json()) as { data: { taskId: string } }).data.taskId;
-  await waitForTask(t, id);
+  await t.waitForTask(id);
   return id;
 }
 
