@@ -123,6 +123,38 @@ export async function costsByEngine(
 const usd = (n: number) => `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(4)}`;
 const amount = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 
+const margin = (r: EngineCosts) => r.creditsUsd - r.providerUsd;
+const share = (r: EngineCosts) => (r.creditsUsd > 0 ? `${((margin(r) / r.creditsUsd) * 100).toFixed(1)}%` : '-');
+const bound = (r: EngineCosts) => (r.unpriced > 0 ? '≤ ' : '');
+
+/** The printed columns, each its header and how a row (or the total) fills it. */
+const COST_COLUMNS: ReadonlyArray<readonly [header: string, cell: (r: EngineCosts) => string | number]> = [
+  ['engine', (r) => r.engine],
+  ['tasks', (r) => r.tasks],
+  ['credits charged', (r) => r.credits],
+  ['credits in USD', (r) => usd(r.creditsUsd)],
+  ['provider cost USD', (r) => usd(r.providerUsd)],
+  // Dollars computed from a list price are already in the provider cost column; the other units are the providers'
+  // own.
+  [
+    'provider units',
+    (r) =>
+      r.units
+        .filter((u) => u.unit !== 'usd')
+        .map((u) => `${amount(u.amount)} ${u.unit}`)
+        .join(', ') || '-',
+  ],
+  ['margin USD', (r) => `${bound(r)}${usd(margin(r))}`],
+  ['margin', (r) => `${bound(r)}${share(r)}`],
+  [
+    'notes',
+    (r) =>
+      [r.estimated > 0 ? `${r.estimated} estimated` : '', r.unpriced > 0 ? `${r.unpriced} without a price` : '']
+        .filter(Boolean)
+        .join(', ') || '-',
+  ],
+];
+
 /** Tab-separated like the other admin commands; a margin over unpriced calls is an upper bound (≤). */
 export function costLines(rows: readonly EngineCosts[]): string[] {
   if (rows.length === 0) return [COST_MESSAGES.none];
@@ -144,46 +176,9 @@ export function costLines(rows: readonly EngineCosts[]): string[] {
     total.unpriced += r.unpriced;
     total.estimated += r.estimated;
   }
-  const line = (r: EngineCosts) => {
-    const margin = r.creditsUsd - r.providerUsd;
-    const share = r.creditsUsd > 0 ? `${((margin / r.creditsUsd) * 100).toFixed(1)}%` : '-';
-    const bound = r.unpriced > 0 ? '≤ ' : '';
-    const notes = [
-      r.estimated > 0 ? `${r.estimated} estimated` : '',
-      r.unpriced > 0 ? `${r.unpriced} without a price` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    // Dollars computed from a list price are already in the provider cost column; the other units are the providers'
-    // own.
-    const units = r.units
-      .filter((u) => u.unit !== 'usd')
-      .map((u) => `${amount(u.amount)} ${u.unit}`)
-      .join(', ');
-    return [
-      r.engine,
-      r.tasks,
-      r.credits,
-      usd(r.creditsUsd),
-      usd(r.providerUsd),
-      units || '-',
-      `${bound}${usd(margin)}`,
-      `${bound}${share}`,
-      notes || '-',
-    ].join('\t');
-  };
+  const line = (r: EngineCosts) => COST_COLUMNS.map(([, cell]) => cell(r)).join('\t');
   return [
-    [
-      'engine',
-      'tasks',
-      'credits charged',
-      'credits in USD',
-      'provider cost USD',
-      'provider units',
-      'margin USD',
-      'margin',
-      'notes',
-    ].join('\t'),
+    COST_COLUMNS.map(([header]) => header).join('\t'),
     ...rows.map(line),
     ...(rows.length > 1 ? [line(total)] : []),
     `credits valued at ${usd(USD_PER_CREDIT)} each (the largest pack's price per credit); granted credits bring in nothing`,
