@@ -1,6 +1,7 @@
 // The documentation of the speech, avatar and transcription tools of POST /api/async/<tool>: summary, example, fields.
 import { RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, VOICES, type PublicTool } from '../product-rules';
 import type { ToolDoc } from './operation-shape';
+import { engineDependent, measuredMedia } from './tool-field-docs';
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 
@@ -9,15 +10,19 @@ const speechFields = {
   audioId: `A voice id: ${voiceIds}`,
   lan: 'A language (e.g. en-US, fr); picks its default voice when audioId is not given',
   speed: `Words per minute, ${RUN_OPTIONS.speed.min} to ${RUN_OPTIONS.speed.max}`,
-  pitch:
-    `Pitch, ${RUN_OPTIONS.pitch.min} (low) to ${RUN_OPTIONS.pitch.max} (high); ` +
-    `${RUN_OPTIONS.pitch.default} is the voice's own (only where the serving engine supports it)`,
+  pitch: engineDependent(
+    `Pitch, ${RUN_OPTIONS.pitch.min} (low) to ${RUN_OPTIONS.pitch.max} (high); ${RUN_OPTIONS.pitch.default} is the voice's own`,
+  ),
 };
 const lipsyncFields = {
-  srcVideoUrl: 'The video whose lips move (an uploaded file URL is best: its length sets the estimate)',
+  srcVideoUrl: measuredMedia('The video whose lips move'),
   audioUrl: 'The speech to lip-sync to',
   vocalAudioUrl: 'Optional isolated vocals of audioUrl',
   videoParams: 'Output size, enhancement and frame rate',
+};
+const transcriptionFields = {
+  audioUrl: measuredMedia('The recording'),
+  lan: 'Its language (e.g. en-US), or a list of them as DreamAPI takes it (the first is used); detected when missing',
 };
 
 export const AUDIO_TOOL_DOCS = {
@@ -117,10 +122,7 @@ export const AUDIO_TOOL_DOCS = {
     description:
       'Transcribes an audio file; the result carries the transcript in `text`. Charged per started minute of audio.',
     example: { audioUrl: 'https://example.com/meeting.mp3' },
-    fields: {
-      audioUrl: 'The recording (an uploaded file URL is best: its length sets the estimate)',
-      lan: 'Its language (e.g. en-US), or a list of them as DreamAPI takes it (the first is used); detected when missing',
-    },
+    fields: transcriptionFields,
     credits: 1,
   },
   do_stt_pro: {
@@ -130,10 +132,7 @@ export const AUDIO_TOOL_DOCS = {
     description:
       'The Pro transcription tier, which also tells speakers apart; the transcript is in `text`. Charged per started minute.',
     example: { audioUrl: 'https://example.com/meeting.mp3' },
-    fields: {
-      audioUrl: 'The recording (an uploaded file URL is best: its length sets the estimate)',
-      lan: 'Its language (e.g. en-US), or a list of them as DreamAPI takes it (the first is used); detected when missing',
-    },
+    fields: transcriptionFields,
     credits: 2,
   },
 } satisfies Partial<Record<PublicTool, ToolDoc>>;

@@ -8,6 +8,7 @@ import {
   type PublicTool,
 } from '../product-rules';
 import type { ToolDoc } from './operation-shape';
+import { engineDependent, measuredMedia, promptField, SEED_FIELD } from './tool-field-docs';
 
 /** The clip fields text2video, img2video and character2video share with the playground. */
 const clipFields = {
@@ -17,10 +18,11 @@ const clipFields = {
     (o) => `${o.durationS}s ` + `${o.resolution}`,
   ).join(', ')}, each priced as its text-to-video row`,
   duration: 'Seconds, 4 (default) or 8',
-  aspectRatio: `${VIDEO_ASPECT_RATIOS.join(', ')} (only where the serving engine supports it)`,
-  seed: 'A seed for repeatable results (only where the serving engine supports it)',
-  negativePrompt: 'What to avoid (only where the serving engine supports it)',
+  aspectRatio: engineDependent(VIDEO_ASPECT_RATIOS.join(', ')),
+  seed: engineDependent(SEED_FIELD),
+  negativePrompt: engineDependent('What to avoid'),
 };
+const wanResolution = '480p (default) or 720p';
 
 export const VISUAL_TOOL_DOCS = {
   'video_translate/2.0': {
@@ -44,10 +46,10 @@ export const VISUAL_TOOL_DOCS = {
     description: 'A 5-second clip from a prompt with Wan2.1, at 480p or 720p.',
     example: { prompt: 'A paper boat drifting down a rainy street', resolution: '480p' },
     fields: {
-      prompt: `What to show, up to ${TASK_LIMITS.maxPromptChars} characters`,
+      prompt: promptField('What to show'),
       negativePrompt: 'What to avoid',
-      resolution: '480p (default) or 720p',
-      seed: 'A seed for repeatable results',
+      resolution: wanResolution,
+      seed: SEED_FIELD,
     },
     credits: 15,
   },
@@ -59,8 +61,8 @@ export const VISUAL_TOOL_DOCS = {
     example: { image: 'https://example.com/still.png', prompt: 'The camera slowly pans right', resolution: '480p' },
     fields: {
       image: 'The first frame',
-      prompt: `How it moves, up to ${TASK_LIMITS.maxPromptChars} characters`,
-      resolution: '480p (default) or 720p',
+      prompt: promptField('How it moves'),
+      resolution: wanResolution,
     },
     credits: 15,
   },
@@ -71,7 +73,7 @@ export const VISUAL_TOOL_DOCS = {
     description: 'A clip that brings an image to life: 4 seconds at 720p unless duration and resolution say otherwise.',
     example: { prompt: 'Leaves sway in the wind', imgUrl: 'https://example.com/still.png' },
     fields: {
-      prompt: `How it moves, up to ${TASK_LIMITS.maxPromptChars} characters`,
+      prompt: promptField('How it moves'),
       imgUrl: 'The image',
       ...clipFields,
     },
@@ -85,7 +87,7 @@ export const VISUAL_TOOL_DOCS = {
       'A clip from a prompt, in a general or anime style: 4 seconds at 720p unless duration and resolution say otherwise.',
     example: { prompt: 'A lighthouse at dawn, waves rolling in', style: 'general' },
     fields: {
-      prompt: `What to show, up to ${TASK_LIMITS.maxPromptChars} characters`,
+      prompt: promptField('What to show'),
       style: 'general (default) or anime',
       ...clipFields,
     },
@@ -99,7 +101,7 @@ export const VISUAL_TOOL_DOCS = {
       'A sample model (modelId) or your portrait (imgUrl) acting out a script: 4 seconds at 720p unless duration and resolution say otherwise.',
     example: { prompt: 'Waves and says hello to the camera', modelId: 'model-emma' },
     fields: {
-      prompt: `What the character says or does, up to ${TASK_LIMITS.maxPromptChars} characters`,
+      prompt: promptField('What the character says or does'),
       modelId: `A sample model: ${SAMPLE_MODELS.map((m) => m.id).join(', ')}`,
       imgUrl: 'A portrait to use instead of a sample model',
       ...clipFields,
@@ -127,10 +129,10 @@ export const VISUAL_TOOL_DOCS = {
     description: `Makes 1 to ${TASK_LIMITS.maxImagesPerTask} images from a prompt. Charged per image.`,
     example: { prompt: 'A lighthouse at dusk, watercolour', count: 2, aspectRatio: '16:9' },
     fields: {
-      prompt: `What to draw, up to ${TASK_LIMITS.maxPromptChars} characters`,
+      prompt: promptField('What to draw'),
       count: `How many images, 1 to ${TASK_LIMITS.maxImagesPerTask} (default 1)`,
       aspectRatio: `${IMAGE_ASPECT_RATIOS.join(', ')} (default 1:1)`,
-      seed: 'A seed for repeatable results',
+      seed: SEED_FIELD,
     },
     credits: 2,
   },
@@ -170,7 +172,7 @@ export const VISUAL_TOOL_DOCS = {
     summary: 'Video matting',
     description: 'Removes the background of a video behind its people. Charged per second of output.',
     example: { videoUrl: 'https://example.com/dance.mp4' },
-    fields: { videoUrl: 'The video (an uploaded file URL is best: its length sets the estimate)' },
+    fields: { videoUrl: measuredMedia('The video') },
     credits: 1,
   },
 } satisfies Partial<Record<PublicTool, ToolDoc>>;
