@@ -10,6 +10,7 @@ import { freeHereNote } from '../../lib/site/run-cost';
 import type { SampleSpec } from '../../lib/reference/samples';
 import { tryItCost, type TryCost } from '../../lib/reference/try-cost';
 import PaidConfirm from '../shared/PaidConfirm';
+import block from '../shared/code-block.module.css';
 import { useApiKey, useApiOrigin } from './useApiKey';
 import styles from './reference.module.css';
 
@@ -64,7 +65,7 @@ export default function TryIt({ spec, baseUrl }: Props) {
 
   if (spec.contentType === 'multipart/form-data') {
     return (
-      <p className={styles.note}>
+      <p className={block.note}>
         This call takes a file: use the samples above with the host and fields of a policy from step 1.
       </p>
     );
@@ -148,7 +149,7 @@ export default function TryIt({ spec, baseUrl }: Props) {
         </label>
       )}
       {free && (
-        <p className={styles.note} data-testid="tryit-free">
+        <p className={block.note} data-testid="tryit-free">
           {free}
         </p>
       )}
@@ -174,7 +175,7 @@ export default function TryIt({ spec, baseUrl }: Props) {
           <p>
             HTTP <strong data-testid="tryit-status">{answer.status}</strong>
           </p>
-          <pre tabIndex={0} className={styles.code} data-testid="tryit-answer">
+          <pre tabIndex={0} className={block.code} data-testid="tryit-answer">
             <code>{answer.body}</code>
           </pre>
         </section>
