@@ -6,9 +6,11 @@ import { CREDIT_HISTORY, MESSAGES } from '../../lib/product-rules';
 import CreditPacks from '../payments/CreditPacks';
 import { ledgerText } from './ledger-text';
 import Pager from './Pager';
+import StackTable, { type Column } from './StackTable';
 import styles from './Dashboard.module.css';
 import tables from './tables.module.css';
 
+const COLUMNS: Column[] = ['Date', 'What', { label: 'Change', num: true }, { label: 'Balance', num: true }];
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export default function BillingTab() {
@@ -43,59 +45,40 @@ export default function BillingTab() {
       </section>
       <section className="card">
         <h2 id="credit-history">Credit history</h2>
-        {data.list.length === 0 ? (
-          <p className="muted">No credit changes yet. Redeem an invitation from the account menu to get started.</p>
-        ) : (
-          // No scroll box: on narrow screens each row stacks into a labelled card, so nothing is hidden or out of
-          // reach.
-          <table className={tables.stack} aria-labelledby="credit-history" data-testid="billing-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">What</th>
-                <th scope="col" className={tables.num}>
-                  Change
-                </th>
-                <th scope="col" className={tables.num}>
-                  Balance
-                </th>
+        <StackTable
+          rows={data.list}
+          empty="No credit changes yet. Redeem an invitation from the account menu to get started."
+          labelledBy="credit-history"
+          testId="billing-table"
+          columns={COLUMNS}
+        >
+          {(entry) => {
+            const text = ledgerText(entry);
+            return (
+              <tr key={entry.id}>
+                <td data-label="Date">{dateFormat.format(entry.createdAt)}</td>
+                <td data-label="What">
+                  <div>
+                    <strong>{text.title}</strong>
+                    {text.detail && <span className={tables.detail}>{text.detail}</span>}
+                    {text.href && (
+                      <a className={tables.taskLink} href={text.href}>
+                        View task
+                      </a>
+                    )}
+                  </div>
+                </td>
+                <td data-label="Change" className={`${tables.num} ${entry.delta > 0 ? tables.plus : tables.minus}`}>
+                  {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
+                </td>
+                <td data-label="Balance" className={tables.num}>
+                  {entry.balanceAfter}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.list.map((entry) => {
-                const text = ledgerText(entry);
-                return (
-                  <tr key={entry.id}>
-                    <td data-label="Date">{dateFormat.format(entry.createdAt)}</td>
-                    <td data-label="What">
-                      <div>
-                        <strong>{text.title}</strong>
-                        {text.detail && <span className={tables.detail}>{text.detail}</span>}
-                        {text.href && (
-                          <a className={tables.taskLink} href={text.href}>
-                            View task
-                          </a>
-                        )}
-                      </div>
-                    </td>
-                    <td data-label="Change" className={`${tables.num} ${entry.delta > 0 ? tables.plus : tables.minus}`}>
-                      {entry.delta > 0 ? `+${entry.delta}` : entry.delta}
-                    </td>
-                    <td data-label="Balance" className={tables.num}>
-                      {entry.balanceAfter}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-        <Pager
-          label="History pages"
-          page={page}
-          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
-          onPage={setPage}
-        />
+            );
+          }}
+        </StackTable>
+        <Pager label="History pages" page={page} total={data.total} pageSize={data.pageSize} onPage={setPage} />
       </section>
     </>
   );

@@ -1,17 +1,17 @@
 // Previous / Page n of m / Next for the dashboard's paged lists; nothing when everything fits on one page.
 import styles from './tables.module.css';
 
-export default function Pager({
-  label,
-  page,
-  pages,
-  onPage,
-}: {
+interface Props {
   label: string;
   page: number;
-  pages: number;
+  /** The list's length and page size, as its pages come. */
+  total: number;
+  pageSize: number;
   onPage: (page: number) => void;
-}) {
+}
+
+export default function Pager({ label, page, total, pageSize, onPage }: Props) {
+  const pages = Math.ceil(total / pageSize);
   if (pages <= 1) return null;
   return (
     <nav className={styles.pager} aria-label={label}>

@@ -5,9 +5,11 @@ import { dashboardApi, type ApiRequestPage } from '../../lib/api';
 import { MESSAGES, REQUEST_LOG } from '../../lib/product-rules';
 import { wrapPieces } from '../../lib/site/wrap-points';
 import Pager from './Pager';
+import StackTable, { type Column } from './StackTable';
 import styles from './Dashboard.module.css';
 import tables from './tables.module.css';
 
+const COLUMNS: Column[] = ['Time', 'Tool', 'Status', { label: 'Credits', num: true }, 'Task', 'Key'];
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 export default function RequestsTab() {
@@ -42,68 +44,44 @@ export default function RequestsTab() {
       <p className="muted">
         Every call to the public API made with your keys in the last 30 days. Calls from the playground are not listed.
       </p>
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {!data && !error && <p className="muted">Loading requests…</p>}
-      {data && data.list.length === 0 && (
-        <p className="muted">No API calls yet. Try one from the API reference, or with curl and your key.</p>
-      )}
-      {data && data.list.length > 0 && (
-        <table className={tables.stack} aria-labelledby="requests-heading" data-testid="requests-table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Tool</th>
-              <th scope="col">Status</th>
-              <th scope="col" className={tables.num}>
-                Credits
-              </th>
-              <th scope="col">Task</th>
-              <th scope="col">Key</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.list.map((r) => (
-              <tr key={r.id}>
-                <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
-                <td data-label="Tool" className={styles.code}>
-                  {/* A narrow column breaks a path after its slashes and underscores (async/ do_tts_/common) first. */}
-                  {wrapPieces(r.tool).map((piece, i) => (
-                    <Fragment key={i}>
-                      {i > 0 && <wbr />}
-                      {piece}
-                    </Fragment>
-                  ))}
-                </td>
-                <td data-label="Status">
-                  <span className={r.status < 400 ? tables.ok : tables.bad}>
-                    {r.status}
-                    {r.code !== 0 && <span className="muted"> · code {r.code}</span>}
-                  </span>
-                </td>
-                <td data-label="Credits" className={tables.num}>
-                  {r.credits}
-                </td>
-                <td data-label="Task" className={styles.code}>
-                  {r.taskId ?? '—'}
-                </td>
-                <td data-label="Key">{r.keyName ?? <span className="muted">revoked key</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {data && (
-        <Pager
-          label="Request pages"
-          page={page}
-          pages={Math.max(1, Math.ceil(data.total / data.pageSize))}
-          onPage={setPage}
-        />
-      )}
+      <StackTable
+        rows={data?.list ?? null}
+        error={error}
+        loading="Loading requests…"
+        empty="No API calls yet. Try one from the API reference, or with curl and your key."
+        labelledBy="requests-heading"
+        testId="requests-table"
+        columns={COLUMNS}
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td data-label="Time">{timeFormat.format(r.createdAt)}</td>
+            <td data-label="Tool" className={styles.code}>
+              {/* A narrow column breaks a path after its slashes and underscores (async/ do_tts_/common) first. */}
+              {wrapPieces(r.tool).map((piece, i) => (
+                <Fragment key={i}>
+                  {i > 0 && <wbr />}
+                  {piece}
+                </Fragment>
+              ))}
+            </td>
+            <td data-label="Status">
+              <span className={r.status < 400 ? tables.ok : tables.bad}>
+                {r.status}
+                {r.code !== 0 && <span className="muted"> · code {r.code}</span>}
+              </span>
+            </td>
+            <td data-label="Credits" className={tables.num}>
+              {r.credits}
+            </td>
+            <td data-label="Task" className={styles.code}>
+              {r.taskId ?? '—'}
+            </td>
+            <td data-label="Key">{r.keyName ?? <span className="muted">revoked key</span>}</td>
+          </tr>
+        )}
+      </StackTable>
+      {data && <Pager label="Request pages" page={page} total={data.total} pageSize={data.pageSize} onPage={setPage} />}
     </section>
   );
 }

@@ -7,7 +7,18 @@ import { showToast } from '../../lib/stores/modals';
 import dashboard from './Dashboard.module.css';
 import tables from './tables.module.css';
 import styles from './DeveloperTools.module.css';
+import StackTable, { type Column } from './StackTable';
 
+const COLUMNS: Column[] = [
+  'Time',
+  'Event',
+  'URL',
+  'Status',
+  { label: 'Latency', num: true },
+  'Answer',
+  'Next retry',
+  { label: 'Actions', hidden: true },
+];
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const message = (e: unknown) => (e instanceof Error ? e.message : MESSAGES.failed);
 
@@ -103,82 +114,61 @@ export default function WebhookLog() {
           Failed only
         </label>
       </div>
-      {error && (
-        <p className={dashboard.error} role="alert">
-          {error}
-        </p>
-      )}
-      {!list && !error && <p className="muted">Loading deliveries…</p>}
-      {list && list.length === 0 && (
-        <p className="muted">{failedOnly ? WEBHOOK_LOG_MESSAGES.emptyFailed : WEBHOOK_LOG_MESSAGES.empty}</p>
-      )}
-      {list && list.length > 0 && (
-        <table className={tables.stack} aria-labelledby="webhooks-heading" data-testid="webhook-log">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">URL</th>
-              <th scope="col">Status</th>
-              <th scope="col" className={tables.num}>
-                Latency
-              </th>
-              <th scope="col">Answer</th>
-              <th scope="col">Next retry</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((a) => (
-              <tr key={a.id} data-attempt-id={a.id}>
-                <td data-label="Time">
-                  {timeFormat.format(a.createdAt)}
-                  <span className={tables.detail}>
-                    Attempt {a.attempt}
-                    {a.trigger === 'redeliver' ? ' · redelivery' : ''}
-                  </span>
-                </td>
-                <td data-label="Event">
-                  {a.eventType}
-                  <span className={`${tables.detail} ${dashboard.code}`}>{a.taskId}</span>
-                </td>
-                <td data-label="URL" className={styles.url}>
-                  {a.url}
-                </td>
-                <td data-label="Status">
-                  <Outcome a={a} />
-                </td>
-                <td data-label="Latency" className={tables.num}>
-                  {a.latencyMs} ms
-                </td>
-                <td data-label="Answer">
-                  {a.responseHead ? (
-                    <code className={styles.head}>{a.responseHead}</code>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td data-label="Next retry">
-                  {a.nextRetryAt === null ? <span className="muted">—</span> : timeFormat.format(a.nextRetryAt)}
-                </td>
-                <td data-label="" className={styles.action}>
-                  <button
-                    type="button"
-                    className="button button--ghost"
-                    disabled={sending === a.deliveryId}
-                    onClick={() => void redeliver(a)}
-                    aria-label={`Redeliver ${a.eventType} of task ${a.taskId}`}
-                  >
-                    {sending === a.deliveryId ? 'Sending…' : 'Redeliver'}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <StackTable
+        rows={list}
+        error={error}
+        loading="Loading deliveries…"
+        empty={failedOnly ? WEBHOOK_LOG_MESSAGES.emptyFailed : WEBHOOK_LOG_MESSAGES.empty}
+        labelledBy="webhooks-heading"
+        testId="webhook-log"
+        columns={COLUMNS}
+      >
+        {(a) => (
+          <tr key={a.id} data-attempt-id={a.id}>
+            <td data-label="Time">
+              {timeFormat.format(a.createdAt)}
+              <span className={tables.detail}>
+                Attempt {a.attempt}
+                {a.trigger === 'redeliver' ? ' · redelivery' : ''}
+              </span>
+            </td>
+            <td data-label="Event">
+              {a.eventType}
+              <span className={`${tables.detail} ${dashboard.code}`}>{a.taskId}</span>
+            </td>
+            <td data-label="URL" className={styles.url}>
+              {a.url}
+            </td>
+            <td data-label="Status">
+              <Outcome a={a} />
+            </td>
+            <td data-label="Latency" className={tables.num}>
+              {a.latencyMs} ms
+            </td>
+            <td data-label="Answer">
+              {a.responseHead ? (
+                <code className={styles.head}>{a.responseHead}</code>
+              ) : (
+                <span className="muted">—</span>
+              )}
+            </td>
+            <td data-label="Next retry">
+              {a.nextRetryAt === null ? <span className="muted">—</span> : timeFormat.format(a.nextRetryAt)}
+            </td>
+            <td data-label="" className={styles.action}>
+              <button
+                type="button"
+                className="button button--ghost"
+                disabled={sending === a.deliveryId}
+                onClick={() => void redeliver(a)}
+                aria-label={`Redeliver ${a.eventType} of task ${a.taskId}`}
+              >
+                {sending === a.deliveryId ? 'Sending…' : 'Redeliver'}
+              </button>
+            </td>
+          </tr>
+        )}
+      </StackTable>
       {nextBefore !== null && (
         <button type="button" className={`button button--ghost ${styles.more}`} onClick={() => void more()}>
           Load older attempts
