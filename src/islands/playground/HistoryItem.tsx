@@ -5,7 +5,7 @@ import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rul
 import type { TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
-import MediaView from './MediaView';
+import { MediaView } from './RunCard';
 import PaidConfirm from '../shared/PaidConfirm';
 import ShareLinks from './ShareLinks';
 import styles from './History.module.css';

@@ -1,14 +1,41 @@
 // One run's card: its progress with elapsed and estimated remaining time, then its result in a player with download, or
-// its error with retry.
-import { useEffect, useState } from 'react';
+// its error with retry; the player is the one history items and examples show their files in.
+import { useEffect, useState, type AudioHTMLAttributes, type ImgHTMLAttributes, type VideoHTMLAttributes } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskView } from './api';
 import type { Run } from './run';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
-import MediaView from './MediaView';
 import styles from './playground.module.css';
 import runStyles from './runs.module.css';
+
+interface MediaViewProps {
+  /** audio, video, or else an image. */
+  kind: string;
+  src: string;
+  label: string;
+  className?: string;
+  /** The data-testid names the kind after this: `result-audio`, `example-video`. */
+  testId: 'result' | 'example';
+  audio?: AudioHTMLAttributes<HTMLAudioElement>;
+  video?: VideoHTMLAttributes<HTMLVideoElement>;
+  img?: ImgHTMLAttributes<HTMLImageElement>;
+}
+
+/**
+ * A result or example file in its player: audio and video with controls, an image with its label as alt text; what each
+ * loads before it is played is the caller's (a list of many loads less than one run's result).
+ */
+export function MediaView({ kind, src, label, className, testId, audio, video, img }: MediaViewProps) {
+  const testid = `${testId}-${kind}`;
+  if (kind === 'audio')
+    return <audio className={className} controls src={src} aria-label={label} data-testid={testid} {...audio} />;
+  if (kind === 'video')
+    return (
+      <video className={className} controls playsInline src={src} aria-label={label} data-testid={testid} {...video} />
+    );
+  return <img className={className} src={src} alt={label} data-testid={testid} {...img} />;
+}
 
 /** In place of the player once retention removed the results (their links would answer 403). */
 export function ExpiredOutputs({ task }: { task: Pick<TaskView, 'outputsExpired' | 'outputsExpiredAt'> }) {

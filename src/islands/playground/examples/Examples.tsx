@@ -13,7 +13,7 @@ import {
 import { openModal } from '../../../lib/stores/modals';
 import { $loggedIn } from '../../../lib/stores/signed-in';
 import { $offer, loadOffer } from '../../../lib/stores/offer';
-import MediaView from '../MediaView';
+import { MediaView } from '../RunCard';
 import { exampleCost } from './example-cost';
 import styles from './examples.module.css';
 
