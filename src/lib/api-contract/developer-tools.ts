@@ -2,9 +2,9 @@
 // usage export.
 import { z } from 'zod';
 import { KEY_CAPS, USAGE_EXPORT, USAGE_EXPORT_MESSAGES, WEBHOOK_LOG } from '../product-rules';
+import { looseBoolean } from './task-fields';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const boolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const cap = z
   .union([
     z.coerce
@@ -42,7 +42,7 @@ export const keyCapsData = z.object({
 
 export const webhookDeliveriesBody = z.object({
   taskId: z.string().trim().min(1).max(64).optional().describe('Only the deliveries of this task'),
-  failedOnly: boolean.default(false).describe('Only attempts that did not get a 2xx answer'),
+  failedOnly: looseBoolean.default(false).describe('Only attempts that did not get a 2xx answer'),
   before: z.coerce.number().int().min(1).optional().describe('The nextBefore of the previous page'),
   limit: z.coerce
     .number()

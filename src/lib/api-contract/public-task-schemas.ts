@@ -3,19 +3,17 @@
 import { z } from 'zod';
 import { IMAGE_ASPECT_RATIOS, TASK_LIMITS, type PublicTool } from '../product-rules';
 import {
+  clipFields,
   clipOffered,
   dialogueShape,
   dialogueSpeakers,
-  duration,
   language,
+  looseBoolean,
   mediaUrl,
-  modelIds,
-  pitch,
+  modelId,
   prompt,
-  resolutions,
-  speed,
+  speechSettings,
   text,
-  videoSettings,
 } from './task-fields';
 
 const callbackUrl = { callbackUrl: z.string().max(2048).optional() };
@@ -24,8 +22,7 @@ export const dreamTts = z.object({
   audioId: z.string().trim().max(64).optional(),
   text,
   lan: language.optional(),
-  speed,
-  pitch,
+  ...speechSettings,
   ...callbackUrl,
 });
 export const dreamVoiceClone = z.object({ voiceUrl: mediaUrl, ...callbackUrl });
@@ -77,7 +74,7 @@ export const dreamLipsync = z.object({
 export const dreamTalkingImage = z
   .object({
     photoUrl: mediaUrl.optional(),
-    modelId: z.enum(modelIds, { message: `must be one of ${modelIds.join(', ')}` }).optional(),
+    modelId: modelId.optional(),
     audioUrl: mediaUrl,
     ...callbackUrl,
   })
@@ -86,7 +83,7 @@ export const dreamVideoTranslate = z.object({
   videoUrl: mediaUrl,
   sourceLanguage: language.optional(),
   targetLanguage: language,
-  enableLipSync: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(true),
+  enableLipSync: looseBoolean.default(true),
   ...callbackUrl,
 });
 export const dreamWanText = z.object({
@@ -102,22 +99,19 @@ export const dreamWanImage = z.object({
   resolution: z.enum(['480p', '720p']).default('480p'),
   ...callbackUrl,
 });
-/**
- * The clip fields the playground offers too: a §9 length and resolution (4 s 720p when left out) and the advanced
- * settings.
- */
-const clip = { resolution: z.enum(resolutions).default('720p'), duration, ...videoSettings };
-export const dreamImg2Video = z.object({ prompt, imgUrl: mediaUrl, ...clip, ...callbackUrl }).superRefine(clipOffered);
+export const dreamImg2Video = z
+  .object({ prompt, imgUrl: mediaUrl, ...clipFields, ...callbackUrl })
+  .superRefine(clipOffered);
 export const dreamText2Video = z
-  .object({ prompt, style: z.enum(['general', 'anime']).default('general'), ...clip, ...callbackUrl })
+  .object({ prompt, style: z.enum(['general', 'anime']).default('general'), ...clipFields, ...callbackUrl })
   .superRefine(clipOffered);
 /** A sample model (modelId) or a portrait (imgUrl) acting out the prompt. */
 export const dreamCharacter2Video = z
   .object({
     prompt,
-    modelId: z.enum(modelIds, { message: `must be one of ${modelIds.join(', ')}` }).optional(),
+    modelId: modelId.optional(),
     imgUrl: mediaUrl.optional(),
-    ...clip,
+    ...clipFields,
     ...callbackUrl,
   })
   .superRefine((b, ctx) => {

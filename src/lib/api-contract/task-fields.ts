@@ -10,7 +10,10 @@ import {
   VOICES,
 } from '../product-rules';
 
-export const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
+const voiceIds = VOICES.map((v) => v.id) as [string, ...string[]];
+export const voiceId = z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` });
+/** A form's or a query's true/false: a JSON boolean, or the text "true" / "false". */
+export const looseBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 export const text = z
   .string()
   .trim()
@@ -27,15 +30,17 @@ export const prompt = z
   .max(TASK_LIMITS.maxPromptChars, `must be at most ${TASK_LIMITS.maxPromptChars} characters`);
 const { speed: SPEED, pitch: PITCH, seed: SEED, negativePrompt: NEGATIVE } = RUN_OPTIONS;
 const speedRange = `must be ${SPEED.min} to ${SPEED.max} words per minute`;
-export const speed = z.coerce.number().int().min(SPEED.min, speedRange).max(SPEED.max, speedRange).optional();
+const speed = z.coerce.number().int().min(SPEED.min, speedRange).max(SPEED.max, speedRange).optional();
 // Advanced settings (src/lib/product-rules/run-options.ts); the route refuses one the serving engine does not honour.
-export const pitch = z.coerce
+const pitch = z.coerce
   .number()
   .int()
   .min(PITCH.min, `must be ${PITCH.min} to ${PITCH.max}`)
   .max(PITCH.max, `must be ${PITCH.min} to ${PITCH.max}`)
   .optional();
-export const videoSettings = {
+/** The voice settings of every speech body: words per minute and pitch. */
+export const speechSettings = { speed, pitch };
+const videoSettings = {
   aspectRatio: z.enum(VIDEO_ASPECT_RATIOS, { message: `must be one of ${VIDEO_ASPECT_RATIOS.join(', ')}` }).optional(),
   seed: z.coerce
     .number()
@@ -67,12 +72,8 @@ export const dialogueShape = {
     )
     .min(1, 'must have at least one line')
     .max(TASK_LIMITS.maxDialogueLines),
-  voices: z.record(
-    z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars),
-    z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` }),
-  ),
-  speed,
-  pitch,
+  voices: z.record(z.string().trim().min(1).max(TASK_LIMITS.maxSpeakerNameChars), voiceId),
+  ...speechSettings,
 };
 export function dialogueSpeakers(
   b: { lines: Array<{ speaker: string }>; voices: Record<string, string> },
@@ -89,17 +90,23 @@ export function dialogueSpeakers(
     if (!b.voices[s]) ctx.addIssue({ code: 'custom', path: ['voices', s], message: `speaker "${s}" needs a voice` });
 }
 
-export const modelIds = SAMPLE_MODELS.map((m) => m.id) as [string, ...string[]];
+const modelIds = SAMPLE_MODELS.map((m) => m.id) as [string, ...string[]];
+export const modelId = z.enum(modelIds, { message: `must be one of ${modelIds.join(', ')}` });
 type ClipResolution = (typeof TEXT_TO_VIDEO_OPTIONS)[number]['resolution'];
-export const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [
+const resolutions = [...new Set(TEXT_TO_VIDEO_OPTIONS.map((o) => o.resolution))] as [
   ClipResolution,
   ...ClipResolution[],
 ];
-export const duration = z.coerce
+const duration = z.coerce
   .number()
   .int()
   .refine((d) => d === 4 || d === 8, 'must be 4 or 8')
   .default(4);
+/**
+ * A clip's fields, the same in the playground and the public API: a §9 length and resolution (4 s 720p when left out;
+ * clipOffered checks the pair) and the advanced settings.
+ */
+export const clipFields = { resolution: z.enum(resolutions).default('720p'), duration, ...videoSettings };
 
 /** A clip's length and resolution must be one of the SPEC.md §9 text-to-video rows. */
 export function clipOffered(b: { duration: number; resolution: string }, ctx: z.RefinementCtx) {

@@ -3,31 +3,28 @@
 import { z } from 'zod';
 import { FEATURES, HISTORY, TASK_LIMITS, UPLOAD_SCENES } from '../product-rules';
 import {
+  clipFields,
   clipOffered,
   dialogueShape,
   dialogueSpeakers,
-  duration,
   language,
+  looseBoolean,
   mediaUrl,
-  modelIds,
-  pitch,
+  modelId,
   prompt,
-  resolutions,
-  speed,
+  speechSettings,
   taskId,
   text,
-  videoSettings,
-  voiceIds,
+  voiceId,
 } from './task-fields';
 
 export { mediaUrl, taskId };
 
 export const ttsBody = z.object({
   text,
-  voiceId: z.enum(voiceIds, { message: `must be one of ${voiceIds.join(', ')}` }),
+  voiceId,
   quality: z.enum(['common', 'pro']).default('common'),
-  speed,
-  pitch,
+  ...speechSettings,
 });
 
 export const dialogueBody = z.object(dialogueShape).superRefine(dialogueSpeakers);
@@ -52,10 +49,8 @@ export const animateBody = z
     type: z.enum(['image', 'text', 'character']),
     prompt,
     imageUrl: mediaUrl.optional(),
-    modelId: z.enum(modelIds).optional(),
-    resolution: z.enum(resolutions).default('720p'),
-    duration,
-    ...videoSettings,
+    modelId: modelId.optional(),
+    ...clipFields,
   })
   .superRefine((b, ctx) => {
     clipOffered(b, ctx);
@@ -76,7 +71,7 @@ export const talkingFaceBody = z
     audioUrl: mediaUrl,
     imageUrl: mediaUrl.optional(),
     videoUrl: mediaUrl.optional(),
-    modelId: z.enum(modelIds).optional(),
+    modelId: modelId.optional(),
   })
   .refine((b) => Boolean(b.imageUrl || b.videoUrl || b.modelId), {
     message: 'give imageUrl, videoUrl or modelId',
@@ -94,7 +89,7 @@ export const listBody = z.object({
   q: z.string().trim().max(HISTORY.searchMaxLength).optional(),
 });
 export const rotateBody = z.object({
-  rotate: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).default(false),
+  rotate: looseBoolean.default(false),
 });
 export const uploadSceneBody = z.object({
   scene: z.enum(Object.keys(UPLOAD_SCENES) as [string, ...string[]]).default('any'),
