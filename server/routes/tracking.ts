@@ -1,13 +1,7 @@
 // The tracking collector (SPEC.md §7 tracking calls, §8 tracking codes): token, config, encrypted batches, errors,
 // monitoring, each within its budgets.
 import { Hono, type Context } from 'hono';
-import {
-  TRACKING_CODES,
-  TRACKING_ERROR_CODES,
-  TRACKING_LIMITS,
-  TRACKING_PATHS,
-  TRACKING_TOKEN,
-} from '../../src/lib/product-rules';
+import { TRACKING_CODES, TRACKING_ERROR_CODES, TRACKING_LIMITS, TRACKING_PATHS } from '../../src/lib/product-rules';
 import type { AppDeps } from './deps';
 import { envelope } from '../http/errors';
 import { clientBudgetKey } from '../http/rate-limit';
@@ -15,9 +9,9 @@ import { messageSignatureValid } from '../tracking/cipher';
 import { collectorBody, collectorBodyCap, collectorError as fail } from '../tracking/requests';
 import { batchIngester } from '../tracking/ingest-pool';
 import { accessTokenBody, messageBody, monitorBody, trackConfigBody, trackInfoBody } from '../tracking/schemas';
-import { collectorBudgets } from '../tracking/budgets';
+import { collectorBudgets, type BudgetLimiter, type Sender } from '../tracking/budgets';
 import { trackingStore } from '../tracking/store';
-import { batchKey, issueToken, sameHex, tokenSign, verifyToken } from '../tracking/token';
+import { accessTokenAnswer, batchKey, sameHex, tokenSign, verifyToken } from '../tracking/token';
 import { verifiedTokens } from '../tracking/verified-tokens';
 import { lazyServerKeys } from '../accounts';
 import { bodyCap } from './body-cap';
@@ -59,6 +53,10 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     }
   };
 
+  /** Counts the call in `budget` for the device and key it names and the address it comes from; 429 when over. */
+  const admit = (budget: BudgetLimiter, c: Context, { appKey, deviceId }: Omit<Sender, 'ip'>, now: number) =>
+    budget.admit({ ip: clientBudgetKey(c, config.trustProxy), appKey, deviceId }, now);
+
   /** A token this server signed, unexpired, whose key is still registered; else 40002 (or 40001 for a revoked key). */
   const requireToken = async (token: string) => {
     const claims = verifyToken(secret(), token, Date.now());
@@ -71,18 +69,8 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     const body = await collectorBody(c, accessTokenBody);
     await requireKey(body.appKey);
     const now = Date.now();
-    await budgets.accessToken.admit(
-      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
-      now,
-    );
-    const { token, claims } = issueToken(secret(), body.appKey, body.deviceId, now);
-    return ok(c, {
-      token,
-      produceId: claims.p,
-      sign: tokenSign(secret(), token),
-      configVersion: TRACKING_TOKEN.configVersion,
-      expiresAt: claims.exp,
-    });
+    await admit(budgets.accessToken, c, body, now);
+    return ok(c, accessTokenAnswer(secret(), body.appKey, body.deviceId, now));
   });
 
   app.post(local(TRACKING_PATHS.trackConfig), small, async (c) => {
@@ -107,10 +95,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     if (!session) throw fail(401, TRACKING_CODES.tokenFailure, TOKEN_FAILURE);
     const { claims } = session;
     await requireKey(claims.k);
-    await budgets.trackInfo.admit(
-      { ip: clientBudgetKey(c, config.trustProxy), appKey: claims.k, deviceId: claims.d },
-      receivedAt,
-    );
+    await admit(budgets.trackInfo, c, { appKey: claims.k, deviceId: claims.d }, receivedAt);
     if (body.produceId !== claims.p)
       throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'produceId: does not belong to this token');
     // Sign, decrypt, entries and the insert: on an SQLite file in the ingest thread (../tracking/ingest-pool).
@@ -129,10 +114,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
       throw fail(403, TRACKING_ERROR_CODES.signMismatch, 'sign: does not match appKey, deviceId and message');
     // Anyone may call this without a token: budgets per device and per address (429, Retry-After), and a capped table.
     const receivedAt = Date.now();
-    await budgets.message.admit(
-      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
-      receivedAt,
-    );
+    await admit(budgets.message, c, body, receivedAt);
     await store.storeMessage({ ...body, receivedAt });
     return ok(c);
   });
@@ -141,10 +123,7 @@ export function trackingRoutes({ config, database, rateLimits }: AppDeps) {
     const body = await collectorBody(c, monitorBody);
     await requireKey(body.appKey);
     const receivedAt = Date.now();
-    await budgets.monitor.admit(
-      { ip: clientBudgetKey(c, config.trustProxy), appKey: body.appKey, deviceId: body.deviceId },
-      receivedAt,
-    );
+    await admit(budgets.monitor, c, body, receivedAt);
     await store.storeMonitor({ ...body, receivedAt });
     return ok(c);
   });

@@ -79,6 +79,18 @@ export function batchKey(secret: string, token: string): string {
   return mac(secret, 'ak', token).toString('hex');
 }
 
+/** access_token's answer (SPEC.md §7): a new token for the device, its produceId, sign, config version and expiry. */
+export function accessTokenAnswer(secret: string, appKey: string, deviceId: string, now: number) {
+  const { token, claims } = issueToken(secret, appKey, deviceId, now);
+  return {
+    token,
+    produceId: claims.p,
+    sign: tokenSign(secret, token),
+    configVersion: TRACKING_TOKEN.configVersion,
+    expiresAt: claims.exp,
+  };
+}
+
 /** Constant-time comparison of two hex strings of any length. */
 export function sameHex(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
