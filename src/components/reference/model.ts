@@ -4,7 +4,7 @@ import {
   ERROR_CATALOGUE,
   type JsonSchema,
   type OpenApiOperation,
-  type Tag,
+  type Operation,
 } from '../../lib/api-contract';
 import type { SampleSpec } from '../../lib/reference/samples';
 
@@ -14,13 +14,11 @@ export interface ReferenceError {
   description: string;
 }
 
-export interface ReferenceOperation {
-  id: string;
-  method: 'get' | 'post';
-  path: string;
-  tag: Tag;
-  summary: string;
-  description: string;
+/** An operation as its reference page shows it, read back from the OpenAPI document. */
+export interface ReferenceOperation extends Pick<
+  Operation,
+  'id' | 'method' | 'path' | 'tag' | 'summary' | 'description'
+> {
   auth: SampleSpec['auth'];
   parameters: Array<{ name: string; in: string; required: boolean; description: string }>;
   request?: {

@@ -21,6 +21,13 @@ import { TOOL_OPERATIONS } from './tool-operations';
 export type { Operation, Tag };
 
 const authErrors: ErrorKey[] = ['notLoggedIn', 'rateLimited', 'internal'];
+/** The body of a call about one task: its taskId, described as `doc`. */
+const taskIdRequest = (doc: string): Operation['request'] => ({
+  schema: taskIdBody,
+  contentType: 'application/json',
+  example: { taskId: EXAMPLE_TASK_ID },
+  fields: { taskId: doc },
+});
 
 /** Every public route, in the order the reference lists them. */
 export const OPERATIONS: readonly Operation[] = [
@@ -33,12 +40,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Get a task result',
     description: "The task's status, cost and, once it succeeded, signed URLs of its files (valid for 24 hours).",
     auth: 'bearer',
-    request: {
-      schema: taskIdBody,
-      contentType: 'application/json',
-      example: { taskId: EXAMPLE_TASK_ID },
-      fields: { taskId: 'The taskId a submit answered with' },
-    },
+    request: taskIdRequest('The taskId a submit answered with'),
     response: { schema: taskResult, example: resultExample },
     errors: ['illegalParameter', 'notLoggedIn', 'notFound', 'rateLimited', 'internal'],
   },
@@ -52,12 +54,7 @@ export const OPERATIONS: readonly Operation[] = [
     description:
       'Cancels a queued or running task and refunds its credits; answers with the task. A finished task answers 409.',
     auth: 'bearer',
-    request: {
-      schema: taskIdBody,
-      contentType: 'application/json',
-      example: { taskId: EXAMPLE_TASK_ID },
-      fields: { taskId: 'The task to cancel' },
-    },
+    request: taskIdRequest('The task to cancel'),
     response: {
       schema: taskResult,
       example: {
