@@ -6,6 +6,7 @@ import {
   TRACKING_ACTIONS,
   TRACKING_ACTION_NAMES,
   actionCode,
+  initOptionsFault,
   isValidAction,
   isValidAppKey,
   isValidDomain,
@@ -189,5 +190,25 @@ describe('§5 logmap must be an object', () => {
     ['a Map', new Map([['a', 1]])],
   ])('rejects %s', (_case, logmap) => {
     expect(isValidLogmap(logmap)).toBe(false);
+  });
+});
+
+describe('§5 init options: the first rule they break, named by its warning', () => {
+  it.each([
+    ['an appKey only', { appKey: 'k' }],
+    ['every option', { appKey: 'k', domain: 'track.example.com', logPrefix: 'app_home_page', baseLogmap: { a: 1 } }],
+  ])('accepts %s', (_case, options) => {
+    expect(initOptionsFault(options)).toBeUndefined();
+  });
+
+  it.each([
+    ['no options', undefined, 'appKey'],
+    ['an empty appKey', { appKey: '' }, 'appKey'],
+    ['a number domain', { appKey: 'k', domain: 8443 }, 'domain'],
+    ['a 2-segment prefix', { appKey: 'k', logPrefix: 'app_home' }, 'eventPrefix'],
+    ['an array baseLogmap', { appKey: 'k', baseLogmap: ['a'] }, 'logmap'],
+    ['a bad appKey before a bad domain', { appKey: 1, domain: 2 }, 'appKey'],
+  ])('rejects %s', (_case, options, fault) => {
+    expect(initOptionsFault(options)).toBe(fault);
   });
 });

@@ -1,6 +1,7 @@
 // The tracking input rules of SPEC.md §5 and the action codes of §3, as pure functions shared by the page's tracking
 // stub, the worker and the collector (re-exported by validation.ts). A module of their own so the stub bundles only
 // these.
+import type { TrackingWarningKey } from './tracking-warnings';
 
 /** §5: the tracking appKey is a non-empty string. */
 export function isValidAppKey(value: unknown): value is string {
@@ -74,4 +75,24 @@ export function isValidLogmap(value: unknown): value is Record<string, unknown> 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** A tracker's init options, as far as §5 rules them. */
+interface TrackingInitOptions {
+  appKey?: unknown;
+  domain?: unknown;
+  logPrefix?: unknown;
+  baseLogmap?: unknown;
+}
+
+/**
+ * §5: the first rule a tracker's init options break, named by its warning (TRACKING_WARNINGS), or undefined when they
+ * keep them all. The page's stub warns with it; the worker checks the same before it locks the config.
+ */
+export function initOptionsFault(options: TrackingInitOptions | undefined): TrackingWarningKey | undefined {
+  if (!options || !isValidAppKey(options.appKey)) return 'appKey';
+  if (!isValidDomain(options.domain)) return 'domain';
+  if (!isValidEventPrefix(options.logPrefix)) return 'eventPrefix';
+  if (options.baseLogmap !== undefined && !isValidLogmap(options.baseLogmap)) return 'logmap';
+  return undefined;
 }

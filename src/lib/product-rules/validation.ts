@@ -85,19 +85,7 @@ export function isSafeText(value: string, options: { multiLine?: boolean } = {})
 // ---- Tracking input (SPEC.md §5; invalid events are dropped with a console warning) ----
 // In tracking-rules.ts, so the page's tracking stub bundles them without the account rules above.
 
-export {
-  actionCode,
-  isValidAction,
-  isValidAppKey,
-  isValidDomain,
-  isValidEventId,
-  isValidEventPrefix,
-  isValidLogmap,
-  TRACKING_ACTION_NAMES,
-  TRACKING_ACTIONS,
-  type TrackingAction,
-  type TrackingActionCode,
-} from './tracking-rules';
+export * from './tracking-rules';
 
 // ---- Device and display (SPEC.md §5, §9) ----
 

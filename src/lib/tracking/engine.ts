@@ -1,16 +1,6 @@
 // The tracking engine that runs in each tab's worker: config lock, queue, timed batches, sends and retries (SPEC.md §4,
 // §8, §9).
-import {
-  REQUEST,
-  TRACKING,
-  TRACKING_CODES,
-  TRACKING_LIMITS,
-  TRACKING_PATHS,
-  isValidAppKey,
-  isValidDomain,
-  isValidEventPrefix,
-  isValidLogmap,
-} from '../product-rules';
+import { REQUEST, TRACKING, TRACKING_CODES, TRACKING_LIMITS, TRACKING_PATHS, initOptionsFault } from '../product-rules';
 import { splitSealed } from './batch';
 import { BatchTimer } from './batch-timer';
 import { sendErrorReport } from './report';
@@ -77,10 +67,7 @@ export class TrackingEngine {
 
   /** SPEC.md §4: the config is locked once init succeeds; later calls are ignored (false). */
   init(config: TrackerInit): boolean {
-    if (this.config) return false;
-    if (!isValidAppKey(config.appKey) || !isValidDomain(config.domain) || !isValidEventPrefix(config.logPrefix))
-      return false;
-    if (config.baseLogmap !== undefined && !isValidLogmap(config.baseLogmap)) return false;
+    if (this.config || initOptionsFault(config)) return false;
     this.config = Object.freeze({ ...config });
     return true;
   }

@@ -8,11 +8,9 @@ import {
   LOGMAP_MAX_BYTES,
   PERF_SAMPLE_RATE,
   STASH_PREFIX,
+  initOptionsFault,
   isValidAction,
-  isValidAppKey,
-  isValidDomain,
   isValidEventId,
-  isValidEventPrefix,
   isValidLogmap,
   TRACKING_ACTIONS,
   type TrackingAction,
@@ -155,16 +153,8 @@ export function createTracker(env: TrackerEnv) {
     /** SPEC.md §4: locked after the first successful init; later calls are ignored. */
     init(options: TrackerInit): boolean {
       if (config) return false;
-      const problem = !isValidAppKey(options?.appKey)
-        ? TRACKING_WARNINGS.appKey
-        : !isValidDomain(options.domain)
-          ? TRACKING_WARNINGS.domain
-          : !isValidEventPrefix(options.logPrefix)
-            ? TRACKING_WARNINGS.eventPrefix
-            : options.baseLogmap !== undefined && !isValidLogmap(options.baseLogmap)
-              ? TRACKING_WARNINGS.logmap
-              : '';
-      if (problem) return (warn(problem), false);
+      const fault = initOptionsFault(options);
+      if (fault) return (warn(TRACKING_WARNINGS[fault]), false);
       config = { ...options };
       wake();
       return true;
