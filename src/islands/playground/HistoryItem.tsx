@@ -5,7 +5,7 @@ import { featureLabel, inputSummary, TASK_MESSAGES } from '../../lib/product-rul
 import type { TaskView } from './api';
 import { downloadHref, downloadName } from './download-name';
 import EngineLabel from './EngineLabel';
-import { MediaView } from './RunCard';
+import { MediaPlayer } from './RunCard';
 import PaidConfirm from '../shared/PaidConfirm';
 import ShareLinks from './ShareLinks';
 import styles from './History.module.css';
@@ -73,13 +73,12 @@ export default function HistoryItem({ task, highlighted, onRerun, onDelete }: Pr
       {task.text && <p className={styles.transcript}>{task.text}</p>}
       {/* Videos load nothing until played and show their poster frame meanwhile; audio reads only its length. */}
       {task.outputs.map((o) => (
-        <MediaView
+        <MediaPlayer
           key={o.url}
           kind={o.kind}
           src={o.url}
           label={`${name} result`}
           className={styles.player}
-          testId="result"
           audio={{ preload: 'metadata' }}
           video={{ preload: 'none', poster: o.posterUrl ?? undefined }}
           img={{ loading: 'lazy' }}

@@ -1,5 +1,5 @@
 // One run's card: its progress with elapsed and estimated remaining time, then its result in a player with download, or
-// its error with retry; the player is the one history items and examples show their files in.
+// its error with retry; history items show their results in the same player.
 import { useEffect, useState, type AudioHTMLAttributes, type ImgHTMLAttributes, type VideoHTMLAttributes } from 'react';
 import { RUN_MESSAGES, TASK_MESSAGES } from '../../lib/product-rules';
 import type { TaskView } from './api';
@@ -9,25 +9,23 @@ import EngineLabel from './EngineLabel';
 import styles from './playground.module.css';
 import runStyles from './runs.module.css';
 
-interface MediaViewProps {
+interface MediaPlayerProps {
   /** audio, video, or else an image. */
   kind: string;
   src: string;
   label: string;
   className?: string;
-  /** The data-testid names the kind after this: `result-audio`, `example-video`. */
-  testId: 'result' | 'example';
   audio?: AudioHTMLAttributes<HTMLAudioElement>;
   video?: VideoHTMLAttributes<HTMLVideoElement>;
   img?: ImgHTMLAttributes<HTMLImageElement>;
 }
 
 /**
- * A result or example file in its player: audio and video with controls, an image with its label as alt text; what each
- * loads before it is played is the caller's (a list of many loads less than one run's result).
+ * A result in its player: audio and video with controls, an image with its label as alt text; what each loads before it
+ * is played is the caller's (a history of many loads less than one run's card).
  */
-export function MediaView({ kind, src, label, className, testId, audio, video, img }: MediaViewProps) {
-  const testid = `${testId}-${kind}`;
+export function MediaPlayer({ kind, src, label, className, audio, video, img }: MediaPlayerProps) {
+  const testid = `result-${kind}`;
   if (kind === 'audio')
     return <audio className={className} controls src={src} aria-label={label} data-testid={testid} {...audio} />;
   if (kind === 'video')
@@ -160,7 +158,7 @@ export default function RunCard({ run, number, title, onCancel, onRetry, onDismi
           <ExpiredOutputs task={view} />
           {view.outputs.map((o, i) => (
             <div key={o.url} className={styles.output}>
-              <MediaView kind={o.kind} src={o.url} label={title} className={styles.player} testId="result" />
+              <MediaPlayer kind={o.kind} src={o.url} label={title} className={styles.player} />
               {/* Saved as <feature>-<date>.<ext>, not under the task id (download-name.ts). */}
               <a
                 className="button button--ghost"

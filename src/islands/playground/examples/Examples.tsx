@@ -13,7 +13,6 @@ import {
 import { openModal } from '../../../lib/stores/modals';
 import { $loggedIn } from '../../../lib/stores/signed-in';
 import { $offer, loadOffer } from '../../../lib/stores/offer';
-import { MediaView } from '../RunCard';
 import { exampleCost } from './example-cost';
 import styles from './examples.module.css';
 
@@ -21,6 +20,34 @@ interface Props {
   screen: ExampleScreen;
   /** Fills the form: the example's draft fields, with each of its files as the upload the form would hold. */
   onTry: (inputs: Record<string, unknown>, example: PlaygroundExample) => void;
+}
+
+function Media({ media, label }: { media: ExampleMedia; label: string }) {
+  if (media.kind === 'audio')
+    return (
+      <audio
+        className={styles.media}
+        controls
+        preload="none"
+        src={media.src}
+        aria-label={label}
+        data-testid="example-audio"
+      />
+    );
+  if (media.kind === 'video')
+    return (
+      <video
+        className={styles.media}
+        controls
+        muted
+        playsInline
+        preload="metadata"
+        src={media.src}
+        aria-label={label}
+        data-testid="example-video"
+      />
+    );
+  return <img className={styles.media} src={media.src} alt={label} loading="lazy" data-testid="example-image" />;
 }
 
 /** Fetches an example file from this site and uploads it, so the run uses the person's own copy like any upload. */
@@ -76,16 +103,7 @@ export default function Examples({ screen, onTry }: Props) {
         {examples.map((e) => (
           <li key={e.id} className={styles.item} data-example={e.id}>
             <strong>{e.title}</strong>
-            <MediaView
-              kind={exampleMedia(e.output).kind}
-              src={e.output}
-              label={`Example: ${e.title}`}
-              className={styles.media}
-              testId="example"
-              audio={{ preload: 'none' }}
-              video={{ muted: true, preload: 'metadata' }}
-              img={{ loading: 'lazy' }}
-            />
+            <Media media={exampleMedia(e.output)} label={`Example: ${e.title}`} />
             <p className={styles.madeBy}>{e.madeBy}</p>
             {/* A paid run's cost is said before anything runs; trying only fills the form, whose run button then says
                 the same cost beside it and runs nothing until pressed. */}
