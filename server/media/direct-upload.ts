@@ -21,6 +21,7 @@ import { sniffMedia } from './sniff';
 import type { IncomingFile, IncomingUploads } from './store';
 import { checkProbed, checkSniffed, checkUploadFile, checkUploadSize } from './upload-check';
 import type { UploadPass } from './upload-gate';
+import { recordUploadPolicy, userUploadPolicy } from './upload-policies';
 
 /** What a policy answers: where to POST the file and the fields to send before it (the file last, in "file"). */
 export interface DirectUploadPolicy {
@@ -107,10 +108,7 @@ export function createDirectUploads(o: DirectUploadsOptions) {
         typePrefix: accept.length === 1 ? `${accept[0]}/` : '',
         expiresS: DIRECT_UPLOADS.formTtlS,
       });
-      await db
-        .insertInto('upload_policies')
-        .values({ req_id: reqId, user_id: userId, scene, created_at: now, expires_at: expireAt })
-        .execute();
+      await recordUploadPolicy(db, { reqId, userId, scene, now, expiresAt: expireAt });
       return { reqId, host: form.url, expireAt, fields: form.fields, accept };
     },
 
@@ -121,13 +119,7 @@ export function createDirectUploads(o: DirectUploadsOptions) {
      * that.
      */
     async finish(userId: string, reqId: string, enter: (bytes: number) => UploadPass): Promise<MediaInfo> {
-      const policy = await db
-        .selectFrom('upload_policies')
-        .selectAll()
-        .where('req_id', '=', reqId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
+      const policy = await userUploadPolicy(db, userId, reqId);
       const done = async (mediaId: string | null) => {
         const row = mediaId ? await o.media.byId(mediaId) : undefined;
         return row ? o.media.info(row) : null;

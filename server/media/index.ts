@@ -25,6 +25,7 @@ export { createDirectUploads, type DirectUploads } from './direct-upload';
 export { sniffMedia, wavDuration } from './sniff';
 export { probeMedia, probeMediaFile, type ProbedMedia } from './probe';
 export { createUploadGate, type UploadGate, type UploadPass } from './upload-gate';
+export { recordUploadPolicy, userUploadPolicy } from './upload-policies';
 
 export type { MediaInfo };
 

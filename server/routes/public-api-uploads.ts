@@ -9,7 +9,7 @@ import { readBody } from '../http/input';
 import { ERROR_CODES, MEDIA_LIMITS, TASK_MESSAGES, UPLOAD_SCENES } from '../../src/lib/product-rules';
 import { reqIdBody, uploadSceneBody } from '../../src/lib/api-contract';
 import { receiveUpload } from './task-context';
-import { createDirectUploads, type MediaInfo, type UploadGate } from '../media';
+import { createDirectUploads, recordUploadPolicy, userUploadPolicy, type MediaInfo, type UploadGate } from '../media';
 import { clientIp } from '../http/client-ip';
 import type { UploadPolicyRow } from '../db';
 import { body, success } from './public-api-envelope';
@@ -93,10 +93,7 @@ export function publicUploadRoutes(o: PublicUploadOptions, limited: MiddlewareHa
     const reqId = randomUUID();
     const now = Date.now();
     const expiresAt = now + MEDIA_LIMITS.uploadPolicyTtlMs;
-    await db
-      .insertInto('upload_policies')
-      .values({ req_id: reqId, user_id: c.get('user').id, scene, created_at: now, expires_at: expiresAt })
-      .execute();
+    await recordUploadPolicy(db, { reqId, userId: c.get('user').id, scene, now, expiresAt });
     return c.json(
       success({
         reqId,
@@ -117,13 +114,7 @@ export function publicUploadRoutes(o: PublicUploadOptions, limited: MiddlewareHa
       return finished(
         await direct.finish(userId, reqId, (bytes) => uploads.enter(clientIp(c, config.trustProxy), bytes)),
       );
-    const policy = await db
-      .selectFrom('upload_policies')
-      .selectAll()
-      .where('req_id', '=', reqId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!policy) throw new AppError(404, ERROR_CODES.notFound, TASK_MESSAGES.uploadPolicyUnknown);
+    const policy = await userUploadPolicy(db, userId, reqId);
     const media = policy.media_id ? await system.media.byId(policy.media_id) : undefined;
     if (!media) throw new AppError(409, ERROR_CODES.conflict, TASK_MESSAGES.uploadMissing);
     return finished(system.media.info(media));
