@@ -1,13 +1,11 @@
 // policy_upload_finish of a file sent straight to the bucket (real s3rver): the bytes checked, the file moved to a key
 // of its own, and each refusal removing what was sent.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, OBJECT_STORAGE_MESSAGES, TASK_MESSAGES, UPLOAD_LIMITS } from '../../src/lib/product-rules';
 import { createUser } from '../test-support/tasks';
+import { ffmpegOutput } from '../test-support/lavfi-media';
 import { silentWav } from '../test-support/wav';
-import { ffmpegTools, runTool, withWorkDir } from '../tools';
 import { MB, PNG, useDirectUploadS3, type Policy } from './upload-direct-s3.fixtures';
 
 const { ctx, prefix, call, exists, incomingKey, sendAndFinish } = useDirectUploadS3();
@@ -44,24 +42,14 @@ describe('policy_upload_finish of a file sent straight to the bucket', () => {
   });
 
   it('takes an MP3 whose ID3 tag is longer than the first bytes read, from the whole file', async () => {
-    const mp3 = await withWorkDir('id3-', async (dir) => {
-      const file = path.join(dir, 'tagged.mp3');
-      const tools = ffmpegTools();
-      if (!tools) throw new Error('ffmpeg is needed to make the test MP3');
-      await runTool(tools.ffmpeg, [
-        '-v',
-        'error',
-        '-f',
-        'lavfi',
-        '-i',
-        'sine=frequency=440:duration=2',
-        '-metadata',
-        `comment=${'a'.repeat(100_000)}`,
-        '-y',
-        file,
-      ]);
-      return readFile(file);
-    });
+    const mp3 = await ffmpegOutput('tagged.mp3', [
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=2',
+      '-metadata',
+      `comment=${'a'.repeat(100_000)}`,
+    ]);
     expect(mp3.subarray(0, 3).toString()).toBe('ID3');
     const { finish } = await sendAndFinish('audio', mp3, 'audio/mpeg');
     expect(finish.status).toBe(200);

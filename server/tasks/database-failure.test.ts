@@ -10,7 +10,8 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import type { Logger } from '../log';
 import { createTaskSystem } from '.';
-import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { expectCharged } from '../test-support/ledger';
+import { createUser, submitSpeech, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { until } from '../test-support/server-process';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tasks-db-failure-'));
@@ -46,12 +47,7 @@ describe('a run the database refuses to store', () => {
     const system = createTaskSystem({ config, database, log, extraEngines: [testEngine({ gate })] });
     await system.queue.start();
     const user = await createUser(t, 10);
-    const { task } = await system.tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'store me', voice: 'en-us-male-1' },
-      source: 'api',
-    });
+    const { task } = await submitSpeech(system, user.id, 'store me');
     // The run starts.
     await until(async () => (await system.tasks.byId(task.id))!.status === 'running');
 
@@ -68,9 +64,7 @@ describe('a run the database refuses to store', () => {
     const done = await waitForTask(t, task.id, 15_000);
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(2);
-    const state = await creditState(t, user.id);
-    expect(state.ledgerSum).toBe(state.balance);
-    expect(state.balance).toBe(10 - done.credits_charged!);
+    await expectCharged(t, user, done.credits_charged!);
     await system.queue.stop();
     await database.close();
   }, 60_000);

@@ -12,7 +12,15 @@ import { createTaskSystem, type TaskSystem } from '.';
 import { freshPostgresDatabase } from '../db/test-support/engines';
 import { postgresSkipReason } from '../test-support/instances';
 import { until } from '../test-support/server-process';
-import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { expectCharged } from '../test-support/ledger';
+import {
+  createUser,
+  creditState,
+  submitSpeech,
+  TASKS_TEST_SECRET,
+  testEngine,
+  waitForTask,
+} from '../test-support/tasks';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const skipReason = await postgresSkipReason(adminUrl);
@@ -73,12 +81,7 @@ describe.skipIf(skipReason !== null)('draining a pg-boss worker', () => {
     // The first worker's engine never finishes on its own.
     const first = await worker(fresh!.url, endless);
     const user = await createUser(first, 100);
-    const { task } = await first.system.tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'hand me back', voice: 'en-us-male-1' },
-      source: 'api',
-    });
+    const { task } = await submitSpeech(first.system, user.id, 'hand me back');
     await until(async () => (await first.system.tasks.byId(task.id))!.status === 'running');
 
     await first.system.stop(300);
@@ -91,11 +94,9 @@ describe.skipIf(skipReason !== null)('draining a pg-boss worker', () => {
     const second = await worker(fresh!.url);
     const done = await waitForTask(second, task.id, 30_000);
     expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
-    const state = await creditState(second, user.id);
+    const state = await expectCharged(second, user, done.credits_charged!);
     const reasons = state.ledger.filter((r) => r.reference === task.id).map((r) => r.reason);
     expect(reasons.filter((r) => r === 'task-hold')).toHaveLength(1);
     expect(reasons).not.toContain('task-refund');
-    expect(state.balance).toBe(state.ledgerSum);
-    expect(state.balance).toBe(100 - done.credits_charged!);
   }, 60_000);
 });

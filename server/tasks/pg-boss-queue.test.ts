@@ -14,6 +14,7 @@ import { createLogger } from '../log';
 import { TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/product-rules';
 import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
+import { expectCharged } from '../test-support/ledger';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
 import { freshPostgresDatabase } from '../db/test-support/engines';
@@ -136,9 +137,7 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     const done = await waitForTask(api, task.id, 30_000);
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(1);
-    const state = await creditState(api, user.id);
-    expect(state.balance).toBe(state.ledgerSum);
-    expect(state.balance).toBe(10 - done.credits_charged!);
+    await expectCharged(api, user, done.credits_charged!);
     expect(await taskLedger(api, user.id, task.id)).not.toContain(LEDGER_REASONS.refund);
   }, 60_000);
 
@@ -198,9 +197,7 @@ describe.skipIf(skipReason !== null)('pg-boss job queue (PostgreSQL)', () => {
     expect(reasons.filter((r) => r === LEDGER_REASONS.hold)).toHaveLength(1);
     expect(reasons.filter((r) => r === LEDGER_REASONS.settle).length).toBeLessThanOrEqual(1);
     expect(reasons).not.toContain(LEDGER_REASONS.refund);
-    const state = await creditState(api, user.id);
-    expect(state.balance).toBe(state.ledgerSum);
-    expect(state.balance).toBe(10 - done.credits_charged!);
+    await expectCharged(api, user, done.credits_charged!);
   }, 90_000);
 
   it('cancel on the api instance aborts the engine running the task on a worker instance', async () => {

@@ -8,7 +8,15 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import { createLogger } from '../log';
 import { createTaskSystem } from '.';
-import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
+import { expectCharged } from '../test-support/ledger';
+import {
+  createUser,
+  creditState,
+  submitSpeech,
+  TASKS_TEST_SECRET,
+  testEngine,
+  waitForTask,
+} from '../test-support/tasks';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tasks-restart-'));
 const children: ChildProcess[] = [];
@@ -40,12 +48,7 @@ describe('restart recovery', () => {
     // Submits go through the real service in this process; only the worker process runs tasks.
     const submitter = createTaskSystem({ config, database, log: createLogger('silent'), extraEngines: [testEngine()] });
     const user = await createUser(t, 10);
-    const { task } = await submitter.tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'survive a crash', voice: 'en-us-male-1' },
-      source: 'api',
-    });
+    const { task } = await submitSpeech(submitter, user.id, 'survive a crash');
 
     const first = await startWorker();
     for (let i = 0; i < 400; i++) {
@@ -61,9 +64,7 @@ describe('restart recovery', () => {
     await startWorker();
     const done = await waitForTask(t, task.id, 30_000);
     expect(['succeeded', 'failed']).toContain(done.status);
-    const state = await creditState(t, user.id);
-    expect(state.ledgerSum).toBe(state.balance);
-    expect(state.balance).toBe(10 - (done.credits_charged ?? 0));
+    await expectCharged(t, user, done.credits_charged ?? 0);
     expect(done.status).toBe('succeeded');
     expect(done.attempts).toBe(2);
     await database.close();

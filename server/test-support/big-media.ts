@@ -1,35 +1,24 @@
 // Test and bench only: a real MP4 of a chosen size (a short clip and a padding box), and a process's peak memory.
 import { createWriteStream } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { once } from 'node:events';
-import { ffmpegTools, runTool, withWorkDir } from '../tools';
+import { ffmpegOutput } from './lavfi-media';
 
 /**
  * Writes `bytes` of valid MP4 to `target`: two seconds of video with its index first, then a `free` box (which
  * players and ffprobe skip) filling the rest. Written in 1 MB steps, so a 100 MB file costs no memory here.
  */
 export async function paddedMp4(target: string, bytes: number): Promise<void> {
-  const tools = ffmpegTools();
-  if (!tools) throw new Error('ffmpeg is needed to make the test video');
-  const clip = await withWorkDir('clip-', async (dir) => {
-    const file = path.join(dir, 'clip.mp4');
-    await runTool(tools.ffmpeg, [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=160x120:rate=10:duration=2',
-      '-pix_fmt',
-      'yuv420p',
-      '-movflags',
-      '+faststart',
-      '-y',
-      file,
-    ]);
-    return readFile(file);
-  });
+  const clip = await ffmpegOutput('clip.mp4', [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=160x120:rate=10:duration=2',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+  ]);
   const padding = bytes - clip.byteLength;
   if (padding < 8) throw new Error(`a padded MP4 needs more than ${clip.byteLength + 8} bytes`);
   await writeFile(target, clip);

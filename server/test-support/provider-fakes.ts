@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ffmpegTools, runTool } from '../tools';
-import { creditState, waitForTask, type TasksTestApp, type TestUser } from './tasks';
+import { expectCharged } from './ledger';
+import { waitForTask, type TasksTestApp, type TestUser } from './tasks';
+
+// The ledger checks, at hand with the rest of a provider test's plumbing.
+export { expectCharged, expectChargedOnce } from './ledger';
 
 /** The whole body of a request. */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -193,27 +197,6 @@ export function taskMedia(t: Pick<TasksTestApp, 'database'>, taskId: string) {
     .where('task_id', '=', taskId)
     .where('poster_of', 'is', null)
     .execute();
-}
-
-/** What the user was granted (the ledger's grant rows). */
-function granted(ledger: Array<{ reason: string; delta: number }>): number {
-  return ledger.filter((l) => l.reason === 'grant').reduce((n, l) => n + l.delta, 0);
-}
-
-/** The ledger ends right: the balance is the grant minus `charged`, and every credit movement is on the ledger. */
-export async function expectCharged(t: Pick<TasksTestApp, 'database'>, user: TestUser, charged: number) {
-  const credits = await creditState(t, user.id);
-  expect(credits.balance).toBe(granted(credits.ledger) - charged);
-  expect(credits.ledgerSum).toBe(credits.balance);
-  return credits;
-}
-
-/** Charged once (one hold, no refund), and the ledger ends right as `expectCharged` says. */
-export async function expectChargedOnce(t: Pick<TasksTestApp, 'database'>, user: TestUser, charged: number) {
-  const credits = await expectCharged(t, user, charged);
-  expect(credits.ledger.filter((l) => l.reason === 'task-hold')).toHaveLength(1);
-  expect(credits.ledger.filter((l) => l.reason === 'task-refund')).toHaveLength(0);
-  return credits;
 }
 
 /**

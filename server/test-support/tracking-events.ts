@@ -1,5 +1,6 @@
 // Test-only: one tracking entry as the browser sends it, and one stored tracking event row (the same fields everywhere
 // a test writes tracking_events directly).
+import { TRACKING_ACTIONS } from '../../src/lib/product-rules';
 import type { TrackingEventsTable } from '../db';
 
 /** A valid entry: every §3 field, a click on the home page's button. */
@@ -10,7 +11,7 @@ export const TRACK_ENTRY = {
   uid: '',
   time: 1_700_000_000_000,
   oid: 'web_home_btn',
-  action: 1,
+  action: TRACKING_ACTIONS.click,
   foid: '',
   ffid: 'web_home_btn',
   logmap: { n: 1 },
