@@ -4,6 +4,7 @@ import { createDecipheriv } from 'node:crypto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdbQueue, openQueueDatabase } from '../lib/tracking/idb-queue';
+import { entries } from '../lib/tracking/engine.fixtures';
 import { NetworkError, type Transport } from '../lib/tracking/credentials';
 import { TRACKING_BROWSER, TRACKING_LIMITS, TRACKING_PATHS } from '../lib/product-rules';
 import type { Answer, QueuedEntry, TrackInfoBody, TrackingWorkerApi } from '../lib/tracking/types';
@@ -46,22 +47,6 @@ function openTab(factory: IDBFactory, name: string, via: Transport = transport) 
   tabs.push(api);
   return api;
 }
-
-let n = 0;
-const entries = (count: number, tab: string): QueuedEntry[] =>
-  Array.from({ length: count }, () => ({
-    entryId: `id-${++n}`,
-    coldStartId: 'c',
-    seqId: n,
-    uid: '',
-    time: n,
-    oid: 'a_b_c',
-    action: 1,
-    foid: '',
-    ffid: '',
-    logmap: {},
-    tab,
-  }));
 
 const until = async (check: () => Promise<boolean> | boolean, ms = 5000) => {
   const end = Date.now() + ms;

@@ -98,6 +98,7 @@ export async function leaderWith(count: number, init: Parameters<typeof makeEngi
   return engine;
 }
 
+/** `n` entries of one tab, numbered on from the last ones made (ids unique within a test file). */
 export function entries(n: number, tab = 't1'): QueuedEntry[] {
   return Array.from({ length: n }, () => {
     seq++;
