@@ -13,6 +13,8 @@ import styles from './playground.module.css';
 import own from './DialogueContentScreen.module.css';
 
 const SCREEN = 'dialogueContent';
+/** The draft's fields for the two speakers' names. */
+const SPEAKER_KEYS = ['a', 'b'] as const;
 
 export default function DialogueContentScreen() {
   const [draft, update] = useDraft(SCREEN, { topic: '', style: 'interview', a: 'Alex', b: 'Sam', script: '' });
@@ -64,22 +66,16 @@ export default function DialogueContentScreen() {
               ))}
             </select>
           </Field>
-          <Field id="script-speaker-a" label="Speaker 1">
-            <input
-              className={styles.input}
-              maxLength={TASK_LIMITS.maxSpeakerNameChars}
-              value={draft.a}
-              onChange={(e) => update({ a: e.target.value })}
-            />
-          </Field>
-          <Field id="script-speaker-b" label="Speaker 2">
-            <input
-              className={styles.input}
-              maxLength={TASK_LIMITS.maxSpeakerNameChars}
-              value={draft.b}
-              onChange={(e) => update({ b: e.target.value })}
-            />
-          </Field>
+          {SPEAKER_KEYS.map((key, i) => (
+            <Field key={key} id={`script-speaker-${key}`} label={`Speaker ${i + 1}`}>
+              <input
+                className={styles.input}
+                maxLength={TASK_LIMITS.maxSpeakerNameChars}
+                value={draft[key]}
+                onChange={(e) => update({ [key]: e.target.value })}
+              />
+            </Field>
+          ))}
         </div>
         <div className={styles.row}>
           <button type="button" className="button button--ghost" onClick={generate}>
