@@ -1,11 +1,11 @@
 // ElevenLabs through its official client (@elevenlabs/elevenlabs-js): our base URL and key, every call under our retry,
 // timeout and error rules, its outages and best-effort deletes.
 import { ElevenLabsClient as OfficialClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
-import { ELEVENLABS_PROGRESS, ELEVENLABS_PROVIDER } from './elevenlabs-constants';
-import { PROVIDER_RETRY, primaryLanguage, type MediaKind } from '../../../src/lib/product-rules';
+import { ELEVENLABS_PROVIDER } from './elevenlabs-constants';
+import { PROVIDER_RETRY, type MediaKind } from '../../../src/lib/product-rules';
 import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
-import { EngineInputError, type InputMedia, type MediaBytes } from '../types';
+import type { MediaBytes } from '../types';
 import { billedCharacters } from './elevenlabs-cost';
 import { elevenLabsFailure, retriedByElevenLabs } from './elevenlabs-errors';
 import { ProviderError, retryAfterMs, sleep } from './http';
@@ -55,6 +55,9 @@ export interface CallOptions {
 /** A DELETE of something already gone: nothing left to do. */
 class AlreadyGone extends Error {}
 
+/** An answer that is not what the call needs; `what` says what it lacks or what came instead. */
+const malformedAnswer = (what: string) => new ProviderError(`${PROVIDER} sent a malformed answer: ${what}`);
+
 const aborted = (signal: AbortSignal): Error => (signal.reason instanceof Error ? signal.reason : new Error('aborted'));
 
 /** What an unexpected answer looked like, for the error message. */
@@ -77,7 +80,7 @@ const checkedFetch: typeof fetch = async (input, init) => {
   try {
     JSON.parse(text);
   } catch {
-    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${text.slice(0, 120) || '(empty)'}`);
+    throw malformedAnswer(text.slice(0, 120) || '(empty)');
   }
   return new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers });
 };
@@ -90,20 +93,8 @@ async function expectMedia(
   signal: AbortSignal,
 ): Promise<ElevenLabsFile> {
   const sniffed = await probeMedia(data, { signal });
-  if (sniffed?.kind !== kind)
-    throw new ProviderError(
-      `${PROVIDER} sent a malformed answer: expected ${kind}, got ${described(data, contentType)}`,
-    );
+  if (sniffed?.kind !== kind) throw malformedAnswer(`expected ${kind}, got ${described(data, contentType)}`);
   return { kind, mime: sniffed.mime, data, durationS: sniffed.durationS };
-}
-
-/**
- * An input file as the official client uploads it (core.file.Uploadable), named by its type so ElevenLabs can tell the
- * container.
- */
-export function filePart(media: InputMedia, name: string): { data: Buffer; filename: string; contentType: string } {
-  const ext = media.mime.split('/')[1]?.replace('mpeg', 'mp3').replace('quicktime', 'mov') ?? 'bin';
-  return { data: media.data, filename: `${name}.${ext}`, contentType: media.mime };
 }
 
 export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger, 'warn'>) {
@@ -140,9 +131,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
       } catch (error) {
         if (o.signal.aborted) throw aborted(o.signal);
         if (!(error instanceof ElevenLabsError))
-          throw new ProviderError(
-            `${PROVIDER} sent a malformed answer: ${o.malformed ?? (error instanceof Error ? error.message : String(error))}`,
-          );
+          throw malformedAnswer(o.malformed ?? (error instanceof Error ? error.message : String(error)));
         if (error.cause instanceof ProviderError) throw error.cause;
         const last = n + 1 >= PROVIDER_RETRY.maxAttempts;
         const backoff = Math.min(PROVIDER_RETRY.maxDelayMs, PROVIDER_RETRY.baseDelayMs * 2 ** n);
@@ -154,10 +143,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
           continue;
         }
         // An answer without the body its call needs (the client's "body-is-null").
-        if (error.statusCode < 400)
-          throw new ProviderError(
-            `${PROVIDER} sent a malformed answer: ${o.malformed ?? `${error.statusCode} with no body`}`,
-          );
+        if (error.statusCode < 400) throw malformedAnswer(o.malformed ?? `${error.statusCode} with no body`);
         if (error.statusCode === 404 && o.missing) throw o.missing();
         if (last || !retriedByElevenLabs(error.statusCode)) throw elevenLabsFailure(error.statusCode, error.body);
         // Waiting as asked, not less: the next try would only be refused again.
@@ -172,10 +158,25 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
   /** A call whose account or capacity trouble takes the engine out for a while (outages.ts). */
   const call = <T>(send: Send<T>, o: CallOptions) => outages.watch(() => retried(send, o));
 
+  /** A parsed JSON answer (the client's camelCase types). */
+  const json = async <T>(send: Send<T>, o: CallOptions): Promise<T> => (await call(send, { ...o, json: true })).data;
+
   return {
-    /** A parsed JSON answer (the client's camelCase types). */
-    async json<T>(send: Send<T>, o: CallOptions): Promise<T> {
-      return (await call(send, { ...o, json: true })).data;
+    json,
+    /**
+     * Sends an input file for a JSON answer that must carry the text `field` (not empty unless `emptyOk`); an answer
+     * without it fails as malformed, naming what it `lacks`. Never sent again: an upload that got no answer may still
+     * have made (and billed) a job, a clone or a transcript.
+     */
+    async upload<T, K extends string>(
+      send: Send<T>,
+      signal: AbortSignal,
+      needs: { field: K; lacks: string; emptyOk?: boolean },
+    ): Promise<T & Record<K, string>> {
+      const answer = await json(send, { signal, upload: true, malformed: needs.lacks });
+      const value = (answer as Record<string, unknown>)[needs.field];
+      if (typeof value !== 'string' || (value === '' && !needs.emptyOk)) throw malformedAnswer(needs.lacks);
+      return answer as T & Record<K, string>;
     },
     /** A streamed file answer of the expected kind (TTS audio, a dubbed video), with the characters it billed. */
     async file(send: Send<ReadableStream<Uint8Array>>, kind: MediaKind, o: CallOptions): Promise<ElevenLabsFile> {
@@ -211,23 +212,3 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
 }
 
 export type ElevenLabsClient = ReturnType<typeof elevenLabsClient>;
-
-/** A required text field of a stored input; its absence is the input's fault. */
-export function requiredText(input: Record<string, unknown>, field: string, feature: string): string {
-  const value = input[field];
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new EngineInputError(`${PROVIDER} needs ${field} for ${feature}`);
-  return value;
-}
-
-/** Progress for a share (0–1) of the work done between sending and the result. */
-export function progressShare(share: number): number {
-  const { submitted, beforeResult } = ELEVENLABS_PROGRESS;
-  return submitted + Math.round(Math.min(1, Math.max(0, share)) * (beforeResult - submitted));
-}
-
-/** ISO 639 code ElevenLabs expects from what users send ("en", "en-US", "pt_BR" → "en", "en", "pt"). */
-export function languageCode(lan: string): string {
-  const s = lan.trim().toLowerCase();
-  return /^[a-z]{2,3}([-_][a-z0-9]+)*$/.test(s) ? primaryLanguage(s) : s;
-}

@@ -15,19 +15,10 @@ import type { Logger } from '../../log';
 import { probeMedia } from '../../media/probe';
 import { ffmpegTools, runTool, withWorkDir } from '../../tools';
 import { EngineUnsupportedError, type EngineContext, type EngineResult, type InputMedia, type LipSync } from '../types';
-import {
-  filePart,
-  languageCode,
-  progressShare,
-  PROVIDER,
-  requiredText,
-  type ElevenLabsClient,
-  type ElevenLabsFile,
-} from './elevenlabs-api';
+import { PROVIDER, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import { filePart, languageCode, progressShare, requiredText, type Input } from './elevenlabs-inputs';
 import { mediaSecondsCost } from './elevenlabs-cost';
 import { ProviderError, sleep } from './http';
-
-type Input = Record<string, unknown>;
 
 async function createJob(
   client: ElevenLabsClient,
@@ -44,17 +35,11 @@ async function createJob(
       typeof i.sourceLanguage === 'string' && i.sourceLanguage.trim() ? languageCode(i.sourceLanguage) : 'auto',
     numSpeakers: 0,
   };
-  const noId = 'no dubbing_id';
-  const job: { dubbingId?: unknown; expectedDurationSec?: unknown } = await client.json(
+  const job: { dubbingId: string; expectedDurationSec?: unknown } = await client.upload(
     (api, o) => api.dubbing.create(request, o),
-    {
-      signal: ctx.signal,
-      upload: true,
-      malformed: noId,
-    },
+    ctx.signal,
+    { field: 'dubbingId', lacks: 'no dubbing_id' },
   );
-  if (typeof job.dubbingId !== 'string' || job.dubbingId === '')
-    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noId}`);
   return {
     id: job.dubbingId,
     expectedS:

@@ -13,18 +13,8 @@ import { probeMedia } from '../../media/probe';
 import { EngineInputError, type EngineContext, type EngineResult } from '../types';
 import type { ProviderCost } from '../provider-cost';
 import { mediaSecondsCost, speechCost } from './elevenlabs-cost';
-import {
-  filePart,
-  languageCode,
-  progressShare,
-  PROVIDER,
-  requiredText,
-  type ElevenLabsClient,
-  type ElevenLabsFile,
-} from './elevenlabs-api';
-import { ProviderError } from './http';
-
-type Input = Record<string, unknown>;
+import { PROVIDER, type ElevenLabsClient, type ElevenLabsFile } from './elevenlabs-api';
+import { filePart, languageCode, progressShare, requiredText, type Input } from './elevenlabs-inputs';
 
 function premadeVoice(voice: unknown): string {
   const mapped = typeof voice === 'string' ? ELEVENLABS_VOICES[voice] : undefined;
@@ -157,14 +147,10 @@ export async function voiceClone(client: ElevenLabsClient, i: Input, ctx: Engine
   const recording = await ctx.readInput(requiredText(i, 'voiceUrl', 'voice-clone'), ['audio']);
   const request = { name: ELEVENLABS_NAMES.clone(ctx.taskId), files: [filePart(recording, 'voice')] };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const noVoice = 'no voice_id for the new voice';
-  const added = await client.json((api, o) => api.voices.ivc.create(request, o), {
-    signal: ctx.signal,
-    upload: true,
-    malformed: noVoice,
+  const added = await client.upload((api, o) => api.voices.ivc.create(request, o), ctx.signal, {
+    field: 'voiceId',
+    lacks: 'no voice_id for the new voice',
   });
-  if (typeof added.voiceId !== 'string' || added.voiceId === '')
-    throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noVoice}`);
   return { outputs: [], cloneId: added.voiceId };
 }
 
@@ -214,16 +200,12 @@ export async function transcribe(
     ...(pro ? { diarize: true } : {}),
   };
   await ctx.progress(ELEVENLABS_PROGRESS.submitted);
-  const noText = 'the transcript has no text';
-  const answer: { text?: unknown; words?: unknown } = await client.json(
+  // An empty text is a transcript too: audio with no speech in it.
+  const answer: { text: string; words?: unknown } = await client.upload(
     (api, o) => api.speechToText.convert(request, o),
-    {
-      signal: ctx.signal,
-      upload: true,
-      malformed: noText,
-    },
+    ctx.signal,
+    { field: 'text', lacks: 'the transcript has no text', emptyOk: true },
   );
-  if (typeof answer.text !== 'string') throw new ProviderError(`${PROVIDER} sent a malformed answer: ${noText}`);
   // The client's words are camelCase (SpeechToTextWordResponseModel.speakerId); speakerTurns reads the wire names.
   const words = Array.isArray(answer.words)
     ? (answer.words as Array<{ text?: unknown; type?: unknown; speakerId?: unknown }>).map((w) => ({
