@@ -4,19 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { TRACKING, TRACKING_ACTIONS, TRACKING_LIMITS } from '../../src/lib/product-rules';
 import { trackEntry } from '../../src/lib/api-contract/tracking-entry';
 import { checkEntry, EntryProblem } from './entries';
+import { TRACK_ENTRY as good } from '../test-support/tracking-events';
 
-const good = {
-  entryId: 'e-1',
-  coldStartId: 'cs',
-  seqId: 1,
-  uid: '',
-  time: 1_700_000_000_000,
-  oid: 'web_home_btn',
-  action: TRACKING_ACTIONS.click,
-  foid: '',
-  ffid: 'web_home_btn',
-  logmap: { n: 1 },
-};
 const long = 'x'.repeat(TRACKING_LIMITS.fieldMaxLength + 1);
 const edge = 'x'.repeat(TRACKING_LIMITS.fieldMaxLength);
 const maxLogmap = TRACKING_LIMITS.logmapMaxBytes - '{"s":""}'.length;

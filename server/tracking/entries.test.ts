@@ -3,19 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { TRACKING_LIMITS } from '../../src/lib/product-rules';
 import { checkEntry, EntryProblem } from './entries';
-
-const good = {
-  entryId: 'e-1',
-  coldStartId: 'cs',
-  seqId: 1,
-  uid: '',
-  time: 1_700_000_000_000,
-  oid: 'web_home_btn',
-  action: 1,
-  foid: '',
-  ffid: 'web_home_btn',
-  logmap: { n: 1 },
-};
+import { TRACK_ENTRY as good } from '../test-support/tracking-events';
 
 describe('checkEntry', () => {
   it('keeps the §3 fields, drops any other, and hands the logmap JSON on so it is serialized once', () => {
