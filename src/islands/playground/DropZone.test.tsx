@@ -1,24 +1,18 @@
 // The upload field on the real server: guests sign in first, files are checked before sending, uploads show progress
 // and the result.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { STORAGE_KEYS, type MediaKind } from '../../lib/product-rules';
+import { STORAGE_KEYS } from '../../lib/product-rules';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/signed-in';
 import type { UploadedMedia } from './api';
-import DropZone from './DropZone';
+import { ChosenField, PIXEL } from './drop-zone.fixtures';
 import { acceptOf, describeLimits } from './media-check';
 
 const UPLOAD = '/api-playground/file/v1/upload';
-/** A 1×1 PNG. */
-const PIXEL = Uint8Array.from(
-  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
-  (c) => c.charCodeAt(0),
-);
 
 let t: TasksTestApp;
 let user: TestUser;
@@ -45,36 +39,19 @@ afterEach(async () => {
   await t.close();
 });
 
-/** A screen's use of the field: it keeps the chosen media and records each change. */
-function Field({ kinds, label = 'Picture' }: { kinds: readonly MediaKind[]; label?: string }) {
-  const [value, setValue] = useState<UploadedMedia | null>(null);
-  return (
-    <DropZone
-      label={label}
-      kinds={kinds}
-      value={value}
-      onChange={(media) => {
-        chosen.push(media);
-        setValue(media);
-      }}
-      screen="test"
-    />
-  );
-}
-
 const input = (container: HTMLElement) => container.querySelector<HTMLInputElement>('input[type="file"]')!;
 const choose = (container: HTMLElement, file: File) =>
   act(async () => void fireEvent.change(input(container), { target: { files: [file] } }));
 
 describe('DropZone', () => {
   it('offers the accepted types and says the limits', () => {
-    const { container } = render(<Field kinds={['image', 'video']} />);
+    const { container } = render(<ChosenField kinds={['image', 'video']} chosen={chosen} />);
     expect(input(container).getAttribute('accept')).toBe(acceptOf(['image', 'video']));
     expect(screen.getByText(`${describeLimits('image')} · ${describeLimits('video')}`)).toBeTruthy();
   });
 
   it('uploads a chosen image with a progress bar, then shows it and hands it to the screen', async () => {
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     await choose(container, new File([PIXEL], 'pixel.png', { type: 'image/png' }));
     expect(await screen.findByRole('progressbar', { name: 'Uploading Picture' })).toBeTruthy();
     releaseUploads();
@@ -96,7 +73,7 @@ describe('DropZone', () => {
   });
 
   it('takes a dropped file the same way', async () => {
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     releaseUploads();
     const zone = screen.getByText('browse').closest('div')!;
     await act(
@@ -114,7 +91,7 @@ describe('DropZone', () => {
 
   it('asks a guest to log in instead of uploading', async () => {
     $user.set(null);
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     await choose(container, new File([PIXEL], 'pixel.png', { type: 'image/png' }));
     expect(screen.getByRole('alert').textContent).toBe('Log in to upload files.');
     expect($modal.get()).toBe('login');
@@ -122,7 +99,7 @@ describe('DropZone', () => {
   });
 
   it('refuses a type the field does not take, before sending anything', async () => {
-    const { container } = render(<Field kinds={['audio']} label="Voice" />);
+    const { container } = render(<ChosenField kinds={['audio']} label="Voice" chosen={chosen} />);
     await choose(container, new File(['hello'], 'notes.txt', { type: 'text/plain' }));
     expect(screen.getByRole('alert').textContent).toBe(
       `This file type is not accepted here. Choose ${describeLimits('audio')}.`,
@@ -141,7 +118,7 @@ describe('DropZone', () => {
       }
       return el;
     });
-    const { container } = render(<Field kinds={['audio']} label="Voice" />);
+    const { container } = render(<ChosenField kinds={['audio']} label="Voice" chosen={chosen} />);
     await choose(container, new File([new Uint8Array(1000)], 'long.wav', { type: 'audio/wav' }));
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe(
@@ -152,7 +129,7 @@ describe('DropZone', () => {
   });
 
   it("shows the server's refusal and lets the person choose again", async () => {
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     releaseUploads();
     // Says PNG, but the bytes are not an image: the server's own check refuses it.
     await choose(container, new File(['definitely not a picture'], 'fake.png', { type: 'image/png' }));

@@ -2,23 +2,17 @@
 // checks it on finish.
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
 import { startTestS3, type TestS3 } from '../../../server/test-support/s3';
 import { createTasksTestApp, createUser, type TasksTestApp, type TestUser } from '../../../server/test-support/tasks';
 import type { UserInfo } from '../../lib/api';
-import { DIRECT_UPLOADS, STORAGE_KEYS, type MediaKind } from '../../lib/product-rules';
+import { DIRECT_UPLOADS, STORAGE_KEYS } from '../../lib/product-rules';
 import { resetModals } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/signed-in';
 import type { UploadedMedia } from './api';
-import DropZone from './DropZone';
+import { ChosenField, PIXEL } from './drop-zone.fixtures';
 
-/** A 1×1 PNG. */
-const PIXEL = Uint8Array.from(
-  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
-  (c) => c.charCodeAt(0),
-);
 const prefix = 'playground/';
 
 let s3: TestS3;
@@ -50,22 +44,6 @@ afterEach(() => {
   $user.set(undefined);
 });
 
-function Field({ kinds }: { kinds: readonly MediaKind[] }) {
-  const [value, setValue] = useState<UploadedMedia | null>(null);
-  return (
-    <DropZone
-      label="Picture"
-      kinds={kinds}
-      value={value}
-      onChange={(media) => {
-        chosen.push(media);
-        setValue(media);
-      }}
-      screen="test"
-    />
-  );
-}
-
 const choose = (container: HTMLElement, file: File) =>
   act(
     async () =>
@@ -76,7 +54,7 @@ const choose = (container: HTMLElement, file: File) =>
 
 describe('DropZone with media in a bucket', () => {
   it('sends the file to the bucket with the policy (its own type, the file last, no session), and shows what the server recorded', async () => {
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     await choose(container, new File([PIXEL], 'pixel.png', { type: 'image/png' }));
     await waitFor(() => expect(chosen).toHaveLength(1));
     expect(chosen[0]).toMatchObject({ kind: 'image', mime: 'image/png', size: PIXEL.length });
@@ -106,7 +84,7 @@ describe('DropZone with media in a bucket', () => {
   });
 
   it("shows the server's refusal of what reached the bucket", async () => {
-    const { container } = render(<Field kinds={['image']} />);
+    const { container } = render(<ChosenField kinds={['image']} chosen={chosen} />);
     await choose(container, new File(['definitely not a picture'], 'fake.png', { type: 'image/png' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('not a recognised media file');
