@@ -6,32 +6,29 @@ import { sweepUploadPolicies } from './policy-sweep';
 import type { MediaStore } from './store';
 
 export function mediaRemoval(db: Kysely<Schema>, store: MediaStore) {
+  const stored = () => db.selectFrom('media').select(['id', 'storage_key']);
+  /** Files first, then their rows: a row may outlive its file until the next pass, never the other way round. */
+  async function remove(rows: ReadonlyArray<{ id: string; storage_key: string }>): Promise<void> {
+    if (rows.length === 0) return;
+    for (const row of rows) await store.delete(row.storage_key);
+    const ids = rows.map((r) => r.id);
+    await db.deleteFrom('media').where('id', 'in', ids).execute();
+  }
+
   return {
     /** Removes the given media (one run's outputs that were not kept), with their poster frames. */
     async deleteByIds(ids: readonly string[]) {
       if (ids.length === 0) return;
-      const rows = await db
-        .selectFrom('media')
-        .select(['id', 'storage_key'])
-        .where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)]))
-        .execute();
-      if (rows.length === 0) return;
-      for (const row of rows) await store.delete(row.storage_key);
-      await db
-        .deleteFrom('media')
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
+      await remove(
+        await stored()
+          .where((eb) => eb.or([eb('id', 'in', ids), eb('poster_of', 'in', ids)]))
+          .execute(),
+      );
     },
 
     /** Removes a task's media (history delete). */
     async deleteForTask(taskId: string) {
-      const rows = await db.selectFrom('media').select(['id', 'storage_key']).where('task_id', '=', taskId).execute();
-      for (const row of rows) await store.delete(row.storage_key);
-      await db.deleteFrom('media').where('task_id', '=', taskId).execute();
+      await remove(await stored().where('task_id', '=', taskId).execute());
     },
 
     /**
@@ -41,24 +38,8 @@ export function mediaRemoval(db: Kysely<Schema>, store: MediaStore) {
     async cleanup(now = Date.now(), pageRows: number = CHORES.pageRows): Promise<number> {
       let removed = 0;
       for (;;) {
-        const rows = await db
-          .selectFrom('media')
-          .select(['id', 'storage_key'])
-          .where('expires_at', '<', now)
-          .orderBy('expires_at')
-          .limit(pageRows)
-          .execute();
-        // Files first: a row may outlive its file until the next pass, never the other way round.
-        for (const row of rows) await store.delete(row.storage_key);
-        if (rows.length > 0)
-          await db
-            .deleteFrom('media')
-            .where(
-              'id',
-              'in',
-              rows.map((r) => r.id),
-            )
-            .execute();
+        const rows = await stored().where('expires_at', '<', now).orderBy('expires_at').limit(pageRows).execute();
+        await remove(rows);
         removed += rows.length;
         if (rows.length < pageRows) break;
       }
