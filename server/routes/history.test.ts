@@ -55,6 +55,13 @@ async function speak(text: string, voiceId = 'en-us-female-1', quality: 'common'
   await t.waitForTask(id);
   return id;
 }
+/** A text-to-video clip (a real MP4 from the clip engine), finished. */
+async function animate(prompt: string) {
+  const id = (await call('/video_tools/v1/animate_video', { type: 'text', prompt, resolution: '720p', duration: 4 }))
+    .body.data.taskId as string;
+  await t.waitForTask(id);
+  return id;
+}
 const ids = async (body: unknown) =>
   ((await call('/video_tools/v1/get_list', body)).body.data.list as Array<{ taskId: string }>).map((x) => x.taskId);
 
@@ -62,15 +69,7 @@ describe('history list', () => {
   it('filters by several features and searches the text and voice, not the field names', async () => {
     const cat = await speak('The cat sat on the mat');
     const dog = await speak('A dog barked', 'en-gb-male-1', 'pro');
-    const video = (
-      await call('/video_tools/v1/animate_video', {
-        type: 'text',
-        prompt: 'A cat video',
-        resolution: '720p',
-        duration: 4,
-      })
-    ).body.data.taskId;
-    await t.waitForTask(video);
+    const video = await animate('A cat video');
 
     expect(await ids({ features: ['tts-common', 'tts-pro'] })).toEqual([dog, cat]);
     expect(await ids({ q: 'CAT' })).toEqual([video, cat]);
@@ -128,15 +127,7 @@ describe('re-run', () => {
 
 describe('poster frames and download names', () => {
   it('stores a JPEG poster beside a video result, lists it with the video, and removes it with the task', async () => {
-    const id = (
-      await call('/video_tools/v1/animate_video', {
-        type: 'text',
-        prompt: 'Test pattern',
-        resolution: '720p',
-        duration: 4,
-      })
-    ).body.data.taskId as string;
-    await t.waitForTask(id);
+    const id = await animate('Test pattern');
     const task = (await call('/video_tools/v1/poll', { taskId: id })).body.data;
     expect(task.outputs).toHaveLength(1);
     expect(task.outputs[0]).toMatchObject({

@@ -1,15 +1,12 @@
 // Playground API: model list, history newest first and paginated, poll, delete with media, refusals with clear
 // messages.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { describe, expect, it } from 'vitest';
+import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
-async function call(app: TasksTestApp['app'], path: string, token: string, body?: unknown) {
+async function call(app: TestTaskApp['app'], path: string, token: string, body?: unknown) {
   const res = await app.request(
     path,
     body === undefined
@@ -22,8 +19,8 @@ async function call(app: TasksTestApp['app'], path: string, token: string, body?
 
 describe('playground API', () => {
   it('lists the four sample models of SPEC.md §3 with name, desc, id and an image in public/', async () => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 0);
+    t = await openApp();
+    const user = await t.createUser(0);
     const r = await call(t.app, '/api-playground/vih_model/v1/model_list', user.token);
     expect(r.body.code).toBe(0);
     expect(r.body.data.list).toHaveLength(4);
@@ -35,12 +32,12 @@ describe('playground API', () => {
   });
 
   it('get_list is the history newest first, paginated; poll shows a task; delete removes it and its media', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [testEngine()],
       env: { ENGINES: 'tts-common=test', TASK_USER_CONCURRENCY: '10' },
     });
-    const user = await createUser(t, 10);
-    const other = await createUser(t, 10);
+    const user = await t.createUser(10);
+    const other = await t.createUser(10);
     const ids: string[] = [];
     for (const text of ['first', 'second', 'third']) {
       const r = await call(t.app, '/api-playground/speech/v1/tts', user.token, { text, voiceId: 'fr-male-1' });
@@ -49,7 +46,7 @@ describe('playground API', () => {
       await new Promise((res) => setTimeout(res, 2));
     }
     await t.system.queue.start();
-    for (const id of ids) await waitForTask(t, id);
+    for (const id of ids) await t.waitForTask(id);
     const page1 = await call(t.app, '/api-playground/video_tools/v1/get_list', user.token, { page: 1, pageSize: 2 });
     expect(page1.body.data.total).toBe(3);
     expect(page1.body.data.list.map((x: { taskId: string }) => x.taskId)).toEqual([ids[2], ids[1]]);
@@ -95,8 +92,8 @@ describe('playground API', () => {
     ['/api-playground/video_tools/v1/get_list', { page: 0 }, 'page'],
     ['/api-playground/video_tools/v1/poll', {}, 'taskId'],
   ])('%s refuses %j naming %s', async (path, body, field) => {
-    t = await createTasksTestApp();
-    const user = await createUser(t, 10);
+    t = await openApp();
+    const user = await t.createUser(10);
     const r = await call(t.app, path, user.token, body);
     expect(r.status).toBe(400);
     expect(r.body.code).not.toBe(0);
@@ -104,7 +101,7 @@ describe('playground API', () => {
   });
 
   it('refuses calls without a session with 40001', async () => {
-    t = await createTasksTestApp();
+    t = await openApp();
     const r = await call(t.app, '/api-playground/speech/v1/tts', 'bad-token', { text: 'hi', voiceId: 'en-us-male-1' });
     expect(r.status).toBe(401);
     expect(r.body.code).toBe(40001);

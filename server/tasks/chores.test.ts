@@ -2,21 +2,18 @@
 // the backlog, and the in-process timer running both chores at start.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { trackingEventRow as event } from '../test-support/tracking-events';
 import { createMediaService, localMediaStore } from '../media';
-import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
+import { testApps, type TestTaskApp } from '../test-support/task-apps';
 import { recordExpiredOutputs } from './retention';
 import { APP_DATABASES } from '../test-support/app-databases';
 
 const targets = APP_DATABASES;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 /** Files under the media directory, however deep. */
 function mediaFiles(dir: string): string[] {
@@ -30,8 +27,8 @@ function mediaFiles(dir: string): string[] {
 }
 
 /** `count` succeeded tasks with one result each, finished a while ago; `expired` of them past their retention. */
-async function tasksWithResults(app: TasksTestApp, count: number, expired: number, now: number) {
-  const user = await createUser(app, 0);
+async function tasksWithResults(app: TestTaskApp, count: number, expired: number, now: number) {
+  const user = await app.createUser(0);
   for (let i = 0; i < count; i++) {
     const id = `chore-task-${String(i).padStart(3, '0')}`;
     await app.database.db
@@ -78,7 +75,7 @@ async function tasksWithResults(app: TasksTestApp, count: number, expired: numbe
 
 describe.each(targets)('retention chores on $label', ({ postgres }) => {
   it('media retention works in pages: 23 expired results with pages of 10, each task told when, the 4 kept untouched', async () => {
-    t = await createTasksTestApp({ postgres });
+    t = await openApp({ postgres });
     const now = Date.now();
     await tasksWithResults(t, 27, 23, now);
     expect(mediaFiles(t.config.tasks.mediaDir)).toHaveLength(27);
@@ -116,7 +113,7 @@ describe.each(targets)('retention chores on $label', ({ postgres }) => {
   });
 
   it('the in-process server runs both chores at start: expired media and events past TRACKING_RETENTION_DAYS are gone', async () => {
-    t = await createTasksTestApp({ postgres, env: { TRACKING_RETENTION_DAYS: '5' } });
+    t = await openApp({ postgres, env: { TRACKING_RETENTION_DAYS: '5' } });
     const now = Date.now();
     await tasksWithResults(t, 3, 2, now);
     await t.database.db

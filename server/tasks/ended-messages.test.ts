@@ -1,15 +1,12 @@
 // What a failed or canceled task says of its credits: a free run (it held none) is never said to be refunded.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { endedTaskMessage, TASK_MESSAGES } from '../../src/lib/product-rules';
 import type { Engine } from '../engines';
 import { espeakEngine } from '../engines/espeak';
-import { createTasksTestApp, createUser, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { testApps, type TestTaskApp } from '../test-support/task-apps';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 /**
  * The no-model engine's name (a run on it is free under NO_MODEL_PRICE=free, charged under full), failing or waiting
@@ -30,12 +27,12 @@ function espeakLike(how: 'fail' | 'wait'): Engine {
 }
 
 async function start(how: 'fail' | 'wait', price: 'free' | 'full') {
-  t = await createTasksTestApp({
+  t = await openApp({
     engines: [espeakLike(how)],
     env: { ENGINES: 'tts-common=espeak', NO_MODEL_PRICE: price },
+    start: 'system',
   });
-  await t.system.start();
-  const user = await createUser(t, 100);
+  const user = await t.createUser(100);
   const res = await t.app.request('/api-playground/speech/v1/tts', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token: user.token },
@@ -46,10 +43,10 @@ async function start(how: 'fail' | 'wait', price: 'free' | 'full') {
 }
 
 async function cancel(token: string, taskId: string) {
-  const app = t!.app;
+  const app = t.app;
   // Canceled once it runs, so the engine is the one that stops.
   for (;;) {
-    const row = await t!.database.db.selectFrom('tasks').select('status').where('id', '=', taskId).executeTakeFirst();
+    const row = await t.database.db.selectFrom('tasks').select('status').where('id', '=', taskId).executeTakeFirst();
     if (row?.status === 'running') break;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -72,7 +69,7 @@ describe('the reason of a failed or canceled task', () => {
   it('a failed free run says nothing of a refund', async () => {
     const { taskId, credits } = await start('fail', 'free');
     expect(credits).toBe(0);
-    const task = await waitForTask(t!, taskId);
+    const task = await t.waitForTask(taskId);
     expect(task.status).toBe('failed');
     expect(task.error).toContain('the voice could not be made');
     expect(task.error).not.toMatch(/refund/i);
@@ -81,22 +78,21 @@ describe('the reason of a failed or canceled task', () => {
   it('a failed paid run says its credits were refunded', async () => {
     const { taskId, credits } = await start('fail', 'full');
     expect(credits).toBeGreaterThan(0);
-    const task = await waitForTask(t!, taskId);
+    const task = await t.waitForTask(taskId);
     expect(task.error).toBe(`${TASK_MESSAGES.engineFailed}: the voice could not be made; credits refunded`);
   });
 
   it('a canceled free run says nothing of a refund; a canceled paid run says it was refunded', async () => {
     const free = await start('wait', 'free');
     await cancel(free.user.token, free.taskId);
-    const freeTask = await waitForTask(t!, free.taskId);
+    const freeTask = await t.waitForTask(free.taskId);
     expect(freeTask.status).toBe('canceled');
     expect(freeTask.error).toBe(TASK_MESSAGES.canceledByUser);
-    await t!.close();
-    t = undefined;
+    await t.close();
 
     const paid = await start('wait', 'full');
     await cancel(paid.user.token, paid.taskId);
-    const paidTask = await waitForTask(t!, paid.taskId);
+    const paidTask = await t.waitForTask(paid.taskId);
     expect(paidTask.error).toBe(`${TASK_MESSAGES.canceledByUser}; credits refunded`);
   });
 });

@@ -1,14 +1,11 @@
 // Engine fallback: a provider failing mid-way fails and refunds the task, or hands it to the next engine, charged once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EngineInputError, type Engine } from '../engines';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
 import { expectChargedOnce, expectFailedAndRefunded } from '../test-support/provider-fakes';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 /** An engine that reports progress, then fails (or hangs until its deadline aborts it). */
 function brokenEngine(name: string, how: 'fail' | 'hang' | 'input'): Engine {
@@ -27,7 +24,7 @@ function brokenEngine(name: string, how: 'fail' | 'hang' | 'input'): Engine {
   };
 }
 
-async function submit(app: TasksTestApp['app'], token: string) {
+async function submit(app: TestTaskApp['app'], token: string) {
   const res = await app.request('/api-playground/speech/v1/tts', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
@@ -40,22 +37,25 @@ async function submit(app: TasksTestApp['app'], token: string) {
 
 describe('engine fallback and refunds', () => {
   it('a task whose only engine fails mid-way ends failed with the reason, and is refunded in full', async () => {
-    t = await createTasksTestApp({ engines: [brokenEngine('flaky', 'fail')], env: { ENGINES: 'tts-common=flaky' } });
-    await t.system.start();
-    const user = await createUser(t, 100);
+    t = await openApp({
+      engines: [brokenEngine('flaky', 'fail')],
+      env: { ENGINES: 'tts-common=flaky' },
+      start: 'system',
+    });
+    const user = await t.createUser(100);
     const { taskId } = await submit(t.app, user.token);
     await expectFailedAndRefunded(t, user, taskId, 'upstream 502');
   });
 
   it('with a fallback configured the task ends succeeded on the second engine, recorded as such, charged once', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })],
       env: { ENGINES: 'tts-common=flaky|backup' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
+    const user = await t.createUser(100);
     const { taskId, credits: held } = await submit(t.app, user.token);
-    const task = await waitForTask(t, taskId);
+    const task = await t.waitForTask(taskId);
     expect(task.status).toBe('succeeded');
     expect(task.engine).toBe('backup');
     expect(task.credits_charged).toBe(held);
@@ -63,13 +63,13 @@ describe('engine fallback and refunds', () => {
   });
 
   it('an engine past its own timeout (ENGINE_TIMEOUTS_MS) gives way to the next engine', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [brokenEngine('slow', 'hang'), testEngine({ name: 'backup' })],
       env: { ENGINES: 'tts-common=slow|backup', ENGINE_TIMEOUTS_MS: 'slow=200' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
-    const task = await waitForTask(t, (await submit(t.app, user.token)).taskId);
+    const user = await t.createUser(100);
+    const task = await t.waitForTask((await submit(t.app, user.token)).taskId);
     expect(task.status).toBe('succeeded');
     expect(task.engine).toBe('backup');
   });
@@ -78,18 +78,18 @@ describe('engine fallback and refunds', () => {
     let backupRuns = 0;
     const backup = testEngine({ name: 'backup' });
     const counting: Engine = { ...backup, run: (f, i, c) => (backupRuns++, backup.run(f, i, c)) };
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [brokenEngine('strict', 'input'), counting],
       env: { ENGINES: 'tts-common=strict|backup' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
+    const user = await t.createUser(100);
     await expectFailedAndRefunded(t, user, (await submit(t.app, user.token)).taskId, 'cannot be spoken');
     expect(backupRuns).toBe(0);
   });
 
   it('/healthz lists each feature with its engines in order', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [brokenEngine('flaky', 'fail'), testEngine({ name: 'backup' })],
       env: { ENGINES: 'tts-common=flaky|backup' },
     });

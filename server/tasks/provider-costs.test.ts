@@ -1,18 +1,15 @@
 // A settled task records what it charged and what its result cost at the provider (migration 014), kept when the task
 // is deleted, and counted for Prometheus.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine, ProviderCost } from '../engines';
 import { registry } from '../metrics';
 import { runAdmin } from '../admin/commands';
-import { createTasksTestApp, createUser, testEngine, waitForTask, type TasksTestApp } from '../test-support/tasks';
+import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
 import { APP_DATABASES } from '../test-support/app-databases';
 
 const targets = APP_DATABASES;
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 /** The test engine's speech, with the costs a provider adapter would attach. */
 function billingEngine(costs: unknown[]): Engine {
@@ -23,7 +20,7 @@ function billingEngine(costs: unknown[]): Engine {
   };
 }
 
-async function speak(app: TasksTestApp['app'], token: string): Promise<string> {
+async function speak(app: TestTaskApp['app'], token: string): Promise<string> {
   const res = await app.request('/api-playground/speech/v1/tts', {
     method: 'POST',
     headers: { 'content-type': 'application/json', token },
@@ -47,20 +44,20 @@ describe.each(targets)('provider costs of a settled task on $label', ({ postgres
       usd: 0.0011,
       estimated: true,
     };
-    t = await createTasksTestApp({
+    t = await openApp({
       postgres,
       engines: [billingEngine([fal, chars])],
       env: { ENGINES: 'tts-common=billing' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
+    const user = await t.createUser(100);
     const usdBefore = await counted('dreamapi_provider_cost_usd_total', {
       engine: 'billing',
       feature: 'tts-common',
       provider: 'fal',
     });
     const taskId = await speak(t.app, user.token);
-    const task = await waitForTask(t, taskId);
+    const task = await t.waitForTask(taskId);
     expect(task.status).toBe('succeeded');
 
     const db = t.database.db;
@@ -115,26 +112,26 @@ describe.each(targets)('provider costs of a settled task on $label', ({ postgres
 
 describe('provider costs of a settled task', () => {
   it('a cost an engine got wrong is left out; the task still settles', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [billingEngine([{ provider: 'fal', amount: -1, unit: 'usd', usd: null, estimated: true }])],
       env: { ENGINES: 'tts-common=billing' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
-    const task = await waitForTask(t, await speak(t.app, user.token));
+    const user = await t.createUser(100);
+    const task = await t.waitForTask(await speak(t.app, user.token));
     expect(task.status).toBe('succeeded');
     expect(await t.database.db.selectFrom('task_provider_costs').selectAll().execute()).toEqual([]);
     expect(await t.database.db.selectFrom('task_costs').select('engine').execute()).toEqual([{ engine: 'billing' }]);
   });
 
   it('a failed task records nothing', async () => {
-    t = await createTasksTestApp({
+    t = await openApp({
       engines: [testEngine({ name: 'broken', fail: 'upstream 502' })],
       env: { ENGINES: 'tts-common=broken' },
+      start: 'system',
     });
-    await t.system.start();
-    const user = await createUser(t, 100);
-    expect((await waitForTask(t, await speak(t.app, user.token))).status).toBe('failed');
+    const user = await t.createUser(100);
+    expect((await t.waitForTask(await speak(t.app, user.token))).status).toBe('failed');
     expect(await t.database.db.selectFrom('task_costs').selectAll().execute()).toEqual([]);
   });
 });

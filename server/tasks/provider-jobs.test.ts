@@ -1,8 +1,8 @@
 // Provider jobs are fenced by attempt: a takeover or hand-back resumes the recorded job, an older attempt neither
 // writes progress nor cancels it, and a job nobody holds is canceled once.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Engine } from '../engines';
-import { createTasksTestApp, createUser, type TasksTestApp } from '../test-support/tasks';
+import { testApps, type TestTaskApp } from '../test-support/task-apps';
 import { silentWav } from '../test-support/wav';
 import { taskHandBack, TaskHandedBack } from './hand-back';
 import { APP_DATABASES } from '../test-support/app-databases';
@@ -60,21 +60,13 @@ function jobEngine(o: { progressAfterWait?: boolean } = {}) {
   };
 }
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 async function setUp(postgres: boolean, fake: ReturnType<typeof jobEngine>) {
-  t = await createTasksTestApp({ postgres, engines: [fake.engine], env: { ENGINES: 'tts-common=test' } });
-  const user = await createUser(t, 10);
-  const { task } = await t.system.tasks.submit({
-    userId: user.id,
-    feature: 'tts-common',
-    input: { text: 'hello there', voice: 'en-us-female-1' },
-    source: 'api',
-  });
+  t = await openApp({ postgres, engines: [fake.engine], env: { ENGINES: 'tts-common=test' } });
+  const user = await t.createUser(10);
+  const { task } = await t.submitSpeech(user.id, 'hello there');
   return { tasks: t.system.tasks, user, task, db: t.database.db };
 }
 

@@ -1,17 +1,14 @@
 // Settling a task on SQLite and (with TEST_DATABASE_URL) PostgreSQL: a success charges its price from the hold, a
 // failure or cancel refunds the hold, a free run moves nothing, a second settle changes nothing.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { endedTaskMessage, TASK_MESSAGES, type TaskStatus } from '../../src/lib/product-rules';
 import { createLogger } from '../log';
 import { APP_DATABASES } from '../test-support/app-databases';
-import { createTasksTestApp, createUser, creditState, testEngine, type TasksTestApp } from '../test-support/tasks';
+import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
 import { LEDGER_REASONS, taskSettlement, type TaskSettlementOptions } from './settle';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 const output = { media: ['m1'] };
 
@@ -19,18 +16,13 @@ describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
   /** A queued task of `characters` characters of speech on `engine`, held by a real submit; no queue runs it. */
   async function held(o: { characters: number; engine?: string; noModelPrice?: 'free' | 'full'; credits?: number }) {
     const engine = o.engine ?? 'model';
-    t = await createTasksTestApp({
+    t = await openApp({
       postgres,
       engines: [testEngine({ name: engine })],
       env: { ENGINES: `tts-common=${engine}`, NO_MODEL_PRICE: o.noModelPrice ?? 'full' },
     });
-    const user = await createUser(t, o.credits ?? 10);
-    const { task } = await t.system.tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'x'.repeat(o.characters), voice: 'en-us-male-1' },
-      source: 'api',
-    });
+    const user = await t.createUser(o.credits ?? 10);
+    const { task } = await t.submitSpeech(user.id, 'x'.repeat(o.characters));
     const ended: Array<{ id: string; status: TaskStatus }> = [];
     const finished: string[] = [];
     const settlement = taskSettlement({
@@ -42,8 +34,8 @@ describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
     return { app: t, user, task, settlement, ended, finished };
   }
 
-  const reasons = async (app: TasksTestApp, userId: string) =>
-    (await creditState(app, userId)).ledger.map((r) => [r.reason, r.delta]);
+  const reasons = async (app: TestTaskApp, userId: string) =>
+    (await app.creditState(userId)).ledger.map((r) => [r.reason, r.delta]);
 
   it('a success is charged its price: the rest of the hold comes back as a settle row', async () => {
     const { app, user, task, settlement, ended, finished } = await held({ characters: 600 });
@@ -58,7 +50,7 @@ describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
       [LEDGER_REASONS.hold, -3],
       [LEDGER_REASONS.settle, 1],
     ]);
-    expect((await creditState(app, user.id)).balance).toBe(8);
+    expect((await app.creditState(user.id)).balance).toBe(8);
     expect(ended).toEqual([{ id: task.id, status: 'succeeded' }]);
     expect(finished).toEqual(['succeeded']);
   });
@@ -68,7 +60,7 @@ describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
     expect(task.credits_held).toBe(1);
     expect(await settlement.finish(task.id, { status: 'succeeded', output, charge: 3 })).toBe(true);
     expect((await app.system.tasks.byId(task.id))!.credits_charged).toBe(3);
-    expect((await creditState(app, user.id)).balance).toBe(1);
+    expect((await app.creditState(user.id)).balance).toBe(1);
     const short = await app.system.tasks.submit({
       userId: user.id,
       feature: 'tts-common',
@@ -77,7 +69,7 @@ describe.each(APP_DATABASES)('settling a task on $label', ({ postgres }) => {
     });
     expect(await settlement.finish(short.task.id, { status: 'succeeded', output, charge: 4 })).toBe(true);
     expect((await app.system.tasks.byId(short.task.id))!.credits_charged).toBe(1);
-    const state = await creditState(app, user.id);
+    const state = await app.creditState(user.id);
     expect(state.balance).toBe(0);
     expect(state.ledgerSum).toBe(0);
   });

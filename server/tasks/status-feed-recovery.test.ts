@@ -1,27 +1,16 @@
 // Live status of a restart's recovery: tasks a crash left running, queued again or failed, reach the streams at once.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTasksTestApp, createUser, testEngine, type TasksTestApp } from '../test-support/tasks';
+import { describe, expect, it } from 'vitest';
+import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
 import type { FeedEvent } from './status-feed';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
+let t: TestTaskApp;
 
 describe('recovery on the live status feed', () => {
   it('recover() publishes each task it queues again (and each it fails): a stream shows both without a heartbeat', async () => {
-    t = await createTasksTestApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-    const user = await createUser(t, 5);
-    const submit = async (text: string) =>
-      (
-        await t!.system.tasks.submit({
-          userId: user.id,
-          feature: 'tts-common',
-          input: { text, voice: 'en-us-male-1' },
-          source: 'api',
-        })
-      ).task.id;
+    t = await openApp({ engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
+    const user = await t.createUser(5);
+    const submit = async (text: string) => (await t.submitSpeech(user.id, text)).task.id;
     const [resumed, exhausted] = [await submit('a'), await submit('b')];
     const db = t.database.db;
     // As a crash leaves them: running, one with attempts to spare, one with none.

@@ -1,29 +1,18 @@
 // A run that was taken over (its worker lost the lease but kept going) neither settles the task nor removes the
 // newer attempt's result: only the current attempt settles, once, and keeps its files.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { APP_DATABASES } from '../test-support/app-databases';
-import { createTasksTestApp, createUser, creditState, testEngine, type TasksTestApp } from '../test-support/tasks';
+import { testApps, testEngine } from '../test-support/task-apps';
 
-let t: TasksTestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const openApp = testApps();
 
 describe.each(APP_DATABASES)('a taken-over run on $label', ({ postgres }) => {
   /** A speech task submitted (credits held) on a fresh app, not yet claimed by any worker. */
   async function submitted() {
-    const app = await createTasksTestApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
-    t = app;
-    const user = await createUser(app, 10);
-    const { tasks } = app.system;
-    const { task } = await tasks.submit({
-      userId: user.id,
-      feature: 'tts-common',
-      input: { text: 'hello there', voice: 'en-us-female-1' },
-      source: 'api',
-    });
-    return { app, user, tasks, task };
+    const app = await openApp({ postgres, engines: [testEngine()], env: { ENGINES: 'tts-common=test' } });
+    const user = await app.createUser(10);
+    const { task } = await app.submitSpeech(user.id, 'hello there');
+    return { app, user, tasks: app.system.tasks, task };
   }
 
   it('finishes after the newer attempt and changes nothing: one settle, the newer result kept', async () => {
@@ -43,7 +32,7 @@ describe.each(APP_DATABASES)('a taken-over run on $label', ({ postgres }) => {
     expect(after?.output).toBe(settled!.output);
     const media = await app.database.db.selectFrom('media').select('id').where('task_id', '=', task.id).execute();
     expect(media.map((m) => m.id)).toEqual(kept.media);
-    const state = await creditState(app, user.id);
+    const state = await app.creditState(user.id);
     expect(state.ledger.filter((r) => r.reference === task.id).map((r) => r.reason)).toEqual(['task-hold']);
     expect(state.ledgerSum).toBe(state.balance);
   });
