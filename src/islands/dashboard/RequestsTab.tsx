@@ -5,7 +5,7 @@ import { dashboardApi, type ApiRequestPage } from '../../lib/api';
 import { MESSAGES, REQUEST_LOG } from '../../lib/product-rules';
 import { wrapPieces } from '../../lib/site/wrap-points';
 import Pager from './Pager';
-import StackTable, { type Column } from './StackTable';
+import StackTable, { ListHead, type Column } from './StackTable';
 import styles from './Dashboard.module.css';
 import tables from './tables.module.css';
 
@@ -35,12 +35,7 @@ export default function RequestsTab() {
 
   return (
     <section className="card">
-      <div className={styles.sectionHead}>
-        <h2 id="requests-heading">API requests</h2>
-        <button type="button" className="button button--ghost" onClick={() => setRefresh((n) => n + 1)}>
-          Refresh
-        </button>
-      </div>
+      <ListHead id="requests-heading" title="API requests" onRefresh={() => setRefresh((n) => n + 1)} />
       <p className="muted">
         Every call to the public API made with your keys in the last 30 days. Calls from the playground are not listed.
       </p>

@@ -1,5 +1,5 @@
 // A dashboard list as a table whose rows stack into labelled cards on phones (no scroll box, so nothing is hidden or
-// out of reach), with what the list says while it loads, when it failed, and when it is empty.
+// out of reach), with what it says while loading, on failure and when empty; and a live list's heading with Refresh.
 import type { ReactNode } from 'react';
 import dashboard from './Dashboard.module.css';
 import tables from './tables.module.css';
@@ -59,5 +59,17 @@ export default function StackTable<T>({
         </table>
       )}
     </>
+  );
+}
+
+/** A live list's heading (its id names the table) beside the button that fetches the list again. */
+export function ListHead({ id, title, onRefresh }: { id: string; title: string; onRefresh: () => void }) {
+  return (
+    <div className={dashboard.sectionHead}>
+      <h2 id={id}>{title}</h2>
+      <button type="button" className="button button--ghost" onClick={onRefresh}>
+        Refresh
+      </button>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { showToast } from '../../lib/stores/modals';
 import dashboard from './Dashboard.module.css';
 import tables from './tables.module.css';
 import styles from './DeveloperTools.module.css';
-import StackTable, { type Column } from './StackTable';
+import StackTable, { ListHead, type Column } from './StackTable';
 
 const COLUMNS: Column[] = [
   'Time',
@@ -91,12 +91,7 @@ export default function WebhookLog() {
 
   return (
     <section className={`card ${dashboard.section}`} aria-labelledby="webhooks-heading">
-      <div className={dashboard.sectionHead}>
-        <h2 id="webhooks-heading">Webhook deliveries</h2>
-        <button type="button" className="button button--ghost" onClick={() => setRefresh((n) => n + 1)}>
-          Refresh
-        </button>
-      </div>
+      <ListHead id="webhooks-heading" title="Webhook deliveries" onRefresh={() => setRefresh((n) => n + 1)} />
       <p className="muted">
         Every attempt to send a task webhook to your callbackUrl, with what your endpoint answered. Redeliver sends the
         same event (same webhook-id) with a fresh signature.
