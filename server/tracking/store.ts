@@ -1,12 +1,15 @@
 // The collector's storage: app key lookup, all-or-nothing batch inserts deduplicated by entry id, messages and
 // monitoring (both capped).
 import { TRACKING_MESSAGE_LIMITS, TRACKING_MONITOR_LIMITS } from '../../src/lib/product-rules';
-import type { AppDatabase } from '../db';
+import type { Insertable } from 'kysely';
+import type { AppDatabase, Schema } from '../db';
 import type { WireEntry } from './entries';
 import { groupCommitter, type EventRow } from './group-commit';
 import { eventRows, type BatchMeta } from './ingest';
 
 export type { BatchMeta } from './ingest';
+
+type CappedTable = 'tracking_messages' | 'tracking_monitor';
 
 export interface TrackingStoreOptions {
   /** Messages kept in all; older ones are deleted as new ones arrive (TRACKING_MESSAGE_LIMITS.storedMax). */
@@ -25,6 +28,24 @@ export function trackingStore(
   const { db } = database;
   const fromConfig = new Set(configuredKeys);
   const batches = groupCommitter(database);
+
+  /**
+   * Inserts a row into a capped table and deletes those older than the newest `max`: ids only grow, so that is every
+   * id at or below the new one minus the cap, one range delete on the primary key, and the table never holds more
+   * than the cap.
+   */
+  async function insertCapped<T extends CappedTable>(
+    max: number,
+    table: T,
+    values: Insertable<Schema[T]>,
+  ): Promise<void> {
+    const inserted = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+    await db
+      .deleteFrom<CappedTable>(table)
+      .where('id', '<=', Number(inserted.id) - max)
+      .execute();
+  }
+
   return {
     /** Registered in configuration or with the CLI, and not revoked. */
     async appKeyRegistered(appKey: string): Promise<boolean> {
@@ -52,11 +73,7 @@ export function trackingStore(
       return batches.store(rows);
     },
 
-    /**
-     * Inserts a message and deletes those older than the newest `messagesMax`: ids only grow, so that is every id at or
-     * below the new one minus the cap, one range delete on the primary key, and the table never holds more than the
-     * cap.
-     */
+    /** Inserts a message; the newest `messagesMax` are kept. */
     async storeMessage(row: {
       appKey: string;
       deviceId: string;
@@ -66,26 +83,18 @@ export function trackingStore(
       message: string;
       receivedAt: number;
     }) {
-      const inserted = await db
-        .insertInto('tracking_messages')
-        .values({
-          app_key: row.appKey,
-          device_id: row.deviceId,
-          app_version: row.appVersion,
-          platform: row.platform,
-          platform_version: row.platformVersion,
-          message: row.message,
-          received_at: row.receivedAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .deleteFrom('tracking_messages')
-        .where('id', '<=', Number(inserted.id) - messagesMax)
-        .execute();
+      await insertCapped(messagesMax, 'tracking_messages', {
+        app_key: row.appKey,
+        device_id: row.deviceId,
+        app_version: row.appVersion,
+        platform: row.platform,
+        platform_version: row.platformVersion,
+        message: row.message,
+        received_at: row.receivedAt,
+      });
     },
 
-    /** Inserts a monitoring report and deletes those older than the newest `monitorMax`, as storeMessage does. */
+    /** Inserts a monitoring report; the newest `monitorMax` are kept. */
     async storeMonitor(row: {
       appKey: string;
       deviceId: string;
@@ -97,25 +106,17 @@ export function trackingStore(
       message?: string | undefined;
       receivedAt: number;
     }) {
-      const inserted = await db
-        .insertInto('tracking_monitor')
-        .values({
-          app_key: row.appKey,
-          device_id: row.deviceId,
-          kind: row.kind,
-          name: row.name,
-          value: row.value ?? null,
-          rating: row.rating ?? null,
-          page: row.page,
-          message: row.message ?? null,
-          received_at: row.receivedAt,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .deleteFrom('tracking_monitor')
-        .where('id', '<=', Number(inserted.id) - monitorMax)
-        .execute();
+      await insertCapped(monitorMax, 'tracking_monitor', {
+        app_key: row.appKey,
+        device_id: row.deviceId,
+        kind: row.kind,
+        name: row.name,
+        value: row.value ?? null,
+        rating: row.rating ?? null,
+        page: row.page,
+        message: row.message ?? null,
+        received_at: row.receivedAt,
+      });
     },
   };
 }
