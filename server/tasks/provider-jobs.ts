@@ -107,6 +107,8 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
   return {
     /** ctx.providerJobs for one engine's run in one attempt. */
     forRun(attempt: Attempt, engine: string): ProviderJobs {
+      /** A job's key: one row per task, engine and name (the table's unique key). */
+      const key = (name: string) => ({ task_id: attempt.id, engine, name });
       return {
         async record(name, ref) {
           const text = JSON.stringify(ref);
@@ -116,18 +118,14 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
             const before = await trx
               .selectFrom('provider_jobs')
               .select(['ref', 'ended_at'])
-              .where('task_id', '=', attempt.id)
-              .where('engine', '=', engine)
-              .where('name', '=', name)
+              .where((eb) => eb.and(key(name)))
               .executeTakeFirst();
             // An open job under the same name that the engine did not resume would be lost: it is canceled below.
             if (before && before.ended_at === null && before.ref !== text) replaced = before.ref;
             await trx
               .insertInto('provider_jobs')
               .values({
-                task_id: attempt.id,
-                engine,
-                name,
+                ...key(name),
                 ref: text,
                 attempt: attempt.attempts,
                 created_at: now,
@@ -151,9 +149,7 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
           const row = await db
             .selectFrom('provider_jobs')
             .select(['ref', 'attempt'])
-            .where('task_id', '=', attempt.id)
-            .where('engine', '=', engine)
-            .where('name', '=', name)
+            .where((eb) => eb.and(key(name)))
             .where('ended_at', 'is', null)
             .executeTakeFirst();
           if (!row) return null;
@@ -163,9 +159,7 @@ export function providerJobStore(o: ProviderJobStoreOptions) {
               await trx
                 .updateTable('provider_jobs')
                 .set({ attempt: attempt.attempts, updated_at: Date.now() })
-                .where('task_id', '=', attempt.id)
-                .where('engine', '=', engine)
-                .where('name', '=', name)
+                .where((eb) => eb.and(key(name)))
                 .where('ended_at', 'is', null)
                 .execute();
             });
