@@ -2,19 +2,11 @@
 // previewed price.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RoutedBrowser } from '../../../server/test-support/browser';
+import { describe, expect, it } from 'vitest';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  uploadAs,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { createTasksTestApp, testEngine, uploadAs } from '../../../server/test-support/tasks';
+import { signedInPageEachTest } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import ClothesScreen from './ClothesScreen';
 import { writeDraft } from './draft';
@@ -23,23 +15,16 @@ import { costOf } from './pricing';
 const CLOTHES = '/api-playground/clothes_changer/v1/create_task';
 const files = makeTestMedia('clothes-screen-', { photo: stillImage('photo.png') });
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
-
-beforeEach(async () => {
-  // Try-on has no offline engine, so a test engine serves it. The queue is not started: the submitted task stays
-  // queued, which is all these tests need.
-  t = await createTasksTestApp({
+// Try-on has no offline engine, so a test engine serves it. The queue is not started: the submitted task stays
+// queued, which is all these tests need.
+const page = signedInPageEachTest(100, () =>
+  createTasksTestApp({
     engines: [testEngine({ name: 'tryon', features: ['tryon-clothes'] })],
     env: { ENGINES: 'tryon-clothes=tryon' },
-  });
-  user = await createUser(t, 100);
-  net = await signInPage(t, user);
-});
-afterEach(() => resetPage(t));
+  }),
+);
 
-const upload = (name: string) => uploadAs(t, user, readFileSync(files.photo), name, 'image/png');
+const upload = (name: string) => uploadAs(page.t, page.user, readFileSync(files.photo), name, 'image/png');
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Change clothes' }));
 
 async function open(
@@ -67,7 +52,7 @@ describe('ClothesScreen', () => {
     await open({ model: await upload('model.png'), onePiece: await upload('dress.png') });
     submit();
     expect(screen.getByRole('alert').textContent).toBe('Garments: upload at least one garment photo.');
-    expect(net.bodiesTo(CLOTHES)).toEqual([]);
+    expect(page.net.bodiesTo(CLOTHES)).toEqual([]);
   });
 
   it('sends the model with the upper garment alone; the server holds the previewed price', async () => {
@@ -76,9 +61,11 @@ describe('ClothesScreen', () => {
     await open({ model, upper });
     expect(screen.getByTestId('cost').textContent).toBe(String(costOf('tryon-clothes', {})));
     submit();
-    await waitFor(() => expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, upperUrl: upper.url }]));
+    await waitFor(() =>
+      expect(page.net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, upperUrl: upper.url }]),
+    );
     await waitFor(async () =>
-      expect(await t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([
+      expect(await page.t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).execute()).toEqual([
         { feature: 'tryon-clothes', credits_held: costOf('tryon-clothes', {}) },
       ]),
     );
@@ -95,7 +82,7 @@ describe('ClothesScreen', () => {
     await open({ model, upper, onePiece, mode: 'onePiece' });
     submit();
     await waitFor(() =>
-      expect(net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, onePieceUrl: onePiece.url }]),
+      expect(page.net.bodiesTo(CLOTHES)).toEqual([{ modelImageUrl: model.url, onePieceUrl: onePiece.url }]),
     );
   });
 });

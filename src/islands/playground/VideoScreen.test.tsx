@@ -2,22 +2,14 @@
 // server's hold.
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { readFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type RoutedBrowser } from '../../../server/test-support/browser';
+import { describe, expect, it } from 'vitest';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
 import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/provider-fakes';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  uploadAs,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { createTasksTestApp, testEngine, uploadAs } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
 import { SAMPLE_MODELS } from '../../lib/product-rules';
 import type { VideoType } from '../../lib/site/products';
-import { resetPage, signInPage } from '../shared/page.fixtures';
+import { signedInPageEachTest } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';
 import { writeDraft } from './draft';
 import { costOf } from './pricing';
@@ -25,26 +17,19 @@ import VideoScreen, { videoFeature } from './VideoScreen';
 
 const files = makeTestMedia('video-screen-', { clip: videoClip('clip.mp4', 3), portrait: stillImage('portrait.png') });
 
-let t: TasksTestApp;
-let user: TestUser;
-let net: RoutedBrowser;
-
-beforeEach(async () => {
-  // Translation has no offline engine, so a test engine serves it. The queue is not started: submitted tasks stay
-  // queued, which is all these tests need.
-  t = await createTasksTestApp({
+// Translation has no offline engine, so a test engine serves it. The queue is not started: submitted tasks stay
+// queued, which is all these tests need.
+const page = signedInPageEachTest(10_000, () =>
+  createTasksTestApp({
     engines: [testEngine({ name: 'dub', features: ['video-translate-lip-sync', 'video-translate-voice-only'] })],
     env: { ENGINES: 'video-translate-lip-sync=dub,video-translate-voice-only=dub' },
-  });
-  user = await createUser(t, 10_000);
-  net = await signInPage(t, user);
-});
-afterEach(() => resetPage(t));
+  }),
+);
 
 const flush = () => act(() => Promise.resolve());
-const uploadImage = () => uploadAs(t, user, readFileSync(files.portrait), 'portrait.png', 'image/png');
-const uploadVideo = () => uploadAs(t, user, readFileSync(files.clip), 'clip.mp4', 'video/mp4');
-const uploadAudio = () => uploadAs(t, user, silentWav(4, 16_000), 'speech.wav', 'audio/wav');
+const uploadImage = () => uploadAs(page.t, page.user, readFileSync(files.portrait), 'portrait.png', 'image/png');
+const uploadVideo = () => uploadAs(page.t, page.user, readFileSync(files.clip), 'clip.mp4', 'video/mp4');
+const uploadAudio = () => uploadAs(page.t, page.user, silentWav(4, 16_000), 'speech.wav', 'audio/wav');
 
 async function open(type: VideoType, draft: Record<string, unknown> = {}) {
   if (Object.keys(draft).length) writeDraft(`video-${type}`, draft);
@@ -57,8 +42,10 @@ const problem = () => screen.getByRole('alert').textContent;
 
 /** The one task the server stored: its feature and the credits it held. */
 async function stored() {
-  await waitFor(async () => expect(await t.database.db.selectFrom('tasks').select('id').execute()).toHaveLength(1));
-  return t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).executeTakeFirstOrThrow();
+  await waitFor(async () =>
+    expect(await page.t.database.db.selectFrom('tasks').select('id').execute()).toHaveLength(1),
+  );
+  return page.t.database.db.selectFrom('tasks').select(['feature', 'credits_held']).executeTakeFirstOrThrow();
 }
 
 describe('videoFeature', () => {
@@ -79,7 +66,7 @@ describe('text to video', () => {
     await open('text');
     generate();
     expect(problem()).toBe('Prompt: describe what should happen in the video.');
-    expect(net.sent.filter((r) => r.path.includes('animate_video'))).toEqual([]);
+    expect(page.net.sent.filter((r) => r.path.includes('animate_video'))).toEqual([]);
   });
 
   it('sends the trimmed prompt with the chosen length and resolution; the server holds the previewed price', async () => {
@@ -89,7 +76,7 @@ describe('text to video', () => {
     const cost = Number(screen.getByTestId('cost').textContent);
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
         { type: 'text', prompt: 'a paper boat on a rainy street', resolution: '720p', duration: 8 },
       ]),
     );
@@ -109,7 +96,7 @@ describe('image to video', () => {
     await open('image', { prompt: 'slow zoom in', image });
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
         { type: 'image', prompt: 'slow zoom in', resolution: '720p', duration: 4, imageUrl: image.url },
       ]),
     );
@@ -133,7 +120,7 @@ describe('character to video', () => {
     fireEvent.change(screen.getByLabelText('Script'), { target: { value: 'Welcome to the show!' } });
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/video_tools/v1/animate_video')).toEqual([
         {
           type: 'character',
           prompt: 'Welcome to the show!',
@@ -159,7 +146,7 @@ describe('character to video', () => {
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
         { audioUrl: audio.url, imageUrl: portrait.url },
       ]),
     );
@@ -187,12 +174,12 @@ describe('video translation', () => {
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_submit')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/did_video_task/v1/translate_submit')).toEqual([
         { videoUrl: video.url, targetLanguage: 'fr' },
       ]),
     );
     expect(await stored()).toEqual({ feature: 'video-translate-voice-only', credits_held: cost });
-    expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([]);
+    expect(page.net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([]);
   });
 
   it('names the source language when one is chosen, and lip sync by default', async () => {
@@ -201,7 +188,7 @@ describe('video translation', () => {
     fireEvent.change(screen.getByRole('combobox', { name: /^From/ }), { target: { value: 'en-US' } });
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/did_video_task/v1/translate_lip_submit')).toEqual([
         { videoUrl: video.url, targetLanguage: 'es', sourceLanguage: 'en-US' },
       ]),
     );
@@ -221,7 +208,7 @@ describe('lip sync', () => {
     expect(screen.getByTestId('cost').textContent).toBe(String(cost));
     generate();
     await waitFor(() =>
-      expect(net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
+      expect(page.net.bodiesTo('/api-playground/talking_face/v1/create_task')).toEqual([
         { audioUrl: audio.url, videoUrl: video.url },
       ]),
     );
