@@ -14,6 +14,7 @@ import { createTaskSystem, type TaskSystem } from '.';
 import { leasedEngineSlots } from './engine-slots';
 import { createUser, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
+import { PG_BOSS_TEST_ENV } from '../test-support/pg-boss-systems';
 import { freshPostgresDatabase } from '../db/test-support/engines';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -67,11 +68,7 @@ describe.skipIf(skipReason !== null)('cluster-wide engine slots (PostgreSQL)', (
       PUBLIC_URL: 'http://localhost:8787',
       DATABASE_URL: dbUrl,
       ROLE: 'worker',
-      QUEUE: 'pg-boss',
-      QUEUE_LEASE_S: '10',
-      QUEUE_CHECK_S: '1',
-      QUEUE_RETRY_DELAY_S: '1',
-      TASK_POLL_MS: '500',
+      ...PG_BOSS_TEST_ENV,
       TASK_WORKERS: '4',
       ENGINES: 'tts-common=boom|slow',
       ENGINE_CONCURRENCY: 'boom=4,slow=1',

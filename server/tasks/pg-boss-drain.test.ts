@@ -12,15 +12,8 @@ import { createTaskSystem, type TaskSystem } from '.';
 import { freshPostgresDatabase } from '../db/test-support/engines';
 import { postgresSkipReason } from '../test-support/instances';
 import { until } from '../test-support/server-process';
-import { expectCharged } from '../test-support/ledger';
-import {
-  createUser,
-  creditState,
-  submitSpeech,
-  TASKS_TEST_SECRET,
-  testEngine,
-  waitForTask,
-} from '../test-support/tasks';
+import { expectCharged, taskLedger } from '../test-support/ledger';
+import { createUser, submitSpeech, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const skipReason = await postgresSkipReason(adminUrl);
@@ -87,15 +80,13 @@ describe.skipIf(skipReason !== null)('draining a pg-boss worker', () => {
     await first.system.stop(300);
     const back = (await first.system.tasks.byId(task.id))!;
     expect(back).toMatchObject({ status: 'queued', attempts: 1, credits_charged: null });
-    expect(
-      (await creditState(first, user.id)).ledger.filter((r) => r.reference === task.id).map((r) => r.reason),
-    ).toEqual(['task-hold']);
+    expect(await taskLedger(first, user.id, task.id)).toEqual(['task-hold']);
 
     const second = await worker(fresh!.url);
     const done = await waitForTask(second, task.id, 30_000);
     expect(done).toMatchObject({ status: 'succeeded', attempts: 2 });
-    const state = await expectCharged(second, user, done.credits_charged!);
-    const reasons = state.ledger.filter((r) => r.reference === task.id).map((r) => r.reason);
+    await expectCharged(second, user, done.credits_charged!);
+    const reasons = await taskLedger(second, user.id, task.id);
     expect(reasons.filter((r) => r === 'task-hold')).toHaveLength(1);
     expect(reasons).not.toContain('task-refund');
   }, 60_000);

@@ -14,7 +14,8 @@ import { createLogger } from '../log';
 import { TASK_LIMITS, TASK_MESSAGES, TASK_QUEUE } from '../../src/lib/product-rules';
 import { createTaskSystem, LEDGER_REASONS, type TaskSystem } from '.';
 import type { pgBossQueue } from './pg-boss-queue';
-import { expectCharged } from '../test-support/ledger';
+import { expectCharged, taskLedger } from '../test-support/ledger';
+import { PG_BOSS_TEST_ENV } from '../test-support/pg-boss-systems';
 import { createUser, creditState, TASKS_TEST_SECRET, testEngine, waitForTask } from '../test-support/tasks';
 import { postgresSkipReason } from '../test-support/instances';
 import { freshPostgresDatabase } from '../db/test-support/engines';
@@ -28,14 +29,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'pg-boss-queue-'));
 let fresh: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
 let dbUrl = '';
 /** Lease and check as short as pg-boss allows, so a takeover after kill -9 comes within seconds. */
-const queueEnv = {
-  QUEUE: 'pg-boss',
-  QUEUE_LEASE_S: '10',
-  QUEUE_CHECK_S: '1',
-  QUEUE_RETRY_DELAY_S: '1',
-  TASK_POLL_MS: '500',
-  ENGINES: 'tts-common=test',
-};
+const queueEnv = { ...PG_BOSS_TEST_ENV, ENGINES: 'tts-common=test' };
 const open: { system: TaskSystem; database: AppDatabase }[] = [];
 const children: ChildProcess[] = [];
 
@@ -99,8 +93,6 @@ async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: numbe
 }
 
 const input = { text: 'a job on PostgreSQL', voice: 'en-us-male-1' };
-const taskLedger = async (t: { database: AppDatabase }, userId: string, taskId: string) =>
-  (await creditState(t, userId)).ledger.filter((r) => r.reference === taskId).map((r) => r.reason);
 const jobsOf = (system: TaskSystem, id: string) =>
   (system.queue as ReturnType<typeof pgBossQueue>).boss.findJobs(TASK_QUEUE.jobs, { id });
 

@@ -3,6 +3,11 @@
 import { expect } from 'vitest';
 import { creditState, type TasksTestApp, type TestUser } from './tasks';
 
+/** The reasons of one task's ledger rows, in order (hold, then settle or refund). */
+export async function taskLedger(t: Pick<TasksTestApp, 'database'>, userId: string, taskId: string) {
+  return (await creditState(t, userId)).ledger.filter((r) => r.reference === taskId).map((r) => r.reason);
+}
+
 /** What the user was granted (the ledger's grant rows). */
 function granted(ledger: Array<{ reason: string; delta: number }>): number {
   return ledger.filter((l) => l.reason === 'grant').reduce((n, l) => n + l.delta, 0);

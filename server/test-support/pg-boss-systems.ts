@@ -13,6 +13,15 @@ import { createLogger, type Logger } from '../log';
 import { createTaskSystem, type TaskSystem } from '../tasks';
 import { TASKS_TEST_SECRET } from './tasks';
 
+/** The job queue of the tests that build their own instances: pg-boss, a short lease, quick checks and retries. */
+export const PG_BOSS_TEST_ENV = {
+  QUEUE: 'pg-boss',
+  QUEUE_LEASE_S: '10',
+  QUEUE_CHECK_S: '1',
+  QUEUE_RETRY_DELAY_S: '1',
+  TASK_POLL_MS: '500',
+};
+
 export interface PgBossSystemOptions {
   /** Settings beside the shared ones (short lease and check intervals, a fast poll). */
   env?: Record<string, string>;
