@@ -2,13 +2,7 @@
 // its price, both equal to what the server holds; the result names the engine that made it.
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { createTasksTestApp, createUser, testEngine, type TasksTestApp } from '../../../server/test-support/tasks';
 import { ENGINE_LABELS, quote, TEXT_TO_VIDEO_OPTIONS } from '../../lib/product-rules';
 import { forgetFeatures } from '../../lib/site/features';
 import { resetPage, signInPage } from '../shared/page.fixtures';
@@ -17,14 +11,12 @@ import SpeechScreen from './SpeechScreen';
 import VideoScreen from './VideoScreen';
 
 let t: TasksTestApp | null = null;
-let user: TestUser;
 
 /** The real app (NO_MODEL_PRICE as given, '' for the default), a signed-in page, and the task queue running. */
 async function start(env: Record<string, string>, engines = [testEngine({ name: 'model' })]) {
   t = await createTasksTestApp({ engines, env });
   await t.system.queue.start();
-  user = await createUser(t, 50);
-  await signInPage(t, user);
+  await signInPage(t, await createUser(t, 50));
 }
 
 afterEach(async () => {

@@ -3,13 +3,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { routeBrowserTo, type RoutedBrowser } from '../../../server/test-support/browser';
-import {
-  createTasksTestApp,
-  createUser,
-  testEngine,
-  type TasksTestApp,
-  type TestUser,
-} from '../../../server/test-support/tasks';
+import { createTasksTestApp, createUser, testEngine, type TasksTestApp } from '../../../server/test-support/tasks';
 import { LIVE_STATUS, RUN_MESSAGES, STORAGE_KEYS, TASK_LIMITS, TASK_MESSAGES } from '../../lib/product-rules';
 import { $modal, resetModals } from '../../lib/stores/modals';
 import { $user, refreshUser } from '../../lib/stores/signed-in';
@@ -22,7 +16,6 @@ const CANCEL = '/api-playground/video_tools/v1/cancel';
 const START_CREDITS = 100;
 
 let t: TasksTestApp | null = null;
-let user: TestUser;
 let net: RoutedBrowser;
 let release: () => void = () => undefined;
 
@@ -34,7 +27,7 @@ async function start(o: { credits?: number; fail?: string; queue?: boolean } = {
     env: { ENGINES: 'tts-common=test,tts-pro=test' },
   });
   if (o.queue !== false) await t.system.queue.start();
-  user = await createUser(t, o.credits ?? START_CREDITS);
+  const user = await createUser(t, o.credits ?? START_CREDITS);
   net = routeBrowserTo(t.app);
   localStorage.setItem(STORAGE_KEYS.userToken, user.token);
   await refreshUser();
