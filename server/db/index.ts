@@ -5,7 +5,6 @@ export { migrateToLatest, SchemaTooNewError } from './migrate.ts';
 export type { MigrationResult } from './migrate.ts';
 export { migrations } from './migrations/index.ts';
 export { pageOf } from './paging.ts';
-export type { Page } from './paging.ts';
 export { preparedQuery } from './prepared.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export type { PreparedQuery } from './prepared.ts';
