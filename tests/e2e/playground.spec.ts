@@ -1,6 +1,5 @@
 // Playground end to end (SPEC.md §2): speech, dialogue, video and lip sync on local engines, history, credits, guest
 // draft, screenshots.
-import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +9,7 @@ import { PRODUCTS } from '../../src/lib/site/products';
 import { useMailbox } from './support/mailbox';
 import { enterMailedCode, hydrated, signInByMail, skipAboutYou } from './support/sign-in';
 import { admin } from './support/admin';
-import { writeTestPatternMp4 } from '../../server/test-support/lavfi-media';
+import { ffmpegOutput, writeTestPatternMp4 } from '../../server/test-support/lavfi-media';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const shots = path.join(root, 'test-results/screenshots');
@@ -59,23 +58,14 @@ function png(width: number, height: number): Buffer {
 }
 
 /** A 2-second MP4 with a test pattern and a WAV with a tone, made by the system's ffmpeg, the one the server uses. */
-function videoAndAudio(): { video: string; audio: string } {
-  const ffmpeg = process.env.FFMPEG_PATH ?? 'ffmpeg';
+async function videoAndAudio(): Promise<{ video: string; audio: string }> {
   const video = path.join(fixtures, 'clip.mp4');
   const audio = path.join(fixtures, 'voice.wav');
-  writeTestPatternMp4(ffmpeg, video);
-  execFileSync(ffmpeg, [
-    '-y',
-    '-loglevel',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=16000',
-    '-t',
-    '2',
+  writeTestPatternMp4(process.env.FFMPEG_PATH ?? 'ffmpeg', video);
+  writeFileSync(
     audio,
-  ]);
+    await ffmpegOutput('voice.wav', ['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=16000', '-t', '2']),
+  );
   return { video, audio };
 }
 
@@ -202,7 +192,7 @@ test('a guest keeps the inputs through the login modal, then speech, dialogue, v
   await page.goto('/playground/lipSync');
   await hydrated(page);
   if (available.get('talking-face')) {
-    const { video, audio } = videoAndAudio();
+    const { video, audio } = await videoAndAudio();
     await page.getByLabel('Video', { exact: true }).setInputFiles(video);
     await expect(page.getByText(/^video · /)).toBeVisible();
     await page.getByLabel('Audio', { exact: true }).setInputFiles(audio);
