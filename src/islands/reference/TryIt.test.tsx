@@ -9,22 +9,17 @@ import { $offer, FEATURES_PATH, forgetOffer } from '../../lib/stores/offer';
 import type { FeatureState } from '../../lib/api';
 import TryIt from './TryIt';
 
-const textToVideo: SampleSpec = {
+/** A JSON POST with a bearer key whose answer comes in the envelope, as the two calls tried here are. */
+const post = (path: string, example: Record<string, unknown>): SampleSpec => ({
   method: 'post',
-  path: '/api/async/text2video',
+  path,
   auth: 'bearer',
   contentType: 'application/json',
-  example: { prompt: 'A lighthouse at dawn' },
+  example,
   envelope: true,
-};
-const result: SampleSpec = {
-  method: 'post',
-  path: '/api/getAsyncResult',
-  auth: 'bearer',
-  contentType: 'application/json',
-  example: { taskId: 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17' },
-  envelope: true,
-};
+});
+const textToVideo = post('/api/async/text2video', { prompt: 'A lighthouse at dawn' });
+const result = post('/api/getAsyncResult', { taskId: 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17' });
 
 /** How this server runs text to video in a test: on the preview engine (no AI model), free or at the full price. */
 let textToVideoHere: Pick<FeatureState, 'usesModel' | 'noModelPrice'>;
