@@ -2,7 +2,6 @@
 // three-step upload), its media and apps.
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
 import {
-  listenLocal,
   readBody,
   sendFile,
   sendJson,
@@ -11,11 +10,9 @@ import {
   stillImage,
   submitTool,
   videoClip,
-  withMode,
-  type LocalServer,
 } from '../../test-support/provider-fakes';
-import { useProviderFake } from '../../test-support/provider-fake-file';
 import { listPrice } from '../../../src/lib/product-rules';
+import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 
 /** How the fake's next job behaves. */
 type Mode =
@@ -43,9 +40,7 @@ interface Job {
 }
 
 /** The fake: records every call, every storage upload and every job with its polls. */
-export interface Fake extends LocalServer {
-  mode: Mode;
-  calls: Call[];
+export interface Fake extends AdapterFake<Mode, Call> {
   uploads: Array<{ key: string; fields: Record<string, string>; data: Buffer; auth: string | undefined }>;
   jobs: Map<string, Job>;
 }
@@ -103,9 +98,8 @@ async function startFake({
     policies: 0,
     rateLimited: 0,
   };
-  const local = await listenLocal(async (req, res, base) => {
+  const handle: FakeHandler = async (req, res, url, base) => {
     const raw = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
     const send = (status: number, value: unknown, headers: Record<string, string> = {}) =>
       sendJson(res, status, value, headers);
     const ok = (data: unknown) => send(200, { code: 0, message: 'success', data });
@@ -213,36 +207,33 @@ async function startFake({
       return ok({ taskId });
     }
     send(404, { code: 40004, message: 'not found', data: null });
-  });
-  return withMode({ ...local, calls: state.calls, uploads: state.uploads, jobs: state.jobs }, state, () => {
+  };
+  return listenFake(handle, { calls: state.calls, uploads: state.uploads, jobs: state.jobs }, state, () => {
     state.rateLimited = 0;
   });
 }
 
 /** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
 export function useDreamApiFake() {
-  const provider = useProviderFake(
-    'dreamapi-test-',
-    {
+  const provider = useAdapterFake({
+    mediaPrefix: 'dreamapi-test-',
+    media: {
       clip: videoClip('clip.mp4', 1),
       result2s: videoClip('result-2s.mp4', 2),
       voice: sineAudio('voice.wav', 1),
       picture: stillImage('picture.png', 'color=c=teal:s=64x64'),
     },
-    startFake,
-    (fake) => {
+    start: startFake,
+    reset: (fake) => {
       fake.calls.length = 0;
       fake.uploads.length = 0;
       fake.jobs.clear();
       fake.mode = 'ok';
     },
-  );
-  const { openApp } = provider;
-  // Added onto the provider object, so its `fake` getter still reads the running fake.
+    // Its DreamAPI engine serves every feature it offers.
+    env: (url) => ({ DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: url, ENGINES: ALL }),
+  });
   return Object.assign(provider, {
-    /** An app whose DreamAPI engine talks to the fake and serves every feature it offers. */
-    app: (extra: Record<string, string> = {}) =>
-      openApp({ env: { DREAMAPI_KEY: KEY, DREAMAPI_BASE_URL: provider.fake.url, ENGINES: ALL, ...extra } }),
     submitWan: (t: TasksTestApp, user: TestUser) =>
       submitTool(t, user.apiKey, 'wan/text_to_video/2.1', { prompt: 'a fox in snow', resolution: '480p' }),
     /** The submits the fake received for `tool`. */

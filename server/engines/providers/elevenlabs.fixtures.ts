@@ -2,26 +2,15 @@
 // behind the account's refusals), its media and apps.
 import path from 'node:path';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import {
-  listenLocal,
-  postPlayground,
-  readBody,
-  sineAudio,
-  videoClip,
-  withMode,
-  type LocalServer,
-} from '../../test-support/provider-fakes';
-import { useProviderFake } from '../../test-support/provider-fake-file';
-import { listPrice } from '../../../src/lib/product-rules';
-import type { Feature } from '../../../src/lib/product-rules';
+import { postPlayground, readBody, sineAudio, videoClip } from '../../test-support/provider-fakes';
+import { listPrice, type Feature } from '../../../src/lib/product-rules';
+import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 import { answers, parseBody, type Call, type Mode } from './elevenlabs-calls.fixtures';
 import { elevenLabsDubbingFake } from './elevenlabs-dubbing.fixtures';
 import { elevenLabsSpeechFake } from './elevenlabs-speech.fixtures';
 
 /** The fake: records every call; `mode` decides how the next requests and jobs behave. */
-export interface Fake extends LocalServer {
-  mode: Mode;
-  calls: Call[];
+export interface Fake extends AdapterFake<Mode, Call> {
   /** Lets the jobs of a 'gated' test finish. */
   release(): void;
   /** Forgets the calls and jobs of the last test (dubbing ids start again at dub1). */
@@ -50,9 +39,8 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
   const state = { mode: 'ok' as Mode, calls: [] as Call[], rateLimited: 0, released: false };
   const speech = elevenLabsSpeechFake(state, media.tone);
   const dubbing = elevenLabsDubbingFake(state, media.dubbed);
-  const local = await listenLocal(async (req, res) => {
+  const handle: FakeHandler = async (req, res, url) => {
     const body = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://fake');
     const key = req.headers['xi-api-key'] as string | undefined;
     const call: Call = {
       method: req.method ?? '',
@@ -105,7 +93,7 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
 
     if (speech.handle(res, url, call) || dubbing.handle(res, url, call)) return;
     send(404, { detail: { status: 'not_found', message: 'Not found' } });
-  });
+  };
   const release = () => {
     state.released = true;
   };
@@ -114,7 +102,7 @@ async function startFake(media: { dir: string; tone: string; dubbed: string }): 
     dubbing.forget();
   };
   const { statuses, running } = dubbing;
-  return withMode({ ...local, calls: state.calls, release, reset, statuses, running }, state, () => {
+  return listenFake(handle, { calls: state.calls, release, reset, statuses, running }, state, () => {
     state.rateLimited = 0;
     state.released = false;
   });
@@ -141,27 +129,24 @@ export async function view(t: TasksTestApp, user: TestUser, taskId: string) {
  * The calling test file's media, fake (started before its tests, reset to 'ok' after each) and apps wired to the fake.
  */
 export function useElevenLabsFake() {
-  const provider = useProviderFake(
-    'elevenlabs-test-',
-    {
+  const provider = useAdapterFake({
+    mediaPrefix: 'elevenlabs-test-',
+    media: {
       tone: sineAudio('tone.mp3', 1),
       speech: sineAudio('speech.wav', 61, { sampleRate: 8000 }),
       source: videoClip('source.mp4', 1, { audio: true }),
       dubbed: videoClip('dubbed.mp4', 3, { audio: true }),
       synced: videoClip('synced.mp4', 2, { audio: true }),
     },
-    startFake,
-    (fake) => {
+    start: startFake,
+    reset: (fake) => {
       fake.reset();
       fake.mode = 'ok';
     },
-  );
-  const { openApp } = provider;
-  // Added onto the provider object, so its `fake` getter still reads the running fake.
+    // Its ElevenLabs engine serves every feature it offers without a lip-sync model.
+    env: (url) => ({ ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: url, ENGINES: SERVED }),
+  });
   return Object.assign(provider, {
-    /** An app whose ElevenLabs engine talks to the fake and serves every feature it offers without a lip-sync model. */
-    app: (extra: Record<string, string> = {}) =>
-      openApp({ env: { ELEVENLABS_API_KEY: KEY, ELEVENLABS_BASE_URL: provider.fake.url, ENGINES: SERVED, ...extra } }),
     /** The POSTs the fake received to paths starting with `prefix`. */
     posts: (prefix: string) => provider.fake.calls.filter((c) => c.method === 'POST' && c.path.startsWith(prefix)),
   });

@@ -2,27 +2,15 @@
 // check), its media and apps.
 import { expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
-import {
-  listenLocal,
-  readBody,
-  sendJson,
-  sineAudio,
-  stillImage,
-  submitTool,
-  videoClip,
-  withMode,
-  type LocalServer,
-} from '../../test-support/provider-fakes';
-import { useProviderFake } from '../../test-support/provider-fake-file';
+import { readBody, sendJson, sineAudio, stillImage, submitTool, videoClip } from '../../test-support/provider-fakes';
 import { listPrice } from '../../../src/lib/product-rules';
+import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 import type { FalConfig } from './fal';
 import { falQueueFake, type Mode, type QueueState } from './fal-queue.fixtures';
 import { falStorageFake, isPresignedPath, type FakeCall, type MultipartUpload } from './fal-storage.fixtures';
 
 /** The fake: records every call; `mode` decides how the next job behaves. */
-export interface Fake extends LocalServer {
-  mode: Mode;
-  calls: FakeCall[];
+export interface Fake extends AdapterFake<Mode, FakeCall> {
   /** Bytes PUT to fal storage, by the upload id that ends the file URL it answered. */
   uploads: Map<string, Buffer>;
   /** Status reads per request id. */
@@ -50,8 +38,7 @@ async function startFake(media: Record<'clip' | 'longClip' | 'picture', string>)
   const calls: FakeCall[] = [];
   const storage = falStorageFake(media, calls);
   const queue = falQueueFake(state, () => calls.length);
-  const local = await listenLocal(async (req, res, base) => {
-    const url = new URL(req.url ?? '/', 'http://fake');
+  const handle: FakeHandler = async (req, res, url, base) => {
     if (storage.part(req, res, url)) return;
     const body = await readBody(req);
     calls.push({
@@ -67,10 +54,10 @@ async function startFake(media: Record<'clip' | 'longClip' | 'picture', string>)
       return sendJson(res, 401, { detail: 'Invalid key' });
     if (storage.handle(req, res, url, body, base)) return;
     queue.handle(req, res, url, body, base);
-  });
-  return withMode(
+  };
+  return listenFake(
+    handle,
     {
-      ...local,
       get released() {
         return state.released;
       },
@@ -97,17 +84,17 @@ export const PRICE = listPrice('text-to-video', {}).credits;
 
 /** The calling test file's media, fake (started before its tests, reset after each) and apps wired to the fake. */
 export function useFalFake() {
-  const provider = useProviderFake(
-    'fal-test-',
-    {
+  const provider = useAdapterFake({
+    mediaPrefix: 'fal-test-',
+    media: {
       clip: videoClip('clip.mp4', 1),
       longClip: videoClip('long.mp4', 2),
       voice: sineAudio('voice.wav', 1),
       picture: stillImage('picture.png'),
       mask: stillImage('mask.png', 'color=c=white:s=64x64'),
     },
-    startFake,
-    (fake) => {
+    start: startFake,
+    reset: (fake) => {
       fake.calls.length = 0;
       fake.forgetJobs();
       fake.uploads.clear();
@@ -115,8 +102,14 @@ export function useFalFake() {
       fake.released = false;
       fake.mode = 'ok';
     },
-  );
-  const { openApp } = provider;
+    // Its fal engine serves every feature fal offers.
+    env: (url) => ({
+      FAL_KEY: 'test-key',
+      FAL_QUEUE_URL: url,
+      FAL_STORAGE_URL: url,
+      ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','),
+    }),
+  });
 
   /** The JSON body the model was submitted with. */
   function submitted(model: string): Record<string, unknown> {
@@ -130,19 +123,7 @@ export function useFalFake() {
     return provider.fake.uploads.get(String(fileUrl).split('/files/')[1] ?? '');
   }
 
-  // Added onto the provider object, so its `fake` getter still reads the running fake.
   return Object.assign(provider, {
-    /** An app whose fal engine talks to the fake and serves every feature fal offers. */
-    app: (extra: Record<string, string> = {}) =>
-      openApp({
-        env: {
-          FAL_KEY: 'test-key',
-          FAL_QUEUE_URL: provider.fake.url,
-          FAL_STORAGE_URL: provider.fake.url,
-          ENGINES: FAL_FEATURES.map((f) => `${f}=fal`).join(','),
-          ...extra,
-        },
-      }),
     /** An engine configuration that talks to the fake. */
     falConfig: (extra: Partial<FalConfig> = {}): FalConfig => ({
       key: 'test-key',
