@@ -10,6 +10,7 @@ import {
   taskMedia,
 } from '../../test-support/provider-fakes';
 import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
+import { ownerDeletes } from './adapter-tasks.fixtures';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
@@ -39,8 +40,7 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
     const user = await createUser(t, 100);
     const id = await submitWan(t, user);
     await expect.poll(() => pollsOf('up-1'), { timeout: 5000 }).toBeGreaterThanOrEqual(1);
-    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
-    expect(res.status).toBe(200);
+    await ownerDeletes(t, user, id);
     await expect.poll(async () => (await creditState(t, user.id)).balance, { timeout: 5000 }).toBe(100);
     await expectCharged(t, user, 0);
 

@@ -13,6 +13,7 @@ import {
 } from '../../test-support/provider-fakes';
 import { listPrice } from '../../../src/lib/product-rules';
 import { DREAMAPI_TTS_AUDIO_IDS } from './dreamapi-constants';
+import { providerCosts } from './adapter-tasks.fixtures';
 import { KEY, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
@@ -23,12 +24,6 @@ const {
   submits,
   pollsOf,
 } = dream;
-const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
-  t.database.db
-    .selectFrom('task_provider_costs')
-    .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
-    .where('task_id', '=', taskId)
-    .execute();
 
 describe('DreamAPI upstream adapter against a fake DreamAPI', { timeout: 30_000 }, () => {
   it('a job is submitted with the Bearer key, reported as progress while upstream status is 2, and its video stored locally, charged once', async () => {

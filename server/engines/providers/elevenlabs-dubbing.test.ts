@@ -6,7 +6,6 @@ import { createUser, waitForTask, type TasksTestApp, type TestUser } from '../..
 import {
   expectCharged,
   expectFailedAndRefunded,
-  postPlayground,
   submitTool,
   taskMedia,
   uploadMedia,
@@ -14,6 +13,7 @@ import {
 import { probeMedia } from '../../media/probe';
 import type { LipSync, MediaBytes } from '../types';
 import { elevenLabsEngine } from './elevenlabs';
+import { ownerDeletes, providerCosts } from './adapter-tasks.fixtures';
 import { capturedLog, KEY, price, TEXT, useElevenLabsFake } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();
@@ -113,13 +113,8 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     expect(task.credits_charged).toBe(price('video-translate-lip-sync', { seconds }));
     await expectCharged(t, user, task.credits_charged!);
     // Two billing calls: the dub (no cost reported: its length at the published price per minute) and the lip sync.
-    const costs = await t.database.db
-      .selectFrom('task_provider_costs')
-      .select(['provider', 'unit', 'estimated'])
-      .where('task_id', '=', task.id)
-      .orderBy('id')
-      .execute();
-    expect(costs).toEqual([
+    // toMatchObject on an array: the same two rows, in order, with these fields.
+    expect(await providerCosts(t, task.id)).toMatchObject([
       { provider: 'elevenlabs', unit: 'media-seconds', estimated: 1 },
       { provider: 'fal', unit: 'fal-billing-units', estimated: 0 },
     ]);
@@ -188,8 +183,7 @@ describe('ElevenLabs video translation against a fake ElevenLabs API', () => {
     await expect
       .poll(() => el.fake.calls.some((c) => c.method === 'GET' && c.path === '/v1/dubbing/dub1'), { timeout: 10_000 })
       .toBe(true);
-    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
-    expect(res.status).toBe(200);
+    await ownerDeletes(t, user, id);
     await expect
       .poll(() => el.fake.calls.some((c) => c.method === 'DELETE' && c.path === '/v1/dubbing/dub1'), { timeout: 5000 })
       .toBe(true);

@@ -16,17 +16,11 @@ import {
 import { probeMedia } from '../../media/probe';
 import { ELEVENLABS_PRICES } from '../../../src/lib/product-rules';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
+import { providerCosts } from './adapter-tasks.fixtures';
 import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();
 const { media, app, posts } = el;
-const providerCosts = (t: Awaited<ReturnType<typeof app>>, taskId: string) =>
-  t.database.db
-    .selectFrom('task_provider_costs')
-    .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
-    .where('task_id', '=', taskId)
-    .orderBy('id')
-    .execute();
 
 describe('ElevenLabs speech against a fake ElevenLabs API', () => {
   it('tts-common sends the mapped premade voice, the fast model and the key, stores the MP3 with its measured length, charges by characters', async () => {

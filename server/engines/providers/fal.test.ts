@@ -15,16 +15,11 @@ import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import { falEngine } from './fal';
+import { ownerDeletes, providerCosts } from './adapter-tasks.fixtures';
 import { PRICE, useFalFake } from './fal.fixtures';
 import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signature.fixtures';
 
 const fal = useFalFake();
-const providerCosts = (t: Awaited<ReturnType<typeof fal.app>>, taskId: string) =>
-  t.database.db
-    .selectFrom('task_provider_costs')
-    .select(['provider', 'amount', 'unit', 'usd', 'estimated'])
-    .where('task_id', '=', taskId)
-    .execute();
 const {
   media: { clip, voice },
   app,
@@ -108,8 +103,7 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const user = await createUser(t, 100);
     const id = await submitText(t, user.apiKey);
     await expect.poll(() => fal.fake.calls.some((c) => c.path.endsWith('/status')), { timeout: 5000 }).toBe(true);
-    const res = await postPlayground(t, user, 'video_tools/v1/delete', { taskId: id });
-    expect(res.status).toBe(200);
+    await ownerDeletes(t, user, id);
     await expect
       .poll(() => fal.fake.calls.some((c) => c.method === 'PUT' && c.path.endsWith('/cancel')), { timeout: 5000 })
       .toBe(true);
