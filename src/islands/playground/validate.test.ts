@@ -1,14 +1,7 @@
 // Each screen's input checks say what to fix, at the same limits the server's task schemas enforce (TASK_LIMITS).
 import { describe, expect, it } from 'vitest';
 import { TASK_LIMITS, TEXT_TO_VIDEO_OPTIONS, VOICES } from '../../lib/product-rules';
-import {
-  dialogueProblem,
-  promptProblem,
-  textProblem,
-  videoOptionProblem,
-  voiceProblem,
-  type DialogueLine,
-} from './validate';
+import { dialogueProblem, promptProblem, textProblem, videoOptionProblem, voiceProblem } from './validate';
 
 const voice = VOICES[0]!.id;
 
@@ -50,7 +43,7 @@ describe('dialogueProblem', () => {
 
   it('needs at least one line and at most the line limit', () => {
     expect(dialogueProblem([], {})).toBe('Add at least one line.');
-    const many: DialogueLine[] = Array.from({ length: TASK_LIMITS.maxDialogueLines + 3 }, () => line('A'));
+    const many = Array.from({ length: TASK_LIMITS.maxDialogueLines + 3 }, () => line('A'));
     expect(dialogueProblem(many, { A: voice })).toBe(`At most ${TASK_LIMITS.maxDialogueLines} lines; remove 3.`);
     expect(dialogueProblem(many.slice(0, TASK_LIMITS.maxDialogueLines), { A: voice })).toBeNull();
   });
