@@ -6,11 +6,10 @@ import {
   expectCharged,
   expectChargedOnce,
   expectFailedAndRefunded,
-  postPlayground,
   taskMedia,
 } from '../../test-support/provider-fakes';
 import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
-import { ownerDeletes } from './adapter-tasks.fixtures';
+import { ownerDeletes, playgroundTask } from './adapter-tasks.fixtures';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';
 
 const dream = useDreamApiFake();
@@ -104,27 +103,25 @@ describe('DreamAPI upstream failures against a fake DreamAPI', { timeout: 30_000
   it('character to video with a sample model cannot be served upstream: failed with the reason, refunded, nothing submitted', async () => {
     const t = await app();
     const user = await createUser(t, 100);
-    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+    const id = await playgroundTask(t, user, 'video_tools/v1/animate_video', {
       type: 'character',
       prompt: 'waves hello',
       modelId: 'model-emma',
     });
-    const { data } = (await res.json()) as { data: { taskId: string } };
-    await expectFailedAndRefunded(t, user, data.taskId, 'cannot use a sample model');
+    await expectFailedAndRefunded(t, user, id, 'cannot use a sample model');
     expect(dream.fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);
   });
 
   it("a sample model is not the user's fault: with the preview engine behind DreamAPI it is drawn there, charged once", async () => {
     const t = await app({ ENGINES: 'character-to-video=dreamapi|preview' });
     const user = await createUser(t, 100);
-    const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+    const id = await playgroundTask(t, user, 'video_tools/v1/animate_video', {
       type: 'character',
       prompt: 'waves hello',
       modelId: 'model-emma',
       resolution: '512p',
     });
-    const { data } = (await res.json()) as { data: { taskId: string } };
-    const task = await waitForTask(t, data.taskId);
+    const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     expect(task.engine).toBe('preview');
     expect(dream.fake.calls.filter((c) => c.path.startsWith('/api/async/'))).toHaveLength(0);

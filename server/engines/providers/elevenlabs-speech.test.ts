@@ -8,7 +8,6 @@ import {
   expectCharged,
   expectChargedOnce,
   expectFailedAndRefunded,
-  postPlayground,
   submitTool,
   taskMedia,
   uploadMedia,
@@ -16,7 +15,7 @@ import {
 import { probeMedia } from '../../media/probe';
 import { ELEVENLABS_PRICES } from '../../../src/lib/product-rules';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';
-import { providerCosts } from './adapter-tasks.fixtures';
+import { playgroundTask, providerCosts } from './adapter-tasks.fixtures';
 import { KEY, price, TEXT, useElevenLabsFake, view } from './elevenlabs.fixtures';
 
 const el = useElevenLabsFake();
@@ -118,11 +117,11 @@ describe('ElevenLabs speech against a fake ElevenLabs API', () => {
       { speaker: 'B', text: long },
       { speaker: 'A', text: 'Short goodbye.' },
     ];
-    const res = await postPlayground(t, user, 'speech/v1/dialogue', {
+    const id = await playgroundTask(t, user, 'speech/v1/dialogue', {
       lines,
       voices: { A: 'en-us-female-1', B: 'de-male-1' },
     });
-    const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
+    const task = await waitForTask(t, id);
     expect(task.status, task.error ?? '').toBe('succeeded');
     const calls = posts('/v1/text-to-dialogue');
     expect(calls).toHaveLength(2);

@@ -6,7 +6,6 @@ import { createUser, waitForTask } from '../../test-support/tasks';
 import {
   expectCharged,
   expectFailedAndRefunded,
-  postPlayground,
   submitTool,
   taskMedia,
   uploadMedia,
@@ -15,7 +14,7 @@ import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';
 import { falEngine } from './fal';
-import { ownerDeletes, providerCosts } from './adapter-tasks.fixtures';
+import { ownerDeletes, playgroundTask, providerCosts } from './adapter-tasks.fixtures';
 import { PRICE, useFalFake } from './fal.fixtures';
 import { falHookHeaders, falTestKey, startJwksServer } from './fal-webhook-signature.fixtures';
 
@@ -54,13 +53,13 @@ describe('fal.ai adapter against a fake fal queue', () => {
     const t = await app({ ENGINES: 'text-to-video=fal|preview' });
     const user = await createUser(t, 500);
     const animate = async (duration: number, resolution: string) => {
-      const res = await postPlayground(t, user, 'video_tools/v1/animate_video', {
+      const id = await playgroundTask(t, user, 'video_tools/v1/animate_video', {
         type: 'text',
         prompt: 'a fox in snow',
         duration,
         resolution,
       });
-      const task = await waitForTask(t, ((await res.json()) as { data: { taskId: string } }).data.taskId);
+      const task = await waitForTask(t, id);
       expect(task.status, task.error ?? '').toBe('succeeded');
       return task;
     };
