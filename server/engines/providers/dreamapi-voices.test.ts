@@ -23,7 +23,8 @@ async function callTool(t: Awaited<ReturnType<typeof app>>, apiKey: string, tool
   return { status: res.status, answer: (await res.json()) as { code: number; message: string } };
 }
 
-describe('DreamAPI speech voices', { timeout: 30_000 }, () => {
+// Every voice runs a task, one after the other: minutes are allowed for a busy machine.
+describe('DreamAPI speech voices', { timeout: 90_000 }, () => {
   it('every voice offered on DreamAPI runs with a documented audioId for its language, Common and Pro', async () => {
     const t = await app(WITH_PRO);
     const user = await createUser(t, 500);
