@@ -55,7 +55,8 @@ describe('NamedKeys', () => {
     fireEvent.change(screen.getByLabelText('New key name'), { target: { value: 'Production' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
     await screen.findByTestId('new-key');
-    expect(scrolled).toHaveBeenCalled();
+    // The box scrolls in from an effect after it renders, which may come a tick after the box is found.
+    await waitFor(() => expect(scrolled).toHaveBeenCalled());
     expect(
       within(list)
         .getAllByRole('listitem')
