@@ -14,6 +14,7 @@ export { OPERATIONS, operationById, IDEMPOTENCY_HEADER, type Operation, type Tag
 export { ERROR_CATALOGUE, errorRows, type ErrorEntry, type ErrorKey } from './errors';
 export * from './schemas';
 export * from './task-schemas';
+export * from './call-bodies';
 export * from './public-task-schemas';
 export * from './offer';
 export { taskEventsQuery, type TaskEventsQuery } from './live-status';

@@ -1,7 +1,7 @@
 // Metadata of every public API route (path, summary, request and answer schemas, examples, errors): the OpenAPI source.
 import { DIRECT_UPLOADS, IDEMPOTENCY, MEDIA_LIMITS, UPLOAD_SCENES } from '../product-rules';
 import { reqIdBody } from './public-task-schemas';
-import { rotateBody, taskIdBody, uploadSceneBody } from './task-schemas';
+import { rotateBody, taskIdBody, uploadSceneBody } from './call-bodies';
 import type { ErrorKey } from './errors';
 import { DEVELOPER_OPERATIONS } from './developer-operations';
 import { streamOperation } from './live-status';

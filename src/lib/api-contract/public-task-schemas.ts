@@ -5,8 +5,6 @@ import { IMAGE_ASPECT_RATIOS, TASK_LIMITS, type PublicTool } from '../product-ru
 import {
   clipFields,
   clipOffered,
-  dialogueShape,
-  dialogueSpeakers,
   language,
   looseBoolean,
   mediaUrl,
@@ -15,6 +13,7 @@ import {
   speechSettings,
   text,
 } from './task-fields';
+import { clothesBody, dialogueBody, translateBody, ttsCloneBody, voiceCloneBody } from './task-schemas';
 
 const callbackUrl = { callbackUrl: z.string().max(2048).optional() };
 
@@ -25,13 +24,9 @@ export const dreamTts = z.object({
   ...speechSettings,
   ...callbackUrl,
 });
-export const dreamVoiceClone = z.object({ voiceUrl: mediaUrl, ...callbackUrl });
-export const dreamTtsClone = z.object({
-  cloneId: z.string().trim().min(1).max(100),
-  text,
-  lan: language.optional(),
-  ...callbackUrl,
-});
+// Where a tool takes the playground's body, it is that body with DreamAPI's callback (refinements kept).
+export const dreamVoiceClone = voiceCloneBody.extend(callbackUrl);
+export const dreamTtsClone = ttsCloneBody.extend(callbackUrl);
 const videoParams = z
   .object({
     video_width: z.coerce
@@ -79,13 +74,7 @@ export const dreamTalkingImage = z
     ...callbackUrl,
   })
   .refine((b) => Boolean(b.photoUrl || b.modelId), { message: 'give photoUrl or modelId', path: ['photoUrl'] });
-export const dreamVideoTranslate = z.object({
-  videoUrl: mediaUrl,
-  sourceLanguage: language.optional(),
-  targetLanguage: language,
-  enableLipSync: looseBoolean.default(true),
-  ...callbackUrl,
-});
+export const dreamVideoTranslate = translateBody.extend({ enableLipSync: looseBoolean.default(true), ...callbackUrl });
 export const dreamWanText = z.object({
   prompt,
   negativePrompt: z.string().max(TASK_LIMITS.maxPromptChars).optional(),
@@ -119,19 +108,8 @@ export const dreamCharacter2Video = z
     if (!b.imgUrl && !b.modelId) ctx.addIssue({ code: 'custom', path: ['modelId'], message: 'give modelId or imgUrl' });
   });
 /** A dialogue in the playground's shape: lines in order and a voice per speaker. */
-export const dreamDialogue = z.object({ ...dialogueShape, ...callbackUrl }).superRefine(dialogueSpeakers);
-export const dreamTryon = z
-  .object({
-    modelImageUrl: mediaUrl,
-    upperUrl: mediaUrl.optional(),
-    lowerUrl: mediaUrl.optional(),
-    onePieceUrl: mediaUrl.optional(),
-    ...callbackUrl,
-  })
-  .refine((b) => Boolean(b.upperUrl || b.lowerUrl || b.onePieceUrl), {
-    message: 'give upperUrl, lowerUrl or onePieceUrl',
-    path: ['upperUrl'],
-  });
+export const dreamDialogue = dialogueBody.safeExtend(callbackUrl);
+export const dreamTryon = clothesBody.safeExtend(callbackUrl);
 export const dreamImageGeneration = z.object({
   prompt,
   count: z.coerce

@@ -1,24 +1,21 @@
-// Request bodies of the playground's task calls (zod, JSON with the signed-in token), and the id, list and upload
-// bodies the public API shares.
+// Request bodies of the playground's task calls (zod, JSON with the signed-in token); the public API's tools extend
+// several of them.
 import { z } from 'zod';
-import { FEATURES, HISTORY, TASK_LIMITS, UPLOAD_SCENES } from '../product-rules';
 import {
   clipFields,
   clipOffered,
   dialogueShape,
   dialogueSpeakers,
   language,
-  looseBoolean,
   mediaUrl,
   modelId,
   prompt,
   speechSettings,
-  taskId,
   text,
   voiceId,
 } from './task-fields';
 
-export { mediaUrl, taskId };
+export { mediaUrl };
 
 export const ttsBody = z.object({
   text,
@@ -77,20 +74,3 @@ export const talkingFaceBody = z
     message: 'give imageUrl, videoUrl or modelId',
     path: ['imageUrl'],
   });
-
-export const taskIdBody = z.object({ taskId });
-export const listBody = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(TASK_LIMITS.maxPageSize).default(TASK_LIMITS.defaultPageSize),
-  feature: z.enum(FEATURES).optional(),
-  /** Several features at once (a screen's history); joined with `feature`. */
-  features: z.array(z.enum(FEATURES)).max(FEATURES.length).optional(),
-  /** Words of the prompt, text, script or voice, case-insensitive. */
-  q: z.string().trim().max(HISTORY.searchMaxLength).optional(),
-});
-export const rotateBody = z.object({
-  rotate: looseBoolean.default(false),
-});
-export const uploadSceneBody = z.object({
-  scene: z.enum(Object.keys(UPLOAD_SCENES) as [string, ...string[]]).default('any'),
-});
