@@ -23,6 +23,7 @@ export interface UsersTable {
   /** When the information modal was first offered to this account (migration 012); null until then. */
   info_asked_at: EpochMs | null;
 }
+export type User = Selectable<UsersTable>;
 
 export interface SessionsTable {
   /** Hash of the bearer token; the token itself is never stored. */
@@ -86,6 +87,7 @@ export interface ApiKeysTable {
   daily_credit_cap: number | null;
   monthly_credit_cap: number | null;
 }
+export type ApiKey = Selectable<ApiKeysTable>;
 
 /** A revoked or regenerated key's hash (migration 018): a call with it is told so, instead of "wrong key". */
 export interface RetiredApiKeysTable {
@@ -95,6 +97,3 @@ export interface RetiredApiKeysTable {
   reason: string;
   retired_at: EpochMs;
 }
-
-export type User = Selectable<UsersTable>;
-export type ApiKey = Selectable<ApiKeysTable>;

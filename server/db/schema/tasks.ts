@@ -38,6 +38,7 @@ export interface TasksTable {
   /** X-Request-Id of the submitting public API call (migration 017), carried by the usage export. */
   request_id: string | null;
 }
+export type TaskRow = Selectable<TasksTable>;
 
 /** An uploaded or generated file kept by the media store until expires_at. */
 export interface MediaTable {
@@ -54,6 +55,7 @@ export interface MediaTable {
   /** For kind 'poster': the id of the video this frame was taken from (migration 012); null otherwise. */
   poster_of: string | null;
 }
+export type MediaRow = Selectable<MediaTable>;
 
 /** Step one of the three-step upload (get_policy); media_id is set once the form upload arrived. */
 export interface UploadPoliciesTable {
@@ -64,6 +66,7 @@ export interface UploadPoliciesTable {
   created_at: EpochMs;
   expires_at: EpochMs;
 }
+export type UploadPolicyRow = Selectable<UploadPoliciesTable>;
 
 /** A user's Standard Webhooks signing secret (whsec_…). */
 export interface WebhookSecretsTable {
@@ -118,7 +121,3 @@ export interface EngineSlotsTable {
   /** Epoch ms by the database's clock. */
   expires_at: EpochMs;
 }
-
-export type TaskRow = Selectable<TasksTable>;
-export type MediaRow = Selectable<MediaTable>;
-export type UploadPolicyRow = Selectable<UploadPoliciesTable>;
