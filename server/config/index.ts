@@ -1,14 +1,7 @@
 // The server's configuration: read once from the environment, validated, with defaults that work locally.
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  SIGNUP_CREDITS_DEFAULT,
-  TRACKING,
-  TRACKING_BROWSER,
-  TRACKING_LIMITS,
-  TRACKING_RETENTION,
-  UPLOADS_IN_FLIGHT,
-} from '../../src/lib/product-rules';
+import { SIGNUP_CREDITS_DEFAULT, UPLOADS_IN_FLIGHT } from '../../src/lib/product-rules';
 import type { LogLevel } from '../log';
 import { parseProxyTrust, type ProxyTrust } from '../http/client-ip';
 import { taskConfig, taskEnvShape, type TaskConfig } from './tasks';
@@ -17,6 +10,8 @@ import { redisConfig, redisEnvShape, type RedisConfig } from './redis';
 import { queueConfig, queueEnvShape, type QueueConfig } from './queue';
 import { opsConfig, opsEnvShape, type OpsConfig } from './ops';
 import { databaseConfig, databaseEnvShape, type DatabaseConfig } from './database';
+import { trackingConfig, trackingEnvShape, type TrackingConfig } from './tracking';
+import { csv } from './lists';
 
 export type { TaskConfig } from './tasks';
 export type { S3Config } from './s3';
@@ -24,14 +19,9 @@ export type { RedisConfig } from './redis';
 export type { QueueConfig, Role } from './queue';
 export type { OpsConfig } from './ops';
 export type { DatabaseConfig } from './database';
+export type { TrackingConfig } from './tracking';
 
 const port = z.coerce.number().int().min(0).max(65535);
-const csv = z.string().transform((v) =>
-  v
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-);
 
 const envSchema = z
   .object({
@@ -73,28 +63,6 @@ const envSchema = z
       .default(UPLOADS_IN_FLIGHT.processBytes),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-    // Tracking collector (docs/tracking-protocol.md): registered app keys, token secret, the batch timing track_config
-    // hands out.
-    TRACKING_APP_KEYS: csv.optional(),
-    TRACKING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    TRACKING_BATCH_SIZE: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(TRACKING_LIMITS.batchMaxEntries)
-      .default(TRACKING.batchSize),
-    TRACKING_BUFFER_S: z.coerce
-      .number()
-      .min(TRACKING_LIMITS.minBufferS)
-      .max(TRACKING_LIMITS.maxBufferS)
-      .default(TRACKING.bufferMs / 1000),
-    /** Days tracking events are kept (docs/scaling.md "Tracking on PostgreSQL"). */
-    TRACKING_RETENTION_DAYS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(TRACKING_RETENTION.maxDays)
-      .default(TRACKING_RETENTION.defaultDays),
     // Accounts: server secret, mail, where OAuth sends the browser, identity providers.
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url().optional(),
@@ -130,7 +98,8 @@ const envSchema = z
   .extend(redisEnvShape)
   .extend(queueEnvShape)
   .extend(opsEnvShape)
-  .extend(databaseEnvShape);
+  .extend(databaseEnvShape)
+  .extend(trackingEnvShape);
 
 /** One identity provider's client registration and endpoints; null clientId means the provider is off. */
 export interface OAuthProviderConfig {
@@ -171,17 +140,8 @@ export interface Config {
   queue: QueueConfig;
   /** Metrics, tracing and the graceful drain (METRICS_*, OTEL_*, DRAIN_*; docs/operations.md). */
   ops: OpsConfig;
-  tracking: {
-    /** App keys the collector accepts besides those registered with the CLI. */
-    appKeys: string[];
-    /** Signs tokens and derives batch keys (TRACKING_SECRET); null: derived from the server secret (SECRET_KEY). */
-    secret: string | null;
-    /** What track_config hands out (SPEC.md §7 batchSize, bufferS). */
-    batchSize: number;
-    bufferS: number;
-    /** Days events are kept (TRACKING_RETENTION_DAYS); the tracking chore removes older ones. */
-    retentionDays: number;
-  };
+  /** The tracking collector (TRACKING_*, server/config/tracking.ts). */
+  tracking: TrackingConfig;
   /** Server secret for API key encryption and code hashing; unset means "generate and keep in dataDir". */
   secretKey: string | null;
   /** nodemailer SMTP URL; null prints login codes to the server log instead. */
@@ -241,14 +201,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: redisConfig(e),
     queue,
     ops: opsConfig(e, (message) => new ConfigError(`Invalid configuration:\n  ${message}`)),
-    tracking: {
-      appKeys: e.TRACKING_APP_KEYS ?? [TRACKING_BROWSER.defaultAppKey],
-      // Unset: derived from SECRET_KEY (or DATA_DIR/secret.key), so tokens survive restarts and agree across instances.
-      secret: e.TRACKING_SECRET ?? null,
-      batchSize: e.TRACKING_BATCH_SIZE,
-      bufferS: e.TRACKING_BUFFER_S,
-      retentionDays: e.TRACKING_RETENTION_DAYS,
-    },
+    tracking: trackingConfig(e),
     secretKey: e.SECRET_KEY ?? null,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
