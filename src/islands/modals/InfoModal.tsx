@@ -13,6 +13,7 @@ import {
 } from '../../lib/product-rules';
 import { closeModal, showToast } from '../../lib/stores/modals';
 import { $user } from '../../lib/stores/signed-in';
+import TextField from '../shared/TextField';
 import Modal from './Modal';
 import styles from './modals.module.css';
 
@@ -55,25 +56,22 @@ export default function InfoModal() {
           void submit();
         }}
       >
-        <label className={styles.label} htmlFor="info-company">
-          Company
-        </label>
-        <input
+        <TextField
           id="info-company"
+          label="Company"
           className={styles.input}
           value={company}
           maxLength={COMPANY.maxLength}
-          onChange={(e) => setCompany(e.target.value)}
+          onValue={setCompany}
         />
-        <label className={styles.label} htmlFor="info-channel">
-          How did you hear about us?
-        </label>
-        <textarea
+        <TextField
           id="info-channel"
+          label="How did you hear about us?"
+          multiline
           className={styles.textarea}
           value={channel}
           maxLength={CHANNEL.maxLength}
-          onChange={(e) => setChannel(e.target.value)}
+          onValue={setChannel}
         />
         <span className={styles.counter} aria-live="polite">
           {formatCount(channel.length)}/{formatCount(CHANNEL.counterMax)}

@@ -2,6 +2,7 @@
 // undo; ?task= opens one.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { TextInput } from '../shared/TextField';
 import { useHydratedStore } from '../shared/useHydratedStore';
 import {
   featureLabel,
@@ -173,12 +174,12 @@ export default function History({ features, screen }: { features: readonly Featu
         </button>
       </div>
       <div className={styles.tools} role="search">
-        <input
+        <TextInput
           type="search"
           className={styles.search}
           value={typed}
           maxLength={HISTORY.searchMaxLength}
-          onChange={(e) => setTyped(e.target.value)}
+          onValue={setTyped}
           placeholder="Search prompts and voices"
           aria-label="Search history"
         />

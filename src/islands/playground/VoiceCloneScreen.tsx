@@ -11,7 +11,7 @@ import { costOf } from './pricing';
 import Recorder from './Recorder';
 import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
-import Field from '../shared/Field';
+import TextField from '../shared/TextField';
 import styles from './playground.module.css';
 
 const SCREEN = 'voiceClone';
@@ -54,15 +54,15 @@ export default function VoiceCloneScreen() {
         screen={SCREEN}
       />
       {!draft.sample && <Recorder onRecorded={(sample) => update({ sample })} screen={SCREEN} />}
-      <Field id="clone-name" label="Name">
-        <input
-          className={styles.input}
-          maxLength={TASK_LIMITS.maxSpeakerNameChars}
-          value={draft.name}
-          placeholder="e.g. My narration voice"
-          onChange={(e) => update({ name: e.target.value })}
-        />
-      </Field>
+      <TextField
+        id="clone-name"
+        label="Name"
+        className={styles.input}
+        maxLength={TASK_LIMITS.maxSpeakerNameChars}
+        value={draft.name}
+        placeholder="e.g. My narration voice"
+        onValue={(name) => update({ name })}
+      />
       <label className={styles.inline}>
         <input type="checkbox" checked={draft.consent} onChange={(e) => update({ consent: e.target.checked })} />
         This is my voice, or I have the speaker&apos;s permission to clone it.
