@@ -2,7 +2,6 @@
 // options).
 import { lazy, Suspense, useState } from 'react';
 import type { AdvancedSettingsProps } from './AdvancedSettingsForm';
-import styles from './playground.module.css';
 import own from './disclosures.module.css';
 
 // The options arrive with the features answer, after the screen is up, so the form's code can come then too.
@@ -19,7 +18,7 @@ function SettingsPending({ onToggle }: { onToggle: (open: boolean) => void }) {
       data-testid="advanced-settings-pending"
       onToggle={(e) => onToggle(e.currentTarget.open)}
     >
-      <summary className={styles.label}>Advanced settings</summary>
+      <summary className="field-label">Advanced settings</summary>
       <p className={own.body}>The settings this product&apos;s engine honours appear here once the server answers.</p>
     </details>
   );

@@ -62,7 +62,7 @@ export default function AdvancedSettingsForm({
   const changed = options.some((o) => value[o] !== undefined && value[o] !== '');
   return (
     <details className={own.advanced} open={changed || initiallyOpen || undefined} data-testid="advanced-settings">
-      <summary className={styles.label}>Advanced settings</summary>
+      <summary className="field-label">Advanced settings</summary>
       <div className={own.body}>
         {options.includes('speed') && (
           <Slider id={`${idPrefix}-speed`} option="speed" value={value.speed} onChange={(speed) => set({ speed })} />

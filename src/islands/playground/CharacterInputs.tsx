@@ -23,7 +23,7 @@ export default function CharacterInputs({
   return (
     <>
       <fieldset className={styles.voices}>
-        <legend className={styles.label}>Character: a sample model or your portrait</legend>
+        <legend className="field-label">Character: a sample model or your portrait</legend>
         <div className={models.models} role="radiogroup" aria-label="Sample models">
           {SAMPLE_MODELS.map((m) => (
             <label key={m.id} className={models.model} title={m.desc}>

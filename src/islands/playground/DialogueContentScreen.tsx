@@ -9,6 +9,7 @@ import { parseScript, SCRIPT_STYLES, generateScript, scriptToText, type ScriptSt
 import { trackAction } from './track';
 import { dialogueProblem } from './validate';
 import Field from '../shared/Field';
+import TextField from '../shared/TextField';
 import styles from './playground.module.css';
 import own from './DialogueContentScreen.module.css';
 
@@ -47,15 +48,15 @@ export default function DialogueContentScreen() {
   return (
     <div className={styles.layout}>
       <div className={`card ${styles.form}`}>
-        <Field id="script-topic" label="Topic">
-          <input
-            className={styles.input}
-            maxLength={TASK_LIMITS.maxScriptTopicChars}
-            value={draft.topic}
-            placeholder="e.g. learning to cook"
-            onChange={(e) => update({ topic: e.target.value })}
-          />
-        </Field>
+        <TextField
+          id="script-topic"
+          label="Topic"
+          className={styles.input}
+          maxLength={TASK_LIMITS.maxScriptTopicChars}
+          value={draft.topic}
+          placeholder="e.g. learning to cook"
+          onValue={(topic) => update({ topic })}
+        />
         <div className={styles.trio}>
           <Field id="script-style" label="Style">
             <select className={styles.input} value={style} onChange={(e) => update({ style: e.target.value })}>
@@ -67,36 +68,35 @@ export default function DialogueContentScreen() {
             </select>
           </Field>
           {SPEAKER_KEYS.map((key, i) => (
-            <Field key={key} id={`script-speaker-${key}`} label={`Speaker ${i + 1}`}>
-              <input
-                className={styles.input}
-                maxLength={TASK_LIMITS.maxSpeakerNameChars}
-                value={draft[key]}
-                onChange={(e) => update({ [key]: e.target.value })}
-              />
-            </Field>
+            <TextField
+              key={key}
+              id={`script-speaker-${key}`}
+              label={`Speaker ${i + 1}`}
+              className={styles.input}
+              maxLength={TASK_LIMITS.maxSpeakerNameChars}
+              value={draft[key]}
+              onValue={(name) => update({ [key]: name })}
+            />
           ))}
         </div>
         <div className={styles.row}>
           <button type="button" className="button button--ghost" onClick={generate}>
             Fill from template
           </button>
-          <span className={styles.hint}>Templates are filled in on this page; no AI writes them. Edit freely.</span>
+          <span className="field-hint">Templates are filled in on this page; no AI writes them. Edit freely.</span>
         </div>
-        <Field
+        <TextField
           id="script-text"
           label="Script"
           hint={`${lines.length} lines · ${new Set(lines.map((l) => l.speaker)).size} speakers (at most ${TASK_LIMITS.maxDialogueSpeakers}). Writing is free; you pay when you voice it.`}
-        >
-          <textarea
-            className={styles.textarea}
-            rows={12}
-            maxLength={TASK_LIMITS.maxDialogueLines * 200}
-            value={draft.script}
-            placeholder={'One line per turn, as "Name: what they say"\nAlex: Hi Sam!\nSam: Hi Alex, how are you?'}
-            onChange={(e) => update({ script: e.target.value })}
-          />
-        </Field>
+          multiline
+          rows={12}
+          className={styles.textarea}
+          maxLength={TASK_LIMITS.maxDialogueLines * 200}
+          value={draft.script}
+          placeholder={'One line per turn, as "Name: what they say"\nAlex: Hi Sam!\nSam: Hi Alex, how are you?'}
+          onValue={(script) => update({ script })}
+        />
         <button type="button" className="button" onClick={send}>
           Voice it in Dialogue
         </button>
@@ -117,7 +117,7 @@ export default function DialogueContentScreen() {
             it.
           </li>
         </ol>
-        <p className={styles.hint}>Writing here is free. The script stays in this tab until you voice it.</p>
+        <p className="field-hint">Writing here is free. The script stays in this tab until you voice it.</p>
       </aside>
     </div>
   );

@@ -73,10 +73,10 @@ export default function DialogueScreen() {
       examples={{ screen: 'dialogue', onTry: (inputs) => (update(inputs as Partial<DialogueDraft>), clearProblem()) }}
     >
       <fieldset className={styles.voices}>
-        <legend className={styles.label}>Speakers and voices</legend>
+        <legend className="field-label">Speakers and voices</legend>
         <div className={dialogue.speakers}>
           {draft.speakers.map((s, i) => (
-            <div key={i} className={styles.field}>
+            <div key={i} className="field">
               <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>
                 <input
                   className={styles.input}
@@ -104,7 +104,7 @@ export default function DialogueScreen() {
       </fieldset>
 
       <fieldset className={styles.voices}>
-        <legend className={styles.label}>Lines</legend>
+        <legend className="field-label">Lines</legend>
         <ol className={dialogue.lines}>
           {draft.lines.map((l, i) => (
             <li key={i} className={dialogue.line}>
@@ -174,7 +174,7 @@ export default function DialogueScreen() {
             Add line
           </button>
         )}
-        <p className={styles.hint}>
+        <p className="field-hint">
           {body.lines.reduce((n, l) => n + characterCount(l.text), 0)} characters in {draft.lines.length} lines · billed
           like Text to Speech Common
         </p>

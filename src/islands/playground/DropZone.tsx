@@ -57,8 +57,8 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
   };
 
   return (
-    <div className={styles.field}>
-      <span className={styles.label} id={`${id}-label`}>
+    <div className="field">
+      <span className="field-label" id={`${id}-label`}>
         {label}
       </span>
       <div
@@ -95,7 +95,7 @@ export default function DropZone({ label, kinds, value, onChange, screen }: Prop
                 browse
               </label>
             </p>
-            <p className={styles.hint}>{kinds.map(describeLimits).join(' · ')}</p>
+            <p className="field-hint">{kinds.map(describeLimits).join(' · ')}</p>
           </>
         )}
         <input

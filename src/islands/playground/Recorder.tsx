@@ -58,9 +58,9 @@ export default function Recorder({
     }
   };
 
-  if (supported === false) return <p className={styles.hint}>This browser cannot record; upload a file instead.</p>;
+  if (supported === false) return <p className="field-hint">This browser cannot record; upload a file instead.</p>;
   return (
-    <div className={styles.field}>
+    <div className="field">
       <div className={styles.row}>
         <button
           type="button"
@@ -71,7 +71,7 @@ export default function Recorder({
         >
           {recording ? '■ Stop recording' : '● Record a sample'}
         </button>
-        <span className={styles.hint}>Read a few sentences naturally; 20–60 seconds in a quiet room works best.</span>
+        <span className="field-hint">Read a few sentences naturally; 20–60 seconds in a quiet room works best.</span>
       </div>
       {progress !== null && (
         <progress className={styles.progress} max={1} value={progress} aria-label="Uploading the recording" />

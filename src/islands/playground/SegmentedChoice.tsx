@@ -1,6 +1,5 @@
 // A radio group drawn as a row of buttons (quality, garment mode, clip options…): a legend and one label per choice.
 import type { ReactNode } from 'react';
-import styles from './playground.module.css';
 import choice from './SegmentedChoice.module.css';
 
 interface Choice<T> {
@@ -28,7 +27,7 @@ export default function SegmentedChoice<T extends string | boolean>({
 }: Props<T>) {
   return (
     <fieldset className={choice.segmented} disabled={disabled}>
-      <legend className={styles.label}>{legend}</legend>
+      <legend className="field-label">{legend}</legend>
       {choices.map((c) => (
         <label key={String(c.value)}>
           <input

@@ -37,7 +37,7 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
 
   return (
     <fieldset className={styles.voices}>
-      <legend className={styles.label}>Voice</legend>
+      <legend className="field-label">Voice</legend>
       <label className={styles.inline}>
         Language{' '}
         <select value={language} onChange={(e) => setLanguage(e.target.value)} id={`${id}-lang`}>
@@ -57,7 +57,7 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
             />
             <span>
               <strong>{c.name}</strong>
-              <span className={styles.hint}>Your cloned voice</span>
+              <span className="field-hint">Your cloned voice</span>
             </span>
           </label>
         ))}
@@ -76,10 +76,10 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
                 />
                 <span>
                   <strong>{v.name}</strong>
-                  <span className={styles.hint}>
+                  <span className="field-hint">
                     {languageName(v.language)} · {v.gender}
                   </span>
-                  {offHere && <span className={styles.hint}>{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
+                  {offHere && <span className="field-hint">{VOICE_MESSAGES.pickerHint(served.engine)}</span>}
                 </span>
               </label>
               <button

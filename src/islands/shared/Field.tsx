@@ -2,7 +2,6 @@
 // assistive technology.
 import { cloneElement, useState, type ClipboardEvent, type ReactElement, type ReactNode } from 'react';
 import { OWN_PASTE_NOTICE } from '../../lib/site/paste-watch';
-import styles from './Field.module.css';
 
 /** What Field sets on its control: the id the label points at, and the descriptions and validity it announces. */
 export interface FieldControlProps {
@@ -61,8 +60,8 @@ export default function Field({
     .filter(Boolean)
     .join(' ');
   return (
-    <div className={styles.field}>
-      <label className={quiet ? `${styles.label} ${styles.quiet}` : styles.label} htmlFor={id}>
+    <div className="field">
+      <label className={quiet ? 'field-label field-quiet' : 'field-label'} htmlFor={id}>
         {label}
       </label>
       {cloneElement(children, {
@@ -73,16 +72,16 @@ export default function Field({
         [OWN_PASTE_NOTICE]: '',
       })}
       {hasHint && (
-        <p id={hintId} className={styles.hint} aria-live={hintLive ? 'polite' : undefined}>
+        <p id={hintId} className="field-hint" aria-live={hintLive ? 'polite' : undefined}>
           {hint}
         </p>
       )}
       {/* Always present, so the notice is announced when it appears; empty, it takes no room. */}
-      <p id={pasteId} className={styles.notice} role="status">
+      <p id={pasteId} className="field-notice" role="status">
         {cut}
       </p>
       {hasError && (
-        <p id={errorId} className={styles.error}>
+        <p id={errorId} className="field-error">
           {error}
         </p>
       )}
