@@ -7,7 +7,7 @@ import type { MediaKind } from '../../src/lib/product-rules';
 import type { EngineContext } from './types';
 import { ffmpegTools, probe } from '../tools';
 import { memoryProviderJobs } from '../test-support/provider-jobs';
-import { useTestMedia } from '../test-support/provider-fakes';
+import { useTestMedia } from '../test-support/lavfi-media';
 
 export const tools = ffmpegTools();
 

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { EngineInputError, type Engine } from '../engines';
 import { testApps, testEngine, type TestTaskApp } from '../test-support/task-apps';
-import { expectChargedOnce, expectFailedAndRefunded } from '../test-support/provider-fakes';
+import { expectFailedAndRefunded } from '../test-support/task-outcomes';
+import { expectChargedOnce } from '../test-support/ledger';
 
 const openApp = testApps();
 let t: TestTaskApp;

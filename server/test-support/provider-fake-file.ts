@@ -1,7 +1,8 @@
 // Test-only: one test file's provider fake: its media made once, the fake started before the file's tests and reset
 // after each, and apps closed after each test.
 import { afterAll, beforeAll } from 'vitest';
-import { useTestMedia, type LocalServer, type MediaSpec } from './provider-fakes';
+import { type LocalServer } from './provider-fakes';
+import { useTestMedia, type MediaSpec } from './lavfi-media';
 import { testApps, type TestAppOptions } from './task-apps';
 
 export function useProviderFake<K extends string, F extends LocalServer>(

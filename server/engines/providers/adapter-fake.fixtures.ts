@@ -1,7 +1,8 @@
 // Shared by the DreamAPI, fal and ElevenLabs fixtures: a provider's fake on a local port whose `mode` says how its next
 // requests behave, and the test file's fake with apps whose engine talks to it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenLocal, withMode, type LocalServer, type MediaSpec } from '../../test-support/provider-fakes';
+import { listenLocal, withMode, type LocalServer } from '../../test-support/provider-fakes';
+import { type MediaSpec } from '../../test-support/lavfi-media';
 import { useProviderFake } from '../../test-support/provider-fake-file';
 
 /** A provider's fake: `mode` decides how its next requests behave; `calls` records what it received. */

@@ -2,7 +2,7 @@
 // playground, its owner deleting it, and the provider costs recorded for it.
 import { expect } from 'vitest';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import { postPlayground } from '../../test-support/provider-fakes';
+import { postPlayground } from '../../test-support/customer-calls';
 
 /** Submits a task through the playground's `route` (as the site does); the new task's id. */
 export async function playgroundTask(t: TasksTestApp, user: TestUser, route: string, body: unknown): Promise<string> {

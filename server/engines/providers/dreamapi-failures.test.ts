@@ -2,12 +2,8 @@
 // malformed jobs, rate limits, refused keys, fallbacks; refunded right.
 import { describe, expect, it } from 'vitest';
 import { createUser, creditState, waitForTask } from '../../test-support/tasks';
-import {
-  expectCharged,
-  expectChargedOnce,
-  expectFailedAndRefunded,
-  taskMedia,
-} from '../../test-support/provider-fakes';
+import { expectFailedAndRefunded, taskMedia } from '../../test-support/task-outcomes';
+import { expectCharged, expectChargedOnce } from '../../test-support/ledger';
 import { PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { ownerDeletes, playgroundTask } from './adapter-tasks.fixtures';
 import { ALL, WAN_480, useDreamApiFake } from './dreamapi.fixtures';

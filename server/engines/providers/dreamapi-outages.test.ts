@@ -3,7 +3,8 @@
 // named.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { capturedLog, expectFailedAndRefunded } from '../../test-support/provider-fakes';
+import { capturedLog } from '../../test-support/provider-fakes';
+import { expectFailedAndRefunded } from '../../test-support/task-outcomes';
 import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { EngineInputError, EngineUnavailableError } from '../types';
 import { dreamApiEngine } from './dreamapi';

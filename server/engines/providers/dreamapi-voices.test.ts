@@ -2,7 +2,7 @@
 // submit (400 naming audioId) and never sent upstream.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { postPlayground, submitTool } from '../../test-support/provider-fakes';
+import { postPlayground, submitTool } from '../../test-support/customer-calls';
 import { VOICES, voiceServed } from '../../../src/lib/product-rules';
 import type { FeatureState } from '../../../src/lib/api/types';
 import { DREAMAPI_TTS_AUDIO_IDS, DREAMAPI_TTS_LANGUAGES } from './dreamapi-constants';

@@ -1,16 +1,9 @@
 // Shared set-up of the DreamAPI upstream tests: a local fake of DreamAPI (Bearer, /api/async/<tool>, getAsyncResult,
 // three-step upload), its media and apps.
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import {
-  readBody,
-  sendFile,
-  sendJson,
-  sendProxyErrorPage,
-  sineAudio,
-  stillImage,
-  submitTool,
-  videoClip,
-} from '../../test-support/provider-fakes';
+import { readBody, sendFile, sendJson, sendProxyErrorPage } from '../../test-support/provider-fakes';
+import { submitTool } from '../../test-support/customer-calls';
+import { sineAudio, stillImage, videoClip } from '../../test-support/lavfi-media';
 import { listPrice } from '../../../src/lib/product-rules';
 import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 

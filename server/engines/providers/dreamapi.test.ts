@@ -3,14 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import {
-  asyncResult,
-  expectCharged,
-  postPlayground,
-  submitTool,
-  taskMedia,
-  uploadMedia,
-} from '../../test-support/provider-fakes';
+import { asyncResult, postPlayground, submitTool, uploadMedia } from '../../test-support/customer-calls';
+import { taskMedia } from '../../test-support/task-outcomes';
+import { expectCharged } from '../../test-support/ledger';
 import { listPrice } from '../../../src/lib/product-rules';
 import { DREAMAPI_TTS_AUDIO_IDS } from './dreamapi-constants';
 import { providerCosts } from './adapter-tasks.fixtures';

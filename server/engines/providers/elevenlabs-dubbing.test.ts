@@ -3,13 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TasksTestApp, type TestUser } from '../../test-support/tasks';
-import {
-  expectCharged,
-  expectFailedAndRefunded,
-  submitTool,
-  taskMedia,
-  uploadMedia,
-} from '../../test-support/provider-fakes';
+import { submitTool, uploadMedia } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded, taskMedia } from '../../test-support/task-outcomes';
+import { expectCharged } from '../../test-support/ledger';
 import { probeMedia } from '../../media/probe';
 import type { LipSync, MediaBytes } from '../types';
 import { elevenLabsEngine } from './elevenlabs';

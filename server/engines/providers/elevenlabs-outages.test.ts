@@ -2,7 +2,8 @@
 // good make the engine unavailable, told plainly to people and in full to the operator.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask, type TasksTestApp } from '../../test-support/tasks';
-import { expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
+import { submitTool } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded } from '../../test-support/task-outcomes';
 import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { elevenLabsEngine } from './elevenlabs';
 import { capturedLog, KEY, TEXT, useElevenLabsFake } from './elevenlabs.fixtures';

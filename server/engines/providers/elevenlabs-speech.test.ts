@@ -3,15 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import {
-  asyncResult,
-  expectCharged,
-  expectChargedOnce,
-  expectFailedAndRefunded,
-  submitTool,
-  taskMedia,
-  uploadMedia,
-} from '../../test-support/provider-fakes';
+import { asyncResult, submitTool, uploadMedia } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded, taskMedia } from '../../test-support/task-outcomes';
+import { expectCharged, expectChargedOnce } from '../../test-support/ledger';
 import { probeMedia } from '../../media/probe';
 import { ELEVENLABS_PRICES } from '../../../src/lib/product-rules';
 import { ELEVENLABS_MODELS, ELEVENLABS_VOICES } from './elevenlabs-constants';

@@ -2,7 +2,9 @@
 // behind the account's refusals), its media and apps.
 import path from 'node:path';
 import type { TasksTestApp, TestUser } from '../../test-support/tasks';
-import { postPlayground, readBody, sineAudio, videoClip } from '../../test-support/provider-fakes';
+import { readBody } from '../../test-support/provider-fakes';
+import { postPlayground } from '../../test-support/customer-calls';
+import { sineAudio, videoClip } from '../../test-support/lavfi-media';
 import { listPrice, type Feature } from '../../../src/lib/product-rules';
 import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 import { answers, parseBody, type Call, type Mode } from './elevenlabs-calls.fixtures';

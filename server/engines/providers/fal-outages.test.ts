@@ -2,7 +2,9 @@
 // unavailable (fallback, else 503), told plainly to people and in full to the operator; a 422 names the field.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { capturedLog, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
+import { capturedLog } from '../../test-support/provider-fakes';
+import { submitTool } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded } from '../../test-support/task-outcomes';
 import { FEATURE_MESSAGES, PROVIDER_UNAVAILABLE } from '../../../src/lib/product-rules';
 import { falEngine } from './fal';
 import { useFalFake } from './fal.fixtures';

@@ -2,7 +2,9 @@
 // never sent twice, job URLs use owner/alias.
 import { describe, expect, it } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import { expectCharged, expectFailedAndRefunded, submitTool } from '../../test-support/provider-fakes';
+import { submitTool } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded } from '../../test-support/task-outcomes';
+import { expectCharged } from '../../test-support/ledger';
 import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { falAppPath } from './fal';

@@ -2,7 +2,9 @@
 // check), its media and apps.
 import { expect } from 'vitest';
 import type { TasksTestApp } from '../../test-support/tasks';
-import { readBody, sendJson, sineAudio, stillImage, submitTool, videoClip } from '../../test-support/provider-fakes';
+import { readBody, sendJson } from '../../test-support/provider-fakes';
+import { submitTool } from '../../test-support/customer-calls';
+import { sineAudio, stillImage, videoClip } from '../../test-support/lavfi-media';
 import { listPrice } from '../../../src/lib/product-rules';
 import { listenFake, useAdapterFake, type AdapterFake, type FakeHandler } from './adapter-fake.fixtures';
 import type { FalConfig } from './fal';

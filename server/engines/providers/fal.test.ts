@@ -3,13 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createUser, waitForTask } from '../../test-support/tasks';
-import {
-  expectCharged,
-  expectFailedAndRefunded,
-  submitTool,
-  taskMedia,
-  uploadMedia,
-} from '../../test-support/provider-fakes';
+import { submitTool, uploadMedia } from '../../test-support/customer-calls';
+import { expectFailedAndRefunded, taskMedia } from '../../test-support/task-outcomes';
+import { expectCharged } from '../../test-support/ledger';
 import { listPrice } from '../../../src/lib/product-rules';
 import { FAL_MODELS } from '../../../src/lib/product-rules';
 import { probeMedia } from '../../media/probe';

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
-import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/provider-fakes';
+import { stillImage, useTestMedia as makeTestMedia } from '../../../server/test-support/lavfi-media';
 import { createTasksTestApp, testEngine, uploadAs } from '../../../server/test-support/tasks';
 import { signedInPageEachTest } from '../shared/page.fixtures';
 import type { UploadedMedia } from './api';

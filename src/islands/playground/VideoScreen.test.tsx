@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // Renamed: the React hooks rule would take a vitest helper whose name starts with `use` for a hook.
-import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/provider-fakes';
+import { stillImage, useTestMedia as makeTestMedia, videoClip } from '../../../server/test-support/lavfi-media';
 import { createTasksTestApp, testEngine, uploadAs } from '../../../server/test-support/tasks';
 import { silentWav } from '../../../server/test-support/wav';
 import { SAMPLE_MODELS } from '../../lib/product-rules';
