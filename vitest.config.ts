@@ -1,6 +1,7 @@
 // Vitest projects: node for lib and server code, happy-dom for React islands (DESIGN.md "Stack, and why").
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { ProcessFirstSequencer } from './tests/setup/process-first-sequencer';
 
 export default defineConfig({
   test: {
@@ -10,6 +11,7 @@ export default defineConfig({
     // Many files spend their time waiting on sockets, child processes and databases: one worker more than the cores
     // keeps the cores busy (on 2 cores: 7.0 → 4.5 min). Vitest's own default is one fewer than the cores.
     maxWorkers: os.availableParallelism() + 1,
+    sequence: { sequencer: ProcessFirstSequencer },
     projects: [
       {
         test: {
