@@ -146,7 +146,7 @@ export default function NamedKeys() {
       {keys && (
         <ul className={keyStyles.keyList} data-testid="key-list">
           {keys.map((k) => (
-            <li key={k.id} className={keyStyles.keyItem} data-key-id={k.id}>
+            <li key={k.id} className={`spread ${keyStyles.keyItem}`} data-key-id={k.id}>
               <div className={keyStyles.keyFacts}>
                 <strong>{k.name}</strong>
                 <code className={styles.code}>{k.hint}</code>

@@ -65,7 +65,7 @@ export default function StackTable<T>({
 /** A live list's heading (its id names the table) beside the button that fetches the list again. */
 export function ListHead({ id, title, onRefresh }: { id: string; title: string; onRefresh: () => void }) {
   return (
-    <div className={dashboard.sectionHead}>
+    <div className={`spread ${dashboard.sectionHead}`}>
       <h2 id={id}>{title}</h2>
       <button type="button" className="button button--ghost" onClick={onRefresh}>
         Refresh

@@ -175,7 +175,7 @@ export default function UsageChart() {
   const used = report !== null && (report.total > 0 || report.totalRuns > 0);
   return (
     <section className={`card ${dashboard.section}`} aria-labelledby="usage-heading">
-      <div className={dashboard.sectionHead}>
+      <div className={`spread ${dashboard.sectionHead}`}>
         <h2 id="usage-heading">Usage, last {USAGE.days} days</h2>
         {report && (
           <span className="muted" data-testid="usage-total">

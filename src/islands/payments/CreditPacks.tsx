@@ -48,7 +48,7 @@ export default function CreditPacks() {
           {PAYMENTS_OFF.reason} <a href={EXTERNAL_LINKS.support}>{PAYMENTS_OFF.contactSupport}</a>
         </p>
       </div>
-      <ul className={styles.packs}>
+      <ul className={`grid ${styles.packs}`}>
         {CREDIT_PACKS.map((pack) => (
           <li key={pack.id} className={`card ${styles.pack}`}>
             <p className={styles.name}>

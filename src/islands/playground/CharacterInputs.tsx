@@ -24,7 +24,7 @@ export default function CharacterInputs({
     <>
       <fieldset className={styles.voices}>
         <legend className="field-label">Character: a sample model or your portrait</legend>
-        <div className={models.models} role="radiogroup" aria-label="Sample models">
+        <div className={`grid ${models.models}`} role="radiogroup" aria-label="Sample models">
           {SAMPLE_MODELS.map((m) => (
             <label key={m.id} className={models.model} title={m.desc}>
               <input

@@ -35,7 +35,7 @@ export default function CostBar({ cost, costHint, label, busy, blocked, onSubmit
   const reasonId = useId();
   return (
     <div className={styles.costBar}>
-      <p className={styles.cost} aria-live="polite">
+      <p className={`spread ${styles.cost}`} aria-live="polite">
         <span>
           Cost: <strong data-testid="cost">{cost === null ? '—' : cost}</strong> {cost === 1 ? 'credit' : 'credits'}
         </span>

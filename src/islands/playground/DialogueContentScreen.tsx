@@ -57,7 +57,7 @@ export default function DialogueContentScreen() {
           placeholder="e.g. learning to cook"
           onValue={(topic) => update({ topic })}
         />
-        <div className={styles.trio}>
+        <div className={`grid ${styles.trio}`}>
           <Field id="script-style" label="Style">
             <select className={styles.input} value={style} onChange={(e) => update({ style: e.target.value })}>
               {SCRIPT_STYLES.map((s) => (

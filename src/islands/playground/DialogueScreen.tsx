@@ -74,7 +74,7 @@ export default function DialogueScreen() {
     >
       <fieldset className={styles.voices}>
         <legend className="field-label">Speakers and voices</legend>
-        <div className={dialogue.speakers}>
+        <div className={`grid ${dialogue.speakers}`}>
           {draft.speakers.map((s, i) => (
             <div key={i} className="field">
               <Field id={`speaker-name-${i}`} label={`Speaker ${i + 1} name`} quiet>

@@ -167,7 +167,7 @@ export default function History({ features, screen }: { features: readonly Featu
   const shown = listed?.filter((t) => !hidden.has(t.taskId)).map((t) => runs[t.taskId]?.view ?? t);
   return (
     <section className={styles.history} aria-labelledby="history-title">
-      <div className={styles.head}>
+      <div className={`spread ${styles.head}`}>
         <h2 id="history-title">History</h2>
         <button type="button" className={styles.action} onClick={() => setRefresh((n) => n + 1)}>
           Refresh

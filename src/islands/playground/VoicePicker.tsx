@@ -45,7 +45,7 @@ export default function VoicePicker({ value, onChange, clones = [], screen, serv
           <LanguageOptions codes={LANGUAGES} />
         </select>
       </label>
-      <div className={cards.voiceGrid} role="radiogroup" aria-label="Voices">
+      <div className={`grid ${cards.voiceGrid}`} role="radiogroup" aria-label="Voices">
         {clones.map((c) => (
           <label key={c.cloneId} className={cards.voiceCard}>
             <input

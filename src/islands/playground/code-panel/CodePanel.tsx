@@ -56,7 +56,7 @@ export default function CodePanel({ request, cost, costHint }: Props) {
 
   return (
     <div className={styles.panel} data-testid="code-panel">
-      <div className={styles.toolbar}>
+      <div className={`spread ${styles.toolbar}`}>
         <div role="tablist" aria-label="Code language" className={styles.tabs}>
           {RUN_LANGUAGES.map((l) => (
             <button
@@ -92,7 +92,7 @@ export default function CodePanel({ request, cost, costHint }: Props) {
           </button>
         </div>
       </div>
-      <p className={styles.meta}>
+      <p className={`spread ${styles.meta}`}>
         <code>POST {callPath(call)}</code>
         <span>
           Cost of this call: <strong data-testid="code-cost">{cost ?? '—'}</strong>{' '}
