@@ -2,6 +2,8 @@
 
 /** A task id as the server makes them (crypto.randomUUID), so examples look like real answers. */
 export const EXAMPLE_TASK_ID = 'b3c1e9a4-7d2f-4c8e-9a51-6f0d2e8b4c17';
+/** How long the examples' media are taken to be, for the credits their submit answers show. */
+export const EXAMPLE_MEDIA_SECONDS = 10;
 export const submitExample = (credits: number) => ({ taskId: EXAMPLE_TASK_ID, status: 'queued', credits });
 
 export const resultExample = {

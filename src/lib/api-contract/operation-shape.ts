@@ -39,7 +39,10 @@ export interface Operation {
   stream?: StreamDoc;
 }
 
-/** The documentation of one public tool; the operation adds its path, body schema and answer. */
+/**
+ * The documentation of one public tool; the operation adds its path, body schema and answer, and from the product
+ * rules its price, the example's charge and which field's length sets the estimate.
+ */
 export interface ToolDoc {
   id: string;
   tag: Tag;
@@ -47,5 +50,4 @@ export interface ToolDoc {
   description: string;
   example: Record<string, unknown>;
   fields: Record<string, string>;
-  credits: number;
 }

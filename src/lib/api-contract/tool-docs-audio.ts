@@ -1,7 +1,7 @@
 // The documentation of the speech, avatar and transcription tools of POST /api/async/<tool>: summary, example, fields.
 import { RUN_OPTIONS, SAMPLE_MODELS, TASK_LIMITS, VOICES, type PublicTool } from '../product-rules';
 import type { ToolDoc } from './operation-shape';
-import { engineDependent, measuredMedia } from './tool-field-docs';
+import { engineDependent } from './tool-field-docs';
 
 const voiceIds = VOICES.map((v) => v.id).join(', ');
 
@@ -15,13 +15,13 @@ const speechFields = {
   ),
 };
 const lipsyncFields = {
-  srcVideoUrl: measuredMedia('The video whose lips move'),
+  srcVideoUrl: 'The video whose lips move',
   audioUrl: 'The speech to lip-sync to',
   vocalAudioUrl: 'Optional isolated vocals of audioUrl',
   videoParams: 'Output size, enhancement and frame rate',
 };
 const transcriptionFields = {
-  audioUrl: measuredMedia('The recording'),
+  audioUrl: 'The recording',
   lan: 'Its language (e.g. en-US), or a list of them as DreamAPI takes it (the first is used); detected when missing',
 };
 
@@ -30,37 +30,33 @@ export const AUDIO_TOOL_DOCS = {
     id: 'ttsCommon',
     tag: 'Speech',
     summary: 'Text to speech',
-    description: 'Speaks a text with one of the voices. Charged per 250 characters.',
+    description: 'Speaks a text with one of the voices.',
     example: { text: 'Hello from the API', audioId: 'en-us-female-1' },
     fields: speechFields,
-    credits: 1,
   },
   do_tts_pro: {
     id: 'ttsPro',
     tag: 'Speech',
     summary: 'Text to speech (Pro)',
-    description: 'The Pro speech tier, with the same fields. Charged per 200 characters.',
+    description: 'The Pro speech tier, with the same fields.',
     example: { text: 'Hello from the API', audioId: 'en-gb-male-1' },
     fields: speechFields,
-    credits: 1,
   },
   voice_clone: {
     id: 'voiceClone',
     tag: 'Speech',
     summary: 'Clone a voice',
-    description: 'Makes a voice from a recording; the result carries a cloneId for do_tts_clone. Free.',
+    description: 'Makes a voice from a recording; the result carries a cloneId for do_tts_clone.',
     example: { voiceUrl: 'https://example.com/voice.wav' },
     fields: { voiceUrl: 'A clean recording of the voice' },
-    credits: 0,
   },
   do_tts_clone: {
     id: 'ttsClone',
     tag: 'Speech',
     summary: 'Speak with a cloned voice',
-    description: 'Speaks a text with a voice made by voice_clone. Charged as Text to speech.',
+    description: 'Speaks a text with a voice made by voice_clone.',
     example: { cloneId: 'clone_123', text: 'Hello in my own voice' },
     fields: { cloneId: 'The cloneId of a finished voice_clone task', text: speechFields.text, lan: speechFields.lan },
-    credits: 1,
   },
   dialogue: {
     id: 'dialogue',
@@ -68,7 +64,7 @@ export const AUDIO_TOOL_DOCS = {
     summary: 'Dialogue',
     description:
       `A conversation of up to ${TASK_LIMITS.maxDialogueSpeakers} speakers in one audio file, each ` +
-      `line spoken in its speaker's voice. Charged as Text to speech on the characters of every line.`,
+      `line spoken in its speaker's voice. Charged on the characters of every line.`,
     example: {
       lines: [
         { speaker: 'Alex', text: 'Hi Sam!' },
@@ -82,57 +78,49 @@ export const AUDIO_TOOL_DOCS = {
       speed: speechFields.speed,
       pitch: speechFields.pitch,
     },
-    credits: 1,
   },
   talking_face: {
     id: 'talkingFace',
     tag: 'Video',
     summary: 'Talking face',
-    description: 'Makes a face in a video speak an audio track. Charged per second of output.',
+    description: 'Makes a face in a video speak an audio track.',
     example: { srcVideoUrl: 'https://example.com/face.mp4', audioUrl: 'https://example.com/speech.wav' },
     fields: lipsyncFields,
-    credits: 1,
   },
   lipsync: {
     id: 'lipsync',
     tag: 'Video',
     summary: 'Lip sync',
-    description: 'Re-times the lips of a video to a new audio track. Charged per second of output.',
+    description: 'Re-times the lips of a video to a new audio track.',
     example: { srcVideoUrl: 'https://example.com/face.mp4', audioUrl: 'https://example.com/speech.wav' },
     fields: lipsyncFields,
-    credits: 1,
   },
   talking_image: {
     id: 'talkingImage',
     tag: 'Video',
     summary: 'Talking image',
-    description: 'Animates a portrait photo (up to 1280×1280) to speak an audio track. Charged per second.',
+    description: 'Animates a portrait photo (up to 1280×1280) to speak an audio track.',
     example: { photoUrl: 'https://example.com/portrait.png', audioUrl: 'https://example.com/speech.wav' },
     fields: {
       photoUrl: 'A portrait photo, up to 1280×1280',
       modelId: `Instead of a photo, a sample model: ${SAMPLE_MODELS.map((m) => m.id).join(', ')} (only the preview engine draws them)`,
       audioUrl: 'The speech',
     },
-    credits: 2,
   },
   do_stt: {
     id: 'sttCommon',
     tag: 'Speech',
     summary: 'Speech to text',
-    description:
-      'Transcribes an audio file; the result carries the transcript in `text`. Charged per started minute of audio.',
+    description: 'Transcribes an audio file; the result carries the transcript in `text`.',
     example: { audioUrl: 'https://example.com/meeting.mp3' },
     fields: transcriptionFields,
-    credits: 1,
   },
   do_stt_pro: {
     id: 'sttPro',
     tag: 'Speech',
     summary: 'Speech to text (Pro)',
-    description:
-      'The Pro transcription tier, which also tells speakers apart; the transcript is in `text`. Charged per started minute.',
+    description: 'The Pro transcription tier, which also tells speakers apart; the transcript is in `text`.',
     example: { audioUrl: 'https://example.com/meeting.mp3' },
     fields: transcriptionFields,
-    credits: 2,
   },
 } satisfies Partial<Record<PublicTool, ToolDoc>>;

@@ -8,7 +8,7 @@ import {
   type PublicTool,
 } from '../product-rules';
 import type { ToolDoc } from './operation-shape';
-import { engineDependent, measuredMedia, promptField, SEED_FIELD } from './tool-field-docs';
+import { engineDependent, promptField, SEED_FIELD } from './tool-field-docs';
 
 /** The clip fields text2video, img2video and character2video share with the playground. */
 const clipFields = {
@@ -29,7 +29,7 @@ export const VISUAL_TOOL_DOCS = {
     id: 'videoTranslate',
     tag: 'Video',
     summary: 'Translate a video',
-    description: 'Dubs a video into another language, with lip-sync unless enableLipSync is false. Charged per second.',
+    description: 'Dubs a video into another language, with lip-sync unless enableLipSync is false.',
     example: { videoUrl: 'https://example.com/talk.mp4', targetLanguage: 'es' },
     fields: {
       videoUrl: 'The video to translate',
@@ -37,7 +37,6 @@ export const VISUAL_TOOL_DOCS = {
       targetLanguage: 'The language to dub into',
       enableLipSync: 'Re-time the lips too (default true); false dubs the voice only',
     },
-    credits: 3,
   },
   'wan/text_to_video/2.1': {
     id: 'wanTextToVideo',
@@ -51,7 +50,6 @@ export const VISUAL_TOOL_DOCS = {
       resolution: wanResolution,
       seed: SEED_FIELD,
     },
-    credits: 15,
   },
   'wan/image_to_video/2.1': {
     id: 'wanImageToVideo',
@@ -64,7 +62,6 @@ export const VISUAL_TOOL_DOCS = {
       prompt: promptField('How it moves'),
       resolution: wanResolution,
     },
-    credits: 15,
   },
   img2video: {
     id: 'imageToVideo',
@@ -77,7 +74,6 @@ export const VISUAL_TOOL_DOCS = {
       imgUrl: 'The image',
       ...clipFields,
     },
-    credits: 60,
   },
   text2video: {
     id: 'textToVideo',
@@ -91,7 +87,6 @@ export const VISUAL_TOOL_DOCS = {
       style: 'general (default) or anime',
       ...clipFields,
     },
-    credits: 60,
   },
   character2video: {
     id: 'characterToVideo',
@@ -106,7 +101,6 @@ export const VISUAL_TOOL_DOCS = {
       imgUrl: 'A portrait to use instead of a sample model',
       ...clipFields,
     },
-    credits: 60,
   },
   tryon_clothes: {
     id: 'tryonClothes',
@@ -120,13 +114,12 @@ export const VISUAL_TOOL_DOCS = {
       lowerUrl: 'A lower garment',
       onePieceUrl: 'A one-piece garment (give at least one garment)',
     },
-    credits: 25,
   },
   image_generation: {
     id: 'imageGeneration',
     tag: 'Image',
     summary: 'Generate images',
-    description: `Makes 1 to ${TASK_LIMITS.maxImagesPerTask} images from a prompt. Charged per image.`,
+    description: `Makes 1 to ${TASK_LIMITS.maxImagesPerTask} images from a prompt.`,
     example: { prompt: 'A lighthouse at dusk, watercolour', count: 2, aspectRatio: '16:9' },
     fields: {
       prompt: promptField('What to draw'),
@@ -134,7 +127,6 @@ export const VISUAL_TOOL_DOCS = {
       aspectRatio: `${IMAGE_ASPECT_RATIOS.join(', ')} (default 1:1)`,
       seed: SEED_FIELD,
     },
-    credits: 2,
   },
   erase: {
     id: 'erase',
@@ -146,7 +138,6 @@ export const VISUAL_TOOL_DOCS = {
       imageUrl: 'The image to clean up',
       maskUrl: 'A black-and-white mask of the same size; white marks what to remove',
     },
-    credits: 1,
   },
   face_swap: {
     id: 'faceSwap',
@@ -155,7 +146,6 @@ export const VISUAL_TOOL_DOCS = {
     description: 'Puts the face of one photo into another.',
     example: { imageUrl: 'https://example.com/scene.png', faceImageUrl: 'https://example.com/face.png' },
     fields: { imageUrl: 'The picture to change', faceImageUrl: 'A photo of the face to put in' },
-    credits: 3,
   },
   restore: {
     id: 'restore',
@@ -164,15 +154,13 @@ export const VISUAL_TOOL_DOCS = {
     description: 'Sharpens and repairs faces in an old or blurry photo.',
     example: { imageUrl: 'https://example.com/old-photo.jpg' },
     fields: { imageUrl: 'The photo to restore' },
-    credits: 3,
   },
   video_matting: {
     id: 'videoMatting',
     tag: 'Video',
     summary: 'Video matting',
-    description: 'Removes the background of a video behind its people. Charged per second of output.',
+    description: 'Removes the background of a video behind its people.',
     example: { videoUrl: 'https://example.com/dance.mp4' },
-    fields: { videoUrl: measuredMedia('The video') },
-    credits: 1,
+    fields: { videoUrl: 'The video' },
   },
 } satisfies Partial<Record<PublicTool, ToolDoc>>;

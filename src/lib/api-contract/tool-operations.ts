@@ -1,12 +1,20 @@
-// The operation of each public tool (POST /api/async/<tool>): its body schema, documentation and submit errors.
-import { PUBLIC_TOOLS, type PublicTool } from '../product-rules';
+// The operation of each public tool (POST /api/async/<tool>): its body schema, documentation, price and submit errors.
+import {
+  featurePriceText,
+  LENGTH_INPUTS,
+  listPrice,
+  priceInputOf,
+  PUBLIC_TOOLS,
+  type PublicTool,
+} from '../product-rules';
 import type { ErrorKey } from './errors';
 import type { Operation, ToolDoc } from './operation-shape';
 import { submitData } from './schemas';
 import { PUBLIC_TOOL_BODIES } from './public-task-schemas';
 import { AUDIO_TOOL_DOCS } from './tool-docs-audio';
 import { VISUAL_TOOL_DOCS } from './tool-docs-visual';
-import { submitExample } from './examples';
+import { EXAMPLE_MEDIA_SECONDS, submitExample } from './examples';
+import { measuredMedia } from './tool-field-docs';
 
 const submitErrors: ErrorKey[] = [
   'illegalParameter',
@@ -31,6 +39,35 @@ const callbackField = {
 /** One entry per DreamAPI tool (PUBLIC_TOOLS). */
 const TOOL_DOCS: Record<PublicTool, ToolDoc> = { ...AUDIO_TOOL_DOCS, ...VISUAL_TOOL_DOCS };
 
+/** The price in words; video_translate is priced apart with and without lip sync (enableLipSync). */
+function priceSentence(tool: PublicTool): string {
+  if (tool === 'video_translate/2.0') {
+    const [lipSync, voiceOnly] = [
+      featurePriceText('video-translate-lip-sync'),
+      featurePriceText('video-translate-voice-only'),
+    ];
+    return `Price: ${lipSync} with lip sync, ${voiceOnly} without.`;
+  }
+  return `Price: ${featurePriceText(PUBLIC_TOOLS[tool])}.`;
+}
+
+/** The fields, the one whose length sets the estimate (LENGTH_INPUTS) saying so. */
+function fieldDocs(tool: PublicTool, fields: Record<string, string>): Record<string, string> {
+  const measured = LENGTH_INPUTS[PUBLIC_TOOLS[tool]]?.field;
+  if (!measured) return fields;
+  if (!(measured in fields)) throw new Error(`${tool}: no documentation for the measured field ${measured}`);
+  return { ...fields, [measured]: measuredMedia(fields[measured]!) };
+}
+
+/** What the example call is charged: its list price, with its media taken as EXAMPLE_MEDIA_SECONDS long. */
+function exampleCredits(tool: PublicTool, example: Record<string, unknown>): number {
+  const input = PUBLIC_TOOL_BODIES[tool].parse(example) as Record<string, unknown>;
+  const feature = PUBLIC_TOOLS[tool];
+  // The body says `duration` where the stored input and the prices say durationS (server/routes/public-api-tools.ts).
+  const measures = priceInputOf(feature, { ...input, durationS: input.duration, seconds: EXAMPLE_MEDIA_SECONDS });
+  return listPrice(feature, measures).credits;
+}
+
 function toolOperation(tool: PublicTool): Operation {
   const doc = TOOL_DOCS[tool];
   return {
@@ -39,15 +76,15 @@ function toolOperation(tool: PublicTool): Operation {
     path: `/api/async/${tool}`,
     tag: doc.tag,
     summary: doc.summary,
-    description: `${doc.description} Answers at once with a taskId; poll getAsyncResult or pass a callbackUrl.`,
+    description: `${doc.description} ${priceSentence(tool)} Answers at once with a taskId; poll getAsyncResult or pass a callbackUrl.`,
     auth: 'bearer',
     request: {
       schema: PUBLIC_TOOL_BODIES[tool],
       contentType: 'application/json',
       example: doc.example,
-      fields: { ...doc.fields, ...callbackField },
+      fields: { ...fieldDocs(tool, doc.fields), ...callbackField },
     },
-    response: { schema: submitData, example: submitExample(doc.credits) },
+    response: { schema: submitData, example: submitExample(exampleCredits(tool, doc.example)) },
     errors: submitErrors,
     submit: true,
   };
