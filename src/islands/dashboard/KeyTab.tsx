@@ -62,7 +62,7 @@ export default function KeyTab({ userId }: { userId: string }) {
         <p className="muted">
           Send it as <code>Authorization: Bearer &lt;key&gt;</code>. Keep it secret; regenerate it if it leaks.
         </p>
-        <div className={keyStyles.keyRow}>
+        <div className={`cluster ${keyStyles.keyRow}`}>
           <code className={keyStyles.key} data-testid="api-key">
             {key ? (shown ? key : maskKey(key)) : 'Loading…'}
           </code>

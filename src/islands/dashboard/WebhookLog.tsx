@@ -96,7 +96,7 @@ export default function WebhookLog() {
         Every attempt to send a task webhook to your callbackUrl, with what your endpoint answered. Redeliver sends the
         same event (same webhook-id) with a fresh signature.
       </p>
-      <div className={styles.filters}>
+      <div className={`cluster ${styles.filters}`}>
         <label className={styles.toggle}>
           <input
             type="checkbox"

@@ -51,7 +51,7 @@ export default function CreditPacks() {
       <ul className={`grid ${styles.packs}`}>
         {CREDIT_PACKS.map((pack) => (
           <li key={pack.id} className={`card ${styles.pack}`}>
-            <p className={styles.name}>
+            <p className={`cluster ${styles.name}`}>
               {pack.name}
               {pack.badge && <span className={styles.badge}>{pack.badge}</span>}
             </p>

@@ -79,7 +79,7 @@ export default function DialogueContentScreen() {
             />
           ))}
         </div>
-        <div className={styles.row}>
+        <div className="cluster">
           <button type="button" className="button button--ghost" onClick={generate}>
             Fill from template
           </button>

@@ -61,7 +61,7 @@ export default function Recorder({
   if (supported === false) return <p className="field-hint">This browser cannot record; upload a file instead.</p>;
   return (
     <div className="field">
-      <div className={styles.row}>
+      <div className="cluster">
         <button
           type="button"
           className={recording ? 'button' : 'button button--ghost'}

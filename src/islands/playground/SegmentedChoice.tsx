@@ -26,7 +26,7 @@ export default function SegmentedChoice<T extends string | boolean>({
   disabled,
 }: Props<T>) {
   return (
-    <fieldset className={choice.segmented} disabled={disabled}>
+    <fieldset className={`cluster ${choice.segmented}`} disabled={disabled}>
       <legend className="field-label">{legend}</legend>
       {choices.map((c) => (
         <label key={String(c.value)}>

@@ -62,7 +62,7 @@ export default function ShareLinks({ taskId, name }: { taskId: string; name: str
         Anyone with a link can see this result and its prompt or text, without an account, until the link expires or you
         revoke it.
       </p>
-      <fieldset className={styles.ttl}>
+      <fieldset className={`cluster ${styles.ttl}`}>
         <legend>Link works for</legend>
         {SHARE_LINKS.ttlDays.map((d) => (
           <label key={d}>

@@ -37,7 +37,7 @@ export default function TranslateInputs({
 }) {
   return (
     <>
-      <div className={styles.row}>
+      <div className="cluster">
         <label className={styles.inline}>
           From{' '}
           <select value={draft.source} onChange={(e) => set({ source: e.target.value })}>

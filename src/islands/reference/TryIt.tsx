@@ -72,7 +72,7 @@ export default function TryIt({ spec, baseUrl }: Props) {
   }
   if (spec.auth === 'bearer' && key === null) {
     return (
-      <p className={styles.login}>
+      <p className={`cluster ${styles.login}`}>
         <button type="button" className="button" onClick={() => openModal('login')}>
           Log in to try it
         </button>
