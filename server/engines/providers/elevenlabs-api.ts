@@ -1,6 +1,7 @@
 // ElevenLabs through its official client (@elevenlabs/elevenlabs-js): our base URL and key, every call under our retry,
 // timeout and error rules, its outages and best-effort deletes.
-import { ElevenLabsClient as OfficialClient, ElevenLabsError } from '@elevenlabs/elevenlabs-js';
+import type * as OfficialSdk from '@elevenlabs/elevenlabs-js';
+import type { ElevenLabsClient as OfficialClient } from '@elevenlabs/elevenlabs-js';
 import { ELEVENLABS_PROVIDER } from './elevenlabs-constants';
 import { PROVIDER_RETRY, type MediaKind } from '../../../src/lib/product-rules';
 import type { Logger } from '../../log';
@@ -12,6 +13,13 @@ import { ProviderError, retryAfterMs, sleep } from './http';
 import { outageTracker } from './outages';
 
 export const PROVIDER = ELEVENLABS_PROVIDER;
+
+/**
+ * The official client, imported on the first call: loading it costs about a second of CPU, which every process start
+ * paid (tests, workers scaled out, `npm start`) even where ElevenLabs is not configured.
+ */
+let officialSdk: Promise<typeof OfficialSdk> | undefined;
+const loadSdk = () => (officialSdk ??= import('@elevenlabs/elevenlabs-js'));
 
 /** A file ElevenLabs made, recognised by its bytes. */
 export interface ElevenLabsFile extends MediaBytes {
@@ -102,15 +110,19 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
   // wait ignores the abort signal (2.73.0 core/fetcher/requestWithRetries.js sleeps on a bare setTimeout), so a
   // canceled or timed-out task would hold its slot up to a minute; it never sends a read again after no answer, which a
   // dubbing poll can safely be; and it reads Retry-After: 0 as "back off 1 s, 2 s, 4 s" where ElevenLabs asks for none.
-  const api = new OfficialClient({ apiKey: key, baseUrl, maxRetries: 0, fetch: checkedFetch });
+  let api: Promise<OfficialClient> | undefined;
+  const official = () =>
+    (api ??= loadSdk().then(
+      (sdk) => new sdk.ElevenLabsClient({ apiKey: key, baseUrl, maxRetries: 0, fetch: checkedFetch }),
+    ));
   const outages = outageTracker('elevenlabs', PROVIDER, log);
 
   /** One attempt: the call under the caller's signal and its own timeout, which also bounds reading a streamed body. */
-  function attempt<T>(send: Send<T>, o: CallOptions) {
+  async function attempt<T>(send: Send<T>, o: CallOptions) {
     const timeoutMs = o.upload ? PROVIDER_RETRY.uploadTimeoutMs : PROVIDER_RETRY.requestTimeoutMs;
     const abortSignal = AbortSignal.any([o.signal, AbortSignal.timeout(timeoutMs)]);
     const headers = o.json ? { accept: 'application/json' } : undefined;
-    return send(api, {
+    return send(await official(), {
       abortSignal,
       timeoutInSeconds: timeoutMs / 1000,
       maxRetries: 0,
@@ -124,6 +136,7 @@ export function elevenLabsClient(key: string, baseUrl: string, log: Pick<Logger,
    * deadline.
    */
   async function retried<T>(send: Send<T>, o: CallOptions) {
+    const { ElevenLabsError } = await loadSdk();
     let lastProblem = '';
     for (let n = 0; n < PROVIDER_RETRY.maxAttempts; n++) {
       try {
