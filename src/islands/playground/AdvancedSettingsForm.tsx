@@ -4,6 +4,7 @@ import { RUN_OPTIONS, VIDEO_ASPECT_RATIOS, type RunOption } from '../../lib/prod
 import type { RunSettings } from './run-settings';
 import SegmentedChoice from './SegmentedChoice';
 import Field from '../shared/Field';
+import TextField from '../shared/TextField';
 import styles from './playground.module.css';
 import own from './disclosures.module.css';
 
@@ -110,18 +111,15 @@ export default function AdvancedSettingsForm({
           </Field>
         )}
         {options.includes('negativePrompt') && (
-          <Field
+          <TextField
             id={`${idPrefix}-negative`}
             label={RUN_OPTIONS.negativePrompt.label}
             hint={RUN_OPTIONS.negativePrompt.hint}
-          >
-            <input
-              className={styles.input}
-              maxLength={RUN_OPTIONS.negativePrompt.maxChars}
-              value={value.negativePrompt ?? ''}
-              onChange={(e) => set({ negativePrompt: e.target.value || undefined })}
-            />
-          </Field>
+            className={styles.input}
+            maxLength={RUN_OPTIONS.negativePrompt.maxChars}
+            value={value.negativePrompt ?? ''}
+            onValue={(negativePrompt) => set({ negativePrompt: negativePrompt || undefined })}
+          />
         )}
         {changed && (
           <button type="button" className="button button--ghost" onClick={() => onChange({})}>

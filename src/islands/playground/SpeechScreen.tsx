@@ -14,7 +14,7 @@ import TaskScreenLayout from './TaskScreenLayout';
 import { useTaskForm } from './useTaskForm';
 import { textProblem } from './validate';
 import VoicePicker, { CLONE_PREFIX } from './VoicePicker';
-import Field from '../shared/Field';
+import TextField from '../shared/TextField';
 import styles from './playground.module.css';
 import costStyles from './CostBar.module.css';
 
@@ -73,7 +73,7 @@ export default function SpeechScreen() {
       code={{ request: { kind: 'speech', text: draft.text, voice: draft.voice, quality, cloneId, settings }, cost }}
       examples={{ screen: 'speech', onTry: (inputs) => (update(inputs as Partial<typeof draft>), clearProblem()) }}
     >
-      <Field
+      <TextField
         id="speech-text"
         label="Text"
         hintId="speech-count"
@@ -85,19 +85,17 @@ export default function SpeechScreen() {
             <span className={costStyles.oneLine}>{unitPriceText(feature, features)}</span>
           </>
         }
-      >
-        <textarea
-          className={styles.textarea}
-          rows={8}
-          value={draft.text}
-          maxLength={TASK_LIMITS.maxTextChars}
-          placeholder="Type or paste what the voice should say."
-          onChange={(e) => {
-            update({ text: e.target.value });
-            clearProblem();
-          }}
-        />
-      </Field>
+        multiline
+        rows={8}
+        className={styles.textarea}
+        value={draft.text}
+        maxLength={TASK_LIMITS.maxTextChars}
+        placeholder="Type or paste what the voice should say."
+        onValue={(text) => {
+          update({ text });
+          clearProblem();
+        }}
+      />
       <VoicePicker
         value={draft.voice}
         onChange={(voice) => update({ voice })}
