@@ -15,6 +15,7 @@ import { speechBenchmarks } from './speech.mjs';
 import { opsOverhead } from './ops.mjs';
 import { uploadMemory } from './uploads.mjs';
 import { soak } from './soak.mjs';
+import { processStart } from './start.mjs';
 import { usageExportMemory } from './usage-export.mjs';
 import { browserFigures, collectorIngest, outageDrain, stubSize } from './tracking.mjs';
 import { collectorIngestPostgres } from './tracking-ingest-pg.mjs';
@@ -85,6 +86,10 @@ const benchmarks = [
   {
     name: 'Soak: 10 minutes of mixed load (sign-in, submit, poll, collector, bad requests); server RSS and heap at start, after warm-up, each minute and at the end',
     run: async () => soak(),
+  },
+  {
+    name: 'Process start: spawn → listening on a fresh data dir, built server and under tsx, beside a bare node:http',
+    run: () => processStart(),
   },
   {
     name: 'Operability overhead per request: metrics and request id, and a span with tracing on (in-process, next to none)',
