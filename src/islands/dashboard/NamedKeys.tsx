@@ -22,7 +22,8 @@ export default function NamedKeys() {
   const [name, setName] = useState('');
   const [dailyCap, setDailyCap] = useState('');
   const [monthlyCap, setMonthlyCap] = useState('');
-  const [caps, setCaps] = useState<Record<string, KeyCapView>>({});
+  // null until the caps are read (or failed): the keys are listed with them, so no row grows under a pointer.
+  const [caps, setCaps] = useState<Record<string, KeyCapView> | null>(null);
   const capsSaved = (view: KeyCapView) => setCaps((all) => ({ ...all, [view.keyId]: view }));
   const [created, setCreated] = useState<(ApiKeyView & { key: string }) | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -44,7 +45,11 @@ export default function NamedKeys() {
       .then((api) => api.keyCaps())
       .then(
         (list) => live && setCaps(Object.fromEntries(list.map((c) => [c.keyId, c]))),
-        (e: unknown) => live && setError(message(e)),
+        (e: unknown) => {
+          if (!live) return;
+          setCaps({});
+          setError(message(e));
+        },
       );
     return () => {
       live = false;
@@ -142,8 +147,8 @@ export default function NamedKeys() {
           </div>
         </div>
       )}
-      {!keys && !error && <p className="muted">Loading keys…</p>}
-      {keys && (
+      {!(keys && caps) && !error && <p className="muted">Loading keys…</p>}
+      {keys && caps && (
         <ul className={keyStyles.keyList} data-testid="key-list">
           {keys.map((k) => (
             <li key={k.id} className={`spread ${keyStyles.keyItem}`} data-key-id={k.id}>
