@@ -12,6 +12,7 @@ export default defineConfig({
     // keeps the cores busy (on 2 cores: 7.0 → 4.5 min). Vitest's own default is one fewer than the cores.
     maxWorkers: os.availableParallelism() + 1,
     sequence: { sequencer: ProcessFirstSequencer },
+    globalSetup: ['tests/setup/built-server.ts'],
     projects: [
       {
         test: {

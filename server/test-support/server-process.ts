@@ -1,5 +1,5 @@
-// Test-only: the real server (server/main.ts) in its own process on a free port, its JSON log lines, and a fake speech
-// provider that answers when told.
+// Test-only: the real server (server/main.ts, built once per test run) in its own process on a free port, its JSON
+// log lines, and a fake speech provider that answers when told.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { listenLocal, readBody, type LocalServer } from './provider-fakes';
@@ -17,9 +17,15 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `server/main.ts` as `npm start` would (without the site build), with PORT=0 on 127.0.0.1 and `env` on top. */
+/** What runs the server: the test run's build (tests/setup/built-server.ts) if any, else server/main.ts in tsx. */
+function serverArgs(): string[] {
+  const built = process.env.TEST_SERVER_ENTRY;
+  return built ? [built] : ['--import', 'tsx', path.resolve('server/main.ts')];
+}
+
+/** Starts the server as `npm start` would (without the site build), with PORT=0 on 127.0.0.1 and `env` on top. */
 export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('server/main.ts')], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', SITE_DIR: './dist', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
