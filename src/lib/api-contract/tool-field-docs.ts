@@ -1,4 +1,5 @@
-// Field descriptions that several tools' documentation shares (tool-docs-audio.ts, tool-docs-visual.ts).
+// Field descriptions that several tools' documentation shares (tool-docs-audio.ts, tool-docs-visual.ts) and the note
+// tool-operations.ts puts on the field whose length sets the estimate.
 import { TASK_LIMITS } from '../product-rules';
 
 /** A field some engines ignore: said once, the same way on every tool. */
