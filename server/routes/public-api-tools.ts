@@ -2,19 +2,9 @@
 // Idempotency-Key.
 import type { Context } from 'hono';
 import { AppError } from '../http/errors';
-import {
-  IDEMPOTENCY,
-  PUBLIC_TOOLS,
-  voiceById,
-  voiceForLanguage,
-  VOICES,
-  type Feature,
-  type PublicTool,
-} from '../../src/lib/product-rules';
-import { dreamTts, PUBLIC_TOOL_BODIES } from '../../src/lib/api-contract';
+import { IDEMPOTENCY, voiceById, voiceForLanguage, VOICES, type PublicTool } from '../../src/lib/product-rules';
+import { dreamTts, PUBLIC_TOOL_BODIES, toolTaskInput, type ToolTaskInput } from '../../src/lib/api-contract';
 import { body, ILLEGAL_PARAMETER } from './public-api-envelope';
-
-type ToolInput = { feature: Feature; input: Record<string, unknown>; callbackUrl?: string };
 
 /** TTS names a voice by our id (audioId) or by a language (lan): stored as one voice id. */
 function ttsInput(raw: unknown): Record<string, unknown> {
@@ -35,30 +25,15 @@ function ttsInput(raw: unknown): Record<string, unknown> {
   };
 }
 
-/** The feature a tool runs; video_translate picks it by enableLipSync. */
-function featureOf(tool: PublicTool, input: Record<string, unknown>): Feature {
-  if (tool === 'video_translate/2.0')
-    return input.enableLipSync ? 'video-translate-lip-sync' : 'video-translate-voice-only';
-  return PUBLIC_TOOLS[tool];
-}
-
 /**
  * Turns a tool's DreamAPI fields (validated by PUBLIC_TOOL_BODIES) into a feature and its stored input; the task
  * service measures the input a per-second tool is charged on (src/lib/product-rules/limits.ts LENGTH_INPUTS).
  */
-export function toolInput(tool: PublicTool, raw: unknown): ToolInput {
+export function toolInput(tool: PublicTool, raw: unknown): ToolTaskInput {
   const parsed = (
     tool === 'do_tts_common' || tool === 'do_tts_pro' ? ttsInput(raw) : body(PUBLIC_TOOL_BODIES[tool], raw)
   ) as Record<string, unknown>;
-  const { callbackUrl, ...input } = parsed;
-  // Speech to text takes DreamAPI's list of locales too; engines take one language hint: the first.
-  if (Array.isArray(input.lan)) input.lan = input.lan[0];
-  // Clip tools take `duration` as the playground does; the task stores it as durationS, what engines and prices read.
-  if (typeof input.duration === 'number') {
-    input.durationS = input.duration;
-    delete input.duration;
-  }
-  return { feature: featureOf(tool, input), input, callbackUrl: callbackUrl as string | undefined };
+  return toolTaskInput(tool, parsed);
 }
 
 export function idempotencyKey(c: Context): string | null {

@@ -16,6 +16,7 @@ export * from './schemas';
 export * from './task-schemas';
 export * from './call-bodies';
 export * from './public-task-schemas';
+export { toolFeature, toolTaskInput, type ToolTaskInput } from './tool-task-input';
 export * from './offer';
 export { taskEventsQuery, type TaskEventsQuery } from './live-status';
 export { signedText, messageSignedText, type SignedBatchFields } from './tracking';

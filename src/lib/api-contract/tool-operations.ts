@@ -15,6 +15,7 @@ import { AUDIO_TOOL_DOCS } from './tool-docs-audio';
 import { VISUAL_TOOL_DOCS } from './tool-docs-visual';
 import { EXAMPLE_MEDIA_SECONDS, submitExample } from './examples';
 import { measuredMedia } from './tool-field-docs';
+import { toolFeature, toolTaskInput } from './tool-task-input';
 
 const submitErrors: ErrorKey[] = [
   'illegalParameter',
@@ -39,16 +40,11 @@ const callbackField = {
 /** One entry per DreamAPI tool (PUBLIC_TOOLS). */
 const TOOL_DOCS: Record<PublicTool, ToolDoc> = { ...AUDIO_TOOL_DOCS, ...VISUAL_TOOL_DOCS };
 
-/** The price in words; video_translate is priced apart with and without lip sync (enableLipSync). */
+/** The price in words; a tool whose feature depends on its input (video_translate's enableLipSync) states both. */
 function priceSentence(tool: PublicTool): string {
-  if (tool === 'video_translate/2.0') {
-    const [lipSync, voiceOnly] = [
-      featurePriceText('video-translate-lip-sync'),
-      featurePriceText('video-translate-voice-only'),
-    ];
-    return `Price: ${lipSync} with lip sync, ${voiceOnly} without.`;
-  }
-  return `Price: ${featurePriceText(PUBLIC_TOOLS[tool])}.`;
+  const [lipSync, voiceOnly] = [true, false].map((enableLipSync) => toolFeature(tool, { enableLipSync }));
+  if (lipSync === voiceOnly) return `Price: ${featurePriceText(lipSync!)}.`;
+  return `Price: ${featurePriceText(lipSync!)} with lip sync, ${featurePriceText(voiceOnly!)} without.`;
 }
 
 /** The fields, the one whose length sets the estimate (LENGTH_INPUTS) saying so. */
@@ -61,11 +57,8 @@ function fieldDocs(tool: PublicTool, fields: Record<string, string>): Record<str
 
 /** What the example call is charged: its list price, with its media taken as EXAMPLE_MEDIA_SECONDS long. */
 function exampleCredits(tool: PublicTool, example: Record<string, unknown>): number {
-  const input = PUBLIC_TOOL_BODIES[tool].parse(example) as Record<string, unknown>;
-  const feature = PUBLIC_TOOLS[tool];
-  // The body says `duration` where the stored input and the prices say durationS (server/routes/public-api-tools.ts).
-  const measures = priceInputOf(feature, { ...input, durationS: input.duration, seconds: EXAMPLE_MEDIA_SECONDS });
-  return listPrice(feature, measures).credits;
+  const { feature, input } = toolTaskInput(tool, PUBLIC_TOOL_BODIES[tool].parse(example) as Record<string, unknown>);
+  return listPrice(feature, { ...priceInputOf(feature, input), seconds: EXAMPLE_MEDIA_SECONDS }).credits;
 }
 
 function toolOperation(tool: PublicTool): Operation {
